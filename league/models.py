@@ -1,0 +1,316 @@
+"""The league engine: coaches, leagues, seasons, entries, rounds, fixtures, results.
+
+Nothing here is specific to one game: what a result means (draws, League Points,
+tiebreakers) lives in ``league/rules/<game>.py``.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils import timezone
+
+
+class GameSystem(models.TextChoices):
+    GUILD_BALL = "guildball", "Guild Ball: The Big League"
+
+
+class Coach(models.Model):
+    """A person who plays in leagues. The account link is optional: an organiser can
+    run a league for coaches who never log in."""
+
+    name = models.CharField(max_length=100, unique=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="coach"
+    )
+    email = models.EmailField(blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name_plural = "coaches"
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def contact_email(self) -> str:
+        return self.email or (self.user.email if self.user_id else "")
+
+
+class LeagueQuerySet(models.QuerySet):
+    def organised_by(self, user) -> LeagueQuerySet:
+        if user.is_superuser:
+            return self
+        return self.filter(organisers=user)
+
+
+class League(models.Model):
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=120, unique=True)
+    game_system = models.CharField(max_length=20, choices=GameSystem.choices, default=GameSystem.GUILD_BALL)
+    organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="organised_leagues")
+    vp_target = models.PositiveSmallIntegerField(
+        "VP target",
+        default=12,
+        choices=[(6, "6 VP (quick game)"), (8, "8 VP (quick game)"), (12, "12 VP (standard)")],
+        help_text="GB-8: the Victory Points that win a game.",
+    )
+    description = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = LeagueQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("league:league_detail", args=[self.slug])
+
+    @property
+    def rules(self):
+        from league.rules import rules_for
+
+        return rules_for(self.game_system)
+
+    def is_organised_by(self, user) -> bool:
+        if not user.is_authenticated:
+            return False
+        if user.is_superuser:
+            return True
+        return self.organisers.filter(pk=user.pk).exists()
+
+
+class Season(models.Model):
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=100)
+    start_date = models.DateField(default=datetime.date.today)
+    cadence_days = models.PositiveSmallIntegerField(
+        default=7, help_text="GB-5: days between rounds (7 = one League Match a week)."
+    )
+    double_round_robin = models.BooleanField(
+        default=False, help_text="GB-4: every coach meets every other coach twice, home and away."
+    )
+    schedule_seed = models.BigIntegerField(
+        null=True, blank=True, help_text="The seed the fixture order was shuffled with, to reproduce it."
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["league", "-start_date", "-id"]
+        constraints = [models.UniqueConstraint(fields=["league", "name"], name="season_name_unique_in_league")]
+
+    def __str__(self) -> str:
+        return f"{self.league} – {self.name}"
+
+
+class Entry(models.Model):
+    """A coach's place in one season, with the team (the Guild in Guild Ball) they field."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="entries")
+    coach = models.ForeignKey(Coach, on_delete=models.PROTECT, related_name="entries")
+    team = models.CharField(max_length=100, blank=True, help_text="The team or Guild the coach fields.")
+
+    class Meta:
+        ordering = ["coach__name"]
+        verbose_name_plural = "entries"
+        constraints = [models.UniqueConstraint(fields=["season", "coach"], name="entry_one_per_coach_per_season")]
+
+    def __str__(self) -> str:
+        return self.coach.name
+
+
+class Round(models.Model):
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    date = models.DateField()
+
+    class Meta:
+        ordering = ["season", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "number"], name="round_number_unique_in_season"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Round {self.number}"
+
+
+class FixtureQuerySet(models.QuerySet):
+    def with_related(self) -> FixtureQuerySet:
+        return self.select_related("round", "home__coach", "away__coach", "result")
+
+    def matches(self) -> FixtureQuerySet:
+        return self.filter(away__isnull=False)
+
+    def involving(self, coach: Coach) -> FixtureQuerySet:
+        return self.filter(Q(home__coach=coach) | Q(away__coach=coach))
+
+    def played(self) -> FixtureQuerySet:
+        return self.filter(result__status=Result.Status.APPROVED)
+
+    def unplayed(self) -> FixtureQuerySet:
+        return self.matches().exclude(result__status=Result.Status.APPROVED)
+
+
+class Fixture(models.Model):
+    """A match between two entries in a round; a fixture with no away side is a bye."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="fixtures")
+    home = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="home_fixtures")
+    away = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.CASCADE, related_name="away_fixtures")
+    date = models.DateField(help_text="When it is to be played; the round's date unless rearranged.")
+    rearranged_reason = models.CharField(max_length=300, blank=True)
+
+    objects = FixtureQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["round__number", "id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(home=F("away")), name="fixture_home_differs_from_away"),
+            models.UniqueConstraint(fields=["round", "home"], name="fixture_home_once_per_round"),
+            models.UniqueConstraint(fields=["round", "away"], name="fixture_away_once_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        if self.is_bye:
+            return f"{self.round}: {self.home} (bye)"
+        return f"{self.round}: {self.home} v {self.away}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("league:fixture_detail", args=[self.pk])
+
+    @property
+    def is_bye(self) -> bool:
+        return self.away_id is None
+
+    def side_of(self, coach: Coach | None) -> str | None:
+        """'home' or 'away' for a coach in this fixture, None for anyone else."""
+        if coach is None:
+            return None
+        if self.home.coach_id == coach.pk:
+            return "home"
+        if self.away_id and self.away.coach_id == coach.pk:
+            return "away"
+        return None
+
+    def entry_for(self, side: str) -> Entry:
+        return self.home if side == "home" else self.away
+
+    @property
+    def result_or_none(self) -> Result | None:
+        try:
+            return self.result
+        except Result.DoesNotExist:
+            return None
+
+
+class Result(models.Model):
+    """One result per fixture, moving reported -> confirmed/disputed -> approved.
+
+    Only approved results count towards standings (and, in a campaign, CP and
+    Favours). Each step is kept in ``ResultEvent`` for the fixture's history.
+    """
+
+    class Outcome(models.TextChoices):
+        HOME_WIN = "home", "Home win"
+        AWAY_WIN = "away", "Away win"
+        DRAW = "draw", "Draw"
+        ABANDONED = "abandoned", "Abandoned"
+
+    class Status(models.TextChoices):
+        REPORTED = "reported", "Awaiting confirmation"
+        CONFIRMED = "confirmed", "Confirmed, awaiting approval"
+        DISPUTED = "disputed", "Disputed"
+        APPROVED = "approved", "Approved"
+
+    fixture = models.OneToOneField(Fixture, on_delete=models.CASCADE, related_name="result")
+    home_score = models.PositiveSmallIntegerField()
+    away_score = models.PositiveSmallIntegerField()
+    outcome = models.CharField(max_length=10, choices=Outcome.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.REPORTED)
+    reported_side = models.CharField(
+        max_length=4, blank=True, choices=[("home", "Home"), ("away", "Away")],
+        help_text="The side whose coach reported it; the other side confirms. Blank when the organiser entered it.",
+    )
+    dispute_reason = models.CharField(max_length=500, blank=True)
+    override_reason = models.CharField(
+        max_length=500, blank=True, help_text="GB-8: why the organiser accepted a score the rules reject."
+    )
+    reported_at = models.DateTimeField(default=timezone.now)
+    approved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(outcome__in=["home", "away", "draw", "abandoned"]), name="result_outcome_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["reported", "confirmed", "disputed", "approved"]), name="result_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(status="approved", approved_at__isnull=False) | ~Q(status="approved"),
+                name="result_approved_has_time",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.fixture}: {self.home_score}-{self.away_score} ({self.get_status_display()})"
+
+    @property
+    def is_approved(self) -> bool:
+        return self.status == self.Status.APPROVED
+
+    @property
+    def is_abandoned(self) -> bool:
+        return self.outcome == self.Outcome.ABANDONED
+
+    @property
+    def confirming_side(self) -> str | None:
+        if not self.reported_side:
+            return None
+        return "away" if self.reported_side == "home" else "home"
+
+    def winner_side(self) -> str | None:
+        if self.outcome in (self.Outcome.HOME_WIN, self.Outcome.AWAY_WIN):
+            return self.outcome
+        return None
+
+
+class ResultEvent(models.Model):
+    """The history of a fixture: every report, confirmation, dispute, approval,
+    correction, rearrangement and abandonment, with who and when."""
+
+    class Action(models.TextChoices):
+        REPORTED = "reported", "reported"
+        CONFIRMED = "confirmed", "confirmed"
+        DISPUTED = "disputed", "disputed"
+        APPROVED = "approved", "approved"
+        ENTERED = "entered", "entered by the organiser"
+        CORRECTED = "corrected", "corrected by the organiser"
+        ABANDONED = "abandoned", "abandoned"
+        REARRANGED = "rearranged", "rearranged"
+        REOPENED = "reopened", "reopened"
+
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="events")
+    action = models.CharField(max_length=12, choices=Action.choices)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+    home_score = models.PositiveSmallIntegerField(null=True, blank=True)
+    away_score = models.PositiveSmallIntegerField(null=True, blank=True)
+    note = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.fixture} {self.get_action_display()}"

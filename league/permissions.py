@@ -1,0 +1,46 @@
+"""Who may do what. Organisers are staff users in the "Organisers" group; what they
+see in the admin is further scoped to the leagues they organise (league/admin.py)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import Group, Permission
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404
+
+ORGANISER_GROUP = "Organisers"
+ORGANISER_APPS = ("league", "campaigns")
+
+
+def organiser_group() -> Group:
+    """The group with every permission on the league and campaign models; created or
+    brought up to date when called (after migrations have created permissions)."""
+    group, _ = Group.objects.get_or_create(name=ORGANISER_GROUP)
+    group.permissions.set(Permission.objects.filter(content_type__app_label__in=ORGANISER_APPS))
+    return group
+
+
+def make_organiser(user) -> None:
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    user.groups.add(organiser_group())
+
+
+def coach_for(user):
+    """The Coach linked to a logged-in user, or None."""
+    from league.models import Coach
+
+    if not user.is_authenticated:
+        return None
+    return Coach.objects.filter(user=user).first()
+
+
+def get_fixture_for_coach(request, pk: int):
+    """The fixture, if the logged-in user coaches one of its sides or organises its
+    league; 404 when it does not exist, 403 for anyone else."""
+    from league.models import Fixture
+
+    fixture = get_object_or_404(Fixture.objects.with_related().select_related("round__season__league"), pk=pk)
+    coach = coach_for(request.user)
+    if fixture.side_of(coach) is None and not fixture.round.season.league.is_organised_by(request.user):
+        raise PermissionDenied("This is not your fixture.")
+    return fixture

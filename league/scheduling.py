@@ -1,0 +1,67 @@
+"""Round-robin fixture generation by the circle method (GB-4, GB-5). Pure functions.
+
+``round_robin`` pairs any hashable participants; ``None`` in a pair is a bye.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+Pairing = tuple[T, "T | None"]
+
+
+def round_robin(
+    participants: Sequence[T], *, double: bool = False, seed: int | None = None
+) -> list[list[tuple[T, T | None]]]:
+    """Rounds of (home, away) pairs in which every pair meets once per cycle.
+
+    GB-4: single round robin by default, a second cycle with home and away swapped
+    when ``double``; with an odd number one participant has a bye each round
+    (returned as ``(participant, None)``). The participants are shuffled with
+    ``seed`` first, so the same seed gives the same schedule. Home and away are
+    balanced: over one cycle nobody is at home more than once more than away.
+    """
+    if len(participants) < 2:
+        raise ValueError("A round robin needs at least two participants.")
+    if len(set(participants)) != len(participants):
+        raise ValueError("Each participant may appear only once.")
+    order: list[T | None] = list(participants)
+    random.Random(seed).shuffle(order)
+    if len(order) % 2:
+        # The bye takes the fixed seat, so the real participants all rotate and
+        # the alternation below balances them.
+        order.insert(0, None)
+    n = len(order)
+    fixed, rotating = order[0], order[1:]
+    rounds: list[list[tuple[T, T | None]]] = []
+    for r in range(n - 1):
+        line = [fixed, *rotating]
+        pairs: list[tuple[T, T | None]] = []
+        for i in range(n // 2):
+            a, b = line[i], line[n - 1 - i]
+            # Berger tables: the fixed seat alternates each round, the others by
+            # position, which keeps everyone's home and away counts within one.
+            home_first = (r % 2 == 0) if i == 0 else (i % 2 == 1)
+            if not home_first:
+                a, b = b, a
+            pairs.append(_bye_last(a, b))
+        rounds.append(pairs)
+        rotating = rotating[-1:] + rotating[:-1]
+    if double:
+        rounds += [[(b, a) if b is not None else (a, b) for a, b in pairs] for pairs in rounds]
+    return rounds
+
+
+def _bye_last(a, b):
+    """A bye is always written (participant, None)."""
+    return (b, None) if a is None else (a, b)
+
+
+def round_dates(start: datetime.date, count: int, cadence_days: int = 7) -> list[datetime.date]:
+    """GB-5: one round every ``cadence_days`` from the season's start date."""
+    return [start + datetime.timedelta(days=cadence_days * i) for i in range(count)]

@@ -1,0 +1,195 @@
+"""Standings and tiebreakers (GB-9, GB-10), computed from approved results.
+
+Nothing here is stored: ``standings_for(season)`` reads the season's entries and
+its approved results in two queries and hands plain values to ``compute_table``,
+which orders rows by League Points and then the game's tiebreak keys. Rows still
+level on every key share the position (standard competition ranking: 1, 2, =3,
+=3, 5) and are listed by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from league.rules.base import DRAW, GameRules, side_lost, side_won
+
+
+@dataclass(frozen=True)
+class PlayedResult:
+    """An approved result as plain values."""
+
+    round_number: int
+    home_id: int
+    away_id: int
+    home_score: int
+    away_score: int
+    outcome: str
+
+
+@dataclass
+class StandingRow:
+    entry_id: int
+    coach_id: int
+    coach: str
+    team: str = ""
+    played: int = 0
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
+    lp: int = 0
+    score_for: int = 0
+    score_against: int = 0
+    position: int = 0
+    tied: bool = False
+    note: str = ""
+    movement: int | None = None  # places gained since the previous round (+) or lost (-)
+    history: list[int] = field(default_factory=list)  # position after each played round
+
+    @property
+    def score_diff(self) -> int:
+        return self.score_for - self.score_against
+
+    @property
+    def position_label(self) -> str:
+        return f"={self.position}" if self.tied else str(self.position)
+
+
+@dataclass(frozen=True)
+class EntryInfo:
+    entry_id: int
+    coach_id: int
+    coach: str
+    team: str = ""
+
+
+def compute_table(entries: Iterable[EntryInfo], results: Iterable[PlayedResult], rules: GameRules) -> list[StandingRow]:
+    """The ordered table for ``results`` (GB-9). Pure: no database access."""
+    rows = {e.entry_id: StandingRow(entry_id=e.entry_id, coach_id=e.coach_id, coach=e.coach, team=e.team) for e in entries}
+    for r in results:
+        for side, entry_id, scored, conceded in (
+            ("home", r.home_id, r.home_score, r.away_score),
+            ("away", r.away_id, r.away_score, r.home_score),
+        ):
+            row = rows.get(entry_id)
+            if row is None:
+                continue
+            row.played += 1
+            row.lp += rules.league_points(outcome=r.outcome, side=side)
+            if side_won(r.outcome, side):
+                row.won += 1
+            elif r.outcome == DRAW:
+                row.drawn += 1
+            elif side_lost(r.outcome, side):
+                row.lost += 1
+            if rules.scores_count_for_tiebreak(r.outcome):
+                row.score_for += scored
+                row.score_against += conceded
+    return rank(list(rows.values()), rules)
+
+
+def sort_key(row: StandingRow, rules: GameRules) -> tuple:
+    return (-row.lp, *(-getattr(row, t.field) for t in rules.tiebreakers))
+
+
+def rank(rows: list[StandingRow], rules: GameRules) -> list[StandingRow]:
+    """Order rows and give positions; level rows share one and are listed by name."""
+    rows.sort(key=lambda row: (sort_key(row, rules), row.coach.casefold()))
+    for index, row in enumerate(rows):
+        if index and sort_key(rows[index - 1], rules) == sort_key(row, rules):
+            row.position = rows[index - 1].position
+            row.tied = rows[index - 1].tied = True
+        else:
+            row.position = index + 1
+    for index, row in enumerate(rows):
+        row.note = explain(rows, index, rules)
+    return rows
+
+
+def explain(rows: Sequence[StandingRow], index: int, rules: GameRules) -> str:
+    """Why this row sits where it does against a neighbour on the same LP.
+
+    Compared with the row above when that one has the same LP (why not higher),
+    otherwise with the row below (why not lower). Empty when no neighbour is level.
+    """
+    row = rows[index]
+    above = rows[index - 1] if index > 0 else None
+    below = rows[index + 1] if index + 1 < len(rows) else None
+    if above is not None and above.lp == row.lp:
+        other, relation = above, "behind"
+    elif below is not None and below.lp == row.lp:
+        other, relation = below, "ahead"
+    else:
+        return ""
+    level_on = [f"{row.lp} LP"]
+    for tiebreak in rules.tiebreakers:
+        mine, theirs = getattr(row, tiebreak.field), getattr(other, tiebreak.field)
+        if mine != theirs:
+            fmt = _signed if tiebreak.signed else str
+            return (
+                f"level with {other.coach} on {' and '.join(level_on)}; "
+                f"{relation} on {tiebreak.label}, {fmt(mine)} to {fmt(theirs)}"
+            )
+        level_on.append(f"{_signed(mine) if tiebreak.signed else mine} {tiebreak.label}")
+    return f"level with {other.coach} on {', '.join(level_on)}: position shared"
+
+
+def _signed(value: int) -> str:
+    return f"{value:+d}"
+
+
+def table_after_each_round(
+    entries: Sequence[EntryInfo], results: Sequence[PlayedResult], rules: GameRules
+) -> dict[int, list[StandingRow]]:
+    """The table as it stood after each round that has a result (GB-10)."""
+    rounds = sorted({r.round_number for r in results})
+    return {n: compute_table(entries, [r for r in results if r.round_number <= n], rules) for n in rounds}
+
+
+def with_history(
+    entries: Sequence[EntryInfo], results: Sequence[PlayedResult], rules: GameRules
+) -> list[StandingRow]:
+    """The current table, each row carrying its position after every round and its
+    movement since the round before the latest."""
+    by_round = table_after_each_round(entries, results, rules)
+    table = compute_table(entries, results, rules)
+    positions = {n: {row.entry_id: row.position for row in rows} for n, rows in by_round.items()}
+    ordered_rounds = sorted(positions)
+    for row in table:
+        row.history = [positions[n][row.entry_id] for n in ordered_rounds]
+        if len(row.history) >= 2:
+            row.movement = row.history[-2] - row.history[-1]
+    return table
+
+
+# ORM feeders ---------------------------------------------------------------
+
+
+def season_inputs(season) -> tuple[list[EntryInfo], list[PlayedResult]]:
+    """Two queries: the entries with their coaches, the approved results."""
+    from league.models import Entry, Result
+
+    entries = [
+        EntryInfo(entry_id=e.pk, coach_id=e.coach_id, coach=e.coach.name, team=e.team)
+        for e in Entry.objects.filter(season=season).select_related("coach")
+    ]
+    results = [
+        PlayedResult(
+            round_number=r["fixture__round__number"],
+            home_id=r["fixture__home_id"],
+            away_id=r["fixture__away_id"],
+            home_score=r["home_score"],
+            away_score=r["away_score"],
+            outcome=r["outcome"],
+        )
+        for r in Result.objects.filter(fixture__round__season=season, status=Result.Status.APPROVED).values(
+            "fixture__round__number", "fixture__home_id", "fixture__away_id", "home_score", "away_score", "outcome"
+        )
+    ]
+    return entries, results
+
+
+def standings_for(season) -> list[StandingRow]:
+    """The season's current table with each row's position history (GB-9, GB-10)."""
+    entries, results = season_inputs(season)
+    return with_history(entries, results, season.league.rules)

@@ -1,0 +1,35 @@
+import pytest
+
+from league.permissions import make_organiser
+
+from tests.factories import PASSWORD, CoachFactory, LeagueFactory, SeasonFactory, UserFactory
+
+
+@pytest.fixture
+def password():
+    return PASSWORD
+
+
+@pytest.fixture
+def organiser(db):
+    """A staff user in the Organisers group who runs ``league``."""
+    user = UserFactory(username="longshanks")
+    make_organiser(user)
+    return user
+
+
+@pytest.fixture
+def other_organiser(db):
+    user = UserFactory(username="rival")
+    make_organiser(user)
+    return user
+
+
+@pytest.fixture
+def league(organiser):
+    return LeagueFactory(name="Midlands Big League", slug="midlands", organisers=[organiser])
+
+
+@pytest.fixture
+def season(league):
+    return SeasonFactory(league=league, name="Season 1")
