@@ -6,6 +6,7 @@ PostgreSQL). Nothing exists only in production.
 """
 
 import os
+import warnings
 from pathlib import Path
 
 import dj_database_url
@@ -94,6 +95,8 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # Serve straight from the app folders as well, so `quickstart` needs no collectstatic.
 WHITENOISE_USE_FINDERS = True
+# staticfiles/ only exists after collectstatic (production); the finders serve until then.
+warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

@@ -9,6 +9,22 @@ from league import views
 
 league_patterns = [
     path("", views.league_list, name="league_list"),
+    path("me/", views.my_fixtures, name="my_fixtures"),
+    path("leagues/<slug:slug>/", views.league_detail, name="league_detail"),
+    path("leagues/<slug:slug>/fixtures/", views.fixtures, name="fixtures"),
+    path("leagues/<slug:slug>/standings.json", views.standings_json, name="standings_json"),
+    path("leagues/<slug:slug>/standings.csv", views.standings_csv, name="standings_csv"),
+    path("leagues/<slug:slug>/fixtures.ics", views.league_ics, name="league_ics"),
+    path("leagues/<slug:slug>/coaches/<int:coach_id>/", views.coach_detail, name="coach_detail"),
+    path("leagues/<slug:slug>/coaches/<int:coach_id>/fixtures.ics", views.coach_ics, name="coach_ics"),
+    path("fixtures/<int:pk>/", views.fixture_detail, name="fixture_detail"),
+    path("fixtures/<int:pk>/report/", views.report_result, name="report_result"),
+    path("fixtures/<int:pk>/confirm/", views.confirm_result, name="confirm_result"),
+    path("fixtures/<int:pk>/dispute/", views.dispute_result, name="dispute_result"),
+    path("fixtures/<int:pk>/approve/", views.approve_result, name="approve_result"),
+    path("fixtures/<int:pk>/record/", views.record_result, name="record_result"),
+    path("fixtures/<int:pk>/rearrange/", views.rearrange_fixture, name="rearrange_fixture"),
+    path("fixtures/<int:pk>/reopen/", views.reopen_result, name="reopen_result"),
 ]
 
 urlpatterns = [

@@ -1,7 +1,343 @@
-from django.shortcuts import render
+"""Thin views: forms clean input, services decide, selectors read."""
 
-from league.models import League
+from __future__ import annotations
+
+import csv
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+from django_tables2 import RequestConfig
+
+from league import feeds, selectors, services
+from league.forms import DisputeForm, RearrangeForm, ReasonForm, RecordResultForm, ReportResultForm
+from league.models import Entry, Fixture, League, Result
+from league.permissions import coach_for, get_fixture_for_coach
+from league.standings import standings_for
+from league.tables import StandingsTable
+
+# Public pages ------------------------------------------------------------------
 
 
-def league_list(request):
-    return render(request, "league/league_list.html", {"leagues": League.objects.all()})
+def league_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "league/league_list.html", {"leagues": selectors.leagues_with_current_season()})
+
+
+def _league_season(request: HttpRequest, slug: str):
+    league = get_object_or_404(League, slug=slug)
+    season = selectors.season_for(league, request.GET.get("season"))
+    return league, season
+
+
+def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """The weekly publication (GB-10): standings, the latest round's results and the
+    next round's fixtures."""
+    league, season = _league_season(request, slug)
+    context = {"league": league, "season": season, "seasons": league.seasons.order_by("-start_date", "-id")}
+    if season is not None:
+        table = StandingsTable(standings_for(season), league=league, season=season)
+        RequestConfig(request, paginate=False).configure(table)
+        rounds = selectors.by_round(selectors.season_fixtures(season))
+        latest, upcoming = selectors.latest_and_next(rounds)
+        context.update(table=table, latest=latest, upcoming=upcoming, round_count=len(rounds))
+    return render(request, "league/league_detail.html", context)
+
+
+def fixtures(request: HttpRequest, slug: str) -> HttpResponse:
+    league, season = _league_season(request, slug)
+    rounds = selectors.by_round(selectors.season_fixtures(season)) if season else []
+    return render(request, "league/fixtures.html", {"league": league, "season": season, "rounds": rounds})
+
+
+def coach_detail(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse:
+    """A coach's season: standing, position after each round, results and fixtures."""
+    league, season = _league_season(request, slug)
+    entry = get_object_or_404(Entry.objects.select_related("coach"), season=season, coach_id=coach_id)
+    row = next(r for r in standings_for(season) if r.entry_id == entry.pk)
+    fixtures_ = list(
+        Fixture.objects.involving(entry.coach).filter(round__season=season).with_related().order_by("round__number")
+    )
+    return render(
+        request,
+        "league/coach_detail.html",
+        {
+            "league": league,
+            "season": season,
+            "entry": entry,
+            "row": row,
+            "played": [f for f in fixtures_ if selectors.is_played(f)],
+            "to_play": [f for f in fixtures_ if not selectors.is_played(f)],
+        },
+    )
+
+
+def standings_json(request: HttpRequest, slug: str) -> JsonResponse:
+    league, season = _league_season(request, slug)
+    if season is None:
+        return JsonResponse({"error": f"{league} has no season yet."}, status=404)
+    return JsonResponse(
+        {"league": league.slug, "season": season.name, "standings": feeds.standings_rows(standings_for(season))}
+    )
+
+
+def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    league, season = _league_season(request, slug)
+    if season is None:
+        return HttpResponse(f"{league} has no season yet.", status=404, content_type="text/plain")
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{league.slug}-standings.csv"'
+    writer = csv.DictWriter(response, fieldnames=feeds.STANDINGS_COLUMNS)
+    writer.writeheader()
+    writer.writerows(feeds.standings_rows(standings_for(season)))
+    return response
+
+
+def league_ics(request: HttpRequest, slug: str) -> HttpResponse:
+    league, season = _league_season(request, slug)
+    fixtures_ = selectors.season_fixtures(season) if season else []
+    for fixture in fixtures_:
+        fixture.round.season.league = league
+    return _ics_response(feeds.fixtures_ical(fixtures_, calendar_name=league.name), f"{league.slug}.ics")
+
+
+def coach_ics(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse:
+    league, season = _league_season(request, slug)
+    entry = get_object_or_404(Entry.objects.select_related("coach"), season=season, coach_id=coach_id)
+    fixtures_ = list(
+        Fixture.objects.involving(entry.coach)
+        .filter(round__season=season)
+        .with_related()
+        .select_related("round__season__league")
+        .order_by("round__number")
+    )
+    return _ics_response(
+        feeds.fixtures_ical(fixtures_, calendar_name=f"{league.name}: {entry.coach}"), f"{league.slug}-{entry.coach_id}.ics"
+    )
+
+
+def _ics_response(body: str, filename: str) -> HttpResponse:
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+# The fixture page and its workflow --------------------------------------------------
+
+
+def fixture_detail(request: HttpRequest, pk: int, forms: dict | None = None, status: int = 200) -> HttpResponse:
+    """Public: the match, its result and its history. The two coaches and the
+    organiser also get the forms for the next step of the workflow."""
+    fixture = get_object_or_404(
+        Fixture.objects.with_related().select_related("round__season__league"), pk=pk
+    )
+    league = fixture.round.season.league
+    result = fixture.result_or_none
+    coach = coach_for(request.user)
+    side = fixture.side_of(coach)
+    is_organiser = league.is_organised_by(request.user)
+    forms = forms or {}
+    label = league.rules.score_label
+    context = {
+        "fixture": fixture,
+        "league": league,
+        "season": fixture.round.season,
+        "result": result,
+        "side": side,
+        "is_organiser": is_organiser,
+        "events": fixture.events.select_related("by").order_by("at", "id"),
+        "score_label": label,
+    }
+    if not fixture.is_bye:
+        if side and result is None:
+            context["report_form"] = forms.get("report") or ReportResultForm(fixture=fixture, score_label=label)
+        if side and result is not None and result.status == Result.Status.REPORTED and side == result.confirming_side:
+            context["can_confirm"] = True
+            context["dispute_form"] = forms.get("dispute") or DisputeForm()
+        if is_organiser:
+            initial = {"home_score": result.home_score, "away_score": result.away_score} if result else {}
+            context["record_form"] = forms.get("record") or RecordResultForm(
+                fixture=fixture, score_label=label, initial=initial
+            )
+            if result is None or not result.is_approved:
+                context["rearrange_form"] = forms.get("rearrange") or RearrangeForm(initial={"date": fixture.date})
+            if result is not None and result.is_approved:
+                context["reopen_form"] = forms.get("reopen") or ReasonForm()
+    return render(request, "league/fixture_detail.html", context, status=status)
+
+
+def _rejected(request: HttpRequest, fixture: Fixture, key: str, form, error) -> HttpResponse:
+    """Re-show the fixture page with the service's refusal on the form (400)."""
+    if isinstance(error, ValidationError):
+        for message in error.messages:
+            form.add_error(None, message)
+    return fixture_detail(request, fixture.pk, forms={key: form}, status=400)
+
+
+@login_required
+@require_POST
+def report_result(request: HttpRequest, pk: int) -> HttpResponse:
+    fixture = get_fixture_for_coach(request, pk)
+    league = fixture.round.season.league
+    form = ReportResultForm(request.POST, fixture=fixture, score_label=league.rules.score_label)
+    if not form.is_valid():
+        return _rejected(request, fixture, "report", form, None)
+    try:
+        services.report_result(fixture=fixture, by=request.user, **form.cleaned_data)
+    except ValidationError as error:
+        return _rejected(request, fixture, "report", form, error)
+    messages.success(request, "Result reported. Your opponent now confirms it.")
+    return redirect(fixture)
+
+
+def _result_for_coach(request: HttpRequest, pk: int) -> Result:
+    fixture = get_fixture_for_coach(request, pk)
+    result = fixture.result_or_none
+    if result is None:
+        raise PermissionDenied("This fixture has no reported result.")
+    return result
+
+
+@login_required
+@require_POST
+def confirm_result(request: HttpRequest, pk: int) -> HttpResponse:
+    result = _result_for_coach(request, pk)
+    try:
+        services.confirm_result(result=result, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect(result.fixture)
+    messages.success(request, "Result confirmed. It counts once the organiser approves it.")
+    return redirect(result.fixture)
+
+
+@login_required
+@require_POST
+def dispute_result(request: HttpRequest, pk: int) -> HttpResponse:
+    result = _result_for_coach(request, pk)
+    form = DisputeForm(request.POST)
+    if not form.is_valid():
+        return _rejected(request, result.fixture, "dispute", form, None)
+    try:
+        services.dispute_result(result=result, by=request.user, reason=form.cleaned_data["reason"])
+    except ValidationError as error:
+        return _rejected(request, result.fixture, "dispute", form, error)
+    messages.success(request, "Dispute sent to the organiser.")
+    return redirect(result.fixture)
+
+
+def _fixture_for_organiser(request: HttpRequest, pk: int) -> Fixture:
+    fixture = get_object_or_404(Fixture.objects.select_related("round__season__league"), pk=pk)
+    if not fixture.round.season.league.is_organised_by(request.user):
+        raise PermissionDenied("Only the league's organiser can do this.")
+    return fixture
+
+
+@login_required
+@require_POST
+def approve_result(request: HttpRequest, pk: int) -> HttpResponse:
+    fixture = _fixture_for_organiser(request, pk)
+    result = fixture.result_or_none
+    if result is None:
+        messages.error(request, "There is no result to approve yet.")
+        return redirect(fixture)
+    try:
+        services.approve_result(result=result, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, "Result approved: the standings now include it.")
+    return redirect(fixture)
+
+
+@login_required
+@require_POST
+def record_result(request: HttpRequest, pk: int) -> HttpResponse:
+    fixture = _fixture_for_organiser(request, pk)
+    league = fixture.round.season.league
+    form = RecordResultForm(request.POST, fixture=fixture, score_label=league.rules.score_label)
+    if not form.is_valid():
+        return _rejected(request, fixture, "record", form, None)
+    try:
+        services.record_result(fixture=fixture, by=request.user, **form.cleaned_data)
+    except ValidationError as error:
+        return _rejected(request, fixture, "record", form, error)
+    messages.success(request, "Result recorded and approved.")
+    return redirect(fixture)
+
+
+@login_required
+@require_POST
+def rearrange_fixture(request: HttpRequest, pk: int) -> HttpResponse:
+    fixture = _fixture_for_organiser(request, pk)
+    form = RearrangeForm(request.POST)
+    if not form.is_valid():
+        return _rejected(request, fixture, "rearrange", form, None)
+    try:
+        services.rearrange_fixture(
+            fixture=fixture, by=request.user, new_date=form.cleaned_data["date"], reason=form.cleaned_data["reason"]
+        )
+    except ValidationError as error:
+        return _rejected(request, fixture, "rearrange", form, error)
+    messages.success(request, "Fixture rearranged; the coaches have been emailed.")
+    return redirect(fixture)
+
+
+@login_required
+@require_POST
+def reopen_result(request: HttpRequest, pk: int) -> HttpResponse:
+    fixture = _fixture_for_organiser(request, pk)
+    form = ReasonForm(request.POST)
+    result = fixture.result_or_none
+    if not form.is_valid() or result is None:
+        return _rejected(request, fixture, "reopen", form, None)
+    try:
+        services.reopen_result(result=result, by=request.user, reason=form.cleaned_data["reason"])
+    except ValidationError as error:
+        return _rejected(request, fixture, "reopen", form, error)
+    messages.success(request, "Result reopened: it no longer counts until approved again.")
+    return redirect(fixture)
+
+
+# The coach's own page -------------------------------------------------------------
+
+
+@login_required
+def my_fixtures(request: HttpRequest) -> HttpResponse:
+    """What waits on me: results to confirm, matches to report, what is coming up;
+    for an organiser, the results waiting for approval."""
+    coach = coach_for(request.user)
+    to_confirm, to_report, upcoming, awaiting_opponent, recent = [], [], [], [], []
+    if coach is not None:
+        for fixture in selectors.coach_fixtures(coach):
+            if fixture.is_bye:
+                upcoming.append(fixture)
+                continue
+            result = fixture.result_or_none
+            side = fixture.side_of(coach)
+            if result is None:
+                (to_report if fixture.date <= timezone.localdate() else upcoming).append(fixture)
+            elif result.status == Result.Status.REPORTED and result.confirming_side == side:
+                to_confirm.append(fixture)
+            elif result.is_approved:
+                recent.append(fixture)
+            else:
+                awaiting_opponent.append(fixture)
+    organiser_queue = selectors.results_needing_organiser(request.user) if request.user.is_staff else []
+    return render(
+        request,
+        "league/my_fixtures.html",
+        {
+            "coach": coach,
+            "to_confirm": to_confirm,
+            "to_report": to_report,
+            "upcoming": upcoming,
+            "awaiting": awaiting_opponent,
+            "recent": recent[-10:][::-1],
+            "organiser_queue": organiser_queue,
+        },
+    )
+

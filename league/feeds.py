@@ -1,0 +1,89 @@
+"""Published data formats: standings as JSON/CSV rows, fixtures as iCalendar."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+
+from django.conf import settings
+from django.utils import timezone
+
+from league.models import Fixture
+from league.standings import StandingRow
+
+STANDINGS_COLUMNS = ["position", "tied", "coach", "played", "won", "lost", "lp", "vp_for", "vp_against", "vp_diff"]
+
+
+def standings_rows(table: Iterable[StandingRow]) -> list[dict]:
+    """Rows in table order with the columns of standings.json / standings.csv."""
+    return [
+        {
+            "position": row.position,
+            "tied": row.tied,
+            "coach": row.coach,
+            "played": row.played,
+            "won": row.won,
+            "lost": row.lost,
+            "lp": row.lp,
+            "vp_for": row.score_for,
+            "vp_against": row.score_against,
+            "vp_diff": row.score_diff,
+        }
+        for row in table
+    ]
+
+
+def ical_escape(text: str) -> str:
+    """RFC 5545 3.3.11 TEXT escaping."""
+    return text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\r\n", "\\n").replace("\n", "\\n")
+
+
+def ical_fold(line: str) -> str:
+    """RFC 5545 3.1: lines longer than 75 octets continue on lines starting with a space."""
+    out, current = [], b""
+    for char in line:
+        encoded = char.encode("utf-8")
+        if len(current) + len(encoded) > (75 if not out else 74):
+            out.append(current.decode("utf-8"))
+            current = b""
+        current += encoded
+    out.append(current.decode("utf-8"))
+    return "\r\n ".join(out)
+
+
+def fixtures_ical(fixtures: Iterable[Fixture], *, calendar_name: str) -> str:
+    """One all-day event per match (byes are not events)."""
+    stamp = timezone.now().astimezone(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    host = settings.SITE_URL.split("://", 1)[-1].split("/", 1)[0] or "localhost"
+    lines = [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//League Manager//Fixtures//EN",
+        "CALSCALE:GREGORIAN",
+        f"X-WR-CALNAME:{ical_escape(calendar_name)}",
+    ]
+    for fixture in fixtures:
+        if fixture.is_bye:
+            continue
+        league = fixture.round.season.league
+        summary = f"{league.name} {fixture.round}: {fixture.home} v {fixture.away}"
+        result = fixture.result_or_none
+        description = []
+        if result is not None and result.is_approved:
+            description.append(f"Result: {fixture.home} {result.home_score} - {result.away_score} {fixture.away}")
+        if fixture.rearranged_reason:
+            description.append(f"Rearranged: {fixture.rearranged_reason}")
+        lines += [
+            "BEGIN:VEVENT",
+            f"UID:fixture-{fixture.pk}@{host}",
+            f"DTSTAMP:{stamp}",
+            f"DTSTART;VALUE=DATE:{fixture.date:%Y%m%d}",
+            f"DTEND;VALUE=DATE:{fixture.date + datetime.timedelta(days=1):%Y%m%d}",
+            f"SUMMARY:{ical_escape(summary)}",
+            f"URL:{settings.SITE_URL}{fixture.get_absolute_url()}",
+        ]
+        if description:
+            lines.append(f"DESCRIPTION:{ical_escape(chr(10).join(description))}")
+        lines.append("END:VEVENT")
+    lines.append("END:VCALENDAR")
+    return "\r\n".join(ical_fold(line) for line in lines) + "\r\n"
