@@ -1,0 +1,400 @@
+"""Spreadsheet import of a running Guild Ball league (``manage.py import_results``).
+
+A CSV file with the columns ``league,round,home,away,home_vp,away_vp,status`` is
+read in two steps:
+
+1. ``read_rows`` parses and checks each line on its own (pure: no database), and
+   ``check_rows`` checks the rows against each other and the game's rules (GB-7,
+   GB-8: no draws, the winner reaches the VP target; a coach plays once a round).
+2. ``import_rows`` writes them in one transaction: the league (slug from its name),
+   a season, coaches, entries, rounds, fixtures and approved results. Results go
+   through ``league.services`` so whatever hangs off an approval (a campaign's
+   Favours) happens exactly as for a result entered on the site.
+
+Importing the same file again changes nothing. The first bad row stops the import
+with its line number and the reason, and nothing from the file is written.
+
+To add a column: put it in ``OPTIONAL_COLUMNS``, add a field to ``ImportRow`` and
+read it in ``parse_row``.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from league import services
+from league.models import Coach, Entry, Fixture, GameSystem, League, Result, Round, Season
+from league.rules import GameRules, rules_for
+
+REQUIRED_COLUMNS = ("league", "round", "home", "away", "home_vp", "away_vp", "status")
+OPTIONAL_COLUMNS: tuple[str, ...] = ()
+
+PLAYED = "played"
+ABANDONED = "abandoned"
+SCHEDULED = "scheduled"
+STATUSES = (PLAYED, ABANDONED, SCHEDULED)
+
+DEFAULT_SEASON = "Imported"
+SYSTEM_USERNAME = "importer"
+
+_MAX_COACH_NAME = Coach._meta.get_field("name").max_length
+_MAX_LEAGUE_NAME = League._meta.get_field("name").max_length
+
+
+class BadRow(Exception):
+    """A line of the file that cannot be imported; ``line`` 1 is the header."""
+
+    def __init__(self, line: int, reason: str):
+        super().__init__(f"line {line}: {reason}")
+        self.line = line
+        self.reason = reason
+
+
+class ImportRefused(Exception):
+    """The import as a whole cannot go ahead (for instance, no right to the league)."""
+
+
+@dataclass(frozen=True)
+class ImportRow:
+    line: int
+    league: str
+    round: int
+    home: str
+    away: str
+    status: str
+    home_vp: int | None = None
+    away_vp: int | None = None
+
+    @property
+    def slug(self) -> str:
+        return slugify(self.league)
+
+    @property
+    def has_result(self) -> bool:
+        return self.status != SCHEDULED
+
+
+@dataclass
+class ImportSummary:
+    leagues: int = 0
+    seasons: int = 0
+    coaches: int = 0
+    entries: int = 0
+    rounds: int = 0
+    fixtures: int = 0
+    results_recorded: int = 0
+    results_approved: int = 0
+    unchanged: int = 0
+    league_names: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return any(
+            (self.leagues, self.seasons, self.coaches, self.entries, self.rounds, self.fixtures,
+             self.results_recorded, self.results_approved)
+        )
+
+
+# Reading (pure) ---------------------------------------------------------------
+
+
+def read_rows(lines: Iterable[str]) -> list[ImportRow]:
+    """Parse a CSV text (an open file or a list of lines) into rows, checking the
+    header and each line on its own. Lines with every field empty are skipped."""
+    reader = csv.DictReader(lines, restkey="\0extra")
+    header = reader.fieldnames
+    if not header:
+        raise BadRow(1, f"the file is empty; the first line must be the header {','.join(REQUIRED_COLUMNS)}")
+    columns = [(name or "").strip().lower() for name in header]
+    missing = [c for c in REQUIRED_COLUMNS if c not in columns]
+    if missing:
+        raise BadRow(1, f"missing column(s) {', '.join(missing)}; the header must hold {','.join(REQUIRED_COLUMNS)}")
+    unknown = [c for c in columns if c not in REQUIRED_COLUMNS + OPTIONAL_COLUMNS]
+    if unknown:
+        raise BadRow(1, f"unknown column(s) {', '.join(unknown)}")
+    duplicated = sorted({c for c in columns if columns.count(c) > 1})
+    if duplicated:
+        raise BadRow(1, f"column(s) {', '.join(duplicated)} appear more than once")
+    reader.fieldnames = columns
+    rows = []
+    for record in reader:
+        line = reader.line_num
+        if "\0extra" in record:
+            raise BadRow(line, f"more fields than the header's {len(columns)}")
+        if None in record.values() and any(record.values()):
+            given = sum(value is not None for value in record.values())
+            raise BadRow(line, f"{given} fields where the header has {len(columns)}")
+        values = {key: (value or "").strip() for key, value in record.items()}
+        if not any(values.values()):
+            continue
+        rows.append(parse_row(values, line))
+    return rows
+
+
+def parse_row(values: dict[str, str], line: int) -> ImportRow:
+    """One line's fields (stripped strings) as an ``ImportRow``."""
+    league = _name(values, "league", line, _MAX_LEAGUE_NAME)
+    if not slugify(league):
+        raise BadRow(line, f"the league name {league!r} gives no usable web address (slug)")
+    home = _name(values, "home", line, _MAX_COACH_NAME)
+    away = _name(values, "away", line, _MAX_COACH_NAME)
+    if home == away:
+        raise BadRow(line, f"{home} cannot play themselves: home and away must be different coaches")
+    round_number = _whole_number(values, "round", line)
+    if round_number is None:
+        raise BadRow(line, "the round number is missing")
+    if round_number < 1:
+        raise BadRow(line, f"the round number must be 1 or more, not {round_number}")
+    status = values.get("status", "").lower()
+    if status not in STATUSES:
+        raise BadRow(line, f"unknown status {values.get('status', '')!r}; use played, abandoned or scheduled")
+    home_vp = _whole_number(values, "home_vp", line)
+    away_vp = _whole_number(values, "away_vp", line)
+    if status == SCHEDULED and (home_vp is not None or away_vp is not None):
+        raise BadRow(line, "a scheduled fixture has no VP yet; leave home_vp and away_vp empty")
+    if status == PLAYED and (home_vp is None or away_vp is None):
+        raise BadRow(line, "a played fixture needs both home_vp and away_vp")
+    if status == ABANDONED and (home_vp is None) != (away_vp is None):
+        raise BadRow(line, "give both home_vp and away_vp for an abandoned fixture, or neither (0-0)")
+    if status == ABANDONED and home_vp is None:
+        home_vp = away_vp = 0  # GB-8: an abandoned match records the VP so far, or 0-0
+    return ImportRow(
+        line=line, league=league, round=round_number, home=home, away=away, status=status,
+        home_vp=home_vp, away_vp=away_vp,
+    )
+
+
+def check_rows(rows: Iterable[ImportRow], *, rules: GameRules, vp_target: int) -> None:
+    """Check one league's rows against the game's rules and each other, in line
+    order: GB-7/GB-8 for scores, and no coach twice in a round."""
+    seen: dict[tuple[int, str], int] = {}
+    for row in rows:
+        if row.has_result:
+            try:
+                validate_score(row, rules=rules, vp_target=vp_target)
+            except ValidationError as error:
+                raise BadRow(row.line, " ".join(error.messages)) from None
+        for coach in (row.home, row.away):
+            earlier = seen.get((row.round, coach))
+            if earlier is not None:
+                raise BadRow(row.line, f"{coach} already plays in round {row.round} (line {earlier})")
+            seen[(row.round, coach)] = row.line
+
+
+def validate_score(row: ImportRow, *, rules: GameRules, vp_target: int) -> str:
+    """The outcome of a row with a result, by the same rules as a result entered on
+    the site; raises ValidationError."""
+    if row.status == ABANDONED:
+        return rules.validate_abandoned(home_score=row.home_vp, away_score=row.away_vp, vp_target=vp_target)
+    return rules.validate_score(home_score=row.home_vp, away_score=row.away_vp, vp_target=vp_target)
+
+
+def _name(values: dict[str, str], column: str, line: int, max_length: int) -> str:
+    name = " ".join(values.get(column, "").split())
+    if not name:
+        raise BadRow(line, f"the {column} name is missing")
+    if len(name) > max_length:
+        raise BadRow(line, f"the {column} name is longer than {max_length} characters")
+    return name
+
+
+def _whole_number(values: dict[str, str], column: str, line: int) -> int | None:
+    text = values.get(column, "")
+    if text == "":
+        return None
+    try:
+        number = int(text)
+    except ValueError:
+        raise BadRow(line, f"{column} must be a whole number, not {text!r}") from None
+    if number < 0:
+        raise BadRow(line, f"{column} cannot be negative ({number})")
+    return number
+
+
+# Writing ----------------------------------------------------------------------
+
+
+def system_user():
+    """The account imports act as when no organiser is named: it cannot log in, and
+    it appears as "importer" in each imported fixture's history."""
+    user, created = get_user_model().objects.get_or_create(username=SYSTEM_USERNAME, defaults={"is_active": False})
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
+
+
+@transaction.atomic
+def import_rows(
+    rows: list[ImportRow],
+    *,
+    by=None,
+    season_name: str = DEFAULT_SEASON,
+    start_date: datetime.date | None = None,
+    source: str = "import",
+) -> ImportSummary:
+    """Write checked rows: everything or, on the first problem, nothing.
+
+    ``by`` is the organiser the results are recorded by; without one the system
+    user "importer" is used and made organiser of the leagues it creates. A league
+    that already exists must be organised by ``by``. The season is found by name
+    or created starting on ``start_date`` (default today); round n is dated
+    start + cadence * (n - 1).
+    """
+    if by is None:
+        by = system_user()
+    summary = ImportSummary()
+    by_slug: dict[str, list[ImportRow]] = {}
+    for row in rows:
+        by_slug.setdefault(row.slug, []).append(row)
+    for slug, league_rows in by_slug.items():
+        _import_league(slug, league_rows, by=by, season_name=season_name, start_date=start_date,
+                       source=source, summary=summary)
+    return summary
+
+
+def _find_league(slug: str, name: str, line: int) -> League | None:
+    """The league the file names: by the slug its name gives, else by its name (a
+    league created on the site may have a shorter slug)."""
+    league = League.objects.filter(slug=slug).first()
+    if league is not None:
+        return league
+    named = list(League.objects.filter(name__iexact=name)[:2])
+    if len(named) > 1:
+        raise BadRow(line, f"more than one league is called {name}; rename one of them first")
+    return named[0] if named else None
+
+
+def _import_league(slug, rows, *, by, season_name, start_date, source, summary: ImportSummary) -> None:
+    league = _find_league(slug, rows[0].league, rows[0].line)
+    if league is None:
+        league = League.objects.create(name=rows[0].league, slug=slug, game_system=GameSystem.GUILD_BALL)
+        league.organisers.add(by)
+        summary.leagues += 1
+    elif league.game_system != GameSystem.GUILD_BALL:
+        raise BadRow(rows[0].line, f"the league {league.name} ({league.slug}) exists and is not a Guild Ball league")
+    elif not league.is_organised_by(by):
+        raise ImportRefused(
+            f"{by.username} does not organise the existing league {league.name} ({league.slug}); "
+            f"import with --by USERNAME naming one of its organisers"
+        )
+    summary.league_names.append(league.name)
+    check_rows(rows, rules=rules_for(league.game_system), vp_target=league.vp_target)
+
+    season, created = Season.objects.get_or_create(
+        league=league, name=season_name, defaults={"start_date": start_date or timezone.localdate()}
+    )
+    summary.seasons += created
+
+    coaches = _coaches(rows, by=by, summary=summary)
+    entries = {}
+    for name, coach in coaches.items():
+        entries[name], created = Entry.objects.get_or_create(season=season, coach=coach)
+        summary.entries += created
+
+    rounds = {}
+    for number in sorted({row.round for row in rows}):
+        rounds[number], created = Round.objects.get_or_create(
+            season=season,
+            number=number,
+            defaults={"date": season.start_date + datetime.timedelta(days=season.cadence_days * (number - 1))},
+        )
+        summary.rounds += created
+
+    # One query for every fixture already in these rounds, to find each row's
+    # fixture and any clash with a fixture that is not in the file.
+    existing = list(
+        Fixture.objects.filter(round__in=rounds.values()).select_related("round__season", "home__coach", "away__coach", "result")
+    )
+    for row in rows:
+        fixture = _fixture(row, rounds[row.round], entries, existing, summary)
+        if row.has_result:
+            _result(row, fixture, by=by, source=source, summary=summary)
+
+
+def _coaches(rows, *, by, summary: ImportSummary) -> dict[str, Coach]:
+    names = sorted({name for row in rows for name in (row.home, row.away)})
+    coaches = {coach.name: coach for coach in Coach.objects.filter(name__in=names)}
+    for name in names:
+        if name not in coaches:
+            coaches[name] = Coach.objects.create(name=name, created_by=by)
+            summary.coaches += 1
+    return coaches
+
+
+def _fixture(row: ImportRow, rnd: Round, entries, existing: list[Fixture], summary: ImportSummary) -> Fixture:
+    home, away = entries[row.home], entries[row.away]
+    for fixture in existing:
+        if fixture.round_id != rnd.pk:
+            continue
+        if fixture.home_id == home.pk and fixture.away_id == away.pk:
+            return fixture
+        sides = {fixture.home_id, fixture.away_id}
+        for entry in (home, away):
+            if entry.pk in sides:
+                opponent = fixture.away if fixture.home_id == entry.pk else fixture.home
+                meeting = f"plays {opponent.coach.name}" if opponent else "has a bye"
+                raise BadRow(
+                    row.line,
+                    f"{entry.coach.name} already {meeting} in round {rnd.number} of {rnd.season.name} "
+                    f"({fixture}), so cannot play {row.away if entry is home else row.home}",
+                )
+    fixture = Fixture.objects.create(round=rnd, home=home, away=away, date=rnd.date)
+    existing.append(fixture)
+    summary.fixtures += 1
+    return fixture
+
+
+def _result(row: ImportRow, fixture: Fixture, *, by, source: str, summary: ImportSummary) -> None:
+    stored = fixture.result_or_none
+    abandoned = row.status == ABANDONED
+    if stored is not None:
+        same = (
+            stored.home_score == row.home_vp
+            and stored.away_score == row.away_vp
+            and stored.is_abandoned == abandoned
+        )
+        if not same:
+            kind = "abandoned at" if stored.is_abandoned else "result"
+            raise BadRow(
+                row.line,
+                f"{row.home} v {row.away} in round {row.round} already has a different {kind} "
+                f"{stored.home_score}-{stored.away_score} ({stored.get_status_display().lower()}); "
+                f"the file says {row.status} {row.home_vp}-{row.away_vp}. Correct it on the site instead",
+            )
+        if stored.is_approved:
+            summary.unchanged += 1
+            return
+        # The coaches' own report agrees with the organiser's file: approve it.
+        _call(row, services.approve_result, result=stored, by=by)
+        summary.results_approved += 1
+        return
+    _call(
+        row,
+        services.record_result,
+        fixture=fixture,
+        by=by,
+        home_score=row.home_vp,
+        away_score=row.away_vp,
+        abandoned=abandoned,
+        reason=f"Imported from {source}, line {row.line}",
+    )
+    summary.results_recorded += 1
+
+
+def _call(row: ImportRow, service, **kwargs):
+    try:
+        return service(**kwargs)
+    except ValidationError as error:
+        raise BadRow(row.line, " ".join(error.messages)) from None
+    except PermissionDenied as error:
+        raise ImportRefused(str(error)) from None
