@@ -96,7 +96,7 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 # Serve straight from the app folders as well, so `quickstart` needs no collectstatic.
 WHITENOISE_USE_FINDERS = True
 # staticfiles/ only exists after collectstatic (production); the finders serve until then.
-warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
+warnings.filterwarnings("ignore", message="No directory at")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

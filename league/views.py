@@ -174,6 +174,8 @@ def _rejected(request: HttpRequest, fixture: Fixture, key: str, form, error) -> 
     if isinstance(error, ValidationError):
         for message in error.messages:
             form.add_error(None, message)
+            if fixture.is_bye:  # a bye's page has no result forms to show the error on
+                messages.error(request, message)
     return fixture_detail(request, fixture.pk, forms={key: form}, status=400)
 
 

@@ -33,3 +33,9 @@ def league(organiser):
 @pytest.fixture
 def season(league):
     return SeasonFactory(league=league, name="Season 1")
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """PBKDF2 is deliberately slow; tests create many users."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,25 @@
+import pytest
+
+from tests.factories import CoachFactory, EntryFactory, FixtureFactory
+
+
+@pytest.fixture
+def fixture(season):
+    """An unplayed fixture of ``season`` between two coaches with logins."""
+    return FixtureFactory(round__season=season, home__coach__name="Velocity", away__coach__name="Rage")
+
+
+@pytest.fixture
+def home_user(fixture):
+    return fixture.home.coach.user
+
+
+@pytest.fixture
+def away_user(fixture):
+    return fixture.away.coach.user
+
+
+@pytest.fixture
+def wrong_coach_user(season):
+    """A coach of the same season who is not in the fixture."""
+    return EntryFactory(season=season, coach=CoachFactory(name="Bystander")).coach.user

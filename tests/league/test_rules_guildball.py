@@ -1,0 +1,56 @@
+"""GB-6, GB-7, GB-8: Guild Ball result validation and League Points."""
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from league.rules import rules_for
+
+RULES = rules_for("guildball")
+
+
+@pytest.mark.parametrize(
+    ("home", "away", "outcome"), [(12, 0, "home"), (11, 12, "away"), (15, 14, "home"), (16, 2, "home"), (0, 12, "away")]
+)
+def test_valid_scores(home, away, outcome):
+    assert RULES.validate_score(home_score=home, away_score=away, vp_target=12) == outcome
+
+
+@pytest.mark.parametrize(
+    ("home", "away", "message"),
+    [
+        (10, 10, "no draws"),
+        (12, 12, "no draws"),
+        (11, 8, "must reach 12 VP"),
+        (17, 4, "above 16 VP"),
+        (-1, 12, "negative"),
+    ],
+)
+def test_rejected_scores(home, away, message):
+    with pytest.raises(ValidationError, match=message):
+        RULES.validate_score(home_score=home, away_score=away, vp_target=12)
+
+
+def test_quick_game_target_is_a_league_setting():
+    assert RULES.validate_score(home_score=6, away_score=4, vp_target=6) == "home"
+    with pytest.raises(ValidationError, match="above 10 VP"):
+        RULES.validate_score(home_score=11, away_score=4, vp_target=6)
+
+
+def test_override_lifts_target_but_not_no_draws():
+    assert RULES.validate_score(home_score=9, away_score=3, vp_target=12, override=True) == "home"
+    with pytest.raises(ValidationError, match="no draws"):
+        RULES.validate_score(home_score=3, away_score=3, vp_target=12, override=True)
+
+
+def test_abandoned_keeps_scores_and_both_lose():
+    assert RULES.validate_abandoned(home_score=0, away_score=0, vp_target=12) == "abandoned"
+    assert RULES.validate_abandoned(home_score=7, away_score=7, vp_target=12) == "abandoned"
+    assert RULES.league_points(outcome="abandoned", side="home") == 0
+    assert RULES.league_points(outcome="abandoned", side="away") == 0
+    assert not RULES.scores_count_for_tiebreak("abandoned")
+
+
+def test_league_points_gb7():
+    assert RULES.league_points(outcome="home", side="home") == 3
+    assert RULES.league_points(outcome="home", side="away") == 0
+    assert RULES.league_points(outcome="away", side="away") == 3
