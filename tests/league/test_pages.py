@@ -1,0 +1,221 @@
+"""The published pages and feeds, as anyone sees them (GB-9, GB-10)."""
+
+import csv
+import datetime
+import io
+
+import pytest
+from django.urls import reverse
+
+from league import services
+from league.models import Result
+from tests.builders import season_with_results
+from tests.factories import CoachFactory, EntryFactory, FixtureFactory, LeagueFactory, ResultFactory, RoundFactory, SeasonFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def small_league(season):
+    """Four coaches, two rounds played: Anvil 6 LP; Rage and Velocity 3 LP (Rage ahead on VP)."""
+    names = ["Anvil", "Brisket", "Rage", "Velocity"]
+    entries = {n: EntryFactory(season=season, coach=CoachFactory(name=n), team="Mason's") for n in names}
+    r1 = RoundFactory(season=season, number=1)
+    r2 = RoundFactory(season=season, number=2)
+    r3 = RoundFactory(season=season, number=3)
+
+    def play(rnd, home, away, hs, as_):
+        f = FixtureFactory(round=rnd, home=entries[home], away=entries[away])
+        ResultFactory(fixture=f, home_score=hs, away_score=as_)
+        return f
+
+    play(r1, "Velocity", "Rage", 12, 10)
+    play(r1, "Anvil", "Brisket", 12, 2)
+    play(r2, "Rage", "Brisket", 14, 4)
+    play(r2, "Anvil", "Velocity", 12, 11)
+    FixtureFactory(round=r3, home=entries["Anvil"], away=entries["Rage"])
+    FixtureFactory(round=r3, home=entries["Brisket"], away=entries["Velocity"])
+    return season
+
+
+def test_league_list(client, small_league):
+    LeagueFactory(name="Empty League", slug="empty")
+    page = client.get(reverse("league:league_list")).content.decode()
+    assert "Midlands Big League" in page and "Season 1" in page
+    assert "Empty League" in page and "no season yet" in page
+
+
+def test_league_page_shows_standings_latest_results_and_next_fixtures(client, small_league):
+    response = client.get(reverse("league:league_detail", args=["midlands"]))
+    page = response.content.decode()
+    table = response.context["table"]
+    assert [row.coach for row in table.data] == ["Anvil", "Rage", "Velocity", "Brisket"]
+    assert "level with Velocity on 3 LP; ahead on VP scored, 24 to 23" in page
+    assert "Results: Round 2" in page and "Next: Round 3" in page
+    assert "<strong>14 – 4</strong>" in page
+
+
+def test_every_sortable_standings_column_renders(client, small_league):
+    url = reverse("league:league_detail", args=["midlands"])
+    table = client.get(url).context["table"]
+    sortable = [column.name for column in table.columns if column.orderable]
+    assert {"position", "coach", "lp", "score_for", "score_diff"} <= set(sortable)
+    for name in sortable:
+        for prefix in ("", "-"):
+            response = client.get(url, {"sort": prefix + name})
+            assert response.status_code == 200
+            assert len(response.context["table"].rows) == 4
+    # Sorting by LP keeps the GB-9 tiebreakers within equal LP.
+    rows = client.get(url, {"sort": "lp"}).context["table"].data
+    assert [row.coach for row in rows] == ["Anvil", "Rage", "Velocity", "Brisket"]
+
+
+def test_unknown_league_and_season_are_404(client, small_league):
+    assert client.get(reverse("league:league_detail", args=["nope"])).status_code == 404
+    assert client.get(reverse("league:standings_json", args=["nope"])).status_code == 404
+    assert client.get(reverse("league:league_detail", args=["midlands"]), {"season": "Nope"}).status_code == 404
+
+
+def test_league_without_season(client):
+    LeagueFactory(name="Fresh", slug="fresh")
+    assert "no season yet" in client.get(reverse("league:league_detail", args=["fresh"])).content.decode()
+    assert client.get(reverse("league:standings_json", args=["fresh"])).status_code == 404
+    assert client.get(reverse("league:standings_csv", args=["fresh"])).status_code == 404
+
+
+def test_fixtures_page_lists_rounds_results_and_byes(client, season):
+    season_with_results(coaches=5, played_rounds=1, season=season)
+    page = client.get(reverse("league:fixtures", args=[season.league.slug])).content.decode()
+    for number in range(1, 6):
+        assert f"Round {number}" in page
+    assert page.count("has a bye") == 5
+    assert "<strong>" in page  # played scores
+
+
+def test_coach_page(client, small_league):
+    rage = small_league.entries.get(coach__name="Rage")
+    page = client.get(reverse("league:coach_detail", args=["midlands", rage.coach_id])).content.decode()
+    assert "<strong>2</strong> in the table with <strong>3 LP</strong>" in page
+    assert "Level with Velocity on 3 LP; ahead on VP scored, 24 to 23" in page
+    assert "Position after each round: 3, 2" in page
+    assert "Anvil\n    v\n    Rage" in page  # still to play
+    assert "<strong>14 – 4</strong>" in page
+
+
+def test_coach_page_404_for_coach_not_in_season(client, small_league):
+    outsider = CoachFactory(name="Outsider")
+    assert client.get(reverse("league:coach_detail", args=["midlands", outsider.pk])).status_code == 404
+
+
+def test_standings_json_shape(client, small_league):
+    data = client.get(reverse("league:standings_json", args=["midlands"])).json()
+    assert data["league"] == "midlands" and data["season"] == "Season 1"
+    assert data["standings"][0] == {
+        "position": 1,
+        "tied": False,
+        "coach": "Anvil",
+        "played": 2,
+        "won": 2,
+        "lost": 0,
+        "lp": 6,
+        "vp_for": 24,
+        "vp_against": 13,
+        "vp_diff": 11,
+    }
+    assert [row["coach"] for row in data["standings"]] == ["Anvil", "Rage", "Velocity", "Brisket"]
+
+
+def test_standings_json_other_season_and_shared_position(client, small_league, league):
+    old = SeasonFactory(league=league, name="Season 0", start_date=datetime.date(2025, 1, 6))
+    a, b = EntryFactory(season=old, coach__name="Old A"), EntryFactory(season=old, coach__name="Old B")
+    c, d = EntryFactory(season=old, coach__name="Old C"), EntryFactory(season=old, coach__name="Old D")
+    rnd = RoundFactory(season=old, number=1)
+    ResultFactory(fixture=FixtureFactory(round=rnd, home=a, away=c), home_score=12, away_score=4)
+    ResultFactory(fixture=FixtureFactory(round=rnd, home=b, away=d), home_score=12, away_score=4)
+    data = client.get(reverse("league:standings_json", args=["midlands"]), {"season": "Season 0"}).json()
+    assert data["season"] == "Season 0"
+    assert [(r["coach"], r["position"], r["tied"]) for r in data["standings"]] == [
+        ("Old A", 1, True),
+        ("Old B", 1, True),
+        ("Old C", 3, True),
+        ("Old D", 3, True),
+    ]
+
+
+def test_standings_csv_same_columns(client, small_league):
+    response = client.get(reverse("league:standings_csv", args=["midlands"]))
+    assert response["Content-Type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert list(rows[0]) == ["position", "tied", "coach", "played", "won", "lost", "lp", "vp_for", "vp_against", "vp_diff"]
+    assert rows[1] == {
+        "position": "2", "tied": "False", "coach": "Rage", "played": "2", "won": "1", "lost": "1",
+        "lp": "3", "vp_for": "24", "vp_against": "16", "vp_diff": "8",
+    }
+
+
+def test_only_approved_results_count(client, small_league, organiser):
+    fixture = small_league.rounds.get(number=3).fixtures.get(home__coach__name="Brisket")
+    services.report_result(fixture=fixture, by=fixture.home.coach.user, home_score=12, away_score=0)
+    rows = client.get(reverse("league:standings_json", args=["midlands"])).json()["standings"]
+    assert {r["coach"]: r["lp"] for r in rows}["Brisket"] == 0
+    services.approve_result(result=Result.objects.get(fixture=fixture), by=organiser)
+    rows = client.get(reverse("league:standings_json", args=["midlands"])).json()["standings"]
+    assert {r["coach"]: r["lp"] for r in rows}["Brisket"] == 3
+
+
+def test_league_ical_feed(client, small_league):
+    response = client.get(reverse("league:league_ics", args=["midlands"]))
+    assert response["Content-Type"].startswith("text/calendar")
+    body = response.content.decode()
+    assert body.startswith("BEGIN:VCALENDAR\r\n") and body.endswith("END:VCALENDAR\r\n")
+    assert body.count("BEGIN:VEVENT") == 6
+    assert "SUMMARY:Midlands Big League Round 3: Anvil v Rage" in body
+    assert "DESCRIPTION:Result: Velocity 12 - 10 Rage" in body
+    assert all(len(line.encode()) <= 75 for line in body.split("\r\n"))
+
+
+def test_coach_ical_feed_has_only_their_fixtures(client, small_league):
+    rage = small_league.entries.get(coach__name="Rage")
+    body = client.get(reverse("league:coach_ics", args=["midlands", rage.coach_id])).content.decode()
+    assert body.count("BEGIN:VEVENT") == 3
+    assert "X-WR-CALNAME:Midlands Big League: Rage" in body
+
+
+def test_ical_escapes_and_folds():
+    from league.feeds import ical_escape, ical_fold
+
+    assert ical_escape("Zoë, O'Brien; a\\b\nnext") == "Zoë\\, O'Brien\\; a\\\\b\\nnext"
+    folded = ical_fold("SUMMARY:" + "é" * 80)
+    assert all(len(part.encode()) <= 75 for part in folded.split("\r\n"))
+    assert folded.replace("\r\n ", "") == "SUMMARY:" + "é" * 80
+
+
+def test_my_fixtures_needs_login(client):
+    response = client.get(reverse("league:my_fixtures"))
+    assert response.status_code == 302 and reverse("login") in response.url
+
+
+def test_my_fixtures_shows_what_waits_on_the_coach(client, small_league, organiser):
+    fixture = small_league.rounds.get(number=3).fixtures.get(home__coach__name="Anvil")
+    services.report_result(fixture=fixture, by=fixture.home.coach.user, home_score=12, away_score=9)
+    client.force_login(fixture.away.coach.user)  # Rage confirms
+    page = client.get(reverse("league:my_fixtures")).content.decode()
+    assert "Confirm or dispute:" in page and "Anvil" in page
+    client.force_login(fixture.home.coach.user)  # Anvil waits on Rage
+    page = client.get(reverse("league:my_fixtures")).content.decode()
+    assert "Waiting on others" in page and "Confirm or dispute:" not in page
+    client.force_login(organiser)
+    page = client.get(reverse("league:my_fixtures")).content.decode()
+    assert "Waiting on you as organiser" in page and "Awaiting confirmation" in page
+
+
+def test_my_fixtures_for_user_without_coach(client, other_organiser):
+    client.force_login(other_organiser)
+    assert "not linked to a coach" in client.get(reverse("league:my_fixtures")).content.decode()
+
+
+def test_login_page_and_login(client, small_league, password):
+    rage = small_league.entries.get(coach__name="Rage").coach.user
+    assert client.get(reverse("login")).status_code == 200
+    response = client.post(reverse("login"), {"username": rage.username, "password": password})
+    assert response.status_code == 302 and response.url == reverse("league:my_fixtures")
