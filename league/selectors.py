@@ -25,7 +25,12 @@ def season_for(league: League, name: str | None = None) -> Season | None:
 
 def season_fixtures(season: Season) -> list[Fixture]:
     """Every fixture of a season with both coaches and the result, in round order."""
-    return list(Fixture.objects.filter(round__season=season).with_related().order_by("round__number", "date", "id"))
+    return list(
+        Fixture.objects.filter(round__season=season)
+        .with_related()
+        .select_related("round__season__league")
+        .order_by("round__number", "date", "id")
+    )
 
 
 @dataclass

@@ -99,8 +99,6 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
 def league_ics(request: HttpRequest, slug: str) -> HttpResponse:
     league, season = _league_season(request, slug)
     fixtures_ = selectors.season_fixtures(season) if season else []
-    for fixture in fixtures_:
-        fixture.round.season.league = league
     return _ics_response(feeds.fixtures_ical(fixtures_, calendar_name=league.name), f"{league.slug}.ics")
 
 
