@@ -1,0 +1,201 @@
+"""The Big League's rules as plain functions over plain values (no ORM), so every
+edge can be tested without a database. ``campaigns.services`` feeds them.
+
+Spending checks return ``None`` when allowed or a refusal message that names the
+rule and the numbers (the services turn it into a ValidationError).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+SPEND_LIMIT_PER_PHASE = 5  # GB-19
+SPONSORSHIP_COST = 1  # GB-21
+LOAN_COST = 3  # GB-22
+LOAN_TO_LENDER = 2  # GB-22: the third Favour goes back to the bank
+MAX_CARD_OFFER = 5  # GB-23
+ADVANCEMENT_COST = 1  # GB-24
+ADVANCEMENT_CP = 5  # GB-24
+CARRY_OVER_FAVOURS = 5  # GB-26
+UNLOANABLE_TYPES = {"captain": "Captain", "mascot": "Mascot"}  # GB-22
+
+GUILD = "guild"
+RARE = "rare"
+
+
+# Moments (GB-12, GB-13) --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MomentDef:
+    threshold: int
+    name: str
+    unlocks: str  # GUILD or RARE
+    repeat_every: int | None = None
+
+
+@dataclass(frozen=True)
+class ReachedMoment:
+    threshold: int
+    name: str
+    unlocks: str
+
+
+def _expand(table: Sequence[MomentDef], up_to: int) -> list[ReachedMoment]:
+    """Every Moment with a threshold <= up_to, repeating rows unrolled."""
+    out: list[ReachedMoment] = []
+    for m in sorted(table, key=lambda m: m.threshold):
+        if m.threshold > up_to:
+            break
+        if m.repeat_every:
+            out.extend(ReachedMoment(t, m.name, m.unlocks) for t in range(m.threshold, up_to + 1, m.repeat_every))
+        else:
+            out.append(ReachedMoment(m.threshold, m.name, m.unlocks))
+    out.sort(key=lambda r: r.threshold)
+    # A repeating row stops where a later fixed row takes over.
+    seen: dict[int, ReachedMoment] = {}
+    for r in out:
+        seen.setdefault(r.threshold, r)
+    return [seen[t] for t in sorted(seen)]
+
+
+def moments_reached(cp_total: int, table: Sequence[MomentDef]) -> list[ReachedMoment]:
+    """GB-12: every Moment whose threshold the CP total has reached (Plotting at 0
+    is always reached)."""
+    return _expand(table, max(cp_total, 0))
+
+
+def newly_reached(cp_before: int, cp_after: int, table: Sequence[MomentDef]) -> list[ReachedMoment]:
+    """GB-13: a jump can cross several thresholds at once; each one unlocks."""
+    return [m for m in moments_reached(cp_after, table) if m.threshold > cp_before]
+
+
+def next_moment(cp_total: int, table: Sequence[MomentDef]) -> ReachedMoment | None:
+    """The first Moment not yet reached (None only for an empty table)."""
+    if not table:
+        return None
+    top = max(m.threshold for m in table)
+    step = max((m.repeat_every or 0) for m in table) or 20
+    horizon = max(cp_total, top) + step
+    for m in _expand(table, horizon):
+        if m.threshold > cp_total:
+            return m
+    return None
+
+
+def progress(cp_total: int, table: Sequence[MomentDef]) -> tuple[int, int | None, int]:
+    """(CP still needed for the next Moment, its threshold, percent of the way from
+    the last Moment reached to the next)."""
+    nxt = next_moment(cp_total, table)
+    if nxt is None:
+        return 0, None, 100
+    reached = moments_reached(cp_total, table)
+    start = reached[-1].threshold if reached else 0
+    span = max(nxt.threshold - start, 1)
+    return nxt.threshold - cp_total, nxt.threshold, max(0, min(100, (cp_total - start) * 100 // span))
+
+
+# Favours gained (GB-18) ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Award:
+    amount: int
+    reason: str
+
+
+def favour_awards(*, won: bool, my_lp: int, opponent_lp: int, opponent: str, abandoned: bool = False) -> list[Award]:
+    """GB-18: every line that applies, each with its reason. ``my_lp`` and
+    ``opponent_lp`` are both coaches' LP from the results of all earlier rounds
+    (GB-18 Decision). An abandoned match is a loss for both (GB-6)."""
+    if abandoned:
+        won = False
+    awards: list[Award] = []
+    if won:
+        awards.append(Award(1, f"won against {opponent} (GB-18)"))
+    elif abandoned:
+        awards.append(Award(3, f"abandoned match against {opponent} counts as a loss (GB-6, GB-18)"))
+    else:
+        awards.append(Award(3, f"lost to {opponent} (GB-18)"))
+    if opponent_lp > my_lp:
+        awards.append(Award(1, f"played {opponent}, who had more LP ({opponent_lp} to {my_lp}) (GB-18)"))
+        if won:
+            awards.append(Award(2, f"beat {opponent}, who had more LP ({opponent_lp} to {my_lp}) (GB-18)"))
+    return awards
+
+
+# Spending (GB-19 to GB-24) ---------------------------------------------------------
+
+
+def check_spend(*, balance: int, spent_in_phase: int, cost: int, what: str, who: str = "") -> str | None:
+    """GB-20: never below zero; GB-19: at most 5 spent per Wheeling & Dealing phase.
+    ``who`` names the payer when it is not the person reading the message."""
+    has = f"{who} has" if who else "you have"
+    if cost > balance:
+        return (
+            f"{what} costs {cost} Favour{'s' if cost != 1 else ''} and {has} {balance} "
+            f"(GB-20: a balance can never go below zero)."
+        )
+    if spent_in_phase + cost > SPEND_LIMIT_PER_PHASE:
+        return (
+            f"{what} costs {cost} and {has} already spent {spent_in_phase} of the {SPEND_LIMIT_PER_PHASE} "
+            f"Favours allowed this Wheeling & Dealing phase (GB-19)."
+        )
+    return None
+
+
+def check_sponsorship(*, name: str, held: Iterable[str]) -> str | None:
+    """GB-21: no two copies of the same sponsorship."""
+    if name in set(held):
+        return f"You already hold {name} for your next match (GB-21: one copy of each sponsorship)."
+    return None
+
+
+def check_loanable(model_type: str) -> str | None:
+    """GB-22: Captains and Mascots cannot be loaned."""
+    label = UNLOANABLE_TYPES.get(model_type)
+    if label:
+        return f"A {label} cannot be loaned (GB-22: models of type Captain or Mascot stay with their team)."
+    return None
+
+
+def check_advancement(*, advancements_in_phase: int) -> str | None:
+    """GB-24: at most one Campaign Advancement per Wheeling & Dealing phase."""
+    if advancements_in_phase >= 1:
+        return (
+            f"You have already bought {advancements_in_phase} Campaign Advancement this Wheeling & Dealing phase "
+            f"(GB-24: at most {ADVANCEMENT_COST} Favour per phase for +{ADVANCEMENT_CP} CP)."
+        )
+    return None
+
+
+def check_card_offer(favours: int) -> str | None:
+    """GB-23: 1 to 5 Favours for one card."""
+    if not 1 <= favours <= MAX_CARD_OFFER:
+        return f"An offer for a card is 1 to {MAX_CARD_OFFER} Favours (GB-23); you offered {favours}."
+    return None
+
+
+# Titles (GB-3) ----------------------------------------------------------------------
+
+
+def top_holders(figures: Mapping[str, int]) -> list[str]:
+    """GB-3 Decision: everyone level on the top figure shares the title; nobody
+    holds it when the top figure is 0."""
+    if not figures:
+        return []
+    top = max(figures.values())
+    if top <= 0:
+        return []
+    return sorted((name for name, value in figures.items() if value == top), key=str.casefold)
+
+
+def champion_holders(positions: Mapping[str, tuple[int, int]]) -> list[str]:
+    """GB-3: the League Champion is first in the standings (GB-9 tiebreakers already
+    applied; coaches sharing first place share the title). ``positions`` maps a
+    coach to (position, LP). Nobody holds it while the leaders have 0 LP."""
+    leaders = {name: lp for name, (position, lp) in positions.items() if position == 1}
+    if not leaders or max(leaders.values()) <= 0:
+        return []
+    return sorted(leaders, key=str.casefold)
