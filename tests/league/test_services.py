@@ -1,11 +1,14 @@
-"""The result workflow through its services (GB-6, GB-7, GB-8)."""
+"""The league services: fixtures (GB-4, GB-5) and the result workflow (GB-6, GB-7, GB-8)."""
+
+import datetime
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from league import services
-from league.models import Result, ResultEvent
-from tests.factories import FixtureFactory
+from league.models import Fixture, Result, ResultEvent, Round
+from league.scheduling import round_robin
+from tests.factories import EntryFactory, FixtureFactory
 
 
 @pytest.fixture
@@ -54,3 +57,57 @@ def test_organiser_abandons_gb6(fixture, organiser):
         fixture=fixture, by=organiser, home_score=5, away_score=3, reason="venue closed", abandoned=True
     )
     assert result.outcome == "abandoned" and result.is_approved
+
+
+def test_generate_fixtures_stores_seed_and_reproduces(season):
+    entries = [EntryFactory(season=season) for _ in range(5)]
+    season.cadence_days = 14
+    season.save()
+    rounds = services.generate_fixtures(season=season, seed=1234)
+    season.refresh_from_db()
+    assert season.schedule_seed == 1234
+    assert [r.number for r in rounds] == [1, 2, 3, 4, 5]
+    assert [r.date for r in Round.objects.filter(season=season)][:2] == [
+        season.start_date,
+        season.start_date + datetime.timedelta(days=14),
+    ]
+    fixtures = Fixture.objects.filter(round__season=season)
+    assert fixtures.filter(away__isnull=True).count() == 5  # one bye a round (GB-4 Decision)
+    assert fixtures.filter(away__isnull=False).count() == 10  # every pair once
+    first = sorted(fixtures.values_list("round__number", "home_id", "away_id"), key=str)
+    with pytest.raises(ValidationError, match="already has its fixtures"):
+        services.generate_fixtures(season=season, seed=1234)
+    # The stored seed rebuilds the same schedule.
+    again = round_robin(sorted(entries, key=lambda e: e.pk), seed=1234)
+    rebuilt = sorted(
+        ((n, h.pk, a.pk if a else None) for n, pairs in enumerate(again, start=1) for h, a in pairs), key=str
+    )
+    assert rebuilt == first
+
+
+def test_generate_fixtures_needs_two_coaches(season):
+    EntryFactory(season=season)
+    with pytest.raises(ValidationError, match="at least two coaches"):
+        services.generate_fixtures(season=season)
+    assert not season.rounds.exists()
+
+
+def test_double_round_robin_season(season):
+    for _ in range(4):
+        EntryFactory(season=season)
+    season.double_round_robin = True
+    season.save()
+    services.generate_fixtures(season=season, seed=5)
+    assert season.rounds.count() == 6
+    assert Fixture.objects.filter(round__season=season).count() == 12
+
+
+def test_reopen_then_reapprove(fixture, organiser):
+    result = services.record_result(fixture=fixture, by=organiser, home_score=12, away_score=2, reason="phone")
+    services.reopen_result(result=result, by=organiser, reason="appeal")
+    result.refresh_from_db()
+    assert result.status == Result.Status.REPORTED and result.approved_at is None
+    with pytest.raises(ValidationError, match="Only an approved result"):
+        services.reopen_result(result=result, by=organiser, reason="again")
+    services.approve_result(result=result, by=organiser)
+    assert list(fixture.events.values_list("action", flat=True)) == ["entered", "reopened", "approved"]
