@@ -8,12 +8,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from league import services
 from league.models import Fixture, Result, ResultEvent, Round
 from league.scheduling import round_robin
-from tests.factories import EntryFactory, FixtureFactory
-
-
-@pytest.fixture
-def fixture(season):
-    return FixtureFactory(round__season=season)
+from tests.factories import EntryFactory
 
 
 def test_report_confirm_approve(fixture, organiser):
