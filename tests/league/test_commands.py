@@ -87,3 +87,24 @@ def test_quickstart_accounts_can_log_in(client):
     assert waiting.confirming_side == waiting.fixture.side_of(coach)
     page = client.get(reverse("league:my_fixtures"))
     assert page.context["to_confirm"] == [waiting.fixture]
+
+
+@pytest.mark.django_db
+def test_benchmark_prints_figures_and_leaves_nothing_behind():
+    quickstart()
+    before = counts()
+    out = StringIO()
+
+    call_command("benchmark", "--coaches", "6", "--repeat", "1", stdout=out)
+
+    output = out.getvalue()
+    assert counts() == before
+    assert "6 coaches, 10 rounds, 30 approved results" in output  # GB-4 double round robin
+    assert "standings of 6 coaches < 200 ms; each page < 500 ms" in output
+    lines = {line.split()[0]: line for line in output.splitlines() if line.strip()}
+    for name in ("standings_for(season)", "league_list", "league_detail", "fixtures", "standings_json",
+                 "standings_csv"):
+        median, queries, peak = lines[name].split()[1:4]
+        assert float(median) >= 0 and int(queries) > 0 and float(peak) >= 0
+    assert "HTTP 200 /leagues/" in lines["league_detail"]
+    assert "Rolled back" in output
