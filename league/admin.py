@@ -1,0 +1,737 @@
+"""The Django admin as the Longshanks' cockpit (STYLE habit 8, GB-1).
+
+An organiser who is not a superuser sees and changes only the leagues they
+organise and what hangs off them: ``OrganiserScopedAdmin`` does the scoping and is
+meant to be reused by every app whose models belong to a league (campaigns/admin.py).
+
+Every write of the result workflow goes through ``league.services``: results are
+read-only here and change only through the admin actions (approve, correct, reopen;
+on fixtures: enter a result, abandon, rearrange), which call the services and turn
+their ``ValidationError``/``PermissionDenied`` into admin messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.contrib.admin.exceptions import NotRegistered
+from django.contrib.admin.widgets import AdminDateWidget
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import models
+from django.db.models import Count, Q
+from django.http import HttpRequest
+from django.template.response import TemplateResponse
+from django.utils.html import format_html, format_html_join
+
+from league import services
+from league.models import Coach, Entry, Fixture, League, Result, ResultEvent, Round, Season
+
+# Scoping ---------------------------------------------------------------------
+
+
+def organised_leagues(request: HttpRequest) -> models.QuerySet[League]:
+    """The leagues the request's user organises (every league for a superuser)."""
+    return League.objects.organised_by(request.user)
+
+
+def _error_text(exc: Exception) -> str:
+    """A service refusal as one line for a message."""
+    if isinstance(exc, ValidationError):
+        return " ".join(exc.messages)
+    return str(exc) or "You are not allowed to do this."
+
+
+class ScopedChoicesMixin:
+    """Limits the choices of foreign-key and many-to-many form fields, for users who
+    are not superusers, to the objects the related model's admin lets them see.
+
+    Works on ``ModelAdmin`` and ``InlineModelAdmin`` alike. A related model is
+    scoped when its admin on the same site has a ``scope_queryset(request, qs)``
+    method (every ``OrganiserScopedAdmin`` has one); other relations keep Django's
+    default choices, so register a scoped admin for every model that belongs to a
+    league (an ``Entry`` of another league must never be offered).
+    """
+
+    admin_site: admin.AdminSite
+
+    def scoped_choices(self, request: HttpRequest, model: type[models.Model]) -> models.QuerySet | None:
+        """The queryset of ``model`` the user may pick from, or None when the model
+        has no organiser-scoped admin."""
+        try:
+            related_admin = self.admin_site.get_model_admin(model)
+        except NotRegistered:
+            return None
+        scope = getattr(related_admin, "scope_queryset", None)
+        if scope is None:
+            return None
+        return scope(request, model._default_manager.all())
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if not request.user.is_superuser and "queryset" not in kwargs:
+            queryset = self.scoped_choices(request, db_field.remote_field.model)
+            if queryset is not None:
+                kwargs["queryset"] = queryset
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        if not request.user.is_superuser and "queryset" not in kwargs:
+            queryset = self.scoped_choices(request, db_field.remote_field.model)
+            if queryset is not None:
+                kwargs["queryset"] = queryset
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+
+class OrganiserScopedAdmin(ScopedChoicesMixin, admin.ModelAdmin):
+    """A ModelAdmin for a model that belongs to a league (GB-1: each league has its
+    own Longshanks).
+
+    Set ``league_lookup`` to the ORM path from the model to its ``League``:
+    ``"league"`` for Season, ``"season__league"`` for Entry and Round,
+    ``"round__season__league"`` for Fixture, ``"fixture__round__season__league"``
+    for Result, ``""`` for League itself. For a user who is not a superuser:
+
+    - ``get_queryset`` lists only objects of leagues the user organises
+      (``League.organisers``); other leagues' objects do not exist for them, so a
+      direct change URL redirects to the admin index with "does not exist";
+    - ``has_view_permission`` / ``has_change_permission`` /
+      ``has_delete_permission`` are False for an object outside that scope, on top
+      of the model permissions the user's group gives;
+    - foreign-key and many-to-many choices are scoped by ``ScopedChoicesMixin`` (a
+      Season form offers only the user's leagues, a Fixture form only their rounds
+      and entries, and so on);
+    - adding a ``League`` makes its creator one of its organisers (``save_related``).
+
+    To scope by another rule than one league path (coaches, say), override
+    ``scope_queryset(request, queryset)``; everything above follows from it.
+    ``run_form_action`` is the helper behind the workflow actions that need an
+    intermediate form.
+    """
+
+    league_lookup: str | None = None
+
+    def scope_queryset(self, request: HttpRequest, queryset: models.QuerySet) -> models.QuerySet:
+        """``queryset`` narrowed to what the request's user may see."""
+        if request.user.is_superuser:
+            return queryset
+        if self.league_lookup is None:
+            raise NotImplementedError(f"{type(self).__name__} must set league_lookup or override scope_queryset().")
+        # A subquery rather than a join on organisers: no duplicate rows, no distinct().
+        field = f"{self.league_lookup}__in" if self.league_lookup else "pk__in"
+        return queryset.filter(**{field: organised_leagues(request).values("pk")})
+
+    def get_queryset(self, request: HttpRequest) -> models.QuerySet:
+        return self.scope_queryset(request, super().get_queryset(request))
+
+    def is_in_scope(self, request: HttpRequest, obj: models.Model | None) -> bool:
+        """True for no object (the model-level question), for a superuser, and for an
+        object the user may see. Cached per request: the admin asks several times."""
+        if obj is None or obj.pk is None or request.user.is_superuser:
+            return True
+        cache = request.__dict__.setdefault("_organiser_scope_cache", {})
+        key = (obj._meta.label, obj.pk)
+        if key not in cache:
+            cache[key] = self.scope_queryset(request, self.model._default_manager.filter(pk=obj.pk)).exists()
+        return cache[key]
+
+    def has_view_permission(self, request, obj=None):
+        return super().has_view_permission(request, obj) and self.is_in_scope(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        return super().has_change_permission(request, obj) and self.is_in_scope(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return super().has_delete_permission(request, obj) and self.is_in_scope(request, obj)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        league = form.instance
+        # The creator of a league runs it, or they could not see what they just made.
+        # A superuser who picked the organisers explicitly is taken at their word.
+        if not change and isinstance(league, League):
+            if not request.user.is_superuser or not league.organisers.exists():
+                league.organisers.add(request.user)
+
+    # Workflow actions with an intermediate form --------------------------------
+
+    def run_form_action(
+        self,
+        request: HttpRequest,
+        queryset: models.QuerySet,
+        *,
+        form_class: type[forms.Form],
+        title: str,
+        apply: Callable[[Any, dict], object],
+        done_message: str,
+        intro: str = "",
+        single: bool = False,
+    ) -> TemplateResponse | None:
+        """Show ``form_class`` for the selected objects, then call ``apply(obj,
+        cleaned_data)`` (a service call) for each one.
+
+        ``ValidationError``/``PermissionDenied`` from the service become error
+        messages naming the object; each object is its own transaction, so a refusal
+        changes nothing for that object. With ``single`` exactly one object must be
+        selected and a refusal shows the form again with the reason, so the
+        organiser can fix the input. ``done_message`` takes ``{count}``.
+        """
+        if single and queryset.count() != 1:
+            self.message_user(request, f"Select exactly one {self.model._meta.verbose_name} for “{title}”.", messages.ERROR)
+            return None
+        if "apply" in request.POST:
+            form = form_class(request.POST)
+            if form.is_valid():
+                done, failed = 0, []
+                for obj in queryset:
+                    try:
+                        apply(obj, form.cleaned_data)
+                    except (ValidationError, PermissionDenied) as exc:
+                        failed.append((obj, _error_text(exc)))
+                    else:
+                        done += 1
+                if single and failed:
+                    form.add_error(None, failed[0][1])
+                else:
+                    if done:
+                        self.message_user(request, done_message.format(count=done), messages.SUCCESS)
+                    for obj, reason in failed:
+                        self.message_user(request, f"{obj}: {reason}", messages.ERROR)
+                    return None
+        else:
+            form = form_class()
+        context = {
+            **self.admin_site.each_context(request),
+            "title": title,
+            "intro": intro,
+            "form": form,
+            "objects": list(queryset),
+            "action": request.POST.get("action", ""),
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+            "opts": self.model._meta,
+            "media": self.media + form.media,
+        }
+        return TemplateResponse(request, "admin/league/action_form.html", context)
+
+
+class OrganiserScopedInline(ScopedChoicesMixin):
+    """For inlines (``class XInline(OrganiserScopedInline, admin.TabularInline)``):
+    their rows belong to a parent the scoped admin already checked, so only the
+    choices of their own foreign keys need scoping."""
+
+
+class ScopedRelatedFilter(admin.RelatedFieldListFilter):
+    """A related-field list filter that offers only objects appearing in the
+    user's own changelist, fetched through the related model's admin so their
+    labels cost one query (Django's RelatedFieldListFilter lists every league's)."""
+
+    def field_choices(self, field, request, model_admin):
+        pks = model_admin.get_queryset(request).values(f"{self.field_path}__pk")
+        model = field.related_model
+        try:
+            queryset = model_admin.admin_site.get_model_admin(model).get_queryset(request)
+        except NotRegistered:
+            queryset = model._default_manager.all()
+        return [(obj.pk, str(obj)) for obj in queryset.filter(pk__in=pks)]
+
+
+# Intermediate forms ----------------------------------------------------------
+
+
+class RearrangeForm(forms.Form):
+    new_date = forms.DateField(widget=AdminDateWidget, help_text="GB-5: the fixture keeps its round.")
+    reason = forms.CharField(max_length=250, widget=forms.Textarea(attrs={"rows": 3}), help_text="Every coach of the season with an email address is told.")
+
+
+class AbandonForm(forms.Form):
+    home_score = forms.IntegerField(label="Home VP so far", min_value=0, initial=0)
+    away_score = forms.IntegerField(label="Away VP so far", min_value=0, initial=0)
+    reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 3}))
+
+
+class ResultForm(forms.Form):
+    home_score = forms.IntegerField(label="Home VP", min_value=0)
+    away_score = forms.IntegerField(label="Away VP", min_value=0)
+    reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 3}), help_text="Kept in the fixture's history.")
+    override = forms.BooleanField(
+        required=False, label="Override the GB-8 checks", help_text="Accept a score the rules reject; the reason is recorded."
+    )
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 3}), help_text="Kept in the fixture's history.")
+
+
+# Coaches ---------------------------------------------------------------------
+
+
+@admin.register(Coach)
+class CoachAdmin(OrganiserScopedAdmin):
+    """Coaches are shared between leagues: an organiser sees those with an entry in
+    one of their leagues and those they created (a new coach has no entry yet)."""
+
+    list_display = ["name", "email", "user"]
+    list_select_related = ["user"]
+    search_fields = ["name", "email", "user__email"]
+
+    def scope_queryset(self, request, queryset):
+        if request.user.is_superuser:
+            return queryset
+        entered = Entry.objects.filter(season__league__in=organised_leagues(request).values("pk")).values("coach")
+        return queryset.filter(Q(pk__in=entered) | Q(created_by=request.user))
+
+    def get_readonly_fields(self, request, obj=None):
+        # Linking an account offers every user of the site: a superuser's job.
+        if request.user.is_superuser:
+            return ["created_by"]
+        return ["user", "created_by"]
+
+    def save_model(self, request, obj, form, change):
+        if not change and obj.created_by_id is None:
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)
+
+
+# Leagues and seasons ----------------------------------------------------------
+
+
+@admin.register(League)
+class LeagueAdmin(OrganiserScopedAdmin):
+    """Only a superuser chooses organisers: the widget would list every account of
+    the site, and an organiser could hand their league to anyone. An organiser who
+    adds a league becomes its organiser (``save_related``)."""
+
+    league_lookup = ""
+    list_display = ["name", "slug", "game_system", "vp_target"]
+    list_filter = ["game_system", "vp_target"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    filter_horizontal = ["organisers"]
+
+    def get_exclude(self, request, obj=None):
+        return [] if request.user.is_superuser else ["organisers"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["created_at"] if request.user.is_superuser else ["organiser_names", "created_at"]
+
+    @admin.display(description="Organisers")
+    def organiser_names(self, obj: League) -> str:
+        if obj.pk is None:
+            return "You, once it is saved."
+        return ", ".join(user.get_username() for user in obj.organisers.all()) or "–"
+
+
+class EntryInline(OrganiserScopedInline, admin.TabularInline):
+    model = Entry
+    extra = 1
+    fields = ["coach", "team"]
+
+
+@admin.register(Season)
+class SeasonAdmin(OrganiserScopedAdmin):
+    league_lookup = "league"
+    list_display = ["name", "league", "start_date", "cadence_days", "double_round_robin", "entry_count", "round_count"]
+    list_filter = [("league", ScopedRelatedFilter)]
+    list_select_related = ["league"]
+    search_fields = ["name", "league__name"]
+    readonly_fields = ["schedule_seed"]
+    inlines = [EntryInline]
+    actions = ["generate_fixtures"]
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .select_related(*self.list_select_related)
+            .annotate(entry_count=Count("entries", distinct=True), round_count=Count("rounds", distinct=True))
+        )
+
+    @admin.display(description="coaches", ordering="entry_count")
+    def entry_count(self, obj: Season) -> int:
+        return obj.entry_count
+
+    @admin.display(description="rounds", ordering="round_count")
+    def round_count(self, obj: Season) -> int:
+        return obj.round_count
+
+    @admin.action(description="Generate fixtures", permissions=["change"])
+    def generate_fixtures(self, request, queryset):
+        """GB-4/GB-5: the whole fixture list of each selected season."""
+        for season in queryset:
+            try:
+                rounds = services.generate_fixtures(season=season, by=request.user)
+            except (ValidationError, PermissionDenied) as exc:
+                self.message_user(request, f"{season}: {_error_text(exc)}", messages.ERROR)
+            else:
+                self.message_user(request, f"{season}: {len(rounds)} rounds of fixtures generated.", messages.SUCCESS)
+
+
+@admin.register(Entry)
+class EntryAdmin(OrganiserScopedAdmin):
+    league_lookup = "season__league"
+    list_display = ["coach", "team", "season"]
+    list_filter = [("season", ScopedRelatedFilter)]
+    list_select_related = ["coach", "season__league"]
+    search_fields = ["coach__name", "team"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related(*self.list_select_related)
+
+
+# Rounds and fixtures ----------------------------------------------------------
+
+
+class FixtureInline(admin.TabularInline):
+    """The round's fixtures at a glance; changes go through the Fixture actions."""
+
+    model = Fixture
+    fields = ["home", "away", "date", "result_status"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("home__coach", "away__coach", "result")
+
+    @admin.display(description="result")
+    def result_status(self, obj: Fixture) -> str:
+        return _result_status(obj)
+
+
+def _result_status(fixture: Fixture) -> str:
+    if fixture.is_bye:
+        return "bye"
+    result = fixture.result_or_none
+    if result is None:
+        return "not played"
+    return f"{result.home_score}–{result.away_score}, {result.get_status_display().lower()}"
+
+
+@admin.register(Round)
+class RoundAdmin(OrganiserScopedAdmin):
+    league_lookup = "season__league"
+    list_display = ["__str__", "season", "date", "fixture_count"]
+    list_filter = [("season", ScopedRelatedFilter)]
+    list_select_related = ["season__league"]
+    inlines = [FixtureInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related(*self.list_select_related).annotate(fixture_count=Count("fixtures"))
+
+    @admin.display(description="fixtures", ordering="fixture_count")
+    def fixture_count(self, obj: Round) -> int:
+        return obj.fixture_count
+
+
+class ResultEventInline(admin.TabularInline):
+    """The fixture's history (every report, approval, correction...), read-only."""
+
+    model = ResultEvent
+    verbose_name = "history entry"
+    verbose_name_plural = "history"
+    fields = ["at", "action", "by", "home_score", "away_score", "note"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("by")
+
+
+class RoundNumberFilter(admin.SimpleListFilter):
+    """Round numbers of the user's own fixtures (a plain field filter on
+    ``round__number`` would read every league's rounds)."""
+
+    title = "round"
+    parameter_name = "round"
+
+    def lookups(self, request, model_admin):
+        numbers = model_admin.get_queryset(request).order_by().values_list("round__number", flat=True).distinct()
+        return [(str(number), f"Round {number}") for number in sorted(numbers)]
+
+    def queryset(self, request, queryset):
+        if self.value() and self.value().isdigit():
+            return queryset.filter(round__number=int(self.value()))
+        return queryset
+
+
+class FixtureAddForm(forms.ModelForm):
+    class Meta:
+        model = Fixture
+        fields = ["round", "home", "away", "date"]
+
+    def clean(self):
+        cleaned = super().clean()
+        rnd = cleaned.get("round")
+        for side in ("home", "away"):
+            entry = cleaned.get(side)
+            if rnd is not None and entry is not None and entry.season_id != rnd.season_id:
+                self.add_error(side, f"{entry} is not entered in {rnd.season}.")
+        return cleaned
+
+
+@admin.register(Fixture)
+class FixtureAdmin(OrganiserScopedAdmin):
+    """Fixtures come from "Generate fixtures" (or are added one by one); once made,
+    a fixture changes only through the actions, so the history and the coaches'
+    emails (GB-5) are never skipped: its change page is read-only."""
+
+    league_lookup = "round__season__league"
+    form = FixtureAddForm
+    list_display = ["round", "home", "away", "date", "result_status", "season"]
+    list_filter = [("round__season", ScopedRelatedFilter), RoundNumberFilter]
+    list_select_related = ["round__season__league", "home__coach", "away__coach", "result"]
+    search_fields = ["home__coach__name", "away__coach__name"]
+    date_hierarchy = "date"
+    inlines = [ResultEventInline]
+    actions = ["rearrange", "abandon", "enter_result"]
+
+    def get_queryset(self, request):
+        # The changelist skips list_select_related when the queryset already has a
+        # select_related, so both must name the same relations.
+        return super().get_queryset(request).select_related(*self.list_select_related)
+
+    def has_change_permission(self, request, obj=None):
+        # The change page only shows the fixture and its history.
+        if obj is not None:
+            return False
+        return super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        # Deleting a played fixture would delete its result behind the services' back.
+        if obj is not None and obj.result_or_none is not None:
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["rearranged_reason", "result_status"] if obj is not None else []
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ["round", "home", "away", "date"]
+        return ["round", "home", "away", "date", "rearranged_reason", "result_status"]
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        field = super().formfield_for_foreignkey(db_field, request, **kwargs)
+        # "Round 3" and a coach's name repeat across seasons: say which season.
+        if db_field.name == "round":
+            field.queryset = field.queryset.select_related("season__league")
+            field.label_from_instance = lambda rnd: f"{rnd.season} · {rnd}"
+        elif db_field.name in ("home", "away"):
+            field.queryset = field.queryset.select_related("coach", "season__league")
+            field.label_from_instance = lambda entry: f"{entry.coach} ({entry.season})"
+        return field
+
+    @admin.display(description="season", ordering="round__season")
+    def season(self, obj: Fixture) -> Season:
+        return obj.round.season
+
+    @admin.display(description="result")
+    def result_status(self, obj: Fixture) -> str:
+        return _result_status(obj)
+
+    @admin.action(description="Rearrange (new date, coaches emailed)", permissions=["change"])
+    def rearrange(self, request, queryset):
+        """GB-5: move unplayed fixtures to a new date, with a reason."""
+        return self.run_form_action(
+            request,
+            queryset,
+            form_class=RearrangeForm,
+            title="Rearrange fixtures",
+            intro="The fixtures keep their round. Every coach of the season with an email address is told.",
+            apply=lambda fixture, data: services.rearrange_fixture(
+                fixture=fixture, by=request.user, new_date=data["new_date"], reason=data["reason"]
+            ),
+            done_message="{count} fixture(s) rearranged; the coaches have been emailed.",
+        )
+
+    @admin.action(description="Abandon (a loss for both)", permissions=["change"])
+    def abandon(self, request, queryset):
+        """GB-6: both coaches record a loss; the VP played so far are kept for information."""
+        return self.run_form_action(
+            request,
+            queryset,
+            form_class=AbandonForm,
+            title="Abandon fixtures",
+            intro="GB-6: an abandoned match is a loss for both coaches (0 LP each); its VP do not count in the tiebreakers.",
+            apply=lambda fixture, data: services.record_result(
+                fixture=fixture,
+                by=request.user,
+                home_score=data["home_score"],
+                away_score=data["away_score"],
+                reason=data["reason"],
+                abandoned=True,
+            ),
+            done_message="{count} fixture(s) abandoned.",
+        )
+
+    @admin.action(description="Enter or correct the result", permissions=["change"])
+    def enter_result(self, request, queryset):
+        """GB-8: the organiser records a result directly; it is approved at once."""
+        return self.run_form_action(
+            request,
+            queryset,
+            form_class=ResultForm,
+            title="Enter or correct the result",
+            intro="The result is approved at once and the reason is kept in the fixture's history.",
+            apply=lambda fixture, data: services.record_result(
+                fixture=fixture,
+                by=request.user,
+                home_score=data["home_score"],
+                away_score=data["away_score"],
+                reason=data["reason"],
+                override=data["override"],
+            ),
+            done_message="Result recorded.",
+            single=True,
+        )
+
+
+# Results ---------------------------------------------------------------------
+
+
+class AttentionFilter(admin.SimpleListFilter):
+    """The results waiting on the Longshanks are the default view."""
+
+    title = "show"
+    parameter_name = "show"
+    NEEDS_ATTENTION = [Result.Status.REPORTED, Result.Status.CONFIRMED, Result.Status.DISPUTED]
+
+    def lookups(self, request, model_admin):
+        return [
+            (None, "Needs attention"),
+            ("disputed", "Disputed"),
+            ("approved", "Approved"),
+            ("all", "All results"),
+        ]
+
+    def choices(self, changelist):
+        for value, label in self.lookup_choices:
+            yield {
+                "selected": self.value() == value,
+                "query_string": changelist.get_query_string({self.parameter_name: value} if value else {}, [self.parameter_name]),
+                "display": label,
+            }
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if value is None:
+            return queryset.filter(status__in=self.NEEDS_ATTENTION)
+        if value == "disputed":
+            return queryset.filter(status=Result.Status.DISPUTED)
+        if value == "approved":
+            return queryset.filter(status=Result.Status.APPROVED)
+        return queryset
+
+
+@admin.register(Result)
+class ResultAdmin(OrganiserScopedAdmin):
+    """Results are entered by coaches (report, confirm, dispute) or by the organiser
+    through the actions; the change page is read-only so no score changes without a
+    reason in the history (GB-8). Entering a result for a fixture is the Fixture
+    action "Enter or correct the result"."""
+
+    league_lookup = "fixture__round__season__league"
+    list_display = ["fixture", "home_score", "away_score", "outcome", "status", "dispute_reason", "season"]
+    list_display_links = ["fixture"]
+    list_filter = [AttentionFilter, "status", ("fixture__round__season", ScopedRelatedFilter)]
+    list_select_related = ["fixture__round__season__league", "fixture__home__coach", "fixture__away__coach"]
+    search_fields = ["fixture__home__coach__name", "fixture__away__coach__name"]
+    fields = [
+        "fixture", "home_score", "away_score", "outcome", "status", "reported_side",
+        "dispute_reason", "override_reason", "reported_at", "approved_at",
+    ]
+    readonly_fields = fields
+    actions = ["approve", "correct", "reopen"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related(*self.list_select_related)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        # A result's page is read-only; the actions (which need change permission
+        # on the model) are the way to change it.
+        if obj is not None:
+            return False
+        return super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        # Deleting a result would skip the services (and a campaign's ledgers).
+        return request.user.is_superuser and super().has_delete_permission(request, obj)
+
+    @admin.display(description="season", ordering="fixture__round__season")
+    def season(self, obj: Result) -> Season:
+        return obj.fixture.round.season
+
+    @admin.action(description="Approve selected results", permissions=["change"])
+    def approve(self, request, queryset):
+        approved, failed = 0, []
+        for result in queryset:
+            try:
+                services.approve_result(result=result, by=request.user)
+            except (ValidationError, PermissionDenied) as exc:
+                failed.append((result, _error_text(exc)))
+            else:
+                approved += 1
+        if approved:
+            self.message_user(request, f"{approved} result(s) approved.", messages.SUCCESS)
+        if failed:
+            reasons = format_html_join("", "<li>{}: {}</li>", ((result.fixture, reason) for result, reason in failed))
+            self.message_user(
+                request, format_html("{} result(s) not approved:<ul>{}</ul>", len(failed), reasons), messages.ERROR
+            )
+
+    @admin.action(description="Correct result", permissions=["change"])
+    def correct(self, request, queryset):
+        """GB-8: the organiser corrects a result with a reason; it is approved at once
+        and everything derived from it follows."""
+        return self.run_form_action(
+            request,
+            queryset,
+            form_class=ResultForm,
+            title="Correct result",
+            intro="The corrected result is approved at once and the reason is kept in the fixture's history.",
+            apply=lambda result, data: services.record_result(
+                fixture=result.fixture,
+                by=request.user,
+                home_score=data["home_score"],
+                away_score=data["away_score"],
+                reason=data["reason"],
+                override=data["override"],
+            ),
+            done_message="Result corrected.",
+            single=True,
+        )
+
+    @admin.action(description="Reopen (stops counting until approved again)", permissions=["change"])
+    def reopen(self, request, queryset):
+        return self.run_form_action(
+            request,
+            queryset,
+            form_class=ReasonForm,
+            title="Reopen results",
+            intro="A reopened result goes back to the coaches and stops counting until it is approved again.",
+            apply=lambda result, data: services.reopen_result(result=result, by=request.user, reason=data["reason"]),
+            done_message="{count} result(s) reopened.",
+        )
+
