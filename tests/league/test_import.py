@@ -8,6 +8,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
+from campaigns.models import CampaignCoach, FavourEntry
+from campaigns.services import favour_balance
 from league import services
 from league.models import Coach, Entry, Fixture, League, Result, ResultEvent, Round, Season
 from league.rules import guildball
@@ -26,7 +28,7 @@ GOOD = [
     "Harbour Cup,3,Brother Cask,Renée d'Arc,,,scheduled",
 ]
 
-MODELS = (League, Season, Coach, Entry, Round, Fixture, Result, ResultEvent, get_user_model())
+MODELS = (League, Season, Coach, Entry, Round, Fixture, Result, ResultEvent, FavourEntry, get_user_model())
 
 
 def write(tmp_path, lines, name="results.csv"):
@@ -93,22 +95,32 @@ def test_import_creates_league_season_coaches_fixtures_and_approved_results(tmp_
 
 
 @pytest.mark.django_db
+def test_imported_results_earn_favours_as_on_the_site_gb18(tmp_path):
+    run(write(tmp_path, GOOD))
+
+    balances = {cc.name: favour_balance(cc) for cc in CampaignCoach.objects.select_related("entry__coach")}
+    # Round 1: winners +1, losers +3. Round 2 abandoned (GB-6): a loss for both, +3
+    # each, and Brother Cask (0 LP) played Zoë (3 LP), a coach with more LP: +1.
+    assert balances == {"Zoë O'Brien": 4, "Renée d'Arc": 3, "Mags Ironhand": 1, "Brother Cask": 7}
+
+
+@pytest.mark.django_db
 def test_importing_the_same_file_again_changes_nothing(tmp_path, monkeypatch):
-    approvals = []
-    # A campaign layer hangs off approvals through this hook: the import must call
-    # it once per result, as the site does, and never again on a re-import.
-    monkeypatch.setattr(guildball.RULES, "result_approved", approvals.append, raising=False)
     path = write(tmp_path, GOOD)
     run(path)
     before = counts()
     stamps = list(Result.objects.order_by("pk").values_list("pk", "approved_at", "home_score", "away_score"))
-    assert len(approvals) == 3
+    favours = list(FavourEntry.objects.order_by("pk").values_list("pk", "coach_id", "amount"))
+    approvals = []
+    # The engine's hook for the campaign layer must not be called again.
+    monkeypatch.setattr(guildball.RULES, "result_approved", approvals.append)
 
     output = run(path)
 
     assert counts() == before
     assert list(Result.objects.order_by("pk").values_list("pk", "approved_at", "home_score", "away_score")) == stamps
-    assert len(approvals) == 3
+    assert list(FavourEntry.objects.order_by("pk").values_list("pk", "coach_id", "amount")) == favours
+    assert approvals == []
     assert "already up to date; nothing changed" in output
 
 
