@@ -20,7 +20,8 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.exceptions import NotRegistered
 from django.contrib.admin.widgets import AdminDateWidget
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core import checks
+from django.core.exceptions import FieldDoesNotExist, PermissionDenied, ValidationError
 from django.db import models
 from django.db.models import Count, Q
 from django.http import HttpRequest
@@ -112,6 +113,32 @@ class OrganiserScopedAdmin(ScopedChoicesMixin, admin.ModelAdmin):
     """
 
     league_lookup: str | None = None
+
+    def check(self, **kwargs):
+        """``manage.py check`` catches a missing or wrong ``league_lookup``."""
+        errors = super().check(**kwargs)
+        if type(self).scope_queryset is not OrganiserScopedAdmin.scope_queryset:
+            return errors
+        hint = 'The ORM path from the model to its League, e.g. "season__league"; "" for League itself.'
+        if self.league_lookup is None:
+            return [*errors, checks.Error(f"{type(self).__name__} must set league_lookup.", hint=hint, obj=type(self), id="league.E001")]
+        model = self.model
+        try:
+            for part in filter(None, self.league_lookup.split("__")):
+                model = model._meta.get_field(part).related_model
+        except (FieldDoesNotExist, AttributeError):
+            model = None
+        if model is not League:
+            errors.append(
+                checks.Error(
+                    f"{type(self).__name__}.league_lookup {self.league_lookup!r} does not lead from "
+                    f"{self.model.__name__} to League.",
+                    hint=hint,
+                    obj=type(self),
+                    id="league.E002",
+                )
+            )
+        return errors
 
     def scope_queryset(self, request: HttpRequest, queryset: models.QuerySet) -> models.QuerySet:
         """``queryset`` narrowed to what the request's user may see."""
@@ -336,7 +363,6 @@ class SeasonAdmin(OrganiserScopedAdmin):
     list_filter = [("league", ScopedRelatedFilter)]
     list_select_related = ["league"]
     search_fields = ["name", "league__name"]
-    readonly_fields = ["schedule_seed"]
     inlines = [EntryInline]
     actions = ["generate_fixtures"]
 
@@ -347,6 +373,12 @@ class SeasonAdmin(OrganiserScopedAdmin):
             .select_related(*self.list_select_related)
             .annotate(entry_count=Count("entries", distinct=True), round_count=Count("rounds", distinct=True))
         )
+
+    def get_readonly_fields(self, request, obj=None):
+        # Once the fixtures exist, the schedule settings no longer change anything.
+        if obj is not None and obj.rounds.exists():
+            return ["schedule_seed", "start_date", "cadence_days", "double_round_robin"]
+        return ["schedule_seed"]
 
     @admin.display(description="coaches", ordering="entry_count")
     def entry_count(self, obj: Season) -> int:
@@ -375,6 +407,10 @@ class EntryAdmin(OrganiserScopedAdmin):
     list_filter = [("season", ScopedRelatedFilter)]
     list_select_related = ["coach", "season__league"]
     search_fields = ["coach__name", "team"]
+
+    def get_readonly_fields(self, request, obj=None):
+        # An entry's fixtures belong to its season: it never moves to another one.
+        return ["season"] if obj is not None else []
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related(*self.list_select_related)
@@ -426,6 +462,13 @@ class RoundAdmin(OrganiserScopedAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related(*self.list_select_related).annotate(fixture_count=Count("fixtures"))
+
+    def get_readonly_fields(self, request, obj=None):
+        # Fixtures copy their round's date when generated and move one by one with
+        # "Rearrange" (GB-5, coaches emailed); changing the round would tell nobody.
+        if obj is not None and obj.fixtures.exists():
+            return ["season", "number", "date"]
+        return []
 
     @admin.display(description="fixtures", ordering="fixture_count")
     def fixture_count(self, obj: Round) -> int:

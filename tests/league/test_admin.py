@@ -514,3 +514,35 @@ def test_changelists_run_a_fixed_number_of_queries(client, organiser, django_ass
                     response = client.get(changelist(model) + query)
                 assert response.status_code == 200
                 assert league.name in response.content.decode() or model in ("coach", "entry")
+
+
+# The mixin's configuration check -----------------------------------------------
+
+
+def test_league_lookup_is_checked():
+    from django.contrib import admin
+
+    from league.admin import OrganiserScopedAdmin
+
+    class Good(OrganiserScopedAdmin):
+        league_lookup = "round__season__league"
+
+    class Wrong(OrganiserScopedAdmin):
+        league_lookup = "round__season"
+
+    class Missing(OrganiserScopedAdmin):
+        pass
+
+    site = admin.AdminSite()
+    assert Good(Fixture, site).check() == []
+    assert [e.id for e in Wrong(Fixture, site).check()] == ["league.E002"]
+    assert [e.id for e in Missing(Fixture, site).check()] == ["league.E001"]
+
+
+def test_schedule_fields_freeze_once_fixtures_exist(organiser_client, world):
+    content = organiser_client.get(change_url(world["season"])).content.decode()
+    assert 'name="start_date"' not in content and 'name="name"' in content
+    content = organiser_client.get(change_url(world["round"])).content.decode()
+    assert 'name="date"' not in content
+    empty = SeasonFactory(league=world["season"].league, name="Season 9")
+    assert 'name="start_date"' in organiser_client.get(change_url(empty)).content.decode()
