@@ -32,7 +32,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from league import services
-from league.models import Coach, Entry, Fixture, GameSystem, League, Result, Round, Season
+from league.models import Coach, Entry, Fixture, GameSystem, League, Round, Season
 from league.rules import GameRules, rules_for
 
 REQUIRED_COLUMNS = ("league", "round", "home", "away", "home_vp", "away_vp", "status")
