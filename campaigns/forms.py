@@ -1,0 +1,117 @@
+"""Forms clean the input; ``campaigns.services`` decides (and refuses with the rule)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.db.models import Q
+
+from campaigns.models import CampaignCoach, CardOffer, Guild, ModelType, OwnedCard, PlotCard, Sponsorship
+
+
+class CardChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: PlotCard) -> str:
+        return f"{obj.name} ({obj.reward_label}) – {obj.summary}"
+
+
+class CardsField(forms.ModelMultipleChoiceField):
+    def label_from_instance(self, obj: PlotCard) -> str:
+        return f"{obj.name} ({obj.reward_label})"
+
+
+class StartingPickForm(forms.Form):
+    """GB-14: the Guild (when not known yet) and the starting Guild card."""
+
+    guild = forms.ModelChoiceField(queryset=Guild.objects.all(), required=False)
+    card = CardChoiceField(queryset=PlotCard.objects.none(), label="Starting Guild card")
+
+    def __init__(self, *args, coach: CampaignCoach, **kwargs):
+        super().__init__(*args, **kwargs)
+        cards = PlotCard.objects.filter(kind=PlotCard.Kind.GUILD, is_rare=False).select_related("guild")
+        if coach.guild_id:
+            del self.fields["guild"]
+            cards = cards.filter(guild_id=coach.guild_id)
+        self.fields["card"].queryset = cards.order_by("guild__name", "order")
+
+
+class PickForm(forms.Form):
+    card = CardChoiceField(queryset=PlotCard.objects.none())
+
+    def __init__(self, *args, options, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["card"].queryset = options
+
+
+class DeckForm(forms.Form):
+    """GB-16: exactly 12 distinct cards from the pool (the service counts them)."""
+
+    cards = CardsField(queryset=PlotCard.objects.none(), widget=forms.CheckboxSelectMultiple)
+
+    def __init__(self, *args, pool_ids, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["cards"].queryset = PlotCard.objects.filter(pk__in=pool_ids).order_by("kind", "name")
+
+
+class AchievementsForm(forms.Form):
+    """GB-17: the cards achieved, offered from the coach's deck for the match."""
+
+    cards = CardsField(queryset=PlotCard.objects.none(), widget=forms.CheckboxSelectMultiple, required=False)
+
+    def __init__(self, *args, deck_ids, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["cards"].queryset = PlotCard.objects.filter(pk__in=deck_ids).filter(
+            Q(cp_reward__gt=0) | Q(favour_reward__gt=0)
+        ).order_by("name")
+
+
+class SponsorshipForm(forms.Form):
+    sponsorship = forms.ModelChoiceField(queryset=Sponsorship.objects.all())
+
+
+class LoanForm(forms.Form):
+    lender = forms.ModelChoiceField(queryset=CampaignCoach.objects.none(), label="Borrow from")
+    model_name = forms.CharField(max_length=80, label="Model")
+    model_type = forms.ChoiceField(choices=ModelType.choices, label="Model type")
+
+    def __init__(self, *args, coach: CampaignCoach, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["lender"].queryset = (
+            CampaignCoach.objects.filter(campaign_id=coach.campaign_id).exclude(pk=coach.pk).select_related("entry__coach")
+        )
+
+
+class OwnedCardField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: OwnedCard) -> str:
+        return f"{obj.card.name} ({obj.coach.entry.coach.name})"
+
+
+class OfferForm(forms.Form):
+    """GB-23: Favours (1 to 5) or one of your own unlocked cards for another coach's."""
+
+    kind = forms.ChoiceField(choices=CardOffer.Kind.choices)
+    wanted = OwnedCardField(queryset=OwnedCard.objects.none(), label="Card you want")
+    favours = forms.IntegerField(required=False, min_value=0, label="Favours offered (purchase)")
+    offered = OwnedCardField(queryset=OwnedCard.objects.none(), required=False, label="Your card (swap)")
+
+    def __init__(self, *args, coach: CampaignCoach, **kwargs):
+        super().__init__(*args, **kwargs)
+        movable = OwnedCard.objects.filter(gone_at__isnull=True).exclude(source=OwnedCard.Source.START)
+        self.fields["wanted"].queryset = (
+            movable.filter(coach__campaign_id=coach.campaign_id).exclude(coach=coach).select_related("card", "coach__entry__coach")
+        )
+        self.fields["offered"].queryset = movable.filter(coach=coach).select_related("card", "coach__entry__coach")
+
+    def clean(self):
+        data = super().clean()
+        if data.get("kind") == CardOffer.Kind.PURCHASE and not data.get("favours") and data.get("favours") != 0:
+            self.add_error("favours", "Say how many Favours (1 to 5) you offer.")
+        if data.get("kind") == CardOffer.Kind.SWAP and not data.get("offered"):
+            self.add_error("offered", "Choose the card you give in exchange.")
+        return data
+
+
+class AdjustForm(forms.Form):
+    """GB-1/GB-11: the Longshanks' adjustment, with the reason the coach will see."""
+
+    ledger = forms.ChoiceField(choices=[("cp", "Campaign Points"), ("favours", "Favours")])
+    amount = forms.IntegerField()
+    reason = forms.CharField(max_length=300)
