@@ -27,9 +27,12 @@ def generate_fixtures(*, season: Season, by=None, seed: int | None = None) -> li
     """GB-4/GB-5: the whole fixture list of a season, published at the start.
 
     Round robin by the circle method (double when the season says so), shuffled by
-    a seed stored on the season so the schedule can be reproduced.
+    a seed stored on the season so the schedule can be reproduced. ``by`` is the
+    organiser asking; None only for the system's own jobs (demo data, tests).
     """
-    season = Season.objects.select_for_update().get(pk=season.pk)
+    season = Season.objects.select_for_update().select_related("league").get(pk=season.pk)
+    if by is not None:
+        _require_organiser(season.league, by)
     if season.rounds.exists():
         raise ValidationError(f"{season} already has its fixtures.")
     entries = list(season.entries.order_by("pk"))

@@ -106,3 +106,13 @@ def test_reopen_then_reapprove(fixture, organiser):
         services.reopen_result(result=result, by=organiser, reason="again")
     services.approve_result(result=result, by=organiser)
     assert list(fixture.events.values_list("action", flat=True)) == ["entered", "reopened", "approved"]
+
+
+def test_only_the_organiser_generates_fixtures(season, other_organiser, organiser):
+    for _ in range(2):
+        EntryFactory(season=season)
+    with pytest.raises(PermissionDenied):
+        services.generate_fixtures(season=season, by=other_organiser)
+    assert not season.rounds.exists()
+    services.generate_fixtures(season=season, by=organiser)
+    assert season.rounds.count() == 1
