@@ -35,7 +35,7 @@ class StandingsTable(BaseTable):
     score_for = num("VP+", order_by=("-score_for", "coach"))
     score_against = num("VP−", order_by=("score_against", "coach"))
     score_diff = num("VP±", order_by=("-score_diff", "coach"))
-    note = tables.Column(verbose_name="Tiebreak", orderable=False, attrs={"td": {"class": "muted hide-sm"}, "th": {"class": "hide-sm"}})
+    note = tables.Column(verbose_name="Tiebreak", orderable=False, default="", attrs={"td": {"class": "muted hide-sm"}, "th": {"class": "hide-sm"}})
 
     class Meta(BaseTable.Meta):
         order_by = "position"
