@@ -195,9 +195,15 @@ def _render_coach_page(
             forms_["sponsorship"] = bound.get("sponsorship") or forms.SponsorshipForm()
             forms_["loan"] = bound.get("loan") or forms.LoanForm(coach=cc)
             forms_["offer"] = bound.get("offer") or forms.OfferForm(coach=cc)
-            forms_["advancement_error"] = bound.get("advancement_error")
     if is_organiser:
         forms_["adjust"] = bound.get("adjust") or forms.AdjustForm()
+    # A refusal whose form is not on the page any more (a starting pick already
+    # made, a phase that closed) is shown at the top instead.
+    shown = set(map(id, forms_.values())) | {id(getattr(u, "form", None)) for u in pending}
+    errors = list(bound.get("errors", []))
+    for key, form in bound.items():
+        if hasattr(form, "non_field_errors") and id(form) not in shown:
+            errors.extend(form.non_field_errors())
     context = {
         "campaign": campaign,
         "league": campaign.season.league,
@@ -217,7 +223,7 @@ def _render_coach_page(
         "cp_entries": cp_entries,
         "favour_entries": favour_entries,
         "forms": forms_,
-        "errors": bound.get("errors", []),
+        "errors": errors,
         "is_owner": is_owner,
         "is_organiser": is_organiser,
     }
@@ -259,8 +265,6 @@ def _coach_action(
         if form is not None:
             form.add_error(None, exc)
             bound = {form_key: form}
-        else:
-            bound[f"{form_key}_error"] = _refused(exc)
         return _render_coach_page(
             request, campaign, cc, is_owner=is_owner, is_organiser=is_organiser, bound=bound, status=400
         )
