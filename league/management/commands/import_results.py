@@ -70,7 +70,7 @@ class Command(BaseCommand):
         except BadRow as error:
             raise CommandError(self._refusal(path, error)) from None
         except ImportRefused as error:
-            raise CommandError(f"{error}. Nothing was imported.") from None
+            raise CommandError(f"{str(error).rstrip('.')}. Nothing was imported.") from None
 
         leagues = ", ".join(summary.league_names)
         if not summary.changed:
@@ -86,4 +86,4 @@ class Command(BaseCommand):
 
     @staticmethod
     def _refusal(path: Path, error: BadRow) -> str:
-        return f"{path.name}, line {error.line}: {error.reason}. Nothing was imported."
+        return f"{path.name}, line {error.line}: {error.reason.rstrip('.')}. Nothing was imported."
