@@ -1,0 +1,82 @@
+"""GB-19/GB-20 under load: simultaneous spends by one coach, each in its own
+connection and thread, never take the balance below zero and never spend more than
+5 in a phase, because every spending transaction locks the coach's campaign row.
+PostgreSQL only (SQLite serialises writers and ignores SELECT ... FOR UPDATE)."""
+
+import threading
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import connection
+
+from campaigns import services
+from campaigns.models import CampaignCoach, FavourEntry, Sponsorship
+from tests.campaigns.factories import make_campaign, user_of
+from tests.factories import LeagueFactory, SeasonFactory, UserFactory
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+]
+
+
+@pytest.fixture(autouse=True)
+def postgres_only():
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: run with DATABASE_URL=postgres://...")
+
+
+def spend_all_at_once(cc: CampaignCoach) -> tuple[int, list[str]]:
+    """Eight threads each buy a different sponsorship at the same moment."""
+    sponsorships = list(Sponsorship.objects.all()[:8])
+    user = user_of(cc)
+    barrier = threading.Barrier(len(sponsorships))
+    successes: list[int] = []
+    refusals: list[str] = []
+    lock = threading.Lock()
+
+    def buy(sponsorship):
+        try:
+            connection.ensure_connection()  # connect first, so the spends really overlap
+            barrier.wait()
+            services.buy_sponsorship(coach=cc, sponsorship=sponsorship, by=user)
+            with lock:
+                successes.append(sponsorship.pk)
+        except ValidationError as exc:
+            with lock:
+                refusals.append(" ".join(exc.messages))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=buy, args=(s,)) for s in sponsorships]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return len(successes), refusals
+
+
+def campaign_with_balance(favours: int) -> CampaignCoach:
+    organiser = UserFactory(username="ls")
+    season = SeasonFactory(league=LeagueFactory(organisers=[organiser]))
+    a, _ = make_campaign(season, 2, organiser=organiser)
+    services.adjust(coach=a, ledger="favours", amount=favours, reason="grant", by=organiser)
+    return a
+
+
+def test_simultaneous_spends_never_go_below_zero():
+    a = campaign_with_balance(3)
+    bought, refusals = spend_all_at_once(a)
+    assert bought == 3
+    assert services.favour_balance(a) == 0
+    assert len(refusals) == 5 and all("GB-20" in r for r in refusals)
+
+
+def test_simultaneous_spends_never_exceed_five_per_phase():
+    a = campaign_with_balance(20)
+    bought, refusals = spend_all_at_once(a)
+    assert bought == 5
+    assert services.spent_in_phase(a, 0) == 5
+    assert services.favour_balance(a) == 15
+    assert FavourEntry.objects.filter(coach=a, phase=0).count() == 5
+    assert len(refusals) == 3 and all("GB-19" in r for r in refusals)
