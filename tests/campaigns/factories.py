@@ -17,11 +17,13 @@ GUILD_NAMES = [
 ]
 
 
-def make_campaign(season: Season, n: int, *, organiser, fixtures: bool = True, seed: int = 7) -> list[CampaignCoach]:
+def make_campaign(
+    season: Season, n: int, *, organiser, fixtures: bool = True, seed: int = 7, prefix: str = "Coach"
+) -> list[CampaignCoach]:
     """``n`` coaches (Guilds in turn) in ``season``, fixtures generated, campaign rows
     created. Returns the campaign coaches ordered by coach name."""
     for i in range(n):
-        EntryFactory(season=season, coach__name=f"Coach {i:02d}", team=GUILD_NAMES[i % len(GUILD_NAMES)])
+        EntryFactory(season=season, coach__name=f"{prefix} {i:02d}", team=GUILD_NAMES[i % len(GUILD_NAMES)])
     if fixtures:
         league_services.generate_fixtures(season=season, by=organiser, seed=seed)
     services.ensure_campaign(season)
