@@ -911,3 +911,44 @@ def declare_final_day(*, campaign: Campaign, by) -> list[Title]:
         if later is not None:
             _carry_over(target=later, source=campaign, by=by)
     return titles
+
+
+# Spreadsheet import ------------------------------------------------------------------------
+
+
+@transaction.atomic
+def record_match_cp(*, result: Result, home_cp: int | None, away_cp: int | None, by, source: str) -> int:
+    """The CP each coach gained in an imported match (columns ``home_cp,away_cp``),
+    as organiser entries linked to the result; returns how many lines were added.
+
+    Importing the same file again adds nothing; a different figure for a match that
+    already has imported CP is refused, like a different score. The match Favours
+    are not here: the import approves results through ``league.services``, so GB-18
+    applies exactly as for a result entered on the site.
+    """
+    fixture = Fixture.objects.select_related("round__season__league").get(pk=result.fixture_id)
+    ensure_campaign(fixture.round.season)
+    added = 0
+    for entry_id, cp in ((fixture.home_id, home_cp), (fixture.away_id, away_cp)):
+        if not cp:
+            continue
+        if cp < 0:
+            raise ValidationError(f"CP gained in a match cannot be negative ({cp}) (GB-11: CP are never spent).")
+        coach = CampaignCoach.objects.select_related("campaign__season__league", "entry__coach").get(entry_id=entry_id)
+        already = (
+            _active(CampaignPointEntry)
+            .filter(coach=coach, result=result, kind=EntryKind.ADJUSTMENT)
+            .aggregate(total=Sum("amount"))["total"]
+        )
+        if already == cp:
+            continue
+        if already:
+            raise ValidationError(
+                f"{coach} already has {already} CP imported for {fixture}; the file says {cp}. Correct it on the site instead."
+            )
+        adjust(
+            coach=coach, ledger="cp", amount=cp, by=by, result=result,
+            reason=f"{fixture.round}: CP gained in the match ({source})",
+        )
+        added += 1
+    return added
