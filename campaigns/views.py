@@ -30,7 +30,6 @@ from campaigns.models import (
     FavourEntry,
     Loan,
     MomentUnlock,
-    OwnedCard,
     PlotCard,
     SponsorshipPurchase,
     Status,

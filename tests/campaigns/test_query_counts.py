@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns import services
-from campaigns.models import PlotCard, Sponsorship
+from campaigns.models import Sponsorship
 from league.models import Fixture
 from tests.campaigns.factories import base_deck, make_campaign, play, starting_card, user_of
 

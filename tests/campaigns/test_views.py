@@ -306,3 +306,24 @@ def test_final_day_form(client, world, organiser, other_organiser):
     page = client.post(target, follow=True).content.decode()
     assert "Final Day declared" in page and "Titles (Final Day)" in page
     assert Title.objects.filter(title="league_champion").exists()
+
+
+@pytest.mark.parametrize(
+    "role,status", [("anonymous", 302), ("third", 403), ("outsider", 403), ("other_organiser", 403), ("own", 200), ("organiser", 200)]
+)
+def test_fixture_page_roles(client, world, organiser, other_organiser, role, status):
+    a = world["a"]
+    fixture = services.phase_for(a).next_fixture
+    opponent_entry = fixture.away_id if fixture.home_id == a.entry_id else fixture.home_id
+    third = next(cc for cc in (world["b"], world["c"]) if cc.entry_id != opponent_entry)
+    services.buy_sponsorship(coach=a, sponsorship=Sponsorship.objects.get(name="Re-roll Shots"), by=user_of(a))
+    user = {
+        "anonymous": None, "third": user_of(third), "outsider": world["outsider"],
+        "other_organiser": other_organiser, "own": user_of(a), "organiser": organiser,
+    }[role]
+    response = as_user(client, user).get(url("fixture_page", fixture.pk))
+    assert response.status_code == status
+    if status == 200:
+        page = response.content.decode()
+        assert "Sponsorships (GB-21): Re-roll Shots" in page
+        assert ("Register your deck" in page) is (role == "own")
