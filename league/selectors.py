@@ -14,7 +14,7 @@ def season_for(league: League, name: str | None = None) -> Season | None:
     """The named season of a league, or its current one (latest start date).
 
     Raises Http404 for a name the league does not have; None when it has none yet."""
-    seasons = Season.objects.filter(league=league).order_by("-start_date", "-id")
+    seasons = Season.objects.filter(league=league).select_related("league").order_by("-start_date", "-id")
     if name:
         season = seasons.filter(name=name).first()
         if season is None:

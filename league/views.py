@@ -311,8 +311,10 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
     for an organiser, the results waiting for approval."""
     coach = coach_for(request.user)
     to_confirm, to_report, upcoming, awaiting_opponent, recent = [], [], [], [], []
+    leagues: dict[int, League] = {}
     if coach is not None:
         for fixture in selectors.coach_fixtures(coach):
+            leagues.setdefault(fixture.round.season.league_id, fixture.round.season.league)
             if fixture.is_bye:
                 upcoming.append(fixture)
                 continue
@@ -338,6 +340,7 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
             "awaiting": awaiting_opponent,
             "recent": recent[-10:][::-1],
             "organiser_queue": organiser_queue,
+            "leagues": sorted(leagues.values(), key=lambda league: league.name),
         },
     )
 

@@ -219,3 +219,19 @@ def test_login_page_and_login(client, small_league, password):
     assert client.get(reverse("login")).status_code == 200
     response = client.post(reverse("login"), {"username": rage.username, "password": password})
     assert response.status_code == 302 and response.url == reverse("league:my_fixtures")
+
+
+def test_league_pages_lead_to_the_campaign(client, small_league, organiser):
+    """The weekly publication shows the title race (GB-3) and links to the Big League pages."""
+    fixture = small_league.rounds.get(number=3).fixtures.get(home__coach__name="Anvil")
+    services.record_result(fixture=fixture, by=organiser, home_score=12, away_score=5, reason="by phone")
+    page = client.get(reverse("league:league_detail", args=["midlands"])).content.decode()
+    assert "The Big League" in page and reverse("campaigns:campaign_table", args=["midlands"]) in page
+    assert "<strong>League Champion</strong>: Anvil" in page
+    page = client.get(fixture.get_absolute_url()).content.decode()
+    assert reverse("campaigns:fixture_page", args=["midlands", fixture.pk]) in page
+    anvil = fixture.home.coach if fixture.home.coach.name == "Anvil" else fixture.away.coach
+    client.force_login(anvil.user)
+    own_page = reverse("campaigns:coach_page", args=["midlands", anvil.pk])
+    assert own_page in client.get(reverse("league:my_fixtures")).content.decode()
+    assert own_page in client.get(reverse("league:coach_detail", args=["midlands", anvil.pk])).content.decode()
