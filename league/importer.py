@@ -32,11 +32,11 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from league import services
-from league.models import Coach, Entry, Fixture, GameSystem, League, Round, Season
+from league.models import Coach, Entry, Fixture, GameSystem, League, Result, Round, Season
 from league.rules import GameRules, rules_for
 
 REQUIRED_COLUMNS = ("league", "round", "home", "away", "home_vp", "away_vp", "status")
-OPTIONAL_COLUMNS: tuple[str, ...] = ()
+OPTIONAL_COLUMNS: tuple[str, ...] = ("home_cp", "away_cp")  # Big League CP gained in the match (GB-11)
 
 PLAYED = "played"
 ABANDONED = "abandoned"
@@ -73,6 +73,8 @@ class ImportRow:
     status: str
     home_vp: int | None = None
     away_vp: int | None = None
+    home_cp: int | None = None
+    away_cp: int | None = None
 
     @property
     def slug(self) -> str:
@@ -167,9 +169,13 @@ def parse_row(values: dict[str, str], line: int) -> ImportRow:
         raise BadRow(line, "give both home_vp and away_vp for an abandoned fixture, or neither (0-0)")
     if status == ABANDONED and home_vp is None:
         home_vp = away_vp = 0  # GB-8: an abandoned match records the VP so far, or 0-0
+    home_cp = _whole_number(values, "home_cp", line)
+    away_cp = _whole_number(values, "away_cp", line)
+    if status == SCHEDULED and (home_cp is not None or away_cp is not None):
+        raise BadRow(line, "a scheduled fixture has gained no CP yet; leave home_cp and away_cp empty")
     return ImportRow(
         line=line, league=league, round=round_number, home=home, away=away, status=status,
-        home_vp=home_vp, away_vp=away_vp,
+        home_vp=home_vp, away_vp=away_vp, home_cp=home_cp, away_cp=away_cp,
     )
 
 
@@ -319,6 +325,8 @@ def _import_league(slug, rows, *, by, season_name, start_date, source, summary: 
         fixture = _fixture(row, rounds[row.round], entries, existing, summary)
         if row.has_result:
             _result(row, fixture, by=by, source=source, summary=summary)
+            if row.home_cp is not None or row.away_cp is not None:
+                _campaign_points(row, fixture, by=by, source=source)
 
 
 def _coaches(rows, *, by, summary: ImportSummary) -> dict[str, Coach]:
@@ -389,6 +397,22 @@ def _result(row: ImportRow, fixture: Fixture, *, by, source: str, summary: Impor
         reason=f"Imported from {source}, line {row.line}",
     )
     summary.results_recorded += 1
+
+
+def _campaign_points(row: ImportRow, fixture: Fixture, *, by, source: str) -> None:
+    """The CP each coach gained in the match, recorded as organiser entries in the
+    Big League ledger (GB-11); the match's Favours already followed its approval."""
+    from campaigns.services import record_match_cp
+
+    _call(
+        row,
+        record_match_cp,
+        result=Result.objects.get(fixture=fixture),
+        home_cp=row.home_cp,
+        away_cp=row.away_cp,
+        by=by,
+        source=f"{source}, line {row.line}",
+    )
 
 
 def _call(row: ImportRow, service, **kwargs):

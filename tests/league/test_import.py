@@ -232,7 +232,7 @@ def test_a_bad_row_stops_the_import_and_writes_nothing(tmp_path, bad, line, reas
         pytest.param(["league,round,home,away,home_vp,away_vp", "Harbour Cup,1,Ann,Bea,12,8"],
                      "missing column(s) status", id="missing-column"),
         pytest.param(["Harbour Cup,1,Ann,Bea,12,8,played"], "missing column(s) league, round", id="no-header"),
-        pytest.param([HEADER + ",home_cp", "Harbour Cup,1,Ann,Bea,12,8,played,3"], "unknown column(s) home_cp",
+        pytest.param([HEADER + ",notes", "Harbour Cup,1,Ann,Bea,12,8,played,3"], "unknown column(s) notes",
                      id="unknown-column"),
     ],
 )
@@ -308,3 +308,59 @@ def test_unknown_user_and_missing_file_are_refused(tmp_path):
     with pytest.raises(CommandError, match="Cannot read"):
         run(tmp_path / "missing.csv")
     assert League.objects.count() == 0
+
+
+CP_FILE = [
+    HEADER + ",home_cp,away_cp",
+    "Harbour Cup,1,Zoë O'Brien,Renée d'Arc,12,8,played,15,5",
+    "Harbour Cup,1,Brother Cask,Mags Ironhand,4,14,played,,10",
+    "Harbour Cup,2,Zoë O'Brien,Brother Cask,,,scheduled,,",
+]
+
+
+@pytest.mark.django_db
+def test_cp_columns_are_recorded_as_organiser_entries_gb11(tmp_path):
+    from campaigns.models import CampaignPointEntry
+    from campaigns.services import cp_total
+
+    path = write(tmp_path, CP_FILE)
+    run(path)
+    totals = {cc.name: cp_total(cc) for cc in CampaignCoach.objects.select_related("entry__coach")}
+    assert totals == {"Zoë O'Brien": 15, "Renée d'Arc": 5, "Brother Cask": 0, "Mags Ironhand": 10}
+    entries = CampaignPointEntry.objects.filter(kind="adjustment")
+    assert entries.count() == 3
+    assert all(e.result_id is not None and "results.csv, line" in e.reason for e in entries)
+    # Favours follow GB-18 as for any result.
+    balances = {cc.name: favour_balance(cc) for cc in CampaignCoach.objects.select_related("entry__coach")}
+    assert balances == {"Zoë O'Brien": 1, "Renée d'Arc": 3, "Brother Cask": 3, "Mags Ironhand": 1}
+
+    before = counts(), CampaignPointEntry.objects.count()
+    run(path)
+    assert (counts(), CampaignPointEntry.objects.count()) == before
+
+
+@pytest.mark.django_db
+def test_changed_cp_on_reimport_is_refused_and_nothing_written(tmp_path):
+    from campaigns.models import CampaignPointEntry
+
+    run(write(tmp_path, CP_FILE))
+    changed = [CP_FILE[0], CP_FILE[1].replace(",15,5", ",20,5"), CP_FILE[2]]
+    before = CampaignPointEntry.objects.count()
+    with pytest.raises(CommandError, match="line 2: .*already has 15 CP imported"):
+        run(write(tmp_path, changed, name="changed.csv"))
+    assert CampaignPointEntry.objects.count() == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("row", "reason"),
+    [
+        ("Harbour Cup,1,Zoë O'Brien,Renée d'Arc,12,8,played,-5,0", "home_cp cannot be negative"),
+        ("Harbour Cup,1,Zoë O'Brien,Renée d'Arc,12,8,played,ten,0", "home_cp must be a whole number"),
+        ("Harbour Cup,1,Zoë O'Brien,Renée d'Arc,,,scheduled,5,", "a scheduled fixture has gained no CP"),
+    ],
+)
+def test_bad_cp_is_refused_with_line(tmp_path, row, reason):
+    with pytest.raises(CommandError, match=f"line 2: {reason}"):
+        run(write(tmp_path, [CP_FILE[0], row]))
+    assert not League.objects.exists()
