@@ -6,6 +6,7 @@ PostgreSQL only (SQLite serialises writers and ignores SELECT ... FOR UPDATE).""
 import threading
 
 import pytest
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import connection
 
@@ -16,14 +17,14 @@ from tests.factories import LeagueFactory, SeasonFactory, UserFactory
 
 pytestmark = [
     pytest.mark.postgres,
+    # Decided before any database set-up: on SQLite the serialized rollback would
+    # otherwise reload the catalogue over itself.
+    pytest.mark.skipif(
+        "postgresql" not in settings.DATABASES["default"]["ENGINE"],
+        reason="needs PostgreSQL: run with DATABASE_URL=postgres://...",
+    ),
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
 ]
-
-
-@pytest.fixture(autouse=True)
-def postgres_only():
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL: run with DATABASE_URL=postgres://...")
 
 
 def spend_all_at_once(cc: CampaignCoach) -> tuple[int, list[str]]:
