@@ -52,7 +52,9 @@ def _log_in(page, live_server, username, password):
     page.wait_for_url(f"**{reverse('league:my_fixtures')}")
 
 
-@pytest.mark.django_db(transaction=True)
+# The live server reads committed data, so the test commits; serialized_rollback
+# puts the migrated catalogue back afterwards without re-creating content types.
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_coach_reports_from_phone_and_opponent_confirms(live_server, phone, season, password, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     fixture = FixtureFactory(round__season=season, home__coach__name="Velocity", away__coach__name="Rage")
