@@ -177,20 +177,32 @@ def _rejected(request: HttpRequest, fixture: Fixture, key: str, form, error) -> 
     return fixture_detail(request, fixture.pk, forms={key: form}, status=400)
 
 
+def _submit(request: HttpRequest, fixture: Fixture, key: str, form, apply, success: str) -> HttpResponse:
+    """Validate ``form``, hand its data to ``apply`` (a service call) and go back to
+    the fixture with ``success``; a refusal re-shows the page with it on the form."""
+    if not form.is_valid():
+        return _rejected(request, fixture, key, form, None)
+    try:
+        apply(form.cleaned_data)
+    except ValidationError as error:
+        return _rejected(request, fixture, key, form, error)
+    messages.success(request, success)
+    return redirect(fixture)
+
+
 @login_required
 @require_POST
 def report_result(request: HttpRequest, pk: int) -> HttpResponse:
     fixture = get_fixture_for_coach(request, pk)
     league = fixture.round.season.league
-    form = ReportResultForm(request.POST, fixture=fixture, score_label=league.rules.score_label)
-    if not form.is_valid():
-        return _rejected(request, fixture, "report", form, None)
-    try:
-        services.report_result(fixture=fixture, by=request.user, **form.cleaned_data)
-    except ValidationError as error:
-        return _rejected(request, fixture, "report", form, error)
-    messages.success(request, "Result reported. Your opponent now confirms it.")
-    return redirect(fixture)
+    return _submit(
+        request,
+        fixture,
+        "report",
+        ReportResultForm(request.POST, fixture=fixture, score_label=league.rules.score_label),
+        lambda data: services.report_result(fixture=fixture, by=request.user, **data),
+        "Result reported. Your opponent now confirms it.",
+    )
 
 
 def _result_for_coach(request: HttpRequest, pk: int) -> Result:
@@ -218,15 +230,14 @@ def confirm_result(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def dispute_result(request: HttpRequest, pk: int) -> HttpResponse:
     result = _result_for_coach(request, pk)
-    form = DisputeForm(request.POST)
-    if not form.is_valid():
-        return _rejected(request, result.fixture, "dispute", form, None)
-    try:
-        services.dispute_result(result=result, by=request.user, reason=form.cleaned_data["reason"])
-    except ValidationError as error:
-        return _rejected(request, result.fixture, "dispute", form, error)
-    messages.success(request, "Dispute sent to the organiser.")
-    return redirect(result.fixture)
+    return _submit(
+        request,
+        result.fixture,
+        "dispute",
+        DisputeForm(request.POST),
+        lambda data: services.dispute_result(result=result, by=request.user, reason=data["reason"]),
+        "Dispute sent to the organiser.",
+    )
 
 
 def _fixture_for_organiser(request: HttpRequest, pk: int) -> Fixture:
@@ -258,48 +269,48 @@ def approve_result(request: HttpRequest, pk: int) -> HttpResponse:
 def record_result(request: HttpRequest, pk: int) -> HttpResponse:
     fixture = _fixture_for_organiser(request, pk)
     league = fixture.round.season.league
-    form = RecordResultForm(request.POST, fixture=fixture, score_label=league.rules.score_label)
-    if not form.is_valid():
-        return _rejected(request, fixture, "record", form, None)
-    try:
-        services.record_result(fixture=fixture, by=request.user, **form.cleaned_data)
-    except ValidationError as error:
-        return _rejected(request, fixture, "record", form, error)
-    messages.success(request, "Result recorded and approved.")
-    return redirect(fixture)
+    return _submit(
+        request,
+        fixture,
+        "record",
+        RecordResultForm(request.POST, fixture=fixture, score_label=league.rules.score_label),
+        lambda data: services.record_result(fixture=fixture, by=request.user, **data),
+        "Result recorded and approved.",
+    )
 
 
 @login_required
 @require_POST
 def rearrange_fixture(request: HttpRequest, pk: int) -> HttpResponse:
     fixture = _fixture_for_organiser(request, pk)
-    form = RearrangeForm(request.POST)
-    if not form.is_valid():
-        return _rejected(request, fixture, "rearrange", form, None)
-    try:
-        services.rearrange_fixture(
-            fixture=fixture, by=request.user, new_date=form.cleaned_data["date"], reason=form.cleaned_data["reason"]
-        )
-    except ValidationError as error:
-        return _rejected(request, fixture, "rearrange", form, error)
-    messages.success(request, "Fixture rearranged; the coaches have been emailed.")
-    return redirect(fixture)
+    return _submit(
+        request,
+        fixture,
+        "rearrange",
+        RearrangeForm(request.POST),
+        lambda data: services.rearrange_fixture(
+            fixture=fixture, by=request.user, new_date=data["date"], reason=data["reason"]
+        ),
+        "Fixture rearranged; the coaches have been emailed.",
+    )
 
 
 @login_required
 @require_POST
 def reopen_result(request: HttpRequest, pk: int) -> HttpResponse:
     fixture = _fixture_for_organiser(request, pk)
-    form = ReasonForm(request.POST)
     result = fixture.result_or_none
-    if not form.is_valid() or result is None:
-        return _rejected(request, fixture, "reopen", form, None)
-    try:
-        services.reopen_result(result=result, by=request.user, reason=form.cleaned_data["reason"])
-    except ValidationError as error:
-        return _rejected(request, fixture, "reopen", form, error)
-    messages.success(request, "Result reopened: it no longer counts until approved again.")
-    return redirect(fixture)
+    if result is None:
+        messages.error(request, "There is no result to reopen.")
+        return redirect(fixture)
+    return _submit(
+        request,
+        fixture,
+        "reopen",
+        ReasonForm(request.POST),
+        lambda data: services.reopen_result(result=result, by=request.user, reason=data["reason"]),
+        "Result reopened: it no longer counts until approved again.",
+    )
 
 
 # The coach's own page -------------------------------------------------------------
