@@ -20,6 +20,7 @@ class CoachRow:
     name: str
     guild: str | None
     position: str = ""
+    rank: int = 0  # the standings position as a number, for sorting
     lp: int = 0
     cp: int = 0
     moments: int = 0
@@ -73,6 +74,7 @@ def campaign_rows(campaign: Campaign, table=None) -> list[CoachRow]:
                 name=cc.entry.coach.name,
                 guild=cc.guild.name if cc.guild_id else None,
                 position=standing.position_label,
+                rank=standing.position,
                 lp=standing.lp,
                 cp=total,
                 moments=len(rules.moments_reached(total, moments)),
@@ -88,13 +90,9 @@ def campaign_rows(campaign: Campaign, table=None) -> list[CoachRow]:
     return rows
 
 
-def _position_number(label: str) -> int:
-    return int(label.lstrip("="))
-
-
 def title_race(rows: list[CoachRow]) -> dict[str, tuple[list[str], int]]:
     """GB-3: who would hold each title if the campaign ended now, and the figure."""
-    champions = rules.champion_holders({r.name: (_position_number(r.position), r.lp) for r in rows})
+    champions = rules.champion_holders({r.name: (r.rank, r.lp) for r in rows})
     strategos = rules.top_holders({r.name: r.cp for r in rows})
     shadows = rules.top_holders({r.name: r.favours_spent for r in rows})
     return {

@@ -18,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
+from django_tables2 import RequestConfig
 
 from campaigns import forms, selectors, services
 from campaigns.models import (
@@ -35,6 +36,7 @@ from campaigns.models import (
     Status,
 )
 from campaigns.rules import moments_reached
+from campaigns.tables import CampaignTable
 from league.models import Fixture, GameSystem, League, Season
 from league.permissions import coach_for
 
@@ -105,17 +107,24 @@ def campaign_table(request: HttpRequest, slug: str) -> HttpResponse:
     campaign = _campaign(slug)
     rows = selectors.campaign_rows(campaign)
     race = selectors.title_race(rows)
+    is_organiser = _is_organiser(request, campaign)
+    me = coach_for(request.user)
+    table = CampaignTable(
+        rows,
+        league=campaign.season.league,
+        can_open=lambda coach_id: is_organiser or (me is not None and me.pk == coach_id),
+    )
+    RequestConfig(request, paginate=False).configure(table)
     context = {
         "campaign": campaign,
         "league": campaign.season.league,
         "season": campaign.season,
-        "rows": rows,
+        "table": table,
         "race": [(label, race[value][0], race[value][1]) for value, label in _TITLES],
         "fixed": [(label, names) for (value, label), names in zip(_TITLES, selectors.fixed_titles(campaign).values())]
         if campaign.is_over
         else None,
-        "is_organiser": _is_organiser(request, campaign),
-        "me": coach_for(request.user),
+        "is_organiser": is_organiser,
     }
     return render(request, "campaigns/campaign_table.html", context)
 

@@ -60,6 +60,35 @@ def test_campaign_table_is_public(client, world):
     assert url("coach_page", world["a"].entry.coach_id) not in page
 
 
+def test_every_sortable_campaign_column_renders(client, world, organiser):
+    a = world["a"]
+    services.buy_advancement(coach=a, by=user_of(a))  # a leads on CP and Favours spent
+    table = client.get(url("campaign_table")).context["table"]
+    sortable = [column.name for column in table.columns if column.orderable]
+    assert {"position", "name", "lp", "cp", "favours_spent"} <= set(sortable)
+    for name in sortable:
+        for prefix in ("", "-"):
+            response = client.get(url("campaign_table"), {"sort": prefix + name})
+            assert response.status_code == 200 and len(response.context["table"].rows) == 4
+    assert [r.name for r in client.get(url("campaign_table"), {"sort": "cp"}).context["table"].data][0] == a.name
+    by_spent = client.get(url("campaign_table"), {"sort": "favours_spent"}).context["table"].data
+    assert by_spent[0].name == a.name and by_spent[0].favours_spent == 1
+    # Default order is the standings order (GB-9).
+    assert [r.position for r in table.data] == sorted((r.position for r in table.data), key=lambda p: int(p.lstrip("=")))
+
+
+def test_campaign_table_links_own_page_for_the_coach_and_organiser(client, world, organiser):
+    a = world["a"]
+    client.force_login(user_of(a))
+    page = client.get(url("campaign_table")).content.decode()
+    assert url("coach_page", a.entry.coach_id) in page
+    assert url("coach_page", world["b"].entry.coach_id) not in page
+    assert reverse("league:coach_detail", args=[SLUG, world["b"].entry.coach_id]) in page
+    client.force_login(organiser)
+    page = client.get(url("campaign_table")).content.decode()
+    assert url("coach_page", world["b"].entry.coach_id) in page
+
+
 def test_campaign_json_shape(client, world, organiser):
     a = world["a"]
     services.buy_advancement(coach=a, by=user_of(a))
