@@ -41,7 +41,14 @@ from campaigns.models import (
 )
 from league.models import Entry, Fixture, Result, Season
 from league.rules.base import ABANDONED
-from league.standings import EntryInfo, PlayedResult, compute_table
+from league.standings import (
+    RESULT_FIELDS,
+    approved_results,
+    lp_before_round,
+    played_result,
+    season_entries,
+    standings_by_round,
+)
 
 # Reading helpers ----------------------------------------------------------------
 
@@ -483,43 +490,21 @@ def _reconcile_match_favours(season: Season, *, from_round: int, exclude_result_
     order they were approved in). A result approved late in an early round can
     change later rounds' "more LP" lines, so those are brought up to date too."""
     approved = list(
-        Result.objects.filter(fixture__round__season=season, status=Result.Status.APPROVED)
+        approved_results(season)
         .exclude(pk=exclude_result_id)
-        .values(
-            "pk", "fixture__round__number", "fixture__home_id", "fixture__away_id",
-            "fixture__home__coach__name", "fixture__away__coach__name", "home_score", "away_score", "outcome",
-        )
+        .values(*RESULT_FIELDS, "pk", "fixture__home__coach__name", "fixture__away__coach__name")
     )
     targets = [r for r in approved if r["fixture__round__number"] >= from_round]
     if not targets:
         return
-    entries = [
-        EntryInfo(entry_id=e.pk, coach_id=e.coach_id, coach=e.coach.name, team=e.team)
-        for e in Entry.objects.filter(season=season).select_related("coach")
-    ]
-    played = [
-        PlayedResult(
-            round_number=r["fixture__round__number"], home_id=r["fixture__home_id"], away_id=r["fixture__away_id"],
-            home_score=r["home_score"], away_score=r["away_score"], outcome=r["outcome"],
-        )
-        for r in approved
-    ]
-    game_rules = season.league.rules
-    lp_cache: dict[int, dict[int, int]] = {}
-
-    def lp_before(round_number: int) -> dict[int, int]:
-        if round_number not in lp_cache:
-            earlier = [p for p in played if p.round_number < round_number]
-            lp_cache[round_number] = {row.entry_id: row.lp for row in compute_table(entries, earlier, game_rules)}
-        return lp_cache[round_number]
-
+    snapshots = standings_by_round(season_entries(season), [played_result(r) for r in approved], season.league.rules)
     cc_by_entry = dict(CampaignCoach.objects.filter(campaign__season=season).values_list("entry_id", "pk"))
     existing = defaultdict(list)
     for e in _active(FavourEntry).filter(kind=EntryKind.MATCH, result_id__in=[r["pk"] for r in targets]):
         existing[e.result_id].append(e)
     for r in targets:
         n = r["fixture__round__number"]
-        lp = lp_before(n)
+        lp = lp_before_round(snapshots, n)
         desired = []
         for side, me, them, their_name in (
             ("home", r["fixture__home_id"], r["fixture__away_id"], r["fixture__away__coach__name"]),

@@ -16,7 +16,7 @@ from django.core.mail import send_mass_mail
 from django.db import transaction
 from django.utils import timezone
 
-from league.models import Coach, Entry, Fixture, League, Result, ResultEvent, Round, Season
+from league.models import Coach, Fixture, League, Result, ResultEvent, Round, Season
 from league.scheduling import round_dates, round_robin
 
 # Fixtures -------------------------------------------------------------------

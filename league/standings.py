@@ -65,27 +65,71 @@ class EntryInfo:
 
 def compute_table(entries: Iterable[EntryInfo], results: Iterable[PlayedResult], rules: GameRules) -> list[StandingRow]:
     """The ordered table for ``results`` (GB-9). Pure: no database access."""
-    rows = {e.entry_id: StandingRow(entry_id=e.entry_id, coach_id=e.coach_id, coach=e.coach, team=e.team) for e in entries}
-    for r in results:
-        for side, entry_id, scored, conceded in (
-            ("home", r.home_id, r.home_score, r.away_score),
-            ("away", r.away_id, r.away_score, r.home_score),
-        ):
-            row = rows.get(entry_id)
-            if row is None:
-                continue
-            row.played += 1
-            row.lp += rules.league_points(outcome=r.outcome, side=side)
-            if side_won(r.outcome, side):
-                row.won += 1
-            elif r.outcome == DRAW:
-                row.drawn += 1
-            elif side_lost(r.outcome, side):
-                row.lost += 1
-            if rules.scores_count_for_tiebreak(r.outcome):
-                row.score_for += scored
-                row.score_against += conceded
+    rows = _new_rows(entries)
+    for result in results:
+        _apply(rows, result, rules)
     return rank(list(rows.values()), rules)
+
+
+def _new_rows(entries: Iterable[EntryInfo]) -> dict[int, StandingRow]:
+    return {e.entry_id: StandingRow(entry_id=e.entry_id, coach_id=e.coach_id, coach=e.coach, team=e.team) for e in entries}
+
+
+def _apply(rows: dict[int, StandingRow], r: PlayedResult, rules: GameRules) -> None:
+    """Add one approved result to both sides' rows."""
+    for side, entry_id, scored, conceded in (
+        ("home", r.home_id, r.home_score, r.away_score),
+        ("away", r.away_id, r.away_score, r.home_score),
+    ):
+        row = rows.get(entry_id)
+        if row is None:
+            continue
+        row.played += 1
+        row.lp += rules.league_points(outcome=r.outcome, side=side)
+        if side_won(r.outcome, side):
+            row.won += 1
+        elif r.outcome == DRAW:
+            row.drawn += 1
+        elif side_lost(r.outcome, side):
+            row.lost += 1
+        if rules.scores_count_for_tiebreak(r.outcome):
+            row.score_for += scored
+            row.score_against += conceded
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where an entry stood after one round."""
+
+    position: int
+    lp: int
+
+
+def standings_by_round(
+    entries: Sequence[EntryInfo], results: Sequence[PlayedResult], rules: GameRules
+) -> dict[int, dict[int, Standing]]:
+    """Each entry's position and LP after every round that has a result (GB-10),
+    built in one pass over the results, round by round."""
+    rows = _new_rows(entries)
+    by_round: dict[int, list[PlayedResult]] = {}
+    for result in results:
+        by_round.setdefault(result.round_number, []).append(result)
+    snapshots: dict[int, dict[int, Standing]] = {}
+    for number in sorted(by_round):
+        for result in by_round[number]:
+            _apply(rows, result, rules)
+        ranked = rank(list(rows.values()), rules)
+        snapshots[number] = {row.entry_id: Standing(row.position, row.lp) for row in ranked}
+    return snapshots
+
+
+def lp_before_round(snapshots: dict[int, dict[int, Standing]], number: int) -> dict[int, int]:
+    """Each entry's LP from the results of all rounds before ``number`` (GB-18
+    Decision: by round number, whatever order results were approved in)."""
+    earlier = [n for n in snapshots if n < number]
+    if not earlier:
+        return {}
+    return {entry_id: standing.lp for entry_id, standing in snapshots[max(earlier)].items()}
 
 
 def sort_key(row: StandingRow, rules: GameRules) -> tuple:
@@ -138,25 +182,15 @@ def _signed(value: int) -> str:
     return f"{value:+d}"
 
 
-def table_after_each_round(
-    entries: Sequence[EntryInfo], results: Sequence[PlayedResult], rules: GameRules
-) -> dict[int, list[StandingRow]]:
-    """The table as it stood after each round that has a result (GB-10)."""
-    rounds = sorted({r.round_number for r in results})
-    return {n: compute_table(entries, [r for r in results if r.round_number <= n], rules) for n in rounds}
-
-
 def with_history(
     entries: Sequence[EntryInfo], results: Sequence[PlayedResult], rules: GameRules
 ) -> list[StandingRow]:
     """The current table, each row carrying its position after every round and its
     movement since the round before the latest."""
-    by_round = table_after_each_round(entries, results, rules)
+    snapshots = standings_by_round(entries, results, rules)
     table = compute_table(entries, results, rules)
-    positions = {n: {row.entry_id: row.position for row in rows} for n, rows in by_round.items()}
-    ordered_rounds = sorted(positions)
     for row in table:
-        row.history = [positions[n][row.entry_id] for n in ordered_rounds]
+        row.history = [snapshots[n][row.entry_id].position for n in sorted(snapshots)]
         if len(row.history) >= 2:
             row.movement = row.history[-2] - row.history[-1]
     return table
@@ -165,28 +199,41 @@ def with_history(
 # ORM feeders ---------------------------------------------------------------
 
 
-def season_inputs(season) -> tuple[list[EntryInfo], list[PlayedResult]]:
-    """Two queries: the entries with their coaches, the approved results."""
-    from league.models import Entry, Result
+RESULT_FIELDS = ("fixture__round__number", "fixture__home_id", "fixture__away_id", "home_score", "away_score", "outcome")
 
-    entries = [
+
+def played_result(values: dict) -> PlayedResult:
+    """An approved result from a ``.values(*RESULT_FIELDS, ...)`` row."""
+    return PlayedResult(
+        round_number=values["fixture__round__number"],
+        home_id=values["fixture__home_id"],
+        away_id=values["fixture__away_id"],
+        home_score=values["home_score"],
+        away_score=values["away_score"],
+        outcome=values["outcome"],
+    )
+
+
+def season_entries(season) -> list[EntryInfo]:
+    """One query: the season's entries with their coaches."""
+    from league.models import Entry
+
+    return [
         EntryInfo(entry_id=e.pk, coach_id=e.coach_id, coach=e.coach.name, team=e.team)
         for e in Entry.objects.filter(season=season).select_related("coach")
     ]
-    results = [
-        PlayedResult(
-            round_number=r["fixture__round__number"],
-            home_id=r["fixture__home_id"],
-            away_id=r["fixture__away_id"],
-            home_score=r["home_score"],
-            away_score=r["away_score"],
-            outcome=r["outcome"],
-        )
-        for r in Result.objects.filter(fixture__round__season=season, status=Result.Status.APPROVED).values(
-            "fixture__round__number", "fixture__home_id", "fixture__away_id", "home_score", "away_score", "outcome"
-        )
-    ]
-    return entries, results
+
+
+def approved_results(season):
+    """The season's approved results as a queryset, for ``.values(*RESULT_FIELDS)``."""
+    from league.models import Result
+
+    return Result.objects.filter(fixture__round__season=season, status=Result.Status.APPROVED)
+
+
+def season_inputs(season) -> tuple[list[EntryInfo], list[PlayedResult]]:
+    """Two queries: the entries with their coaches, the approved results."""
+    return season_entries(season), [played_result(r) for r in approved_results(season).values(*RESULT_FIELDS)]
 
 
 def standings_for(season) -> list[StandingRow]:

@@ -1,8 +1,7 @@
 import pytest
 
 from league.permissions import make_organiser
-
-from tests.factories import PASSWORD, CoachFactory, LeagueFactory, SeasonFactory, UserFactory
+from tests.factories import PASSWORD, LeagueFactory, SeasonFactory, UserFactory
 
 
 @pytest.fixture

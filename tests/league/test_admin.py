@@ -10,7 +10,7 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core import mail
 from django.urls import reverse
 
-from league.models import Coach, Fixture, League, Result, ResultEvent, Round, Season
+from league.models import Coach, Fixture, League, Result, ResultEvent, Season
 from tests.builders import season_with_results
 from tests.factories import (
     CoachFactory,

@@ -81,27 +81,33 @@ class Command(BaseCommand):
 
         client = Client()
         pages = [
-            ("league_list", ()),
-            ("league_detail", (league.slug,)),
-            ("fixtures", (league.slug,)),
-            ("standings_json", (league.slug,)),
-            ("standings_csv", (league.slug,)),
-            ("coach_detail", (league.slug, coach.pk)),
-            ("fixture_detail", (fixture.pk,)),
-            ("league_ics", (league.slug,)),
-            ("coach_ics", (league.slug, coach.pk)),
-            ("my_fixtures", ()),
+            ("league:league_list", ()),
+            ("league:league_detail", (league.slug,)),
+            ("league:fixtures", (league.slug,)),
+            ("league:standings_json", (league.slug,)),
+            ("league:standings_csv", (league.slug,)),
+            ("league:coach_detail", (league.slug, coach.pk)),
+            ("league:fixture_detail", (fixture.pk,)),
+            ("league:league_ics", (league.slug,)),
+            ("league:coach_ics", (league.slug, coach.pk)),
+            ("campaigns:campaign_table", (league.slug,)),
+            ("campaigns:campaign_json", (league.slug,)),
+            ("campaigns:fixture_page", (league.slug, fixture.pk)),
+            # Logged in as the coach from here on.
+            ("league:my_fixtures", ()),
+            ("campaigns:coach_page", (league.slug, coach.pk)),
         ]
         hosts = [*settings.ALLOWED_HOSTS, "testserver"]
         with override_settings(ALLOWED_HOSTS=hosts):
             for name, args in pages:
                 try:
-                    url = reverse(f"league:{name}", args=args)
+                    url = reverse(name, args=args)
                 except NoReverseMatch:
                     self.stdout.write(f"{name:<22} not available")
                     continue
-                if name == "my_fixtures":
+                if name == "league:my_fixtures":
                     client.force_login(coach.user)
+                name = name.split(":", 1)[1]
                 statuses: list[int] = []
                 self._measure(
                     name, lambda url=url: statuses.append(client.get(url).status_code), repeat,
