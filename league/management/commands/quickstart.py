@@ -13,7 +13,10 @@ ADDRESS = "127.0.0.1:8000"
 
 
 class Command(BaseCommand):
-    help = "Migrate, load a demo Guild Ball league with an organiser and a coach account, and serve the site."
+    help = (
+        "Migrate, load a demo Guild Ball league and Big League campaign with an organiser and a coach account, "
+        "and serve the site."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--no-serve", action="store_true", help="set everything up but do not start the server")
@@ -27,7 +30,9 @@ class Command(BaseCommand):
         else:
             self.stdout.write(self.style.SUCCESS(
                 f"Loaded the demo league {demo.DEMO_LEAGUE}: {len(demo.COACHES)} coaches, "
-                f"{demo.PLAYED_ROUNDS} rounds played, round {demo.CURRENT_ROUND} under way."
+                f"{demo.PLAYED_ROUNDS} rounds played, round {demo.CURRENT_ROUND} under way, "
+                f"the Big League campaign {demo.PLAYED_ROUNDS} weeks in (decks, plot cards, Moments, "
+                f"Wheeling & Dealing)."
             ))
 
         site = f"http://{ADDRESS}"
