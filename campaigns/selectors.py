@@ -39,10 +39,12 @@ class CoachRow:
         return self.favours_balance + self.favours_spent
 
 
-def campaign_rows(campaign: Campaign, table=None) -> list[CoachRow]:
-    """One row per coach in standings order (GB-9). Six queries."""
+def campaign_rows(campaign: Campaign, table=None, standings=None) -> list[CoachRow]:
+    """One row per coach in standings order (GB-9). Six queries, four when the
+    caller already has the season's ``standings``."""
     season = campaign.season
-    standings = standings_for(season)
+    if standings is None:
+        standings = standings_for(season)
     moments = table if table is not None else moment_table()
     coaches = {
         cc.entry_id: cc

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Max, Min, Prefetch, Q
 from django.http import Http404
 
 from league.models import Coach, Fixture, League, Result, Round, Season
@@ -60,16 +60,19 @@ def is_played(fixture: Fixture) -> bool:
     return result is not None and result.is_approved
 
 
-def latest_and_next(rounds: list[RoundFixtures]) -> tuple[RoundFixtures | None, RoundFixtures | None]:
-    """GB-10: the latest round with an approved result, and the first round after it
-    that still has matches to play: the weekly publication shows them together."""
-    played = [g for g in rounds if any(is_played(f) for f in g.matches)]
-    latest = played[-1] if played else None
-    after = latest.round.number if latest else 0
-    upcoming = next(
-        (g for g in rounds if g.round.number > after and any(not is_played(f) for f in g.matches)), None
+def publication(season: Season) -> tuple[RoundFixtures | None, RoundFixtures | None, int]:
+    """GB-10 for the league page without loading the whole season: the latest round
+    with an approved result, the first later round with a match still to play, and
+    how many rounds the season has. Four queries whatever the season's size."""
+    approved = Q(result__status=Result.Status.APPROVED)
+    fixtures = Fixture.objects.filter(round__season=season)
+    latest = fixtures.filter(approved).aggregate(n=Max("round__number"))["n"] or 0
+    upcoming = (
+        fixtures.matches().filter(round__number__gt=latest).exclude(approved).aggregate(n=Min("round__number"))["n"]
     )
-    return latest, upcoming
+    shown = [n for n in (latest, upcoming) if n]
+    groups = {g.round.number: g for g in by_round(list(fixtures.filter(round__number__in=shown).with_related()))}
+    return groups.get(latest), groups.get(upcoming), Round.objects.filter(season=season).count()
 
 
 def leagues_with_current_season() -> list[League]:

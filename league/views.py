@@ -39,11 +39,12 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     league, season = _league_season(request, slug)
     context = {"league": league, "season": season, "seasons": league.seasons.order_by("-start_date", "-id")}
     if season is not None:
-        table = StandingsTable(standings_for(season), league=league, season=season)
+        standings = standings_for(season)
+        # The table sorts its own copy, so ``standings`` stays in GB-9 order.
+        table = StandingsTable(list(standings), league=league, season=season)
         RequestConfig(request, paginate=False).configure(table)
-        rounds = selectors.by_round(selectors.season_fixtures(season))
-        latest, upcoming = selectors.latest_and_next(rounds)
-        context.update(table=table, latest=latest, upcoming=upcoming, round_count=len(rounds))
+        latest, upcoming, round_count = selectors.publication(season)
+        context.update(table=table, standings=standings, latest=latest, upcoming=upcoming, round_count=round_count)
     return render(request, "league/league_detail.html", context)
 
 

@@ -95,3 +95,18 @@ def test_position_history_and_movement():
     assert rows["A"].movement == 1 - rows["A"].position
     assert rows["B"].history[0] == 4
     assert rows["B"].movement == 4 - rows["B"].position > 0
+
+
+def test_lp_before_a_round_counts_only_earlier_rounds_gb18():
+    from league.standings import lp_before_round, standings_by_round
+
+    es = entries("A", "B", "C", "D")
+    # Round 2 reported before round 1 was approved: order of approval does not matter.
+    rs = [result(2, 1, 3, 12, 0), result(1, 1, 2, 12, 0), result(1, 3, 4, 12, 0), result(3, 2, 4, 12, 0)]
+    snapshots = standings_by_round(es, rs, RULES)
+    assert sorted(snapshots) == [1, 2, 3]
+    assert lp_before_round(snapshots, 1) == {}
+    assert lp_before_round(snapshots, 2) == {1: 3, 2: 0, 3: 3, 4: 0}
+    assert lp_before_round(snapshots, 3) == {1: 6, 2: 0, 3: 3, 4: 0}
+    assert lp_before_round(snapshots, 9) == {1: 6, 2: 3, 3: 3, 4: 0}
+    assert snapshots[1][1].position == 1 and snapshots[3][4].position == 4

@@ -92,10 +92,10 @@ class Command(BaseCommand):
             ("league:coach_ics", (league.slug, coach.pk)),
             ("campaigns:campaign_table", (league.slug,)),
             ("campaigns:campaign_json", (league.slug,)),
-            ("campaigns:fixture_page", (league.slug, fixture.pk)),
             # Logged in as the coach from here on.
             ("league:my_fixtures", ()),
             ("campaigns:coach_page", (league.slug, coach.pk)),
+            ("campaigns:fixture_page", (league.slug, fixture.pk)),
         ]
         hosts = [*settings.ALLOWED_HOSTS, "testserver"]
         with override_settings(ALLOWED_HOSTS=hosts):
@@ -175,4 +175,4 @@ def build_league(size: int, *, seed: int = 40) -> tuple[League, Season, Coach, F
         ))
     Result.objects.bulk_create(results, batch_size=500)
     coach = Coach.objects.select_related("user").get(pk=coaches[0].pk)
-    return league, season, coach, fixtures[0]
+    return league, season, coach, Fixture.objects.filter(round__season=season).involving(coach).first()
