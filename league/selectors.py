@@ -62,14 +62,16 @@ def is_played(fixture: Fixture) -> bool:
 
 def publication(season: Season) -> tuple[RoundFixtures | None, RoundFixtures | None, int]:
     """GB-10 for the league page without loading the whole season: the latest round
-    with an approved result, the first later round with a match still to play, and
-    how many rounds the season has. Four queries whatever the season's size."""
+    with an approved result, the first later round with a match still to play (or,
+    when none is left after it, the first round that still has one), and how many
+    rounds the season has. At most five queries whatever the season's size."""
     approved = Q(result__status=Result.Status.APPROVED)
     fixtures = Fixture.objects.filter(round__season=season)
     latest = fixtures.filter(approved).aggregate(n=Max("round__number"))["n"] or 0
-    upcoming = (
-        fixtures.matches().filter(round__number__gt=latest).exclude(approved).aggregate(n=Min("round__number"))["n"]
-    )
+    unplayed = fixtures.matches().exclude(approved)
+    upcoming = unplayed.filter(round__number__gt=latest).aggregate(n=Min("round__number"))["n"]
+    if upcoming is None:  # only earlier matches are left: rearranged, or late in the latest round
+        upcoming = unplayed.aggregate(n=Min("round__number"))["n"]
     shown = [n for n in (latest, upcoming) if n]
     groups = {g.round.number: g for g in by_round(list(fixtures.filter(round__number__in=shown).with_related()))}
     return groups.get(latest), groups.get(upcoming), Round.objects.filter(season=season).count()

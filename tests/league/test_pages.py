@@ -235,3 +235,17 @@ def test_league_pages_lead_to_the_campaign(client, small_league, organiser):
     own_page = reverse("campaigns:coach_page", args=["midlands", anvil.pk])
     assert own_page in client.get(reverse("league:my_fixtures")).content.decode()
     assert own_page in client.get(reverse("league:coach_detail", args=["midlands", anvil.pk])).content.decode()
+
+
+def test_league_page_when_only_earlier_matches_are_left(client, small_league, organiser):
+    """A round played but for one match: the page says it is still to play."""
+    round3 = small_league.rounds.get(number=3)
+    done = round3.fixtures.get(home__coach__name="Anvil")
+    services.record_result(fixture=done, by=organiser, home_score=12, away_score=4, reason="phone")
+    page = client.get(reverse("league:league_detail", args=["midlands"])).content.decode()
+    assert "Results: Round 3" in page
+    assert "Still to play: Round 3" in page and "Every fixture" not in page
+    left = round3.fixtures.get(home__coach__name="Brisket")
+    services.record_result(fixture=left, by=organiser, home_score=3, away_score=12, reason="phone")
+    page = client.get(reverse("league:league_detail", args=["midlands"])).content.decode()
+    assert "Every fixture of this season has been played." in page
