@@ -778,3 +778,8 @@ class ResultAdmin(OrganiserScopedAdmin):
             done_message="{count} result(s) reopened.",
         )
 
+
+
+admin.site.site_header = "League Manager: the organiser's site"
+admin.site.site_title = "League Manager"
+admin.site.index_title = "Your leagues, results and campaigns"
