@@ -236,16 +236,12 @@ def reopen_result(*, result: Result, by, reason: str) -> Result:
 def _after_approval(result: Result) -> None:
     """Let the game's layer (a Big League campaign) derive its entries from a newly
     approved result, inside the same transaction."""
-    hook = getattr(result.fixture.round.season.league.rules, "result_approved", None)
-    if hook is not None:
-        hook(result)
+    result.fixture.round.season.league.rules.result_approved(result)
 
 
 def _before_withdrawal(result: Result) -> None:
     """Let the game's layer reverse what an approved result gave before it changes."""
-    hook = getattr(result.fixture.round.season.league.rules, "result_withdrawn", None)
-    if hook is not None:
-        hook(result)
+    result.fixture.round.season.league.rules.result_withdrawn(result)
 
 
 # Helpers --------------------------------------------------------------------

@@ -40,6 +40,17 @@ class GameRules:
     def scores_count_for_tiebreak(self, outcome: str) -> bool:
         return True
 
+    # The game's own layer (a Big League campaign) hangs off approved results
+    # through these two calls, made inside the engine's transaction.
+
+    def result_approved(self, result) -> None:
+        """A result has just become approved (reported and approved, or entered,
+        corrected or abandoned by the organiser). Nothing to derive by default."""
+
+    def result_withdrawn(self, result) -> None:
+        """An approved result is about to be corrected or reopened: undo what
+        ``result_approved`` derived from it. Nothing by default."""
+
 
 def side_won(outcome: str, side: str) -> bool:
     return outcome == side

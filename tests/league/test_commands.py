@@ -101,7 +101,7 @@ def test_quickstart_accounts_can_log_in(client):
         follow=True,
     )
     assert response.context["user"] == organiser
-    assert "Site administration" in response.content.decode()
+    assert "Your leagues, results and campaigns" in response.content.decode()
 
     client.logout()
     response = client.post(
