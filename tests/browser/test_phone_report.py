@@ -5,6 +5,7 @@ import os
 import shutil
 
 import pytest
+from django.db import connections
 from django.urls import reverse
 
 from league.models import Result
@@ -87,3 +88,6 @@ def test_coach_reports_from_phone_and_opponent_confirms(live_server, phone, seas
     phone.click("text=Confirm result")
     phone.wait_for_selector("text=Result confirmed")
     assert Result.objects.get().status == "confirmed"
+    # The ORM calls above ran under Playwright's greenlet, which Django sees as a
+    # context of its own: close that connection so the test database can be dropped.
+    connections.close_all()
