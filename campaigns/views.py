@@ -357,44 +357,53 @@ def make_offer(request: HttpRequest, slug: str) -> HttpResponse:
     return _coach_action(request, slug, "offer", lambda cc: forms.OfferForm(request.POST, coach=cc), act)
 
 
-@login_required
-@require_POST
-def answer_loan(request: HttpRequest, slug: str, loan_id: int) -> HttpResponse:
-    campaign = _campaign(slug)
-    me = _me(request, campaign)
-    loan = get_object_or_404(Loan.objects.filter(Q(borrower=me) | Q(lender=me)), pk=loan_id)
+def _answer_deal(request, slug, queryset, pk, *, section, withdraw, answer, done) -> HttpResponse:
+    """Accept, refuse or withdraw a pending loan request or card offer that the
+    logged-in coach is party to (GB-22, GB-23); ``done(action, deal)`` words the
+    success message."""
+    me = _me(request, _campaign(slug))
+    deal = get_object_or_404(queryset(me), pk=pk)
     action = request.POST.get("action")
     if action not in {"accept", "refuse", "withdraw"}:
         return HttpResponse("Unknown action.", status=400)
 
     def act(cc, form):
         if action == "withdraw":
-            services.withdraw_loan(loan=loan, by=request.user)
-            return "Loan request withdrawn."
-        services.answer_loan(loan=loan, accept=action == "accept", by=request.user)
-        return f"Loan of {loan.model_name} {'accepted' if action == 'accept' else 'refused'}."
+            withdraw(deal)
+        else:
+            answer(deal, action == "accept")
+        return done(action, deal)
 
-    return _coach_action(request, slug, "loans", None, act)
+    return _coach_action(request, slug, section, None, act)
+
+
+_PAST = {"accept": "accepted", "refuse": "refused", "withdraw": "withdrawn"}
+
+
+@login_required
+@require_POST
+def answer_loan(request: HttpRequest, slug: str, loan_id: int) -> HttpResponse:
+    return _answer_deal(
+        request, slug, lambda me: Loan.objects.filter(Q(borrower=me) | Q(lender=me)), loan_id,
+        section="loans",
+        withdraw=lambda loan: services.withdraw_loan(loan=loan, by=request.user),
+        answer=lambda loan, accept: services.answer_loan(loan=loan, accept=accept, by=request.user),
+        done=lambda action, loan: (
+            "Loan request withdrawn." if action == "withdraw" else f"Loan of {loan.model_name} {_PAST[action]}."
+        ),
+    )
 
 
 @login_required
 @require_POST
 def answer_offer(request: HttpRequest, slug: str, offer_id: int) -> HttpResponse:
-    campaign = _campaign(slug)
-    me = _me(request, campaign)
-    offer = get_object_or_404(CardOffer.objects.filter(Q(proposer=me) | Q(recipient=me)), pk=offer_id)
-    action = request.POST.get("action")
-    if action not in {"accept", "refuse", "withdraw"}:
-        return HttpResponse("Unknown action.", status=400)
-
-    def act(cc, form):
-        if action == "withdraw":
-            services.withdraw_offer(offer=offer, by=request.user)
-            return "Offer withdrawn."
-        services.answer_offer(offer=offer, accept=action == "accept", by=request.user)
-        return f"Offer {'accepted' if action == 'accept' else 'refused'}."
-
-    return _coach_action(request, slug, "offers", None, act)
+    return _answer_deal(
+        request, slug, lambda me: CardOffer.objects.filter(Q(proposer=me) | Q(recipient=me)), offer_id,
+        section="offers",
+        withdraw=lambda offer: services.withdraw_offer(offer=offer, by=request.user),
+        answer=lambda offer, accept: services.answer_offer(offer=offer, accept=accept, by=request.user),
+        done=lambda action, offer: f"Offer {_PAST[action]}.",
+    )
 
 
 @login_required
