@@ -682,6 +682,20 @@ def request_loan(*, borrower: CampaignCoach, lender: CampaignCoach, model_name: 
     return Loan.objects.create(borrower=borrower, lender=lender, model_name=model_name, model_type=model_type)
 
 
+def _require_pending(deal, what: str) -> None:
+    if deal.status != Status.PENDING:
+        raise ValidationError(f"This {what} is already {deal.status}.")
+
+
+def _answer(deal, *, status: str, what: str, extra_fields: tuple[str, ...] = ()) -> None:
+    """Close a pending loan request or card offer (GB-22, GB-23) as accepted,
+    refused or withdrawn; one that was already answered is refused."""
+    _require_pending(deal, what)
+    deal.status = status
+    deal.answered_at = timezone.now()
+    deal.save(update_fields=["status", "answered_at", *extra_fields])
+
+
 @transaction.atomic
 def answer_loan(*, loan: Loan, accept: bool, by) -> Loan:
     """GB-22: the lender accepts (borrower pays 3: 2 to the lender, 1 to the bank;
@@ -689,13 +703,10 @@ def answer_loan(*, loan: Loan, accept: bool, by) -> Loan:
     loan = Loan.objects.select_for_update(of=("self",)).select_related("borrower", "lender").get(pk=loan.pk)
     borrower, lender = _lock_pair(loan.borrower, loan.lender)
     _require_own(lender, by)
-    if loan.status != Status.PENDING:
-        raise ValidationError(f"This loan request is already {loan.status}.")
-    loan.answered_at = timezone.now()
     if not accept:
-        loan.status = Status.REFUSED
-        loan.save(update_fields=["status", "answered_at"])
+        _answer(loan, status=Status.REFUSED, what="loan request")
         return loan
+    _require_pending(loan, "loan request")
     _require_running(borrower.campaign)
     refusal = rules.check_loanable(loan.model_type)
     if refusal:
@@ -711,9 +722,8 @@ def answer_loan(*, loan: Loan, accept: bool, by) -> Loan:
     )
     if refusal:
         raise ValidationError(refusal)
-    loan.status = Status.ACCEPTED
     loan.fixture = phase.next_fixture
-    loan.save(update_fields=["status", "answered_at", "fixture"])
+    _answer(loan, status=Status.ACCEPTED, what="loan request", extra_fields=("fixture",))
     FavourEntry.objects.create(
         coach=borrower, amount=-rules.LOAN_COST, kind=EntryKind.LOAN_FEE, phase=phase.number, loan=loan, created_by=by,
         reason=f"borrowed {loan.model_name} from {lender}: {rules.LOAN_TO_LENDER} to them, 1 to the bank (GB-22)",
@@ -729,11 +739,7 @@ def answer_loan(*, loan: Loan, accept: bool, by) -> Loan:
 def withdraw_loan(*, loan: Loan, by) -> Loan:
     loan = Loan.objects.select_for_update(of=("self",)).select_related("borrower__entry__coach").get(pk=loan.pk)
     _require_own(loan.borrower, by)
-    if loan.status != Status.PENDING:
-        raise ValidationError(f"This loan request is already {loan.status}.")
-    loan.status = Status.WITHDRAWN
-    loan.answered_at = timezone.now()
-    loan.save(update_fields=["status", "answered_at"])
+    _answer(loan, status=Status.WITHDRAWN, what="loan request")
     return loan
 
 
@@ -787,13 +793,10 @@ def answer_offer(*, offer: CardOffer, accept: bool, by) -> CardOffer:
     offer = CardOffer.objects.select_for_update(of=("self",)).select_related("proposer", "recipient").get(pk=offer.pk)
     proposer, recipient = _lock_pair(offer.proposer, offer.recipient)
     _require_own(recipient, by)
-    if offer.status != Status.PENDING:
-        raise ValidationError(f"This offer is already {offer.status}.")
-    offer.answered_at = timezone.now()
     if not accept:
-        offer.status = Status.REFUSED
-        offer.save(update_fields=["status", "answered_at"])
+        _answer(offer, status=Status.REFUSED, what="offer")
         return offer
+    _require_pending(offer, "offer")
     _require_running(proposer.campaign)
     wanted = OwnedCard.objects.select_for_update().select_related("card").get(pk=offer.wanted_id)
     _check_card_movable(wanted, recipient, proposer)
@@ -822,8 +825,7 @@ def answer_offer(*, offer: CardOffer, accept: bool, by) -> CardOffer:
         _check_card_movable(offered, proposer, recipient)
         _move(wanted, proposer, OwnedCard.Source.SWAPPED, now)
         _move(offered, recipient, OwnedCard.Source.SWAPPED, now)
-    offer.status = Status.ACCEPTED
-    offer.save(update_fields=["status", "answered_at"])
+    _answer(offer, status=Status.ACCEPTED, what="offer")
     return offer
 
 
@@ -837,11 +839,7 @@ def _move(card: OwnedCard, to: CampaignCoach, source: str, now) -> None:
 def withdraw_offer(*, offer: CardOffer, by) -> CardOffer:
     offer = CardOffer.objects.select_for_update(of=("self",)).select_related("proposer__entry__coach").get(pk=offer.pk)
     _require_own(offer.proposer, by)
-    if offer.status != Status.PENDING:
-        raise ValidationError(f"This offer is already {offer.status}.")
-    offer.status = Status.WITHDRAWN
-    offer.answered_at = timezone.now()
-    offer.save(update_fields=["status", "answered_at"])
+    _answer(offer, status=Status.WITHDRAWN, what="offer")
     return offer
 
 
