@@ -165,6 +165,11 @@ def fixture_detail(request: HttpRequest, pk: int, forms: dict | None = None, sta
                 context["rearrange_form"] = forms.get("rearrange") or RearrangeForm(initial={"date": fixture.date})
             if result is not None and result.is_approved:
                 context["reopen_form"] = forms.get("reopen") or ReasonForm()
+    shown = {id(value) for value in context.values()}
+    for form in forms.values():
+        if id(form) not in shown:  # the page no longer offers that form: say why at the top
+            for message in form.non_field_errors():
+                messages.error(request, message)
     return render(request, "league/fixture_detail.html", context, status=status)
 
 
@@ -173,8 +178,6 @@ def _rejected(request: HttpRequest, fixture: Fixture, key: str, form, error) -> 
     if isinstance(error, ValidationError):
         for message in error.messages:
             form.add_error(None, message)
-            if fixture.is_bye:  # a bye's page has no result forms to show the error on
-                messages.error(request, message)
     return fixture_detail(request, fixture.pk, forms={key: form}, status=400)
 
 
