@@ -1,0 +1,111 @@
+"""What a layer on top of a game adds to the engine, in one explicit list.
+
+The engine knows no game layer (The Big League campaign is one, for Guild Ball).
+A layer's ``AppConfig.ready()`` calls ``register(Layer(...))``; the engine reads
+the list through the functions below and never imports the layer:
+
+- approval hooks, called inside the engine's transaction when a result becomes
+  approved or is about to stop counting (corrected or reopened);
+- ``season_started``, called inside ``generate_fixtures``'s transaction, so the
+  rows a layer needs for a season exist before any page reads them (a GET never
+  writes: STYLE habit 14);
+- extra import columns (``home_cp,away_cp``): parsed per line without the
+  database, applied after the line's result is written;
+- panels: HTML a layer adds to an engine page ("league_detail", "fixture_detail",
+  "coach_detail", "my_fixtures"), rendered from that page's context with a fixed
+  number of queries;
+- demo data for ``quickstart``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.safestring import SafeString, mark_safe
+
+PAGES = ("league_detail", "fixture_detail", "coach_detail", "my_fixtures")
+
+
+@dataclass(frozen=True)
+class ImportColumns:
+    """Optional columns a layer reads from an import file.
+
+    ``parse`` gets the line's values by column (only the layer's columns that are
+    present) and returns what ``apply`` needs, or raises ``ValueError`` with the
+    reason (the importer adds the line number). ``apply`` runs in the import's
+    transaction after the line's result is written; it raises ``ValidationError``
+    to refuse the line.
+    """
+
+    columns: tuple[str, ...]
+    parse: Callable[[Mapping[str, str]], Any]
+    apply: Callable[..., None]  # (parsed, *, result, by, source) -> None
+
+
+@dataclass(frozen=True)
+class Layer:
+    name: str
+    game_systems: frozenset[str]
+    result_approved: Callable[[Any], None] | None = None
+    result_withdrawn: Callable[[Any], None] | None = None
+    season_started: Callable[[Any], None] | None = None
+    import_columns: ImportColumns | None = None
+    panels: Mapping[str, Callable[[Mapping[str, Any]], str]] = field(default_factory=dict)
+    demo: Callable[[], Any] | None = None
+    demo_accounts: Callable[[], list[tuple[str, str, str]]] | None = None  # (role, username, password)
+
+
+_LAYERS: list[Layer] = []
+
+
+def register(layer: Layer) -> None:
+    """Add a layer once (``ready()`` can run twice in tests); names are unique."""
+    for index, existing in enumerate(_LAYERS):
+        if existing.name == layer.name:
+            _LAYERS[index] = layer
+            return
+    unknown = set(layer.panels) - set(PAGES)
+    if unknown:
+        raise ValueError(f"Layer {layer.name} adds panels to unknown pages: {sorted(unknown)}")
+    _LAYERS.append(layer)
+
+
+def layers() -> tuple[Layer, ...]:
+    return tuple(_LAYERS)
+
+
+def layers_for(game_system: str) -> list[Layer]:
+    return [layer for layer in _LAYERS if game_system in layer.game_systems]
+
+
+def result_approved(result) -> None:
+    for layer in layers_for(result.fixture.round.season.league.game_system):
+        if layer.result_approved is not None:
+            layer.result_approved(result)
+
+
+def result_withdrawn(result) -> None:
+    for layer in layers_for(result.fixture.round.season.league.game_system):
+        if layer.result_withdrawn is not None:
+            layer.result_withdrawn(result)
+
+
+def season_started(season) -> None:
+    for layer in layers_for(season.league.game_system):
+        if layer.season_started is not None:
+            layer.season_started(season)
+
+
+def import_columns(game_system: str) -> list[ImportColumns]:
+    return [layer.import_columns for layer in layers_for(game_system) if layer.import_columns is not None]
+
+
+def render_panels(page: str, context: Mapping[str, Any]) -> SafeString:
+    """Every panel the league's layers add to ``page``, in registration order; on a
+    page that belongs to no league (a coach's home), every layer's panel."""
+    league = context.get("league")
+    candidates = layers_for(league.game_system) if league is not None else layers()
+    parts = [layer.panels[page](context) for layer in candidates if page in layer.panels]
+    return mark_safe("".join(parts))
