@@ -37,7 +37,7 @@ from campaigns.models import (
 )
 from campaigns.rules import moments_reached
 from campaigns.tables import CampaignTable
-from league.models import Fixture, GameSystem, League, Season
+from league.models import Fixture, League, Season
 from league.permissions import coach_for
 
 # Lookups and permissions --------------------------------------------------------
@@ -45,7 +45,7 @@ from league.permissions import coach_for
 
 def _campaign(slug: str) -> Campaign:
     """The league's current season as a campaign (404 for other games or no season)."""
-    league = get_object_or_404(League, slug=slug, game_system=GameSystem.GUILD_BALL)
+    league = get_object_or_404(League, slug=slug, game_system="guildball")
     season = Season.objects.filter(league=league).select_related("league").first()
     if season is None:
         raise Http404("This league has no season yet.")

@@ -29,6 +29,7 @@ from django.template.response import TemplateResponse
 from django.utils.html import format_html, format_html_join
 
 from league import services
+from league.forms import abandon_form_class
 from league.models import Coach, Entry, Fixture, League, Result, ResultEvent, Round, Season
 
 # Scoping ---------------------------------------------------------------------
@@ -272,19 +273,33 @@ class RearrangeForm(forms.Form):
     reason = forms.CharField(max_length=250, widget=forms.Textarea(attrs={"rows": 3}), help_text="Every coach of the season with an email address is told.")
 
 
-class AbandonForm(forms.Form):
-    home_score = forms.IntegerField(label="Home VP so far", min_value=0, initial=0)
-    away_score = forms.IntegerField(label="Away VP so far", min_value=0, initial=0)
-    reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 3}))
+def _game_rules(queryset, league_lookup: str):
+    """The rules of the one game the selected objects belong to, or None when they
+    span leagues of different games (a game's result form fits its own game only)."""
+    systems = set(queryset.values_list(f"{league_lookup}__game_system", flat=True))
+    if len(systems) != 1:
+        return None
+    obj = queryset.select_related(league_lookup).first()
+    league = obj
+    for part in league_lookup.split("__"):
+        league = getattr(league, part)
+    return league.rules
 
 
-class ResultForm(forms.Form):
-    home_score = forms.IntegerField(label="Home VP", min_value=0)
-    away_score = forms.IntegerField(label="Away VP", min_value=0)
-    reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 3}), help_text="Kept in the fixture's history.")
-    override = forms.BooleanField(
-        required=False, label="Override the GB-8 checks", help_text="Accept a score the rules reject; the reason is recorded."
-    )
+def _result_form_class(rules) -> type[forms.Form]:
+    """The game's result form with a reason and, where the game allows it, the
+    organiser's override (GB-8)."""
+    game_form = rules.report_form_class()
+    attrs = {
+        "reason": forms.CharField(
+            max_length=500, widget=forms.Textarea(attrs={"rows": 3}), help_text="Kept in the fixture's history."
+        )
+    }
+    if rules.allows_override:
+        attrs["override"] = forms.BooleanField(
+            required=False, label="Override the rules' checks", help_text="Accept a score the rules reject; the reason is recorded."
+        )
+    return type("ResultForm", (game_form,), attrs)
 
 
 class ReasonForm(forms.Form):
@@ -331,8 +346,8 @@ class LeagueAdmin(OrganiserScopedAdmin):
     adds a league becomes its organiser (``save_related``)."""
 
     league_lookup = ""
-    list_display = ["name", "slug", "game_system", "vp_target"]
-    list_filter = ["game_system", "vp_target"]
+    list_display = ["name", "slug", "game_system"]
+    list_filter = ["game_system"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["organisers"]
@@ -341,7 +356,22 @@ class LeagueAdmin(OrganiserScopedAdmin):
         return [] if request.user.is_superuser else ["organisers"]
 
     def get_readonly_fields(self, request, obj=None):
-        return ["created_at"] if request.user.is_superuser else ["organiser_names", "created_at"]
+        # The game is chosen once: results and settings are the game's own.
+        fixed = ["game_system"] if obj is not None else []
+        return fixed + (["created_at"] if request.user.is_superuser else ["organiser_names", "created_at"])
+
+    def get_inlines(self, request, obj):
+        """The game's own settings (GB-8's VP target, DR-4's points ...), with the
+        rulebook's defaults, once the league exists and its game is known."""
+        if obj is None or obj.rules.settings_model is None:
+            return []
+        return [_settings_inline(obj.rules.settings_model)]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        model = obj.rules.settings_model
+        if not change and model is not None:
+            model.objects.get_or_create(league=obj)
 
     @admin.display(description="Organisers")
     def organiser_names(self, obj: League) -> str:
@@ -350,10 +380,18 @@ class LeagueAdmin(OrganiserScopedAdmin):
         return ", ".join(user.get_username() for user in obj.organisers.all()) or "–"
 
 
+def _settings_inline(model) -> type[admin.StackedInline]:
+    return type(
+        f"{model.__name__}Inline",
+        (admin.StackedInline,),
+        {"model": model, "can_delete": False, "min_num": 1, "max_num": 1, "extra": 0},
+    )
+
+
 class EntryInline(OrganiserScopedInline, admin.TabularInline):
     model = Entry
     extra = 1
-    fields = ["coach", "team"]
+    fields = ["coach", "team", "division"]
 
 
 @admin.register(Season)
@@ -449,7 +487,7 @@ def _result_status(fixture: Fixture) -> str:
     result = fixture.result_or_none
     if result is None:
         return "not played"
-    return f"{result.home_score}–{result.away_score}, {result.get_status_display().lower()}"
+    return f"{result.summary}, {result.get_status_display().lower()}"
 
 
 @admin.register(Round)
@@ -481,7 +519,7 @@ class ResultEventInline(admin.TabularInline):
     model = ResultEvent
     verbose_name = "history entry"
     verbose_name_plural = "history"
-    fields = ["at", "action", "by", "home_score", "away_score", "note"]
+    fields = ["at", "action", "by", "summary", "note"]
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -606,43 +644,35 @@ class FixtureAdmin(OrganiserScopedAdmin):
             done_message="{count} fixture(s) rearranged; the coaches have been emailed.",
         )
 
-    @admin.action(description="Abandon (a loss for both)", permissions=["change"])
+    @admin.action(description="Abandon or mark unplayed (a loss for both)", permissions=["change"])
     def abandon(self, request, queryset):
-        """GB-6: both coaches record a loss; the VP played so far are kept for information."""
+        """GB-6, DB-5a: both sides record a loss; Guild Ball keeps the VP played so far
+        for information."""
+        rules = _game_rules(queryset, self.league_lookup)
+        if rules is None:
+            self.message_user(request, "Select fixtures of one game at a time.", messages.ERROR)
+            return None
         return self.run_form_action(
             request,
             queryset,
-            form_class=AbandonForm,
+            form_class=abandon_form_class(rules),
             title="Abandon fixtures",
-            intro="GB-6: an abandoned match is a loss for both coaches (0 LP each); its VP do not count in the tiebreakers.",
-            apply=lambda fixture, data: services.record_result(
-                fixture=fixture,
-                by=request.user,
-                home_score=data["home_score"],
-                away_score=data["away_score"],
-                reason=data["reason"],
-                abandoned=True,
-            ),
+            intro="An abandoned or unplayed match is a loss for both sides; its scores do not count in the tiebreakers.",
+            apply=lambda fixture, data: services.record_result(fixture=fixture, by=request.user, abandoned=True, **data),
             done_message="{count} fixture(s) abandoned.",
         )
 
     @admin.action(description="Enter or correct the result", permissions=["change"])
     def enter_result(self, request, queryset):
         """GB-8: the organiser records a result directly; it is approved at once."""
+        rules = _game_rules(queryset, self.league_lookup)
         return self.run_form_action(
             request,
             queryset,
-            form_class=ResultForm,
+            form_class=_result_form_class(rules) if rules is not None else ReasonForm,
             title="Enter or correct the result",
             intro="The result is approved at once and the reason is kept in the fixture's history.",
-            apply=lambda fixture, data: services.record_result(
-                fixture=fixture,
-                by=request.user,
-                home_score=data["home_score"],
-                away_score=data["away_score"],
-                reason=data["reason"],
-                override=data["override"],
-            ),
+            apply=lambda fixture, data: services.record_result(fixture=fixture, by=request.user, **data),
             done_message="Result recorded.",
             single=True,
         )
@@ -693,13 +723,13 @@ class ResultAdmin(OrganiserScopedAdmin):
     action "Enter or correct the result"."""
 
     league_lookup = "fixture__round__season__league"
-    list_display = ["fixture", "home_score", "away_score", "outcome", "status", "dispute_reason", "season"]
+    list_display = ["fixture", "summary", "outcome", "status", "dispute_reason", "season"]
     list_display_links = ["fixture"]
     list_filter = [AttentionFilter, "status", ("fixture__round__season", ScopedRelatedFilter)]
     list_select_related = ["fixture__round__season__league", "fixture__home__coach", "fixture__away__coach"]
     search_fields = ["fixture__home__coach__name", "fixture__away__coach__name"]
     fields = [
-        "fixture", "home_score", "away_score", "outcome", "status", "reported_side",
+        "fixture", "summary", "outcome", "conceded", "status", "reported_side",
         "dispute_reason", "override_reason", "reported_at", "approved_at",
     ]
     readonly_fields = fields
@@ -748,20 +778,14 @@ class ResultAdmin(OrganiserScopedAdmin):
     def correct(self, request, queryset):
         """GB-8: the organiser corrects a result with a reason; it is approved at once
         and everything derived from it follows."""
+        rules = _game_rules(queryset, self.league_lookup)
         return self.run_form_action(
             request,
             queryset,
-            form_class=ResultForm,
+            form_class=_result_form_class(rules) if rules is not None else ReasonForm,
             title="Correct result",
             intro="The corrected result is approved at once and the reason is kept in the fixture's history.",
-            apply=lambda result, data: services.record_result(
-                fixture=result.fixture,
-                by=request.user,
-                home_score=data["home_score"],
-                away_score=data["away_score"],
-                reason=data["reason"],
-                override=data["override"],
-            ),
+            apply=lambda result, data: services.record_result(fixture=result.fixture, by=request.user, **data),
             done_message="Result corrected.",
             single=True,
         )

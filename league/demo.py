@@ -111,7 +111,6 @@ def load_demo(*, today: datetime.date | None = None) -> League | None:
     league = League.objects.create(
         name=DEMO_LEAGUE,
         slug=DEMO_SLUG,
-        vp_target=12,
         description="A demo Guild Ball: The Big League campaign loaded by quickstart.",
     )
     league.organisers.add(organiser)

@@ -9,28 +9,21 @@ from django.conf import settings
 from django.utils import timezone
 
 from league.models import Fixture
+from league.rules.base import GameRules
 from league.standings import StandingRow
 
-STANDINGS_COLUMNS = ["position", "tied", "coach", "played", "won", "lost", "lp", "vp_for", "vp_against", "vp_diff"]
+def standings_columns(rules: GameRules) -> list[str]:
+    """The keys of standings.json rows and the header of standings.csv: the division,
+    then the game's own columns (GB: VP; DB: touchdowns and casualties; DR: Strike
+    Difference and landslides)."""
+    return ["division", *rules.feed_columns]
 
 
-def standings_rows(table: Iterable[StandingRow]) -> list[dict]:
-    """Rows in table order with the columns of standings.json / standings.csv."""
-    return [
-        {
-            "position": row.position,
-            "tied": row.tied,
-            "coach": row.coach,
-            "played": row.played,
-            "won": row.won,
-            "lost": row.lost,
-            "lp": row.lp,
-            "vp_for": row.score_for,
-            "vp_against": row.score_against,
-            "vp_diff": row.score_diff,
-        }
-        for row in table
-    ]
+def standings_rows(table: Iterable[StandingRow], rules: GameRules) -> list[dict]:
+    """Rows in table order (division by division) with ``standings_columns``;
+    ``division`` is null in a season without divisions."""
+    columns = standings_columns(rules)
+    return [{key: row.value(key) for key in columns} for row in table]
 
 
 def ical_escape(text: str) -> str:
@@ -70,7 +63,7 @@ def fixtures_ical(fixtures: Iterable[Fixture], *, calendar_name: str) -> str:
         result = fixture.result_or_none
         description = []
         if result is not None and result.is_approved:
-            description.append(f"Result: {fixture.home} {result.home_score} - {result.away_score} {fixture.away}")
+            description.append(f"Result: {fixture.home} {result.summary.replace(' – ', ' - ')} {fixture.away}")
         if fixture.rearranged_reason:
             description.append(f"Rearranged: {fixture.rearranged_reason}")
         lines += [

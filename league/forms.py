@@ -1,4 +1,8 @@
-"""Forms clean input; the services in league/services.py decide."""
+"""Forms clean input; the services in league/services.py decide.
+
+The result forms are the game's own (``league.rules.report_form_class()``); the
+engine adds the organiser's fields (abandon, override, reason) to them.
+"""
 
 from __future__ import annotations
 
@@ -7,49 +11,64 @@ from django import forms
 MAX_SCORE = 99  # a sanity bound for the input box; the game's rules set the real limits
 
 
-def _score_field(label: str) -> forms.IntegerField:
+def score_field(label: str, *, max_value: int = MAX_SCORE, required_message: str = "Enter both scores.") -> forms.IntegerField:
+    """A whole-number score box (0 to ``max_value``) with messages a coach understands."""
     return forms.IntegerField(
         label=label,
         min_value=0,
-        max_value=MAX_SCORE,
+        max_value=max_value,
         error_messages={
             "invalid": "Enter a whole number of points.",
             "min_value": "Points cannot be negative.",
-            "max_value": f"That is more than {MAX_SCORE} points; check the score.",
-            "required": "Enter both scores.",
+            "max_value": f"That is more than {max_value} points; check the score.",
+            "required": required_message,
         },
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0}),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": max_value}),
     )
 
 
-class ScoreForm(forms.Form):
-    """Both sides' scores, labelled with the coaches' names and the game's unit."""
+class OrganiserFields(forms.Form):
+    """What the organiser adds when entering, correcting or abandoning a result
+    (GB-6, GB-8, DB-5a)."""
 
-    home_score = _score_field("Home")
-    away_score = _score_field("Away")
-
-    def __init__(self, *args, fixture=None, score_label: str = "VP", **kwargs):
-        super().__init__(*args, **kwargs)
-        if fixture is not None:
-            self.fields["home_score"].label = f"{fixture.home} ({score_label})"
-            if fixture.away_id:
-                self.fields["away_score"].label = f"{fixture.away} ({score_label})"
-
-
-class ReportResultForm(ScoreForm):
-    pass
-
-
-class RecordResultForm(ScoreForm):
-    """The organiser enters, corrects or abandons a result (GB-6, GB-8)."""
-
-    abandoned = forms.BooleanField(
-        required=False, label="Abandoned (GB-6: both coaches record a loss; VP kept for information)"
-    )
-    override = forms.BooleanField(
-        required=False, label="Accept a score the VP rules reject (GB-8; the reason is recorded)"
-    )
+    abandoned = forms.BooleanField(required=False, label="Abandoned: both sides record a loss")
+    override = forms.BooleanField(required=False, label="Accept a score the rules reject (the reason is recorded)")
     reason = forms.CharField(max_length=500, widget=forms.TextInput(attrs={"size": 40}))
+
+
+def report_form(rules, fixture, data=None, **kwargs) -> forms.Form:
+    """The game's result form for ``fixture``, labelled with its sides."""
+    form = rules.report_form_class()(data, **kwargs)
+    rules.form_labels(form, fixture)
+    return form
+
+
+def record_form_class(rules) -> type[forms.Form]:
+    """The game's result form plus the organiser's fields (abandon, override, reason)."""
+    game_form = rules.report_form_class()
+    return type(f"Record{game_form.__name__}", (game_form, OrganiserFields), {})
+
+
+def record_form(rules, fixture, data=None, **kwargs) -> forms.Form:
+    """The organiser's form for entering, correcting or abandoning ``fixture``."""
+    form = record_form_class(rules)(data, **kwargs)
+    rules.form_labels(form, fixture)
+    form.fields["abandoned"].label = rules.abandon_help()
+    if not rules.allows_override:
+        del form.fields["override"]
+    return form
+
+
+class AbandonForm(forms.Form):
+    """Abandon or mark unplayed (GB-6, DB-5a): a reason, plus what the game keeps of
+    a match that was not completed (Guild Ball: the VP so far)."""
+
+    reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 3}))
+
+
+def abandon_form_class(rules) -> type[forms.Form]:
+    extra = rules.abandon_fields()
+    return type("AbandonForm", (AbandonForm,), dict(extra)) if extra else AbandonForm
 
 
 class DisputeForm(forms.Form):

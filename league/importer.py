@@ -32,8 +32,10 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from league import services
-from league.models import Coach, Entry, Fixture, GameSystem, League, Result, Round, Season
-from league.rules import GameRules, rules_for
+from league.guildball.models import GuildBallSettings
+from league.models import Coach, Entry, Fixture, League, Result, Round, Season
+from league.rules import GameRules
+from league.rules.guildball import GuildBallRules
 
 REQUIRED_COLUMNS = ("league", "round", "home", "away", "home_vp", "away_vp", "status")
 OPTIONAL_COLUMNS: tuple[str, ...] = ("home_cp", "away_cp")  # Big League CP gained in the match (GB-11)
@@ -179,14 +181,14 @@ def parse_row(values: dict[str, str], line: int) -> ImportRow:
     )
 
 
-def check_rows(rows: Iterable[ImportRow], *, rules: GameRules, vp_target: int) -> None:
+def check_rows(rows: Iterable[ImportRow], *, rules: GameRules) -> None:
     """Check one league's rows against the game's rules and each other, in line
     order: GB-7/GB-8 for scores, and no coach twice in a round."""
     seen: dict[tuple[int, str], int] = {}
     for row in rows:
         if row.has_result:
             try:
-                validate_score(row, rules=rules, vp_target=vp_target)
+                validate_score(row, rules=rules)
             except ValidationError as error:
                 raise BadRow(row.line, " ".join(error.messages)) from None
         for coach in (row.home, row.away):
@@ -196,12 +198,11 @@ def check_rows(rows: Iterable[ImportRow], *, rules: GameRules, vp_target: int) -
             seen[(row.round, coach)] = row.line
 
 
-def validate_score(row: ImportRow, *, rules: GameRules, vp_target: int) -> str:
+def validate_score(row: ImportRow, *, rules: GameRules) -> str:
     """The outcome of a row with a result, by the same rules as a result entered on
     the site; raises ValidationError."""
-    if row.status == ABANDONED:
-        return rules.validate_abandoned(home_score=row.home_vp, away_score=row.away_vp, vp_target=vp_target)
-    return rules.validate_score(home_score=row.home_vp, away_score=row.away_vp, vp_target=vp_target)
+    facts = {"home_score": row.home_vp, "away_score": row.away_vp}
+    return rules.validate(facts, abandoned=row.status == ABANDONED).outcome
 
 
 def _name(values: dict[str, str], column: str, line: int, max_length: int) -> str:
@@ -283,10 +284,11 @@ def _find_league(slug: str, name: str, line: int) -> League | None:
 def _import_league(slug, rows, *, by, season_name, start_date, source, summary: ImportSummary) -> None:
     league = _find_league(slug, rows[0].league, rows[0].line)
     if league is None:
-        league = League.objects.create(name=rows[0].league, slug=slug, game_system=GameSystem.GUILD_BALL)
+        league = League.objects.create(name=rows[0].league, slug=slug, game_system=GuildBallRules.system)
+        GuildBallSettings.objects.create(league=league)
         league.organisers.add(by)
         summary.leagues += 1
-    elif league.game_system != GameSystem.GUILD_BALL:
+    elif league.game_system != GuildBallRules.system:
         raise BadRow(rows[0].line, f"the league {league.name} ({league.slug}) exists and is not a Guild Ball league")
     elif not league.is_organised_by(by):
         raise ImportRefused(
@@ -294,7 +296,7 @@ def _import_league(slug, rows, *, by, season_name, start_date, source, summary: 
             f"import with --by USERNAME naming one of its organisers"
         )
     summary.league_names.append(league.name)
-    check_rows(rows, rules=rules_for(league.game_system), vp_target=league.vp_target)
+    check_rows(rows, rules=league.rules)
 
     season, created = Season.objects.get_or_create(
         league=league, name=season_name, defaults={"start_date": start_date or timezone.localdate()}

@@ -13,10 +13,14 @@ from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import cached_property
 
 
-class GameSystem(models.TextChoices):
-    GUILD_BALL = "guildball", "Guild Ball: The Big League"
+def game_choices() -> list[tuple[str, str]]:
+    """The game systems the engine knows (league/rules), for ``League.game_system``."""
+    from league.rules import game_choices
+
+    return game_choices()
 
 
 class Coach(models.Model):
@@ -54,14 +58,8 @@ class LeagueQuerySet(models.QuerySet):
 class League(models.Model):
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=120, unique=True)
-    game_system = models.CharField(max_length=20, choices=GameSystem.choices, default=GameSystem.GUILD_BALL)
+    game_system = models.CharField(max_length=20, choices=game_choices, default="guildball")
     organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="organised_leagues")
-    vp_target = models.PositiveSmallIntegerField(
-        "VP target",
-        default=12,
-        choices=[(6, "6 VP (quick game)"), (8, "8 VP (quick game)"), (12, "12 VP (standard)")],
-        help_text="GB-8: the Victory Points that win a game.",
-    )
     description = models.TextField(blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -76,11 +74,13 @@ class League(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("league:league_detail", args=[self.slug])
 
-    @property
+    @cached_property
     def rules(self):
-        from league.rules import rules_for
+        """The league's game rules bound to its settings (one query, then cached on
+        this instance)."""
+        from league.rules import rules_class
 
-        return rules_for(self.game_system)
+        return rules_class(self.game_system).for_league(self)
 
     def is_organised_by(self, user) -> bool:
         if not user.is_authenticated:
@@ -113,12 +113,28 @@ class Season(models.Model):
         return f"{self.league} – {self.name}"
 
 
+class Division(models.Model):
+    """DB-2: a season may be split into 2 to 4 divisions; fixtures are played and
+    standings kept within each."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="divisions")
+    name = models.CharField(max_length=60)
+
+    class Meta:
+        ordering = ["season", "name"]
+        constraints = [models.UniqueConstraint(fields=["season", "name"], name="division_name_unique_in_season")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Entry(models.Model):
     """A coach's place in one season, with the team (the Guild in Guild Ball) they field."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="entries")
     coach = models.ForeignKey(Coach, on_delete=models.PROTECT, related_name="entries")
     team = models.CharField(max_length=100, blank=True, help_text="The team or Guild the coach fields.")
+    division = models.ForeignKey(Division, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries")
 
     class Meta:
         ordering = ["coach__name"]
@@ -149,6 +165,9 @@ class FixtureQuerySet(models.QuerySet):
     def with_related(self) -> FixtureQuerySet:
         return self.select_related("round", "home__coach", "away__coach", "result")
 
+    def regular(self) -> FixtureQuerySet:
+        return self.filter(stage=Fixture.Stage.REGULAR)
+
     def matches(self) -> FixtureQuerySet:
         return self.filter(away__isnull=False)
 
@@ -163,9 +182,18 @@ class FixtureQuerySet(models.QuerySet):
 
 
 class Fixture(models.Model):
-    """A match between two entries in a round; a fixture with no away side is a bye."""
+    """A match between two entries in a round; a fixture with no away side is a bye.
+
+    Only regular-season fixtures count in the standings; play-off fixtures have their
+    own bracket and friendlies (cross-division ones too) count for nothing (DB-5a)."""
+
+    class Stage(models.TextChoices):
+        REGULAR = "regular", "Regular season"
+        PLAYOFF = "playoff", "Play-off"
+        FRIENDLY = "friendly", "Friendly"
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="fixtures")
+    stage = models.CharField(max_length=10, choices=Stage.choices, default=Stage.REGULAR)
     home = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="home_fixtures")
     away = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.CASCADE, related_name="away_fixtures")
     date = models.DateField(help_text="When it is to be played; the round's date unless rearranged.")
@@ -177,8 +205,13 @@ class Fixture(models.Model):
         ordering = ["round__number", "id"]
         constraints = [
             models.CheckConstraint(condition=~Q(home=F("away")), name="fixture_home_differs_from_away"),
-            models.UniqueConstraint(fields=["round", "home"], name="fixture_home_once_per_round"),
-            models.UniqueConstraint(fields=["round", "away"], name="fixture_away_once_per_round"),
+            models.UniqueConstraint(
+                fields=["round", "home"], condition=Q(stage="regular"), name="fixture_home_once_per_round"
+            ),
+            models.UniqueConstraint(
+                fields=["round", "away"], condition=Q(stage="regular"), name="fixture_away_once_per_round"
+            ),
+            models.CheckConstraint(condition=Q(stage__in=["regular", "playoff", "friendly"]), name="fixture_stage_valid"),
         ]
 
     def __str__(self) -> str:
@@ -217,15 +250,17 @@ class Fixture(models.Model):
 class Result(models.Model):
     """One result per fixture, moving reported -> confirmed/disputed -> approved.
 
-    Only approved results count towards standings (and, in a campaign, CP and
-    Favours). Each step is kept in ``ResultEvent`` for the fixture's history.
+    The engine keeps the workflow, the outcome and each side's score in the game's
+    unit where it has one (VP, touchdowns); what else a game records lives in its
+    own detail model. Only approved results count towards standings (and whatever
+    a game's layer derives). Each step is kept in ``ResultEvent``.
     """
 
     class Outcome(models.TextChoices):
         HOME_WIN = "home", "Home win"
         AWAY_WIN = "away", "Away win"
         DRAW = "draw", "Draw"
-        ABANDONED = "abandoned", "Abandoned"
+        ABANDONED = "abandoned", "Abandoned or unplayed"
 
     class Status(models.TextChoices):
         REPORTED = "reported", "Awaiting confirmation"
@@ -234,9 +269,13 @@ class Result(models.Model):
         APPROVED = "approved", "Approved"
 
     fixture = models.OneToOneField(Fixture, on_delete=models.CASCADE, related_name="result")
-    home_score = models.PositiveSmallIntegerField()
-    away_score = models.PositiveSmallIntegerField()
+    home_score = models.PositiveSmallIntegerField(null=True, blank=True)
+    away_score = models.PositiveSmallIntegerField(null=True, blank=True)
     outcome = models.CharField(max_length=10, choices=Outcome.choices)
+    conceded = models.BooleanField(default=False, help_text="DB-5a: the losing side conceded.")
+    summary = models.CharField(
+        max_length=100, blank=True, help_text="The score as the game writes it (\"12 – 8\", \"7–0, landslide\")."
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.REPORTED)
     reported_side = models.CharField(
         max_length=4, blank=True, choices=[("home", "Home"), ("away", "Away")],
@@ -261,10 +300,14 @@ class Result(models.Model):
                 condition=Q(status="approved", approved_at__isnull=False) | ~Q(status="approved"),
                 name="result_approved_has_time",
             ),
+            models.CheckConstraint(
+                condition=Q(conceded=False) | Q(outcome__in=["home", "away"]), name="result_conceded_has_winner"
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.fixture}: {self.home_score}-{self.away_score} ({self.get_status_display()})"
+        score = f"{self.home_score}-{self.away_score}" if self.home_score is not None else self.get_outcome_display()
+        return f"{self.fixture}: {score} ({self.get_status_display()})"
 
     @property
     def is_approved(self) -> bool:
@@ -307,6 +350,7 @@ class ResultEvent(models.Model):
     at = models.DateTimeField(default=timezone.now)
     home_score = models.PositiveSmallIntegerField(null=True, blank=True)
     away_score = models.PositiveSmallIntegerField(null=True, blank=True)
+    summary = models.CharField(max_length=200, blank=True, help_text="The result as it stood at this step.")
     note = models.CharField(max_length=500, blank=True)
 
     class Meta:

@@ -65,3 +65,48 @@ def _bye_last(a, b):
 def round_dates(start: datetime.date, count: int, cadence_days: int = 7) -> list[datetime.date]:
     """GB-5: one round every ``cadence_days`` from the season's start date."""
     return [start + datetime.timedelta(days=cadence_days * i) for i in range(count)]
+
+
+# Divisions (DB-2) ----------------------------------------------------------------
+
+MIN_DIVISIONS = 2
+MAX_DIVISIONS = 4
+MIN_PER_DIVISION = 4
+
+
+def division_sizes(entries: int, divisions: int) -> list[int]:
+    """DB-2: 2 to 4 divisions, as equal in size as possible (larger ones first),
+    never fewer than 4 entries each. Raises ValueError with the reason otherwise."""
+    if not MIN_DIVISIONS <= divisions <= MAX_DIVISIONS:
+        raise ValueError(f"A season has 2 to 4 divisions (DB-2), not {divisions}.")
+    if entries < divisions * MIN_PER_DIVISION:
+        raise ValueError(
+            f"{divisions} divisions need at least {divisions * MIN_PER_DIVISION} entries "
+            f"({MIN_PER_DIVISION} each, DB-2); this season has {entries}."
+        )
+    base, extra = divmod(entries, divisions)
+    return [base + 1 if i < extra else base for i in range(divisions)]
+
+
+def draw_divisions(participants: Sequence[T], divisions: int, *, seed: int) -> list[list[T]]:
+    """DB-2's traditional split: a seeded random draw into ``division_sizes``."""
+    sizes = division_sizes(len(participants), divisions)
+    order = list(participants)
+    random.Random(seed).shuffle(order)
+    groups, start = [], 0
+    for size in sizes:
+        groups.append(order[start : start + size])
+        start += size
+    return groups
+
+
+def merge_rounds(schedules: Sequence[list[list[tuple[T, T | None]]]]) -> list[list[tuple[T, T | None]]]:
+    """Play every division's round robin side by side: round k of the season holds
+    round k of each division (a smaller division finishes earlier)."""
+    merged: list[list[tuple[T, T | None]]] = []
+    for schedule in schedules:
+        for index, pairs in enumerate(schedule):
+            if index == len(merged):
+                merged.append([])
+            merged[index] += pairs
+    return merged

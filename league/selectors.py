@@ -14,13 +14,13 @@ def season_for(league: League, name: str | None = None) -> Season | None:
     """The named season of a league, or its current one (latest start date).
 
     Raises Http404 for a name the league does not have; None when it has none yet."""
-    seasons = Season.objects.filter(league=league).select_related("league").order_by("-start_date", "-id")
-    if name:
-        season = seasons.filter(name=name).first()
-        if season is None:
-            raise Http404(f"{league} has no season called {name!r}.")
-        return season
-    return seasons.first()
+    seasons = Season.objects.filter(league=league).order_by("-start_date", "-id")
+    season = seasons.filter(name=name).first() if name else seasons.first()
+    if name and season is None:
+        raise Http404(f"{league} has no season called {name!r}.")
+    if season is not None:
+        season.league = league  # one League instance, so its rules and settings load once
+    return season
 
 
 def season_fixtures(season: Season) -> list[Fixture]:

@@ -16,8 +16,10 @@ from django.core.mail import send_mass_mail
 from django.db import transaction
 from django.utils import timezone
 
-from league.models import Coach, Fixture, League, Result, ResultEvent, Round, Season
-from league.scheduling import round_dates, round_robin
+from league import layers
+from league.models import Coach, Division, Entry, Fixture, League, Result, ResultEvent, Round, Season
+from league.rules.base import GameRules, Verdict
+from league.scheduling import MIN_PER_DIVISION, division_sizes, draw_divisions, merge_rounds, round_dates, round_robin
 
 # Fixtures -------------------------------------------------------------------
 
@@ -40,7 +42,9 @@ def generate_fixtures(*, season: Season, by=None, seed: int | None = None) -> li
         raise ValidationError("A season needs at least two coaches before fixtures can be generated (GB-2).")
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    schedule = round_robin(entries, double=season.double_round_robin, seed=seed)
+    schedule = merge_rounds(
+        [round_robin(group, double=season.double_round_robin, seed=seed) for group in _division_groups(entries)]
+    )
     dates = round_dates(season.start_date, len(schedule), season.cadence_days)
     rounds = Round.objects.bulk_create(
         Round(season=season, number=number, date=date) for number, date in enumerate(dates, start=1)
@@ -52,7 +56,95 @@ def generate_fixtures(*, season: Season, by=None, seed: int | None = None) -> li
     )
     season.schedule_seed = seed
     season.save(update_fields=["schedule_seed"])
+    layers.season_started(season)
     return rounds
+
+
+def _division_groups(entries: list[Entry]) -> list[list[Entry]]:
+    """The entries that play each other: the whole season, or each division (DB-2,
+    DB-5a: teams play every other team of their division)."""
+    if not any(entry.division_id for entry in entries):
+        return [entries]
+    groups: dict[int | None, list[Entry]] = {}
+    for entry in entries:
+        groups.setdefault(entry.division_id, []).append(entry)
+    if None in groups:
+        names = ", ".join(str(entry.coach) for entry in groups[None])
+        raise ValidationError(f"Put every entry in a division before generating fixtures; not yet placed: {names}.")
+    small = [group for group in groups.values() if len(group) < 2]
+    if small:
+        raise ValidationError("Every division needs at least two entries to play a round robin.")
+    return [groups[key] for key in sorted(groups)]
+
+
+@transaction.atomic
+def draw_season_divisions(*, season: Season, by, count: int, seed: int | None = None) -> list[Division]:
+    """DB-2: split a season's entries into ``count`` divisions (2 to 4, as equal as
+    possible, at least 4 each) by a seeded random draw, before fixtures exist."""
+    season = _lock_season_without_fixtures(season, by)
+    entries = list(season.entries.order_by("pk"))
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    try:
+        groups = draw_divisions(entries, count, seed=seed)
+    except ValueError as error:
+        raise ValidationError(str(error)) from error
+    return _place_in_divisions(season, {f"Division {chr(ord('A') + i)}": group for i, group in enumerate(groups)})
+
+
+@transaction.atomic
+def set_season_divisions(*, season: Season, by, divisions: dict[str, list[Entry]]) -> list[Division]:
+    """DB-2: the organiser's own split (division name -> its entries), checked
+    against the same rules as a draw: 2 to 4 divisions, at least 4 entries each,
+    every entry in exactly one."""
+    season = _lock_season_without_fixtures(season, by)
+    entries = {entry.pk for entry in season.entries.all()}
+    placed = [entry.pk for group in divisions.values() for entry in group]
+    if sorted(placed) != sorted(entries):
+        raise ValidationError("Every entry of the season must be in exactly one division.")
+    try:
+        division_sizes(len(entries), len(divisions))
+    except ValueError as error:
+        raise ValidationError(str(error)) from error
+    small = [name for name, group in divisions.items() if len(group) < MIN_PER_DIVISION]
+    if small:
+        raise ValidationError(f"A division needs at least {MIN_PER_DIVISION} entries (DB-2): {', '.join(small)}.")
+    return _place_in_divisions(season, divisions)
+
+
+def _lock_season_without_fixtures(season: Season, by) -> Season:
+    season = Season.objects.select_for_update().select_related("league").get(pk=season.pk)
+    if by is not None:
+        _require_organiser(season.league, by)
+    if season.rounds.exists():
+        raise ValidationError("Divisions are set before the fixtures are generated.")
+    return season
+
+
+def _place_in_divisions(season: Season, groups: dict[str, list[Entry]]) -> list[Division]:
+    Entry.objects.filter(season=season).update(division=None)
+    season.divisions.all().delete()
+    divisions = Division.objects.bulk_create(Division(season=season, name=name.strip()) for name in groups)
+    for division, group in zip(divisions, groups.values()):
+        Entry.objects.filter(pk__in=[entry.pk for entry in group]).update(division=division)
+    return divisions
+
+
+@transaction.atomic
+def add_friendly(*, season: Season, by, home: Entry, away: Entry, date: datetime.date) -> Fixture:
+    """A friendly (cross-division ones too): played and reported like any match, it
+    counts for nothing in the standings (DB-5a). It sits in the round whose week it
+    falls in."""
+    season = Season.objects.select_related("league").get(pk=season.pk)
+    _require_organiser(season.league, by)
+    if home.season_id != season.pk or away.season_id != season.pk:
+        raise ValidationError("Both sides of a friendly must be entries of this season.")
+    if home.pk == away.pk:
+        raise ValidationError("A friendly needs two different sides.")
+    rnd = season.rounds.filter(date__lte=date).order_by("-number").first() or season.rounds.order_by("number").first()
+    if rnd is None:
+        raise ValidationError("Generate the season's fixtures first; a friendly joins the round of its week.")
+    return Fixture.objects.create(round=rnd, home=home, away=away, date=date, stage=Fixture.Stage.FRIENDLY)
 
 
 @transaction.atomic
@@ -100,8 +192,9 @@ def _mail_rearrangement(fixture: Fixture, old_date: datetime.date, reason: str) 
 
 
 @transaction.atomic
-def report_result(*, fixture: Fixture, by, home_score: int, away_score: int) -> Result:
-    """A coach in the fixture reports it (GB-8); the opponent then confirms it."""
+def report_result(*, fixture: Fixture, by, **facts) -> Result:
+    """A coach in the fixture reports it with the facts the game's form asks for
+    (GB-8, DB-9, DR-3); the opponent then confirms it."""
     fixture = _lock_fixture(fixture)
     side = _coach_side(fixture, by)
     if side is None:
@@ -109,13 +202,23 @@ def report_result(*, fixture: Fixture, by, home_score: int, away_score: int) -> 
     _check_has_match(fixture)
     if fixture.result_or_none is not None:
         raise ValidationError("This fixture has already been reported.")
-    league = fixture.round.season.league
-    outcome = league.rules.validate_score(home_score=home_score, away_score=away_score, vp_target=league.vp_target)
-    result = Result.objects.create(
-        fixture=fixture, home_score=home_score, away_score=away_score, outcome=outcome, reported_side=side
-    )
+    rules = fixture.round.season.league.rules
+    verdict = rules.validate(facts)
+    result = Result(fixture=fixture, reported_side=side)
+    _store(result, verdict, rules)
     _event(result, ResultEvent.Action.REPORTED, by)
     return result
+
+
+def _store(result: Result, verdict: Verdict, rules: GameRules) -> None:
+    """Save the engine's part of a verdict, then the game's own details."""
+    result.home_score = verdict.home_score
+    result.away_score = verdict.away_score
+    result.outcome = verdict.outcome
+    result.conceded = verdict.conceded
+    result.summary = rules.summary(verdict)
+    result.save()
+    rules.save_details(result, verdict)
 
 
 @transaction.atomic
@@ -168,15 +271,14 @@ def record_result(
     *,
     fixture: Fixture,
     by,
-    home_score: int,
-    away_score: int,
     reason: str,
     abandoned: bool = False,
     override: bool = False,
+    **facts,
 ) -> Result:
     """The organiser enters, corrects or abandons a result directly; it is approved at
-    once. GB-6: an abandoned match is a loss for both. GB-8: ``override`` accepts a
-    score the rules reject, with the reason recorded."""
+    once. GB-6/DB-5a: an abandoned or unplayed match is a loss for both. GB-8:
+    ``override`` accepts a score the rules reject, with the reason recorded."""
     fixture = _lock_fixture(fixture)
     league = fixture.round.season.league
     _require_organiser(league, by)
@@ -184,12 +286,9 @@ def record_result(
     reason = reason.strip()
     if not reason:
         raise ValidationError("Give a reason: it is kept in the fixture's history.")
-    if abandoned:
-        outcome = league.rules.validate_abandoned(home_score=home_score, away_score=away_score, vp_target=league.vp_target)
-    else:
-        outcome = league.rules.validate_score(
-            home_score=home_score, away_score=away_score, vp_target=league.vp_target, override=override
-        )
+    rules = league.rules
+    override = override and rules.allows_override and not abandoned
+    verdict = rules.validate(facts, override=override, abandoned=abandoned)
     result = fixture.result_or_none
     was_approved = result is not None and result.is_approved
     if was_approved:
@@ -199,13 +298,10 @@ def record_result(
         action = ResultEvent.Action.ABANDONED if abandoned else ResultEvent.Action.ENTERED
     else:
         action = ResultEvent.Action.ABANDONED if abandoned else ResultEvent.Action.CORRECTED
-    result.home_score = home_score
-    result.away_score = away_score
-    result.outcome = outcome
     result.status = Result.Status.APPROVED
     result.approved_at = timezone.now()
-    result.override_reason = reason if override and not abandoned else ""
-    result.save()
+    result.override_reason = reason if override else ""
+    _store(result, verdict, rules)
     _event(result, action, by, note=reason)
     _after_approval(result)
     return result
@@ -234,13 +330,17 @@ def reopen_result(*, result: Result, by, reason: str) -> Result:
 
 
 def _after_approval(result: Result) -> None:
-    """Let the game's layer (a Big League campaign) derive its entries from a newly
-    approved result, inside the same transaction."""
+    """Let the game (Dungeon Bowl's post-game sequence) and then its layers (a Big
+    League campaign) derive what follows from a newly approved result, inside the
+    same transaction."""
     result.fixture.round.season.league.rules.result_approved(result)
+    layers.result_approved(result)
 
 
 def _before_withdrawal(result: Result) -> None:
-    """Let the game's layer reverse what an approved result gave before it changes."""
+    """Let the layers, then the game, reverse what an approved result gave before it
+    changes (the reverse order of ``_after_approval``)."""
+    layers.result_withdrawn(result)
     result.fixture.round.season.league.rules.result_withdrawn(result)
 
 
@@ -300,5 +400,6 @@ def _event(result: Result, action: str, by, note: str = "") -> ResultEvent:
         by=by if by is not None and by.is_authenticated else None,
         home_score=result.home_score,
         away_score=result.away_score,
+        summary=result.summary,
         note=note,
     )

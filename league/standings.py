@@ -11,20 +11,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import groupby
 
-from league.rules.base import DRAW, GameRules, side_lost, side_won
+from league.rules.base import DRAW, GameRules, PlayedResult, side_lost, side_won
 
-
-@dataclass(frozen=True)
-class PlayedResult:
-    """An approved result as plain values."""
-
-    round_number: int
-    home_id: int
-    away_id: int
-    home_score: int
-    away_score: int
-    outcome: str
+__all__ = [
+    "EntryInfo",
+    "PlayedResult",
+    "Standing",
+    "StandingRow",
+    "compute_table",
+    "rank",
+    "standings_by_round",
+    "standings_for",
+    "with_history",
+]
 
 
 @dataclass
@@ -33,13 +34,14 @@ class StandingRow:
     coach_id: int
     coach: str
     team: str = ""
+    division: str | None = None
+    name: str = ""  # what the row is called and listed by: the coach, or the team (DB)
     played: int = 0
     won: int = 0
     drawn: int = 0
     lost: int = 0
     lp: int = 0
-    score_for: int = 0
-    score_against: int = 0
+    stats: dict[str, int] = field(default_factory=dict)  # the game's figures (GB-9 VP, DB-5a TD ...)
     position: int = 0
     tied: bool = False
     note: str = ""
@@ -47,12 +49,14 @@ class StandingRow:
     history: list[int] = field(default_factory=list)  # position after each played round
 
     @property
-    def score_diff(self) -> int:
-        return self.score_for - self.score_against
-
-    @property
     def position_label(self) -> str:
         return f"={self.position}" if self.tied else str(self.position)
+
+    def value(self, key: str):
+        """A column of the published feeds: one of the row's own fields or a game figure."""
+        if key in self.stats:
+            return self.stats[key]
+        return getattr(self, key)
 
 
 @dataclass(frozen=True)
@@ -61,40 +65,50 @@ class EntryInfo:
     coach_id: int
     coach: str
     team: str = ""
+    division: str | None = None
 
 
 def compute_table(entries: Iterable[EntryInfo], results: Iterable[PlayedResult], rules: GameRules) -> list[StandingRow]:
-    """The ordered table for ``results`` (GB-9). Pure: no database access."""
-    rows = _new_rows(entries)
+    """The ordered table for ``results`` (GB-9, DB-5a, DR-4), division by division.
+    Pure: no database access."""
+    rows = _new_rows(entries, rules)
     for result in results:
         _apply(rows, result, rules)
     return rank(list(rows.values()), rules)
 
 
-def _new_rows(entries: Iterable[EntryInfo]) -> dict[int, StandingRow]:
-    return {e.entry_id: StandingRow(entry_id=e.entry_id, coach_id=e.coach_id, coach=e.coach, team=e.team) for e in entries}
+def _new_rows(entries: Iterable[EntryInfo], rules: GameRules) -> dict[int, StandingRow]:
+    blank = {stat.key: 0 for stat in rules.stats}
+    return {
+        e.entry_id: StandingRow(
+            entry_id=e.entry_id,
+            coach_id=e.coach_id,
+            coach=e.coach,
+            team=e.team,
+            division=e.division,
+            name=(e.team or e.coach) if rules.rows_named_by_team else e.coach,
+            stats=dict(blank),
+        )
+        for e in entries
+    }
 
 
 def _apply(rows: dict[int, StandingRow], r: PlayedResult, rules: GameRules) -> None:
     """Add one approved result to both sides' rows."""
-    for side, entry_id, scored, conceded in (
-        ("home", r.home_id, r.home_score, r.away_score),
-        ("away", r.away_id, r.away_score, r.home_score),
-    ):
+    for side, entry_id in (("home", r.home_id), ("away", r.away_id)):
         row = rows.get(entry_id)
         if row is None:
             continue
         row.played += 1
-        row.lp += rules.league_points(outcome=r.outcome, side=side)
+        row.lp += rules.league_points(r, side)
         if side_won(r.outcome, side):
             row.won += 1
         elif r.outcome == DRAW:
             row.drawn += 1
         elif side_lost(r.outcome, side):
             row.lost += 1
-        if rules.scores_count_for_tiebreak(r.outcome):
-            row.score_for += scored
-            row.score_against += conceded
+        for key, amount in rules.side_stats(r, side).items():
+            row.stats[key] += amount
 
 
 @dataclass(frozen=True)
@@ -110,7 +124,7 @@ def standings_by_round(
 ) -> dict[int, dict[int, Standing]]:
     """Each entry's position and LP after every round that has a result (GB-10),
     built in one pass over the results, round by round."""
-    rows = _new_rows(entries)
+    rows = _new_rows(entries, rules)
     by_round: dict[int, list[PlayedResult]] = {}
     for result in results:
         by_round.setdefault(result.round_number, []).append(result)
@@ -133,13 +147,27 @@ def lp_before_round(snapshots: dict[int, dict[int, Standing]], number: int) -> d
 
 
 def sort_key(row: StandingRow, rules: GameRules) -> tuple:
-    return (-row.lp, *(-getattr(row, t.field) for t in rules.tiebreakers))
+    return (-row.lp, *(-row.stats[key] for key in rules.tiebreakers))
+
+
+def _division_key(row: StandingRow) -> str:
+    return row.division or ""
 
 
 def rank(rows: list[StandingRow], rules: GameRules) -> list[StandingRow]:
-    """Order rows and give positions; level rows share one and are listed by name."""
-    rows.sort(key=lambda row: (sort_key(row, rules), row.coach.casefold()))
+    """Order rows within each division (divisions by name) and give positions;
+    level rows share one and are listed by name. One function for every game."""
+    rows.sort(key=_division_key)
+    ranked: list[StandingRow] = []
+    for _, group in groupby(rows, key=_division_key):
+        ranked += _rank_one(list(group), rules)
+    return ranked
+
+
+def _rank_one(rows: list[StandingRow], rules: GameRules) -> list[StandingRow]:
+    rows.sort(key=lambda row: (sort_key(row, rules), row.name.casefold()))
     for index, row in enumerate(rows):
+        row.tied = False
         if index and sort_key(rows[index - 1], rules) == sort_key(row, rules):
             row.position = rows[index - 1].position
             row.tied = rows[index - 1].tied = True
@@ -165,17 +193,19 @@ def explain(rows: Sequence[StandingRow], index: int, rules: GameRules) -> str:
         other, relation = below, "ahead"
     else:
         return ""
+    stats = {stat.key: stat for stat in rules.stats}
     level_on = [f"{row.lp} LP"]
-    for tiebreak in rules.tiebreakers:
-        mine, theirs = getattr(row, tiebreak.field), getattr(other, tiebreak.field)
+    for key in rules.tiebreakers:
+        tiebreak = stats[key]
+        mine, theirs = row.stats[key], other.stats[key]
+        fmt = _signed if tiebreak.signed else str
         if mine != theirs:
-            fmt = _signed if tiebreak.signed else str
             return (
-                f"level with {other.coach} on {' and '.join(level_on)}; "
+                f"level with {other.name} on {' and '.join(level_on)}; "
                 f"{relation} on {tiebreak.label}, {fmt(mine)} to {fmt(theirs)}"
             )
-        level_on.append(f"{_signed(mine) if tiebreak.signed else mine} {tiebreak.label}")
-    return f"level with {other.coach} on {', '.join(level_on)}: position shared"
+        level_on.append(f"{fmt(mine)} {tiebreak.label}")
+    return f"level with {other.name} on {', '.join(level_on)}: position shared"
 
 
 def _signed(value: int) -> str:
@@ -199,11 +229,20 @@ def with_history(
 # ORM feeders ---------------------------------------------------------------
 
 
-RESULT_FIELDS = ("fixture__round__number", "fixture__home_id", "fixture__away_id", "home_score", "away_score", "outcome")
+RESULT_FIELDS = (
+    "fixture__round__number",
+    "fixture__home_id",
+    "fixture__away_id",
+    "home_score",
+    "away_score",
+    "outcome",
+    "conceded",
+)
 
 
-def played_result(values: dict) -> PlayedResult:
-    """An approved result from a ``.values(*RESULT_FIELDS, ...)`` row."""
+def played_result(values: dict, rules: GameRules | None = None) -> PlayedResult:
+    """An approved result from a ``.values(*result_fields(rules))`` row."""
+    details = {key: values[lookup] for key, lookup in rules.detail_values.items()} if rules is not None else {}
     return PlayedResult(
         round_number=values["fixture__round__number"],
         home_id=values["fixture__home_id"],
@@ -211,29 +250,47 @@ def played_result(values: dict) -> PlayedResult:
         home_score=values["home_score"],
         away_score=values["away_score"],
         outcome=values["outcome"],
+        conceded=values.get("conceded", False),
+        details=details,
     )
 
 
+def result_fields(rules: GameRules) -> tuple[str, ...]:
+    """What to read of each result: the engine's fields and the game's details."""
+    return RESULT_FIELDS + tuple(rules.detail_values.values())
+
+
 def season_entries(season) -> list[EntryInfo]:
-    """One query: the season's entries with their coaches."""
+    """One query: the season's entries with their coaches and divisions."""
     from league.models import Entry
 
     return [
-        EntryInfo(entry_id=e.pk, coach_id=e.coach_id, coach=e.coach.name, team=e.team)
-        for e in Entry.objects.filter(season=season).select_related("coach")
+        EntryInfo(
+            entry_id=e.pk,
+            coach_id=e.coach_id,
+            coach=e.coach.name,
+            team=e.team,
+            division=e.division.name if e.division_id else None,
+        )
+        for e in Entry.objects.filter(season=season).select_related("coach", "division")
     ]
 
 
 def approved_results(season):
-    """The season's approved results as a queryset, for ``.values(*RESULT_FIELDS)``."""
-    from league.models import Result
+    """The season's approved regular-season results (play-offs and friendlies count
+    for nothing in the table: DB-5a), for ``.values(*RESULT_FIELDS)``."""
+    from league.models import Fixture, Result
 
-    return Result.objects.filter(fixture__round__season=season, status=Result.Status.APPROVED)
+    return Result.objects.filter(
+        fixture__round__season=season, fixture__stage=Fixture.Stage.REGULAR, status=Result.Status.APPROVED
+    )
 
 
 def season_inputs(season) -> tuple[list[EntryInfo], list[PlayedResult]]:
     """Two queries: the entries with their coaches, the approved results."""
-    return season_entries(season), [played_result(r) for r in approved_results(season).values(*RESULT_FIELDS)]
+    rules = season.league.rules
+    results = approved_results(season).values(*result_fields(rules))
+    return season_entries(season), [played_result(r, rules) for r in results]
 
 
 def standings_for(season) -> list[StandingRow]:

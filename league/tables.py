@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import django_tables2 as tables
+from django_tables2.utils import OrderByTuple
 from django.urls import reverse
 from django.utils.html import format_html
 
@@ -16,44 +19,75 @@ class BaseTable(tables.Table):
         orderable = True
 
 
+HIDE_SM = {"td": {"class": "hide-sm"}, "th": {"class": "hide-sm"}}
+
+
 def num(verbose_name: str, **kwargs) -> tables.Column:
     return tables.Column(verbose_name=verbose_name, attrs={"td": {"class": "num"}, "th": {"class": "num"}}, **kwargs)
 
 
 class StandingsTable(BaseTable):
-    """GB-9 order by default: the ``position`` column sorts by the tiebreak keys
-    (LP, then VP scored, then VP difference, then name for shared positions)."""
+    """Any game's standings (GB-9, DB-5a, DR-4). The default order is the game's:
+    the ``position`` column sorts by division, then position (League Points and the
+    game's tiebreak keys), then name for shared positions. The game's own figures
+    (VP, touchdowns, Strike Difference) are added as columns from its rules."""
 
-    position = tables.Column(verbose_name="Pos", accessor="position_label", order_by=("position", "coach"))
-    movement = tables.Column(verbose_name="±", empty_values=(), orderable=False, attrs={"td": {"class": "hide-sm"}, "th": {"class": "hide-sm"}})
+    position = tables.Column(verbose_name="Pos", accessor="position_label", order_by=("division", "position", "name"))
+    movement = tables.Column(verbose_name="±", empty_values=(), orderable=False, attrs=HIDE_SM)
+    division = tables.Column(verbose_name="Division", default="")
     coach = tables.Column(verbose_name="Coach")
-    team = tables.Column(verbose_name="Guild", attrs={"td": {"class": "hide-sm"}, "th": {"class": "hide-sm"}})
+    team = tables.Column(verbose_name="Team", attrs=HIDE_SM)
     played = num("P")
     won = num("W")
+    drawn = num("D")
     lost = num("L")
-    lp = num("LP", order_by=("-lp", "-score_for", "-score_diff", "coach"))
-    score_for = num("VP+", order_by=("-score_for", "coach"))
-    score_against = num("VP−", order_by=("score_against", "coach"))
-    score_diff = num("VP±", order_by=("-score_diff", "coach"))
+    lp = num("LP")
     note = tables.Column(verbose_name="Tiebreak", orderable=False, default="", attrs={"td": {"class": "muted hide-sm"}, "th": {"class": "hide-sm"}})
 
     class Meta(BaseTable.Meta):
         order_by = "position"
 
     def __init__(self, data, *, league, season=None, **kwargs):
-        super().__init__(data, **kwargs)
+        rules = league.rules
+        data = list(data)
+        extra = [
+            (stat.key, num(stat.short, accessor=f"stats.{stat.key}", order_by=(f"-stats.{stat.key}", "name")))
+            for stat in rules.stats
+        ]
+        exclude = list(kwargs.pop("exclude", ()))
+        if not rules.allows_draws:
+            exclude.append("drawn")
+        if not any(row.division for row in data):
+            exclude.append("division")
+        names = ("team", "coach") if rules.rows_named_by_team else ("coach", "team")
+        sequence = ("position", "movement", "division", *names, "played", "won", "drawn", "lost", "lp", *(k for k, _ in extra), "note")
+        super().__init__(data, extra_columns=extra, exclude=exclude, sequence=sequence, **kwargs)
         self.league = league
         self.season = season
-        label = league.rules.score_label
-        self.columns["score_for"].column.verbose_name = f"{label}+"
-        self.columns["score_against"].column.verbose_name = f"{label}−"
-        self.columns["score_diff"].column.verbose_name = f"{label}±"
+        self.rules = rules
+        self.columns["team"].column.verbose_name = rules.entry_label
+        self.columns["lp"].column.order_by = OrderByTuple(
+            ("division", "-lp", *(f"-stats.{key}" for key in rules.tiebreakers), "name")
+        )
+        self.signed = {stat.key for stat in rules.stats if stat.signed}
+        for key in self.signed:
+            self.columns[key].column.render = self._render_signed
+
+    @staticmethod
+    def _render_signed(value):
+        return f"{value:+d}"
+
+    def _link(self, record, value):
+        url = self.rules.row_url(self.league, record)
+        if self.season is not None:
+            url += "?" + urlencode({"season": self.season.name})
+        return format_html('<a href="{}">{}</a>', url, value)
 
     def render_coach(self, record, value):
-        url = reverse("league:coach_detail", args=[self.league.slug, record.coach_id])
-        if self.season is not None:
-            url += f"?season={self.season.name}"
-        return format_html('<a href="{}">{}</a>', url, value)
+        return value if self.rules.rows_named_by_team else self._link(record, value)
+
+    def render_team(self, record, value):
+        return self._link(record, value) if self.rules.rows_named_by_team else value
 
     def render_movement(self, record):
         if not record.movement:
@@ -61,6 +95,3 @@ class StandingsTable(BaseTable):
         if record.movement > 0:
             return format_html('<span class="up" title="up {} since the previous round">▲{}</span>', record.movement, record.movement)
         return format_html('<span class="down" title="down {} since the previous round">▼{}</span>', -record.movement, -record.movement)
-
-    def render_score_diff(self, value):
-        return f"{value:+d}"

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
 from league import feeds, selectors, services
-from league.forms import DisputeForm, RearrangeForm, ReasonForm, RecordResultForm, ReportResultForm
+from league.forms import DisputeForm, RearrangeForm, ReasonForm, record_form, report_form
 from league.models import Entry, Fixture, League, Result
 from league.permissions import coach_for, get_fixture_for_coach
 from league.standings import standings_for
@@ -70,6 +70,7 @@ def coach_detail(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse
             "season": season,
             "entry": entry,
             "row": row,
+            "figures": league.rules.row_figures(row),
             "played": [f for f in fixtures_ if selectors.is_played(f)],
             "to_play": [f for f in fixtures_ if not selectors.is_played(f)],
         },
@@ -81,7 +82,11 @@ def standings_json(request: HttpRequest, slug: str) -> JsonResponse:
     if season is None:
         return JsonResponse({"error": f"{league} has no season yet."}, status=404)
     return JsonResponse(
-        {"league": league.slug, "season": season.name, "standings": feeds.standings_rows(standings_for(season))}
+        {
+            "league": league.slug,
+            "season": season.name,
+            "standings": feeds.standings_rows(standings_for(season), league.rules),
+        }
     )
 
 
@@ -91,9 +96,9 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
         return HttpResponse(f"{league} has no season yet.", status=404, content_type="text/plain")
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{league.slug}-standings.csv"'
-    writer = csv.DictWriter(response, fieldnames=feeds.STANDINGS_COLUMNS)
+    writer = csv.DictWriter(response, fieldnames=feeds.standings_columns(league.rules))
     writer.writeheader()
-    writer.writerows(feeds.standings_rows(standings_for(season)))
+    writer.writerows(feeds.standings_rows(standings_for(season), league.rules))
     return response
 
 
@@ -139,7 +144,7 @@ def fixture_detail(request: HttpRequest, pk: int, forms: dict | None = None, sta
     side = fixture.side_of(coach)
     is_organiser = league.is_organised_by(request.user)
     forms = forms or {}
-    label = league.rules.score_label
+    rules = league.rules
     context = {
         "fixture": fixture,
         "league": league,
@@ -148,19 +153,17 @@ def fixture_detail(request: HttpRequest, pk: int, forms: dict | None = None, sta
         "side": side,
         "is_organiser": is_organiser,
         "events": fixture.events.select_related("by").order_by("at", "id"),
-        "score_label": label,
+        "rules": rules,
     }
     if not fixture.is_bye:
         if side and result is None:
-            context["report_form"] = forms.get("report") or ReportResultForm(fixture=fixture, score_label=label)
+            context["report_form"] = forms.get("report") or report_form(rules, fixture)
         if side and result is not None and result.status == Result.Status.REPORTED and side == result.confirming_side:
             context["can_confirm"] = True
             context["dispute_form"] = forms.get("dispute") or DisputeForm()
         if is_organiser:
-            initial = {"home_score": result.home_score, "away_score": result.away_score} if result else {}
-            context["record_form"] = forms.get("record") or RecordResultForm(
-                fixture=fixture, score_label=label, initial=initial
-            )
+            initial = rules.initial_from(result) if result else {}
+            context["record_form"] = forms.get("record") or record_form(rules, fixture, initial=initial)
             if result is None or not result.is_approved:
                 context["rearrange_form"] = forms.get("rearrange") or RearrangeForm(initial={"date": fixture.date})
             if result is not None and result.is_approved:
@@ -198,12 +201,12 @@ def _submit(request: HttpRequest, fixture: Fixture, key: str, form, apply, succe
 @require_POST
 def report_result(request: HttpRequest, pk: int) -> HttpResponse:
     fixture = get_fixture_for_coach(request, pk)
-    league = fixture.round.season.league
+    rules = fixture.round.season.league.rules
     return _submit(
         request,
         fixture,
         "report",
-        ReportResultForm(request.POST, fixture=fixture, score_label=league.rules.score_label),
+        report_form(rules, fixture, request.POST),
         lambda data: services.report_result(fixture=fixture, by=request.user, **data),
         "Result reported. Your opponent now confirms it.",
     )
@@ -272,12 +275,12 @@ def approve_result(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def record_result(request: HttpRequest, pk: int) -> HttpResponse:
     fixture = _fixture_for_organiser(request, pk)
-    league = fixture.round.season.league
+    rules = fixture.round.season.league.rules
     return _submit(
         request,
         fixture,
         "record",
-        RecordResultForm(request.POST, fixture=fixture, score_label=league.rules.score_label),
+        record_form(rules, fixture, request.POST),
         lambda data: services.record_result(fixture=fixture, by=request.user, **data),
         "Result recorded and approved.",
     )

@@ -27,6 +27,7 @@ def season_with_results(*, coaches: int, played_rounds: int, season: Season | No
             home_score=12 if f.pk % 2 else f.pk % 10,
             away_score=f.pk % 10 if f.pk % 2 else 12,
             outcome="home" if f.pk % 2 else "away",
+            summary=f"{12 if f.pk % 2 else f.pk % 10} – {f.pk % 10 if f.pk % 2 else 12}",
             status=Result.Status.APPROVED,
             approved_at=now,
         )

@@ -39,7 +39,6 @@ class LeagueFactory(factory.django.DjangoModelFactory):
 
     name = factory.Sequence(lambda n: f"League {n}")
     slug = factory.Sequence(lambda n: f"league-{n}")
-    vp_target = 12
 
     @factory.post_generation
     def organisers(self, create, extracted, **kwargs):
@@ -94,5 +93,6 @@ class ResultFactory(factory.django.DjangoModelFactory):
     home_score = 12
     away_score = 6
     outcome = factory.LazyAttribute(lambda r: "home" if r.home_score > r.away_score else "away")
+    summary = factory.LazyAttribute(lambda r: f"{r.home_score} – {r.away_score}")
     status = Result.Status.APPROVED
     approved_at = factory.LazyFunction(lambda: datetime.datetime(2026, 9, 8, 20, 0, tzinfo=datetime.timezone.utc))

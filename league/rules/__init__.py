@@ -1,18 +1,23 @@
-"""What differs between game systems: result validation, points, tiebreakers.
+"""What differs between game systems: result reporting, points, standings.
 
-The engine asks ``rules_for(league.game_system)`` and never branches on the game.
-A game system is one module here exposing a ``GameRules`` instance as ``RULES``.
+The engine asks a league for ``league.rules`` (its game's ``GameRules`` bound to
+the league's settings) and never branches on the game. Adding a game means one
+module here with a ``GameRules`` subclass, listed in ``GAMES``.
 """
 
 from __future__ import annotations
 
-from league.rules import guildball
-from league.rules.base import GameRules, Tiebreak
+from league.rules.base import GameRules, Stat, Verdict
+from league.rules.guildball import GuildBallRules
 
-__all__ = ["GameRules", "Tiebreak", "rules_for"]
+__all__ = ["GAMES", "GameRules", "Stat", "Verdict", "game_choices", "rules_class"]
 
-_BY_SYSTEM: dict[str, GameRules] = {guildball.RULES.system: guildball.RULES}
+GAMES: dict[str, type[GameRules]] = {cls.system: cls for cls in (GuildBallRules,)}
 
 
-def rules_for(game_system: str) -> GameRules:
-    return _BY_SYSTEM[game_system]
+def rules_class(game_system: str) -> type[GameRules]:
+    return GAMES[game_system]
+
+
+def game_choices() -> list[tuple[str, str]]:
+    return [(system, cls.name) for system, cls in GAMES.items()]

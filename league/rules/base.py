@@ -1,55 +1,77 @@
-"""The interface every game system implements, over plain values (no ORM)."""
+"""The interface every game system implements (STYLE: one engine, three games).
+
+A game is one ``GameRules`` subclass, bound to a league's settings. It tells the
+engine:
+
+- its settings model (per-league options with the rulebook's defaults);
+- how a result is reported (its form), validated (``validate`` returns a
+  ``Verdict``: the outcome, each side's score in the game's unit where it has
+  one, and the game's own facts) and stored (``save_details`` writes the game's
+  detail model);
+- what a standings row sums (``side_stats``), League Points (``league_points``),
+  the ordered tiebreak keys and the columns of its table, CSV and JSON.
+
+Everything here works on plain values; the engine feeds it from the ORM.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from django import forms
 
 HOME_WIN = "home"
 AWAY_WIN = "away"
 DRAW = "draw"
-ABANDONED = "abandoned"
+ABANDONED = "abandoned"  # abandoned or unplayed: a loss for both (GB-6, DB-5a)
+OUTCOMES = (HOME_WIN, AWAY_WIN, DRAW, ABANDONED)
+
+SIDES = ("home", "away")
+
+
+def other_side(side: str) -> str:
+    return "away" if side == "home" else "home"
 
 
 @dataclass(frozen=True)
-class Tiebreak:
-    """One standings key after League Points, best first (higher is better)."""
+class Stat:
+    """A figure a standings row sums, beyond played/won/drawn/lost/LP."""
 
-    field: str  # attribute of a standings row
-    label: str  # how a person names it: "VP scored"
-    signed: bool = False  # show as +10 / -4
+    key: str  # attribute of the row's ``stats`` and the JSON/CSV key: "vp_for"
+    label: str  # how a person names it in a tie explanation: "VP scored"
+    short: str  # column heading: "VP+"
+    signed: bool = False  # shown as +10 / -4
 
 
-class GameRules:
-    system: str
-    name: str
-    score_label: str  # the unit of a side's score: "VP", "TD"
-    allows_draws: bool
-    tiebreakers: tuple[Tiebreak, ...]
+@dataclass(frozen=True)
+class Verdict:
+    """A validated result: what the engine stores and what the game keeps."""
 
-    def validate_score(self, *, home_score: int, away_score: int, vp_target: int, override: bool = False) -> str:
-        """Return the outcome of a completed match, or raise ValidationError with a
-        message a coach understands."""
-        raise NotImplementedError
+    outcome: str
+    home_score: int | None = None
+    away_score: int | None = None
+    conceded: bool = False  # the loser conceded (DB-5a)
+    details: Mapping[str, Any] = field(default_factory=dict)
 
-    def validate_abandoned(self, *, home_score: int, away_score: int, vp_target: int) -> str:
-        raise NotImplementedError
 
-    def league_points(self, *, outcome: str, side: str) -> int:
-        raise NotImplementedError
+@dataclass(frozen=True)
+class PlayedResult:
+    """An approved regular-season result as plain values."""
 
-    def scores_count_for_tiebreak(self, outcome: str) -> bool:
-        return True
+    round_number: int
+    home_id: int
+    away_id: int
+    home_score: int | None
+    away_score: int | None
+    outcome: str
+    conceded: bool = False
+    details: Mapping[str, Any] = field(default_factory=dict)
 
-    # The game's own layer (a Big League campaign) hangs off approved results
-    # through these two calls, made inside the engine's transaction.
-
-    def result_approved(self, result) -> None:
-        """A result has just become approved (reported and approved, or entered,
-        corrected or abandoned by the organiser). Nothing to derive by default."""
-
-    def result_withdrawn(self, result) -> None:
-        """An approved result is about to be corrected or reopened: undo what
-        ``result_approved`` derived from it. Nothing by default."""
+    def score(self, side: str) -> int:
+        value = self.home_score if side == "home" else self.away_score
+        return value or 0
 
 
 def side_won(outcome: str, side: str) -> bool:
@@ -57,6 +79,120 @@ def side_won(outcome: str, side: str) -> bool:
 
 
 def side_lost(outcome: str, side: str) -> bool:
+    """A loss for ``side``: the other side won, or the match was abandoned or
+    never played (a loss for both: GB-6, DB-5a)."""
     if outcome == ABANDONED:
         return True
     return outcome in (HOME_WIN, AWAY_WIN) and outcome != side
+
+
+class GameRules:
+    """One game system's rules, bound to one league's settings."""
+
+    system: ClassVar[str]
+    name: ClassVar[str]
+    entry_label: ClassVar[str] = "Team"  # what a coach fields: "Guild", "Team"
+    rows_named_by_team: ClassVar[bool] = False  # standings list teams (DB) rather than coaches
+    score_label: ClassVar[str | None] = None  # the unit of a side's score: "VP", "TD"
+    allows_draws: ClassVar[bool] = False
+    allows_override: ClassVar[bool] = False  # the organiser may accept a score the rules reject
+    abandoned_label: ClassVar[str] = "Abandoned"
+    stats: ClassVar[tuple[Stat, ...]] = ()
+    tiebreakers: ClassVar[tuple[str, ...]] = ()  # stat keys after League Points, best first
+    feed_columns: ClassVar[tuple[str, ...]] = ()  # standings.json / standings.csv keys after "division"
+    settings_model: ClassVar[Any] = None  # the game's per-league settings model
+    detail_values: ClassVar[Mapping[str, str]] = {}  # details key -> Result ``.values()`` lookup
+
+    def __init__(self, settings: Any = None):
+        self.settings = settings
+
+    @classmethod
+    def for_league(cls, league) -> GameRules:
+        """Bound to the league's settings row, or the game's defaults when the league
+        has none yet (a GET never writes)."""
+        settings = None
+        if cls.settings_model is not None:
+            settings = cls.settings_model.objects.filter(league_id=league.pk).first() if league.pk else None
+            if settings is None:
+                settings = cls.settings_model(league=league)
+        return cls(settings)
+
+    # Reporting -------------------------------------------------------------------
+
+    def report_form_class(self) -> type[forms.Form]:
+        """The form a coach reports with (and the organiser enters or corrects with,
+        plus the engine's own fields)."""
+        raise NotImplementedError
+
+    def form_labels(self, form: forms.Form, fixture) -> None:
+        """Put the coaches' or teams' names on the form's fields."""
+
+    def initial_from(self, result) -> dict[str, Any]:
+        """The form's initial values from a stored result, for a correction."""
+        return {}
+
+    def validate(self, facts: Mapping[str, Any], *, override: bool = False, abandoned: bool = False) -> Verdict:
+        """Check a reported result; raise ValidationError with a message a coach of
+        this game understands."""
+        raise NotImplementedError
+
+    def report_help(self) -> str:
+        """One line under the report form."""
+        return ""
+
+    def abandon_help(self) -> str:
+        """The label of the organiser's "abandoned" box."""
+        return f"{self.abandoned_label}: both sides record a loss"
+
+    def abandon_fields(self) -> dict[str, forms.Field]:
+        """What the organiser gives for a match that was not completed, beyond the
+        reason (Guild Ball: the VP so far). Nothing by default."""
+        return {}
+
+    def save_details(self, result, verdict: Verdict) -> None:
+        """Store the game's own facts of ``result`` (its detail model). Nothing by default."""
+
+    def summary(self, verdict: Verdict) -> str:
+        """The score as it stands between the two names on every page ("12 – 8"),
+        written once when the result is stored so pages need no game details."""
+        if verdict.home_score is None:
+            return "–"
+        return f"{verdict.home_score} – {verdict.away_score}"
+
+    # Standings -------------------------------------------------------------------
+
+    def side_stats(self, result: PlayedResult, side: str) -> dict[str, int]:
+        """What ``result`` adds to ``side``'s row, for every key in ``stats``."""
+        return {}
+
+    def league_points(self, result: PlayedResult, side: str) -> int:
+        raise NotImplementedError
+
+    def row_url(self, league, row) -> str:
+        """Where a standings row links: the coach's page in the league."""
+        from django.urls import reverse
+
+        return reverse("league:coach_detail", args=[league.slug, row.coach_id])
+
+    def row_figures(self, row) -> str:
+        """A standings row's game figures in words, for the coach's page."""
+        parts = []
+        for stat in self.stats:
+            value = row.stats[stat.key]
+            parts.append(f"{value:+d} {stat.label}" if stat.signed else f"{value} {stat.label}")
+        return ", ".join(parts)
+
+    def standings_help(self) -> str:
+        """One line under the table saying how it is ordered."""
+        return ""
+
+    # The game's own post-game sequence (Dungeon Bowl's winnings and injuries), called
+    # inside the engine's transaction. Layers on top of a game (The Big League) hook in
+    # through league.layers instead.
+
+    def result_approved(self, result) -> None:
+        """A result has just become approved. Nothing to derive by default."""
+
+    def result_withdrawn(self, result) -> None:
+        """An approved result is about to be corrected or reopened: undo what
+        ``result_approved`` derived from it. Nothing by default."""

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from django import forms
 from django.core.exceptions import ValidationError
 
-from league.rules.base import ABANDONED, AWAY_WIN, HOME_WIN, GameRules, Tiebreak
+from league.forms import MAX_SCORE
+from league.guildball.forms import GuildBallResultForm
+from league.guildball.models import GuildBallSettings
+from league.rules.base import ABANDONED, AWAY_WIN, HOME_WIN, GameRules, PlayedResult, Stat, Verdict
 
 WIN_LP = 3  # GB-7
 LOSS_LP = 0  # GB-7; GB-6: an abandoned match is a loss for both
@@ -13,16 +20,64 @@ GOAL_OVERSHOOT = 4  # GB-8 Decision: a goal scored from target - 1 ends at targe
 
 class GuildBallRules(GameRules):
     system = "guildball"
-    name = "Guild Ball"
+    name = "Guild Ball: The Big League"
+    entry_label = "Guild"
     score_label = "VP"
     allows_draws = False
-    # GB-9: LP, then cumulative VP scored, then VP difference.
-    tiebreakers = (
-        Tiebreak("score_for", "VP scored"),
-        Tiebreak("score_diff", "VP difference", signed=True),
+    allows_override = True
+    stats = (
+        Stat("vp_for", "VP scored", "VP+"),
+        Stat("vp_against", "VP conceded", "VP−"),
+        Stat("vp_diff", "VP difference", "VP±", signed=True),
     )
+    # GB-9: LP, then cumulative VP scored, then VP difference.
+    tiebreakers = ("vp_for", "vp_diff")
+    feed_columns = ("position", "tied", "coach", "played", "won", "lost", "lp", "vp_for", "vp_against", "vp_diff")
+    settings_model = GuildBallSettings
 
-    def validate_score(self, *, home_score: int, away_score: int, vp_target: int, override: bool = False) -> str:
+    @property
+    def vp_target(self) -> int:
+        return self.settings.vp_target if self.settings is not None else 12
+
+    def report_form_class(self):
+        return GuildBallResultForm
+
+    def form_labels(self, form, fixture) -> None:
+        form.fields["home_score"].label = f"{fixture.home} (VP)"
+        if fixture.away_id:
+            form.fields["away_score"].label = f"{fixture.away} (VP)"
+        if "override" in form.fields:
+            form.fields["override"].label = "Accept a score the VP rules reject (GB-8; the reason is recorded)"
+
+    def initial_from(self, result) -> dict[str, Any]:
+        return {"home_score": result.home_score, "away_score": result.away_score}
+
+    def report_help(self) -> str:
+        return f"No draws: the winner reaches {self.vp_target} VP (GB-7, GB-8)."
+
+    def row_figures(self, row) -> str:
+        vp = row.stats
+        return f"{vp['vp_for']} VP scored, {vp['vp_against']} conceded ({vp['vp_diff']:+d})"
+
+    def standings_help(self) -> str:
+        return "Order: League Points, then VP scored, then VP difference (GB-9). Coaches level on all three share the position."
+
+    def abandon_help(self) -> str:
+        return "Abandoned (GB-6: both coaches record a loss; VP kept for information)"
+
+    def abandon_fields(self):
+        return {
+            "home_score": forms.IntegerField(label="Home VP so far", min_value=0, max_value=MAX_SCORE, initial=0),
+            "away_score": forms.IntegerField(label="Away VP so far", min_value=0, max_value=MAX_SCORE, initial=0),
+        }
+
+    def validate(self, facts: Mapping[str, Any], *, override: bool = False, abandoned: bool = False) -> Verdict:
+        home, away = facts["home_score"], facts["away_score"]
+        if abandoned:
+            return Verdict(self.validate_abandoned(home_score=home, away_score=away), home, away)
+        return Verdict(self.validate_score(home_score=home, away_score=away, override=override), home, away)
+
+    def validate_score(self, *, home_score: int, away_score: int, override: bool = False) -> str:
         """GB-7/GB-8: no draws; the winner reaches the target, the loser stays below
         the winner, nobody scores more than target + 4. ``override`` (the Longshanks,
         with a recorded reason) lifts the target checks but never allows a draw."""
@@ -32,55 +87,40 @@ class GuildBallRules(GameRules):
         outcome = HOME_WIN if home_score > away_score else AWAY_WIN
         if override:
             return outcome
+        target = self.vp_target
         winner = max(home_score, away_score)
-        ceiling = vp_target + GOAL_OVERSHOOT
-        if winner < vp_target:
-            raise ValidationError(
-                f"The winner must reach {vp_target} VP (GB-8); the higher score here is {winner}."
-            )
+        ceiling = target + GOAL_OVERSHOOT
+        if winner < target:
+            raise ValidationError(f"The winner must reach {target} VP (GB-8); the higher score here is {winner}.")
         if winner > ceiling:
             raise ValidationError(
-                f"No score can be above {ceiling} VP in a {vp_target} VP game (GB-8); "
-                f"a goal from {vp_target - 1} VP ends the game on {vp_target + 3}."
+                f"No score can be above {ceiling} VP in a {target} VP game (GB-8); "
+                f"a goal from {target - 1} VP ends the game on {target + 3}."
             )
         return outcome
 
-    def validate_abandoned(self, *, home_score: int, away_score: int, vp_target: int) -> str:
+    def validate_abandoned(self, *, home_score: int, away_score: int) -> str:
         """GB-6/GB-8: an abandoned match keeps the VP played so far (or 0-0)."""
         _check_not_negative(home_score, away_score)
-        ceiling = vp_target + GOAL_OVERSHOOT
+        ceiling = self.vp_target + GOAL_OVERSHOOT
         if max(home_score, away_score) > ceiling:
-            raise ValidationError(f"No score can be above {ceiling} VP in a {vp_target} VP game (GB-8).")
+            raise ValidationError(f"No score can be above {ceiling} VP in a {self.vp_target} VP game (GB-8).")
         return ABANDONED
 
-    def league_points(self, *, outcome: str, side: str) -> int:
+    def league_points(self, result: PlayedResult, side: str) -> int:
         """GB-7: 3 LP for the winner, 0 for the loser; GB-6: 0 each when abandoned."""
-        return WIN_LP if outcome == side else LOSS_LP
+        return WIN_LP if result.outcome == side else LOSS_LP
 
-    def scores_count_for_tiebreak(self, outcome: str) -> bool:
-        """GB-6 Decision: VP of an abandoned match are kept for information only."""
-        return outcome != ABANDONED
-
-    # The Big League layer (campaigns app). The engine calls these inside its own
-    # transaction; campaigns is imported here, not at module level, because it
-    # imports the league models and this module is loaded with them.
-
-    def result_approved(self, result) -> None:
-        """CP and Favours derived from a newly approved result (GB-17, GB-18)."""
-        from campaigns.services import on_result_approved
-
-        on_result_approved(result)
-
-    def result_withdrawn(self, result) -> None:
-        """Reverse what an approved result gave before it is corrected or reopened."""
-        from campaigns.services import on_result_withdrawn
-
-        on_result_withdrawn(result)
+    def side_stats(self, result: PlayedResult, side: str) -> dict[str, int]:
+        """GB-9's VP; GB-6 Decision: VP of an abandoned match are kept for
+        information only and count for nothing here."""
+        if result.outcome == ABANDONED:
+            return {}
+        scored = result.score(side)
+        conceded = result.score("away" if side == "home" else "home")
+        return {"vp_for": scored, "vp_against": conceded, "vp_diff": scored - conceded}
 
 
 def _check_not_negative(*scores: int) -> None:
     if any(score < 0 for score in scores):
         raise ValidationError("Victory Points cannot be negative.")
-
-
-RULES = GuildBallRules()

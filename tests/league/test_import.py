@@ -12,7 +12,7 @@ from campaigns.models import CampaignCoach, FavourEntry
 from campaigns.services import favour_balance
 from league import services
 from league.models import Coach, Entry, Fixture, League, Result, ResultEvent, Round, Season
-from league.rules import guildball
+from league import layers
 from league.standings import standings_for
 from tests.factories import CoachFactory, EntryFactory, FixtureFactory, RoundFactory
 
@@ -113,7 +113,7 @@ def test_importing_the_same_file_again_changes_nothing(tmp_path, monkeypatch):
     favours = list(FavourEntry.objects.order_by("pk").values_list("pk", "coach_id", "amount"))
     approvals = []
     # The engine's hook for the campaign layer must not be called again.
-    monkeypatch.setattr(guildball.RULES, "result_approved", approvals.append)
+    monkeypatch.setattr(layers, "result_approved", approvals.append)
 
     output = run(path)
 

@@ -59,7 +59,7 @@ def test_every_sortable_standings_column_renders(client, small_league):
     url = reverse("league:league_detail", args=["midlands"])
     table = client.get(url).context["table"]
     sortable = [column.name for column in table.columns if column.orderable]
-    assert {"position", "coach", "lp", "score_for", "score_diff"} <= set(sortable)
+    assert {"position", "coach", "lp", "vp_for", "vp_diff"} <= set(sortable)
     for name in sortable:
         for prefix in ("", "-"):
             response = client.get(url, {"sort": prefix + name})
@@ -111,6 +111,7 @@ def test_standings_json_shape(client, small_league):
     data = client.get(reverse("league:standings_json", args=["midlands"])).json()
     assert data["league"] == "midlands" and data["season"] == "Season 1"
     assert data["standings"][0] == {
+        "division": None,
         "position": 1,
         "tied": False,
         "coach": "Anvil",
@@ -146,9 +147,9 @@ def test_standings_csv_same_columns(client, small_league):
     response = client.get(reverse("league:standings_csv", args=["midlands"]))
     assert response["Content-Type"].startswith("text/csv")
     rows = list(csv.DictReader(io.StringIO(response.content.decode())))
-    assert list(rows[0]) == ["position", "tied", "coach", "played", "won", "lost", "lp", "vp_for", "vp_against", "vp_diff"]
+    assert list(rows[0]) == ["division", "position", "tied", "coach", "played", "won", "lost", "lp", "vp_for", "vp_against", "vp_diff"]
     assert rows[1] == {
-        "position": "2", "tied": "False", "coach": "Rage", "played": "2", "won": "1", "lost": "1",
+        "division": "", "position": "2", "tied": "False", "coach": "Rage", "played": "2", "won": "1", "lost": "1",
         "lp": "3", "vp_for": "24", "vp_against": "16", "vp_diff": "8",
     }
 

@@ -12,7 +12,7 @@ from tests.factories import LeagueFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db
 
-MAX_QUERIES = 14
+MAX_QUERIES = 15  # includes the game settings row (league.rules)
 
 
 @pytest.fixture(params=[4, 40], ids=["4-coaches", "40-coaches"])
@@ -32,7 +32,7 @@ def _public_urls(season, fixture):
     return [
         reverse("league:league_list"),
         reverse("league:league_detail", args=[slug]),
-        reverse("league:league_detail", args=[slug]) + "?sort=-score_diff",
+        reverse("league:league_detail", args=[slug]) + "?sort=-vp_diff",
         reverse("league:fixtures", args=[slug]),
         reverse("league:coach_detail", args=[slug, coach_id]),
         reverse("league:standings_json", args=[slug]),

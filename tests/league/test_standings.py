@@ -1,9 +1,10 @@
 """GB-9, GB-10: standings order, shared positions, tie explanations, history."""
 
-from league.rules import rules_for
+from league.guildball.models import GuildBallSettings
+from league.rules.guildball import GuildBallRules
 from league.standings import EntryInfo, PlayedResult, compute_table, with_history
 
-RULES = rules_for("guildball")
+RULES = GuildBallRules(GuildBallSettings(vp_target=12))
 
 
 def entries(*names):
@@ -15,7 +16,7 @@ def result(rnd, home, away, hs, as_, outcome=None):
 
 
 def table_of(es, rs):
-    return [(r.coach, r.position_label, r.lp, r.score_for, r.score_diff) for r in compute_table(es, rs, RULES)]
+    return [(r.coach, r.position_label, r.lp, r.stats['vp_for'], r.stats['vp_diff']) for r in compute_table(es, rs, RULES)]
 
 
 def test_lp_then_vp_scored_then_vp_difference():
@@ -31,7 +32,7 @@ def test_lp_then_vp_scored_then_vp_difference():
     anvil, rage, velocity, brisket = rows
     assert (anvil.lp, anvil.won, anvil.played) == (6, 2, 2)
     # Rage and Velocity are both on 3 LP; Rage scored 24 VP, Velocity 23.
-    assert (rage.lp, rage.score_for, velocity.score_for) == (3, 24, 23)
+    assert (rage.lp, rage.stats['vp_for'], velocity.stats['vp_for']) == (3, 24, 23)
     assert rage.note == "level with Velocity on 3 LP; ahead on VP scored, 24 to 23"
     assert velocity.note == "level with Rage on 3 LP; behind on VP scored, 23 to 24"
     assert anvil.note == "" and brisket.note == ""
@@ -79,7 +80,7 @@ def test_abandoned_is_played_and_lost_by_both_vp_not_counted_gb6():
     es = entries("Home", "Away")
     rows = compute_table(es, [result(1, 1, 2, 8, 5, outcome="abandoned")], RULES)
     for row in rows:
-        assert (row.played, row.won, row.lost, row.lp, row.score_for, row.score_against) == (1, 0, 1, 0, 0, 0)
+        assert (row.played, row.won, row.lost, row.lp, row.stats['vp_for'], row.stats['vp_against']) == (1, 0, 1, 0, 0, 0)
 
 
 def test_results_for_unknown_entries_are_ignored():
