@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_tables2",
     "league",
+    "league.dungeonbowl",
     "campaigns",
 ]
 
