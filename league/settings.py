@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "django_tables2",
     "league",
     "league.guildball",
+    "league.dungeonbowl",
     "campaigns",
 ]
 

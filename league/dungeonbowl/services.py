@@ -1,0 +1,243 @@
+"""Every Dungeon Bowl write so far: drafting a team, locking its draft, logging a
+dice roll. Keyword-only, one transaction each, the team row locked before it
+changes (lock order: league, then team, then its players), so a double submission
+cannot create two drafts or two Treasury openings.
+
+Refusals raise ``ValidationError`` with the rules' messages (every refusal at once)
+or ``PermissionDenied`` for someone with no business doing it.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Model, Sum
+from django.utils import timezone
+from django.utils.text import slugify
+
+from league.dungeonbowl import rules
+from league.dungeonbowl.models import (
+    GAME_SYSTEM,
+    MAX_GP,
+    MAX_NUMBER,
+    College,
+    DiceRoll,
+    Player,
+    Team,
+    TreasuryLine,
+)
+from league.models import Coach, League
+
+# Reading helpers ---------------------------------------------------------------------
+
+
+def treasury_balance(team: Team) -> int:
+    """DB-6: the Treasury is the sum of its ledger."""
+    return TreasuryLine.objects.filter(team=team).aggregate(total=Sum("amount"))["total"] or 0
+
+
+def _may_act_for(user, *, league: League, coach: Coach) -> bool:
+    return bool(user is not None and user.is_authenticated) and (
+        coach.user_id == user.pk or league.is_organised_by(user)
+    )
+
+
+# Drafts (DB-1, DB-6, DB-7) ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DraftPick:
+    """One line of a draft list. Without a name the player takes the position's
+    name; without a number, the lowest one the list leaves free."""
+
+    position: str
+    name: str = ""
+    number: int | None = None
+
+
+def _lines(picks: Sequence[str | DraftPick]) -> tuple[list[DraftPick], list[str]]:
+    """The picks with a name and number each, and what is wrong with them."""
+    lines = [p if isinstance(p, DraftPick) else DraftPick(p) for p in picks]
+    errors = []
+    taken = [p.number for p in lines if p.number is not None]
+    for number in taken:
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= MAX_NUMBER:
+            errors.append(f"Player numbers run from 1 to {MAX_NUMBER}, not {number}.")
+    duplicates = sorted({n for n in taken if taken.count(n) > 1 and isinstance(n, int)})
+    if duplicates:
+        errors.append(f"Two players cannot wear the same number: {', '.join(map(str, duplicates))}.")
+    too_long = [p.name for p in lines if len(p.name.strip()) > Player._meta.get_field("name").max_length]
+    if too_long:
+        errors.append(f"A player's name is at most 60 characters: {too_long[0][:20]}...")
+    free = (n for n in range(1, MAX_NUMBER + 1) if n not in taken)
+    numbered = []
+    for pick in lines:
+        number = pick.number if pick.number is not None else next(free, 0)
+        numbered.append(DraftPick(pick.position, pick.name.strip() or pick.position, number))
+    return numbered, errors
+
+
+def _new_team(*, league: League | None, coach: Coach | None, name: str, college: College | None) -> Team:
+    if league is None or coach is None or college is None or not name.strip():
+        raise ValidationError("A new team needs its league, coach, name and college.")
+    if league.game_system != GAME_SYSTEM:
+        raise ValidationError(f"{league} is not a Dungeon Bowl league.")
+    name = name.strip()
+    slug = slugify(name)
+    if not slug:
+        raise ValidationError("A team's name needs at least one letter or digit.")
+    if len(name) > Team._meta.get_field("name").max_length:
+        raise ValidationError("A team's name is at most 100 characters.")
+    if Team.objects.filter(league=league, slug=slug).exists():
+        raise ValidationError(f"A team called {name} already plays in {league}.")
+    try:
+        with transaction.atomic():
+            return Team.objects.create(league=league, coach=coach, college=college, name=name, slug=slug)
+    except IntegrityError:  # the same name submitted twice at once
+        raise ValidationError(f"A team called {name} already plays in {league}.") from None
+
+
+@transaction.atomic
+def submit_draft(
+    *,
+    team: Team | None = None,
+    league: League | None = None,
+    coach: Coach | None = None,
+    name: str = "",
+    college: College | None = None,
+    picks: Sequence[str | DraftPick],
+    rerolls: int,
+    budget: int = rules.DEFAULT_DRAFT_BUDGET,
+    by,
+) -> Team:
+    """DB-6: a coach (or their league's commissioner) submits a draft list.
+
+    Either an existing ``team`` whose draft is not locked (a resubmission replaces
+    the players and reverses the previous opening of the Treasury) or a new team
+    from ``league``, ``coach``, ``name`` and ``college``. The draft is checked by
+    ``rules.check_draft``; a refused draft writes nothing. The unspent budget opens
+    the Treasury (DB-6 Decision).
+    """
+    if isinstance(budget, bool) or not isinstance(budget, int) or not 0 <= budget <= MAX_GP:
+        raise ValidationError(f"A draft budget is from 0 to {MAX_GP:,} gp.")
+    if isinstance(rerolls, bool) or not isinstance(rerolls, int):
+        raise ValidationError("Team re-rolls are a whole number.")
+    if team is not None:
+        team = Team.objects.select_for_update(of=("self",)).select_related("league", "coach", "college").get(pk=team.pk)
+        league, coach, college = team.league, team.coach, team.college
+    if league is None or coach is None or not _may_act_for(by, league=league, coach=coach):
+        raise PermissionDenied("Only the team's coach or the league's commissioner submits its draft.")
+    lines, errors = _lines(picks)
+    if team is not None and team.draft_locked:
+        raise ValidationError(f"The commissioner has locked {team}'s draft; it can no longer change.")
+    if college is None:
+        raise ValidationError("Choose the team's College of Magic.")
+    check = rules.check_draft(college.roster(), [line.position for line in lines], rerolls, budget)
+    if errors or not check.ok:
+        raise ValidationError([*check.refusals, *errors])
+
+    if team is None:
+        team = _new_team(league=league, coach=coach, name=name, college=college)
+    elif team.draft_submitted_at is not None:
+        _withdraw_draft(team, by=by)
+
+    positions = {p.name: p for p in college.positions.all()}
+    Player.objects.bulk_create(
+        Player(
+            team=team, name=line.name, number=line.number, position=(pos := positions[line.position]),
+            ma=pos.ma, st=pos.st, ag=pos.ag, pa=pos.pa, av=pos.av,
+        )
+        for line in lines
+    )
+    team.rerolls = rerolls
+    team.draft_budget = budget
+    team.draft_submitted_at = timezone.now()
+    team.save(update_fields=["rerolls", "draft_budget", "draft_submitted_at"])
+    TreasuryLine.objects.create(
+        team=team,
+        amount=check.treasury,
+        kind=TreasuryLine.Kind.DRAFT,
+        reason=(
+            f"Draft: budget {rules.gp(budget)}, {len(lines)} players {rules.gp(check.players_cost)}, "
+            f"{rerolls} re-rolls {rules.gp(check.rerolls_cost)}, unspent {rules.gp(check.treasury)}"
+        ),
+        created_by=by,
+    )
+    return team
+
+
+def _withdraw_draft(team: Team, *, by) -> None:
+    """An unlocked draft being replaced: its players never played (the draft is
+    locked before the season), so they go; its Treasury opening is reversed by a
+    new line, never edited."""
+    team.players.all().delete()
+    for line in TreasuryLine.objects.filter(team=team, kind=TreasuryLine.Kind.DRAFT, reversed_by__isnull=True,
+                                            reverses__isnull=True):
+        TreasuryLine.objects.create(
+            team=team, amount=-line.amount, kind=TreasuryLine.Kind.DRAFT, reverses=line,
+            reason="Draft resubmitted: the previous draft's unspent budget is withdrawn", created_by=by,
+        )
+
+
+@transaction.atomic
+def lock_draft(*, team: Team, by) -> Team:
+    """The commissioner accepts a submitted draft (DB-1); it no longer changes
+    through ``submit_draft``."""
+    team = Team.objects.select_for_update(of=("self",)).select_related("league").get(pk=team.pk)
+    if by is None or not team.league.is_organised_by(by):
+        raise PermissionDenied("Only the league's commissioner locks a draft.")
+    if team.draft_submitted_at is None:
+        raise ValidationError(f"{team} has not submitted a draft yet.")
+    if team.draft_locked:
+        raise ValidationError(f"{team}'s draft is already locked.")
+    team.draft_locked_at = timezone.now()
+    team.draft_locked_by = by
+    team.save(update_fields=["draft_locked_at", "draft_locked_by"])
+    return team
+
+
+# Dice (DB-16) --------------------------------------------------------------------------
+
+_DICE = re.compile(r"^([1-9])?D(3|6|8|16)$")
+_rng = random.SystemRandom()
+
+
+def record_roll(
+    *,
+    league: League,
+    purpose: str,
+    dice: str,
+    values: Sequence[int] | None = None,
+    by=None,
+    team: Team | None = None,
+    cause: Model | None = None,
+    description: str = "",
+) -> DiceRoll:
+    """Log a roll (DB-16): the app rolls when ``values`` is None; otherwise they are
+    a roll made at the table, entered by ``by``. Runs inside the caller's
+    transaction so a refused step leaves no orphan roll."""
+    match = _DICE.match(dice)
+    if match is None:
+        raise ValidationError(f'Dice are written like "2D6" or "D16", not "{dice}".')
+    count, sides = int(match.group(1) or 1), int(match.group(2))
+    if purpose not in DiceRoll.Purpose.values:
+        raise ValidationError(f"Unknown purpose for a roll: {purpose}.")
+    if values is None:
+        values, source = [_rng.randint(1, sides) for _ in range(count)], DiceRoll.Source.APP
+    else:
+        values, source = list(values), DiceRoll.Source.TABLE
+        if by is None:
+            raise ValidationError("A roll made at the table says who entered it.")
+        if len(values) != count or any(
+            isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= sides for v in values
+        ):
+            raise ValidationError(f"A {dice} roll is {count} numbers from 1 to {sides}.")
+    return DiceRoll.objects.create(
+        league=league, purpose=purpose, dice=dice, values=values, source=source, entered_by=by, team=team,
+        cause=cause, description=description[:200],
+    )
