@@ -30,7 +30,7 @@ from django.utils.html import format_html, format_html_join
 
 from league import services
 from league.forms import abandon_form_class
-from league.models import Coach, Entry, Fixture, League, Result, ResultEvent, Round, Season
+from league.models import Coach, Division, Entry, Fixture, League, Result, ResultEvent, Round, Season
 
 # Scoping ---------------------------------------------------------------------
 
@@ -388,10 +388,34 @@ def _settings_inline(model) -> type[admin.StackedInline]:
     )
 
 
+class DivisionInline(admin.TabularInline):
+    model = Division
+    extra = 0
+    fields = ["name"]
+
+
+class DivisionDrawForm(forms.Form):
+    count = forms.IntegerField(label="Divisions", min_value=2, max_value=4, initial=2)
+    seed = forms.IntegerField(
+        required=False, min_value=0, max_value=2**31 - 1, help_text="Leave empty for a fresh draw; the same seed gives the same draw."
+    )
+
+
 class EntryInline(OrganiserScopedInline, admin.TabularInline):
     model = Entry
     extra = 1
     fields = ["coach", "team", "division"]
+
+    def get_formset(self, request, obj=None, **kwargs):
+        self.season = obj  # an inline instance serves one request
+        return super().get_formset(request, obj, **kwargs)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "division":
+            # DB-2: only this season's divisions (never another league's).
+            season = getattr(self, "season", None)
+            kwargs["queryset"] = Division.objects.filter(season=season) if season else Division.objects.none()
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
 @admin.register(Season)
@@ -401,8 +425,8 @@ class SeasonAdmin(OrganiserScopedAdmin):
     list_filter = [("league", ScopedRelatedFilter)]
     list_select_related = ["league"]
     search_fields = ["name", "league__name"]
-    inlines = [EntryInline]
-    actions = ["generate_fixtures"]
+    inlines = [DivisionInline, EntryInline]
+    actions = ["draw_divisions", "generate_fixtures"]
 
     def get_queryset(self, request):
         return (
@@ -410,6 +434,22 @@ class SeasonAdmin(OrganiserScopedAdmin):
             .get_queryset(request)
             .select_related(*self.list_select_related)
             .annotate(entry_count=Count("entries", distinct=True), round_count=Count("rounds", distinct=True))
+        )
+
+    @admin.action(description="Draw divisions (random, before the fixtures)", permissions=["change"])
+    def draw_divisions(self, request, queryset):
+        """DB-2: a seeded random draw into 2 to 4 divisions of at least 4 entries."""
+        return self.run_form_action(
+            request,
+            queryset,
+            form_class=DivisionDrawForm,
+            title="Draw divisions",
+            intro="DB-2: 2 to 4 divisions, as equal in size as possible, never fewer than 4 entries each. "
+            "To split them yourself, add divisions below the season and choose each entry's division.",
+            apply=lambda season, data: services.draw_season_divisions(
+                season=season, by=request.user, count=data["count"], seed=data["seed"]
+            ),
+            done_message="Divisions drawn for {count} season(s).",
         )
 
     def get_readonly_fields(self, request, obj=None):
