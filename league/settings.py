@@ -108,6 +108,29 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "league:my_fixtures"
 LOGOUT_REDIRECT_URL = "league:league_list"
 
+# Standings and the pages built from them are cached per season version
+# (league/versions.py), so a cached page is never stale. The local-memory cache
+# serves one process; with several app servers set CACHE_URL to a shared cache,
+# e.g. redis://127.0.0.1:6379/1 (needs the redis package) or
+# memcached://127.0.0.1:11211 (needs pymemcache).
+_cache_url = os.environ.get("CACHE_URL", "")
+if _cache_url.startswith("redis://"):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}}
+elif _cache_url.startswith("memcached://"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.memcached.PyMemcacheCache",
+            "LOCATION": _cache_url.removeprefix("memcached://"),
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 5000},
+        }
+    }
+
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "longshanks@localhost")
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")

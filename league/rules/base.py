@@ -102,6 +102,7 @@ class GameRules:
     feed_columns: ClassVar[tuple[str, ...]] = ()  # standings.json / standings.csv keys after "division"
     settings_model: ClassVar[Any] = None  # the game's per-league settings model
     detail_values: ClassVar[Mapping[str, str]] = {}  # details key -> Result ``.values()`` lookup
+    detail_models: ClassVar[tuple[Any, ...]] = ()  # the game's models with a ``result`` FK/OneToOne
 
     def __init__(self, settings: Any = None):
         self.settings = settings
