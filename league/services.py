@@ -16,6 +16,7 @@ from django.core.mail import send_mass_mail
 from django.db import transaction
 from django.utils import timezone
 
+from league import layers
 from league.models import Coach, Fixture, League, Result, ResultEvent, Round, Season
 from league.scheduling import round_dates, round_robin
 
@@ -52,6 +53,7 @@ def generate_fixtures(*, season: Season, by=None, seed: int | None = None) -> li
     )
     season.schedule_seed = seed
     season.save(update_fields=["schedule_seed"])
+    layers.season_started(season)
     return rounds
 
 
@@ -234,14 +236,16 @@ def reopen_result(*, result: Result, by, reason: str) -> Result:
 
 
 def _after_approval(result: Result) -> None:
-    """Let the game's layer (a Big League campaign) derive its entries from a newly
-    approved result, inside the same transaction."""
+    """Let the game and its layers (a Big League campaign) derive what they need
+    from a newly approved result, inside the same transaction."""
     result.fixture.round.season.league.rules.result_approved(result)
+    layers.result_approved(result)
 
 
 def _before_withdrawal(result: Result) -> None:
-    """Let the game's layer reverse what an approved result gave before it changes."""
+    """Let the game and its layers reverse what an approved result gave before it changes."""
     result.fixture.round.season.league.rules.result_withdrawn(result)
+    layers.result_withdrawn(result)
 
 
 # Helpers --------------------------------------------------------------------

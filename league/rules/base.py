@@ -40,8 +40,9 @@ class GameRules:
     def scores_count_for_tiebreak(self, outcome: str) -> bool:
         return True
 
-    # The game's own layer (a Big League campaign) hangs off approved results
-    # through these two calls, made inside the engine's transaction.
+    # Game-level hooks, called inside the engine's transaction when a result
+    # becomes approved or stops counting. Layers on top of a game (a Big League
+    # campaign) register their own hooks in league.layers instead.
 
     def result_approved(self, result) -> None:
         """A result has just become approved (reported and approved, or entered,

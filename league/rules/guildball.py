@@ -61,22 +61,6 @@ class GuildBallRules(GameRules):
         """GB-6 Decision: VP of an abandoned match are kept for information only."""
         return outcome != ABANDONED
 
-    # The Big League layer (campaigns app). The engine calls these inside its own
-    # transaction; campaigns is imported here, not at module level, because it
-    # imports the league models and this module is loaded with them.
-
-    def result_approved(self, result) -> None:
-        """CP and Favours derived from a newly approved result (GB-17, GB-18)."""
-        from campaigns.services import on_result_approved
-
-        on_result_approved(result)
-
-    def result_withdrawn(self, result) -> None:
-        """Reverse what an approved result gave before it is corrected or reopened."""
-        from campaigns.services import on_result_withdrawn
-
-        on_result_withdrawn(result)
-
 
 def _check_not_negative(*scores: int) -> None:
     if any(score < 0 for score in scores):

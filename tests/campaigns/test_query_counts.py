@@ -6,7 +6,7 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from campaigns import services
+from campaigns import dealing, decks, ledgers, moments, phases
 from campaigns.models import Sponsorship
 from league.models import Fixture
 from tests.campaigns.factories import base_deck, make_campaign, play, starting_card, user_of
@@ -21,15 +21,15 @@ def build(season, organiser, n):
     for f in Fixture.objects.filter(round__number=1, round__season=season):
         play(f, winner=f.home.campaign_coach, organiser=organiser)
     for cc in coaches:
-        services.adjust(coach=cc, ledger="favours", amount=5, reason="grant", by=organiser)
-        services.adjust(coach=cc, ledger="cp", amount=25, reason="bonus", by=organiser)
-        services.choose_starting_card(coach=cc, card=starting_card(cc), by=user_of(cc))
-        services.buy_sponsorship(coach=cc, sponsorship=Sponsorship.objects.first(), by=user_of(cc))
-        nxt = services.phase_for(cc).next_fixture
+        ledgers.adjust(coach=cc, ledger="favours", amount=5, reason="grant", by=organiser)
+        ledgers.adjust(coach=cc, ledger="cp", amount=25, reason="bonus", by=organiser)
+        moments.choose_starting_card(coach=cc, card=starting_card(cc), by=user_of(cc))
+        dealing.buy_sponsorship(coach=cc, sponsorship=Sponsorship.objects.first(), by=user_of(cc))
+        nxt = phases.phase_for(cc).next_fixture
         Fixture.objects.filter(pk=nxt.pk).update(date=datetime.date.today() + datetime.timedelta(days=3))
-        services.register_deck(coach=cc, fixture=nxt, cards=base_deck(), by=user_of(cc))
+        decks.register_deck(coach=cc, fixture=nxt, cards=base_deck(), by=user_of(cc))
     a, b = coaches[0], coaches[1]
-    services.request_loan(borrower=a, lender=b, model_name="Friday", model_type="squaddie", by=user_of(a))
+    dealing.request_loan(borrower=a, lender=b, model_name="Friday", model_type="squaddie", by=user_of(a))
     return coaches
 
 
@@ -37,7 +37,7 @@ def build(season, organiser, n):
 def test_pages_at_a_fixed_number_of_queries(client, season, organiser, django_assert_max_num_queries, n):
     coaches = build(season, organiser, n)
     a = coaches[0]
-    fixture = services.phase_for(a).next_fixture
+    fixture = phases.phase_for(a).next_fixture
     slug = season.league.slug
     with django_assert_max_num_queries(BOUNDS["table"]):
         assert client.get(reverse("campaigns:campaign_table", args=[slug])).status_code == 200

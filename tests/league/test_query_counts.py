@@ -5,7 +5,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaigns.services import ensure_campaign
+from campaigns.setup import ensure_campaign
 from league.models import Fixture, Result
 from tests.builders import season_with_results
 from tests.factories import LeagueFactory, SeasonFactory
