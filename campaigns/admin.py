@@ -1,7 +1,7 @@
 """The Longshanks' cockpit for The Big League (GB-1): ledgers filtered by coach and
 kind, adjustments, Moment confirmations, pending loans and card deals, the Final Day.
 
-Everything that belongs to a league is scoped with ``league.admin.OrganiserScopedAdmin``
+Everything that belongs to a league is scoped with ``league.admin_scoping.OrganiserScopedAdmin``
 (an organiser sees only their own leagues' campaigns). Ledgers are append-only:
 their lines are never added, changed or deleted here; adjustments go through
 ``campaigns.ledgers.adjust`` as an action on the campaign coaches. The catalogue
@@ -35,7 +35,7 @@ from campaigns.models import (
     SponsorshipPurchase,
     Title,
 )
-from league.admin import OrganiserScopedAdmin, ScopedRelatedFilter
+from league.admin_scoping import OrganiserScopedAdmin, ScopedRelatedFilter, error_text
 
 # Catalogue -------------------------------------------------------------------------
 
@@ -97,10 +97,6 @@ class ReadOnlyScopedAdmin(OrganiserScopedAdmin):
         return [f.name for f in self.model._meta.fields] + [f.name for f in self.model._meta.many_to_many]
 
 
-def _error_text(exc: Exception) -> str:
-    return " ".join(exc.messages) if isinstance(exc, ValidationError) else (str(exc) or "Not allowed.")
-
-
 def _report(modeladmin, request, queryset, act, done: str) -> None:
     """Run a service per selected object; refusals become messages."""
     ok = 0
@@ -108,7 +104,7 @@ def _report(modeladmin, request, queryset, act, done: str) -> None:
         try:
             act(obj)
         except (ValidationError, PermissionDenied) as exc:
-            modeladmin.message_user(request, f"{obj}: {_error_text(exc)}", messages.ERROR)
+            modeladmin.message_user(request, f"{obj}: {error_text(exc)}", messages.ERROR)
         else:
             ok += 1
     if ok:
