@@ -61,11 +61,6 @@ class PlotCard(models.Model):
         return self.name
 
     @property
-    def in_base_pool(self) -> bool:
-        """GB-15: core Guild Plots and Common Campaign Plots are in every pool."""
-        return self.kind in (self.Kind.CORE, self.Kind.COMMON)
-
-    @property
     def reward_label(self) -> str:
         parts = []
         if self.cp_reward:

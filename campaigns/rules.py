@@ -66,11 +66,6 @@ def moments_reached(cp_total: int, table: Sequence[MomentDef]) -> list[ReachedMo
     return _expand(table, max(cp_total, 0))
 
 
-def newly_reached(cp_before: int, cp_after: int, table: Sequence[MomentDef]) -> list[ReachedMoment]:
-    """GB-13: a jump can cross several thresholds at once; each one unlocks."""
-    return [m for m in moments_reached(cp_after, table) if m.threshold > cp_before]
-
-
 def next_moment(cp_total: int, table: Sequence[MomentDef]) -> ReachedMoment | None:
     """The first Moment not yet reached (None only for an empty table)."""
     if not table:

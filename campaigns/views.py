@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
 from campaigns import dealing, decks, forms, ledgers, moments, selectors, setup, titles
-from campaigns.models import Campaign, CampaignCoach, CardOffer, Deck, Loan, MomentUnlock
+from campaigns.models import Campaign, CampaignCoach, CardOffer, Deck, Loan, MomentUnlock, Title
 from campaigns.tables import CampaignTable
 from league.models import Fixture, GameSystem, League, Season
 from league.permissions import coach_for
@@ -106,6 +106,7 @@ def campaign_table(request: HttpRequest, slug: str) -> HttpResponse:
     campaign = _campaign(slug)
     rows = selectors.campaign_rows(campaign)
     race = selectors.title_race(rows)
+    fixed = selectors.fixed_titles(campaign) if campaign.is_over else None
     is_organiser = _is_organiser(request, campaign)
     me = coach_for(request.user)
     table = CampaignTable(
@@ -119,20 +120,11 @@ def campaign_table(request: HttpRequest, slug: str) -> HttpResponse:
         "league": campaign.season.league,
         "season": campaign.season,
         "table": table,
-        "race": [(label, race[value][0], race[value][1]) for value, label in _TITLES],
-        "fixed": [(label, names) for (value, label), names in zip(_TITLES, selectors.fixed_titles(campaign).values())]
-        if campaign.is_over
-        else None,
+        "race": [(label, *race[value]) for value, label in Title.Name.choices],
+        "fixed": [(label, fixed[value]) for value, label in Title.Name.choices] if fixed is not None else None,
         "is_organiser": is_organiser,
     }
     return render(request, "campaigns/campaign_table.html", context)
-
-
-_TITLES = [
-    ("league_champion", "League Champion"),
-    ("master_strategos", "Master Strategos"),
-    ("master_of_shadows", "Master of Shadows"),
-]
 
 
 def campaign_json(request: HttpRequest, slug: str) -> JsonResponse:
