@@ -209,7 +209,7 @@ def load_demo(*, today: datetime.date | None = None) -> League | None:
 
 class _BigLeague:
     """The demo coaches' side of the campaign, every write through
-    ``campaigns.services`` with the user who would make it on the site."""
+    the campaign services with the user who would make it on the site."""
 
     def __init__(self, season: Season, organiser, plots: random.Random):
         self.organiser = organiser

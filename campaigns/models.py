@@ -3,8 +3,9 @@ the CP and Favour ledgers, Moments and picks, pools and decks, Wheeling & Dealin
 
 A Guild Ball season *is* the campaign: ``Campaign`` hangs off ``league.Season`` and
 ``CampaignCoach`` off ``league.Entry``. Balances are never stored: they are sums of
-the append-only ledgers (STYLE.md habit 5). Every write goes through
-``campaigns.services``.
+the append-only ledger lines (STYLE.md habit 5). Every write goes through the
+services (``setup``, ``moments``, ``decks``, ``ledgers``, ``dealing``, ``titles``,
+``imports``).
 """
 
 from __future__ import annotations

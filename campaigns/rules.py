@@ -1,5 +1,5 @@
 """The Big League's rules as plain functions over plain values (no ORM), so every
-edge can be tested without a database. ``campaigns.services`` feeds them.
+edge can be tested without a database. The services (``moments``, ``dealing``, ``ledgers``) feed them.
 
 Spending checks return ``None`` when allowed or a refusal message that names the
 rule and the numbers (the services turn it into a ValidationError).
