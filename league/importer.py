@@ -14,8 +14,10 @@ read in two steps:
 Importing the same file again changes nothing. The first bad row stops the import
 with its line number and the reason, and nothing from the file is written.
 
-To add a column: put it in ``OPTIONAL_COLUMNS``, add a field to ``ImportRow`` and
-read it in ``parse_row``.
+To add an engine column: add a field to ``ImportRow`` and read it in
+``parse_row``. A game's layer adds its own optional columns (the Big League's
+``home_cp,away_cp``) through ``league.layers.ImportColumns``: parsed with each
+line, applied after the line's result is written.
 """
 
 from __future__ import annotations
@@ -31,14 +33,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from league import services
+from league import layers, services
 from league.guildball.models import GuildBallSettings
 from league.models import Coach, Entry, Fixture, League, Result, Round, Season
 from league.rules import GameRules
 from league.rules.guildball import GuildBallRules
 
 REQUIRED_COLUMNS = ("league", "round", "home", "away", "home_vp", "away_vp", "status")
-OPTIONAL_COLUMNS: tuple[str, ...] = ("home_cp", "away_cp")  # Big League CP gained in the match (GB-11)
 
 PLAYED = "played"
 ABANDONED = "abandoned"
@@ -75,8 +76,8 @@ class ImportRow:
     status: str
     home_vp: int | None = None
     away_vp: int | None = None
-    home_cp: int | None = None
-    away_cp: int | None = None
+    # What the game's layers read from their own columns: (columns, parsed) pairs.
+    extras: tuple[tuple[layers.ImportColumns, object], ...] = ()
 
     @property
     def slug(self) -> str:
@@ -111,9 +112,12 @@ class ImportSummary:
 # Reading (pure) ---------------------------------------------------------------
 
 
-def read_rows(lines: Iterable[str]) -> list[ImportRow]:
+def read_rows(lines: Iterable[str], *, game_system: str = GuildBallRules.system) -> list[ImportRow]:
     """Parse a CSV text (an open file or a list of lines) into rows, checking the
-    header and each line on its own. Lines with every field empty are skipped."""
+    header and each line on its own. Lines with every field empty are skipped.
+    The game's layers may add optional columns (``layers.import_columns``)."""
+    extras = layers.import_columns(game_system)
+    optional = tuple(column for extra in extras for column in extra.columns)
     reader = csv.DictReader(lines, restkey="\0extra")
     header = reader.fieldnames
     if not header:
@@ -122,7 +126,7 @@ def read_rows(lines: Iterable[str]) -> list[ImportRow]:
     missing = [c for c in REQUIRED_COLUMNS if c not in columns]
     if missing:
         raise BadRow(1, f"missing column(s) {', '.join(missing)}; the header must hold {','.join(REQUIRED_COLUMNS)}")
-    unknown = [c for c in columns if c not in REQUIRED_COLUMNS + OPTIONAL_COLUMNS]
+    unknown = [c for c in columns if c not in REQUIRED_COLUMNS + optional]
     if unknown:
         raise BadRow(1, f"unknown column(s) {', '.join(unknown)}")
     duplicated = sorted({c for c in columns if columns.count(c) > 1})
@@ -140,11 +144,11 @@ def read_rows(lines: Iterable[str]) -> list[ImportRow]:
         values = {key: (value or "").strip() for key, value in record.items()}
         if not any(values.values()):
             continue
-        rows.append(parse_row(values, line))
+        rows.append(parse_row(values, line, extras=extras))
     return rows
 
 
-def parse_row(values: dict[str, str], line: int) -> ImportRow:
+def parse_row(values: dict[str, str], line: int, *, extras: Iterable[layers.ImportColumns] = ()) -> ImportRow:
     """One line's fields (stripped strings) as an ``ImportRow``."""
     league = _name(values, "league", line, _MAX_LEAGUE_NAME)
     if not slugify(league):
@@ -171,13 +175,17 @@ def parse_row(values: dict[str, str], line: int) -> ImportRow:
         raise BadRow(line, "give both home_vp and away_vp for an abandoned fixture, or neither (0-0)")
     if status == ABANDONED and home_vp is None:
         home_vp = away_vp = 0  # GB-8: an abandoned match records the VP so far, or 0-0
-    home_cp = _whole_number(values, "home_cp", line)
-    away_cp = _whole_number(values, "away_cp", line)
-    if status == SCHEDULED and (home_cp is not None or away_cp is not None):
-        raise BadRow(line, "a scheduled fixture has gained no CP yet; leave home_cp and away_cp empty")
+    parsed = []
+    for extra in extras:
+        try:
+            value = extra.parse(values)
+        except ValueError as error:
+            raise BadRow(line, str(error)) from None
+        if value is not None:
+            parsed.append((extra, value))
     return ImportRow(
         line=line, league=league, round=round_number, home=home, away=away, status=status,
-        home_vp=home_vp, away_vp=away_vp, home_cp=home_cp, away_cp=away_cp,
+        home_vp=home_vp, away_vp=away_vp, extras=tuple(parsed),
     )
 
 
@@ -327,8 +335,13 @@ def _import_league(slug, rows, *, by, season_name, start_date, source, summary: 
         fixture = _fixture(row, rounds[row.round], entries, existing, summary)
         if row.has_result:
             _result(row, fixture, by=by, source=source, summary=summary)
-            if row.home_cp is not None or row.away_cp is not None:
-                _campaign_points(row, fixture, by=by, source=source)
+            for extra, parsed in row.extras:
+                # The layer's figures for this line, after its result (and whatever
+                # hangs off its approval) is written.
+                _call(
+                    row, extra.apply, parsed,
+                    result=Result.objects.get(fixture=fixture), by=by, source=f"{source}, line {row.line}",
+                )
 
 
 def _coaches(rows, *, by, summary: ImportSummary) -> dict[str, Coach]:
@@ -401,25 +414,9 @@ def _result(row: ImportRow, fixture: Fixture, *, by, source: str, summary: Impor
     summary.results_recorded += 1
 
 
-def _campaign_points(row: ImportRow, fixture: Fixture, *, by, source: str) -> None:
-    """The CP each coach gained in the match, recorded as organiser entries in the
-    Big League ledger (GB-11); the match's Favours already followed its approval."""
-    from campaigns.services import record_match_cp
-
-    _call(
-        row,
-        record_match_cp,
-        result=Result.objects.get(fixture=fixture),
-        home_cp=row.home_cp,
-        away_cp=row.away_cp,
-        by=by,
-        source=f"{source}, line {row.line}",
-    )
-
-
-def _call(row: ImportRow, service, **kwargs):
+def _call(row: ImportRow, service, *args, **kwargs):
     try:
-        return service(**kwargs)
+        return service(*args, **kwargs)
     except ValidationError as error:
         raise BadRow(row.line, " ".join(error.messages)) from None
     except PermissionDenied as error:

@@ -1,5 +1,5 @@
 """Who may do what. Organisers are staff users in the "Organisers" group; what they
-see in the admin is further scoped to the leagues they organise (league/admin.py)."""
+see in the admin is further scoped to the leagues they organise (league/admin_scoping.py)."""
 
 from __future__ import annotations
 

@@ -305,7 +305,10 @@ def season_inputs(season) -> tuple[list[EntryInfo], list[PlayedResult]]:
 
 def standings_for(season) -> list[StandingRow]:
     """The season's current table with each row's position history (GB-9, GB-10,
-    DB-5a, DR-4), computed once per version of the season (league/versions.py)."""
+    DB-5a, DR-4), computed once per version of the season (league/versions.py).
+
+    For pages: ``season`` must have been read in this request, so its version is
+    current. Code that has just written results uses ``compute_standings``."""
     from league import versions
 
     return versions.cached(season, "standings", lambda: compute_standings(season))
