@@ -15,6 +15,7 @@ published in this file, and ``check --deploy`` reports a DEBUG left on.
 
 import os
 import warnings
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -97,6 +98,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_tables2",
     "csp",
+    "axes",
     "league",
     "campaigns",
 ]
@@ -111,7 +113,28 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a lockout signalled during login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Login throttling (django-axes): after AXES_FAILURE_LIMIT failed log-ins for one
+# username, or from one address, both the site's and the admin's login refuse that
+# username or address for AXES_COOLOFF_MINUTES, even with the right password;
+# every attempt during the pause starts it again. Attempts are stored in the
+# database, so every gunicorn worker sees them. AxesStandaloneBackend only checks
+# for a lockout; ModelBackend still checks the password.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5) or 5
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15) or 15)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own: per account, and per address
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "league.lockout.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "league.lockout.client_ip"
+# Reverse proxies in front of gunicorn that append to X-Forwarded-For (1 for one nginx).
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 
 # The pages use no JavaScript, no inline script or style and nothing from another
 # origin; the admin's own scripts and styles are files under /static/. django-csp

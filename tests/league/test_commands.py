@@ -5,6 +5,7 @@ from io import StringIO
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.http import HttpRequest
 from django.urls import reverse
 
 from campaigns import services as campaign_services
@@ -182,7 +183,8 @@ def test_quickstart_plays_the_big_league_campaign(client):
     ada = CampaignCoach.objects.get(campaign=campaign, entry__coach__user__username=demo.COACH_USERNAME)
     offer = CardOffer.objects.get(status="pending")
     assert offer.recipient == ada
-    client.login(username=demo.COACH_USERNAME, password=demo.COACH_PASSWORD)
+    # django-axes checks every authentication against a request (tests/league/test_lockout.py).
+    assert client.login(request=HttpRequest(), username=demo.COACH_USERNAME, password=demo.COACH_PASSWORD)
     page = client.get(reverse("campaigns:coach_page", args=[demo.DEMO_SLUG, ada.entry.coach_id]))
     assert [u.pk for u in page.context["pending"]] == list(pending.filter(coach=ada).values_list("pk", flat=True))
     assert page.context["pending"] and offer in page.context["offers"]
