@@ -180,6 +180,22 @@ DATABASES = {
     )
 }
 
+# The SQLite default under concurrent writers. SQLite's default DEFERRED
+# transactions take the write lock only at the first write, and a reader that
+# cannot upgrade fails at once with "database is locked" whatever the timeout;
+# IMMEDIATE takes it at BEGIN, so a second writer waits on the busy timeout
+# instead. Write-ahead logging lets pages read while someone writes, and
+# synchronous=NORMAL is the durable-enough setting SQLite recommends with WAL (a
+# power cut may lose the last commits, never corrupt the file).
+SQLITE_BUSY_TIMEOUT_MS = env_int("SQLITE_BUSY_TIMEOUT_MS", 20_000)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "transaction_mode": "IMMEDIATE",
+        "init_command": (
+            f"PRAGMA journal_mode=WAL; PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}; PRAGMA synchronous=NORMAL"
+        ),
+    })
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
