@@ -87,6 +87,8 @@ if _proxy_header and len(_proxy_header) != 2:
         "e.g. HTTP_X_FORWARDED_PROTO,https."
     )
 SECURE_PROXY_SSL_HEADER = tuple(_proxy_header) if _proxy_header else None
+# A load balancer probes /health/ over plain http on the private network.
+SECURE_REDIRECT_EXEMPT = [r"^health/$"]
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -105,6 +107,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A view that fails because the database is unreachable answers a styled 503.
+    "league.errors.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

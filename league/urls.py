@@ -6,7 +6,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from league import converters  # noqa: F401  registers <id:...> before the patterns below
-from league import views
+from league import errors, views
 
 league_patterns = [
     path("", views.league_list, name="league_list"),
@@ -29,9 +29,13 @@ league_patterns = [
 ]
 
 urlpatterns = [
+    path("health/", errors.health, name="health"),
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("campaigns.urls")),
     path("", include((league_patterns, "league"))),
 ]
+
+handler404 = "league.errors.not_found"
+handler500 = "league.errors.server_error"
