@@ -2,6 +2,7 @@
 a campaign a few weeks in, played through the campaign services."""
 
 import pytest
+from django.http import HttpRequest
 from django.urls import reverse
 
 from campaigns import dealing, demo, moments
@@ -86,7 +87,7 @@ def test_quickstart_plays_the_big_league_campaign(client):
     ada = CampaignCoach.objects.get(campaign=campaign, entry__coach__user__username=demo.COACH_USERNAME)
     offer = CardOffer.objects.get(status="pending")
     assert offer.recipient == ada
-    client.login(username=demo.COACH_USERNAME, password=demo.COACH_PASSWORD)
+    assert client.login(request=HttpRequest(), username=demo.COACH_USERNAME, password=demo.COACH_PASSWORD)
     page = client.get(reverse("campaigns:coach_page", args=[demo.DEMO_SLUG, ada.entry.coach_id]))
     assert [u.pk for u in page.context["pending"]] == list(pending.filter(coach=ada).values_list("pk", flat=True))
     assert page.context["pending"] and offer in page.context["offers"]
