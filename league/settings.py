@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "league",
     "league.guildball",
     "league.dungeonbowl",
+    "league.dreadball",
     "campaigns",
 ]
 
