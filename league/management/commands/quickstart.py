@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand
 from django.urls import reverse
 
 from league import demo
+from league.dreadball import demo as dreadball_demo
 
 ADDRESS = "127.0.0.1:8000"
 
@@ -35,12 +36,17 @@ class Command(BaseCommand):
                 f"Wheeling & Dealing)."
             ))
 
+        dreadball_accounts = dreadball_demo.load_demo()  # idempotent: the DreadBall league once
+
         site = f"http://{ADDRESS}"
         self.stdout.write("")
         self.stdout.write(f"Site:   {site}{reverse('league:league_list')}")
         self.stdout.write(f"League: {site}{reverse('league:league_detail', args=[demo.DEMO_SLUG])}")
         self.stdout.write(f"Admin:  {site}{reverse('admin:index')}")
         for account in (demo.ORGANISER, demo.COACH):
+            self.stdout.write(f"Log in as {account.role}: username {account.username!r}, password {account.password!r}")
+        self.stdout.write(f"DreadBall: {site}{reverse('league:league_detail', args=[dreadball_demo.DEMO_SLUG])}")
+        for account in dreadball_accounts:
             self.stdout.write(f"Log in as {account.role}: username {account.username!r}, password {account.password!r}")
         self.stdout.write(
             f"The other demo coaches log in with their first name in lower case (e.g. 'greta') and the "
