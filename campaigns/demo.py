@@ -43,7 +43,7 @@ from campaigns.models import (
     Sponsorship,
 )
 from league import services
-from league.demo import account
+from league.demo import COACH_PASSWORD, ORGANISER_PASSWORD, ORGANISER_USERNAME, Credentials, account
 from league.layers import DemoReport
 from league.models import Coach, Entry, Fixture, League, Season
 from league.permissions import make_organiser
@@ -53,9 +53,6 @@ DEMO_LEAGUE = "Harbour Lights Big League"
 DEMO_SEASON = "Season One"
 DEMO_SEED = 20260907
 
-ORGANISER_USERNAME = "longshanks"
-ORGANISER_PASSWORD = "longshanks-demo"
-COACH_PASSWORD = "coach-demo"  # every demo coach's account
 COACH_USERNAME = "ada"  # the coach account quickstart prints
 
 PLAYED_ROUNDS = 4
@@ -77,13 +74,6 @@ COACHES = [
     ("Ines Coinworth", "ines", "The Union", 6, 2, "Show me the Money!"),
     ("Zoë O'Brien", "zoe", "Fisherman's", 4, 1, "Sea Breeze"),
 ]
-
-
-@dataclass(frozen=True)
-class Credentials:
-    username: str
-    password: str
-    role: str
 
 
 ORGANISER = Credentials(ORGANISER_USERNAME, ORGANISER_PASSWORD, "organiser (the Longshanks; staff, admin at /admin/)")

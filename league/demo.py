@@ -3,9 +3,24 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib.auth import get_user_model
 
 from league import layers
+
+# Every demo league is run by the same organiser, and every demo coach has the same
+# password, so one set of credentials tries them all.
+ORGANISER_USERNAME = "longshanks"
+ORGANISER_PASSWORD = "longshanks-demo"
+COACH_PASSWORD = "coach-demo"
+
+
+@dataclass(frozen=True)
+class Credentials:
+    username: str
+    password: str
+    role: str
 
 
 def account(username: str, password: str, **fields):

@@ -104,6 +104,7 @@ INSTALLED_APPS = [
     "league",
     "league.guildball",
     "league.dungeonbowl",
+    "league.dreadball",
     "campaigns",
 ]
 

@@ -15,8 +15,8 @@ ADDRESS = "127.0.0.1:8000"
 
 class Command(BaseCommand):
     help = (
-        "Migrate, load a demo Guild Ball league and Big League campaign with an organiser and a coach account, "
-        "and serve the site."
+        "Migrate, load the demo leagues (a Guild Ball league with its Big League campaign, a DreadBall league) "
+        "with an organiser and coach accounts, and serve the site."
     )
 
     def add_arguments(self, parser):
