@@ -103,9 +103,9 @@ INSTALLED_APPS = [
     "axes",
     "league",
     "league.guildball",
+    "campaigns",  # The Big League on Guild Ball: registered first, so its demo is listed first
     "league.dungeonbowl",
     "league.dreadball",
-    "campaigns",
 ]
 
 MIDDLEWARE = [
