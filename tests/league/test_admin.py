@@ -10,6 +10,7 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core import mail
 from django.urls import reverse
 
+from league.guildball.models import GuildBallSettings
 from league.models import Coach, Division, Fixture, League, Result, ResultEvent, Season
 from tests.builders import season_with_results
 from tests.factories import (
@@ -268,6 +269,44 @@ def test_organiser_adds_a_league_and_runs_it(organiser_client, organiser):
     league = League.objects.get(slug="northern")
     assert list(league.organisers.all()) == [organiser]
     assert "Northern League" in organiser_client.get(changelist("league")).content.decode()
+
+
+def test_the_games_settings_start_at_the_rulebook_defaults_and_are_edited_inline(organiser_client):
+    organiser_client.post(
+        reverse("admin:league_league_add"),
+        {"name": "Quick League", "slug": "quick", "game_system": "guildball", "description": ""},
+    )
+    league = League.objects.get(slug="quick")
+    settings_row = GuildBallSettings.objects.get(league=league)
+    assert settings_row.vp_target == 12  # GB-8: a standard game
+    page = organiser_client.get(change_url(league)).content.decode()
+    assert "VP target" in page and 'name="guildball_settings-0-vp_target"' in page
+    response = organiser_client.post(
+        change_url(league),
+        {
+            "name": "Quick League", "slug": "quick", "description": "",
+            "guildball_settings-TOTAL_FORMS": "1", "guildball_settings-INITIAL_FORMS": "1",
+            "guildball_settings-MIN_NUM_FORMS": "1", "guildball_settings-MAX_NUM_FORMS": "1",
+            "guildball_settings-0-id": str(settings_row.pk), "guildball_settings-0-league": str(league.pk),
+            "guildball_settings-0-vp_target": "8",
+        },
+    )
+    assert response.status_code == 302
+    league = League.objects.get(slug="quick")
+    assert league.rules.vp_target == 8
+    assert league.rules.validate({"home_score": 8, "away_score": 3}).outcome == "home"  # GB-8: a quick game
+    response = organiser_client.post(
+        change_url(league),
+        {
+            "name": "Quick League", "slug": "quick", "description": "",
+            "guildball_settings-TOTAL_FORMS": "1", "guildball_settings-INITIAL_FORMS": "1",
+            "guildball_settings-MIN_NUM_FORMS": "1", "guildball_settings-MAX_NUM_FORMS": "1",
+            "guildball_settings-0-id": str(settings_row.pk), "guildball_settings-0-league": str(league.pk),
+            "guildball_settings-0-vp_target": "9",
+        },
+    )
+    assert response.status_code == 200 and "not one of the available choices" in response.content.decode()
+    assert GuildBallSettings.objects.get(league=league).vp_target == 8
 
 
 def test_superuser_chooses_organisers(client, superuser, other_organiser):
