@@ -12,6 +12,7 @@ from campaigns.ledgers import adjust
 from campaigns.models import CampaignCoach, CampaignPointLine, LineKind
 from campaigns.setup import ensure_campaign
 from league.models import Fixture, Result
+from league.rules.importing import parse_whole_number
 
 
 @transaction.atomic
@@ -60,7 +61,7 @@ COLUMNS = ("home_cp", "away_cp")
 def parse_cp(values) -> tuple[int | None, int | None] | None:
     """A line's CP gained by each side (GB-11), or None when both are empty. Pure:
     raises ValueError with the reason (the importer adds the line number)."""
-    home, away = (_whole_number(values, column) for column in COLUMNS)
+    home, away = (parse_whole_number(values, column) for column in COLUMNS)
     if home is None and away is None:
         return None
     if values.get("status", "").lower() == "scheduled":
@@ -71,16 +72,3 @@ def parse_cp(values) -> tuple[int | None, int | None] | None:
 def apply_cp(parsed: tuple[int | None, int | None], *, result: Result, by, source: str) -> None:
     home_cp, away_cp = parsed
     record_match_cp(result=result, home_cp=home_cp, away_cp=away_cp, by=by, source=source)
-
-
-def _whole_number(values, column: str) -> int | None:
-    text = (values.get(column) or "").strip()
-    if text == "":
-        return None
-    try:
-        number = int(text)
-    except ValueError:
-        raise ValueError(f"{column} must be a whole number, not {text!r}") from None
-    if number < 0:
-        raise ValueError(f"{column} cannot be negative ({number})")
-    return number
