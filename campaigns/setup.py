@@ -10,11 +10,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from campaigns import rules
 from campaigns.models import Campaign, CampaignCoach, FavourLine, Guild, LineKind, MomentUnlock, Title
 from campaigns.moments import moment_table
+from league import versions
 from league.models import Entry, Season
 
 
@@ -137,3 +139,4 @@ def carry_over_line(*, target: CampaignCoach, source: Campaign, by=None) -> Favo
 def carry_over(*, target: CampaignCoach, source: Campaign, by=None) -> None:
     """GB-26: credit the carry-over once (the database refuses a second)."""
     FavourLine.objects.bulk_create([carry_over_line(target=target, source=source, by=by)], ignore_conflicts=True)
+    versions.bump(Q(campaign__coaches__pk=target.pk))  # bulk writes send no signals

@@ -13,7 +13,8 @@ the list through the functions below and never imports the layer:
   database, applied after the line's result is written;
 - panels: HTML a layer adds to an engine page ("league_detail", "fixture_detail",
   "coach_detail", "my_fixtures"), rendered from that page's context with a fixed
-  number of queries;
+  number of queries. "league_detail" panels are part of the league page's cached
+  body (league/versions.py): a layer tracks every model its panel reads;
 - demo data for ``quickstart``.
 """
 

@@ -71,6 +71,7 @@ def _league_body(request: HttpRequest, league: League, season) -> str:
             "league": league,
             "season": season,
             "table": table,
+            "standings": standings,
             "latest": latest,
             "upcoming": upcoming,
             "round_count": round_count,

@@ -102,6 +102,7 @@ class DreadBallRules(GameRules):
     )
     settings_model = DreadBallSettings
     detail_values = {"difference": "dreadball_detail__difference", "landslide": "dreadball_detail__landslide"}
+    detail_models = (DreadBallResult,)
     import_columns = ("winner", "difference", "rush", "sudden_death")
     import_statuses = ("played", "abandoned")
 

@@ -29,3 +29,20 @@ def test_panel_shows_race_then_fixed_titles(season, organiser):
     html = render(season)
     assert "Titles fixed on Final Day" in html and f"League Champion</strong>: {a.name}" in html
     assert "Master Strategos</strong>: <span class=\"muted\">not awarded" in html
+
+
+def test_the_league_page_shows_a_new_title_race_at_once(client, season, organiser):
+    """The panel is part of the league page's cached body: a CP adjustment, a spend
+    and the Final Day each give the season a new version (league/versions.py)."""
+    from django.urls import reverse
+
+    from campaigns import ledgers
+
+    a, b = make_campaign(season, 2, organiser=organiser)
+    url = reverse("league:league_detail", args=[season.league.slug])
+    assert "Master Strategos</strong>: <span class=\"muted\">nobody yet" in client.get(url).content.decode()
+    ledgers.adjust(coach=b, ledger="cp", amount=15, reason="painted the whole team", by=organiser)
+    assert f"Master Strategos</strong>: {b.name}" in client.get(url).content.decode()
+    play(Fixture.objects.get(round__season=season), winner=a, organiser=organiser)
+    titles.declare_final_day(campaign=a.campaign, by=organiser)
+    assert "Titles fixed on Final Day" in client.get(url).content.decode()

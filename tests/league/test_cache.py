@@ -1,0 +1,101 @@
+"""Pages built from a season are cached per version of the season
+(league/versions.py): every write that changes what they show gives the season a
+new version in the same transaction, so a page is never stale, and a warm page
+costs a handful of queries whatever the league's size."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from league import services
+from league.models import Fixture, Result, Season
+from tests.builders import season_with_results
+from tests.factories import CoachFactory, EntryFactory
+
+
+@pytest.fixture
+def played(season, organiser):
+    """Four coaches, fixtures generated, nothing played yet."""
+    for name in ("Anvil", "Brisket", "Rage", "Velocity"):
+        EntryFactory(season=season, coach=CoachFactory(name=name))
+    services.generate_fixtures(season=season, by=organiser, seed=2)
+    return season
+
+
+def table(client, season) -> list[tuple[str, int]]:
+    rows = client.get(reverse("league:standings_json", args=[season.league.slug])).json()["standings"]
+    return [(row["coach"], row["lp"]) for row in rows]
+
+
+def page(client, season) -> str:
+    return client.get(reverse("league:league_detail", args=[season.league.slug])).content.decode()
+
+
+def first_match(season) -> Fixture:
+    return Fixture.objects.filter(round__season=season, round__number=1).matches().select_related(
+        "home__coach__user", "away__coach__user"
+    ).order_by("pk").first()
+
+
+def test_approval_correction_and_reopen_each_show_at_once(client, played, organiser):
+    assert all(lp == 0 for _, lp in table(client, played))
+    page(client, played)  # both feeds and the page are now cached
+    fixture = first_match(played)
+    winner = fixture.home.coach.name
+
+    services.report_result(fixture=fixture, by=fixture.home.coach.user, home_score=12, away_score=4)
+    assert all(lp == 0 for _, lp in table(client, played))  # reported, not approved: still nothing
+    result = Result.objects.get(fixture=fixture)
+    services.approve_result(result=result, by=organiser)
+    assert dict(table(client, played))[winner] == 3
+    assert f"<td >{winner}" in page(client, played) or winner in page(client, played)
+
+    services.record_result(fixture=fixture, by=organiser, home_score=5, away_score=12, reason="scoresheet swapped")
+    lps = dict(table(client, played))
+    assert lps[winner] == 0 and lps[fixture.away.coach.name] == 3
+
+    services.reopen_result(result=result, by=organiser, reason="both coaches disagree")
+    assert all(lp == 0 for _, lp in table(client, played))
+
+
+def test_a_renamed_coach_and_a_new_entry_show_at_once(client, played):
+    table(client, played)
+    coach = first_match(played).home.coach
+    coach.name = "Anvil the Second"
+    coach.save()
+    assert "Anvil the Second" in dict(table(client, played))
+    EntryFactory(season=played, coach=CoachFactory(name="Latecomer"))
+    assert "Latecomer" in dict(table(client, played))
+
+
+def test_an_import_shows_at_once(client, tmp_path, organiser):
+    from django.core.management import call_command
+
+    path = tmp_path / "results.csv"
+    path.write_text("league,round,home,away,home_vp,away_vp,status\nCache Cup,1,Ash,Birch,12,3,played\n", encoding="utf-8")
+    call_command("import_results", str(path), by=organiser.username)
+    season = Season.objects.get(league__name="Cache Cup")
+    assert dict(table(client, season)) == {"Ash": 3, "Birch": 0}
+    path.write_text(
+        "league,round,home,away,home_vp,away_vp,status\nCache Cup,1,Ash,Birch,12,3,played\nCache Cup,2,Birch,Ash,12,10,played\n",
+        encoding="utf-8",
+    )
+    call_command("import_results", str(path), by=organiser.username)
+    assert dict(table(client, season)) == {"Ash": 3, "Birch": 3}
+
+
+def test_a_warm_page_costs_the_same_few_queries_at_any_size(client, season, django_assert_max_num_queries):
+    big = season_with_results(coaches=40, played_rounds=20, season=season)
+    urls = [
+        reverse("league:league_detail", args=[big.league.slug]),
+        reverse("league:standings_json", args=[big.league.slug]),
+        reverse("league:standings_csv", args=[big.league.slug]),
+        reverse("league:league_ics", args=[big.league.slug]),
+        reverse("league:fixtures", args=[big.league.slug]),
+    ]
+    for url in urls:
+        client.get(url)
+    for url in urls:
+        with django_assert_max_num_queries(4):  # the league, its season (with its version), rounds for navigation
+            assert client.get(url).status_code == 200
