@@ -22,6 +22,7 @@ from campaigns.models import (
     Deck,
     FavourLine,
     Loan,
+    MomentUnlock,
     SponsorshipPurchase,
     Status,
     Title,
@@ -333,3 +334,28 @@ def last_deck_cards(cc: CampaignCoach, deck: Deck | None) -> list[int]:
     if deck is None and cc.pk:
         deck = Deck.objects.filter(coach=cc).order_by("-fixture__round__number").first()
     return [c.pk for c in deck.cards.all()] if deck else []
+
+
+# The organiser's dashboard ----------------------------------------------------------
+
+
+def moments_to_confirm(campaign: Campaign, standings=None) -> list[MomentUnlock]:
+    """GB-13: Moments the Longshanks has not confirmed yet whose threshold the
+    coach's CP still reach, each with ``coach_name``. The campaign rows (four
+    queries with the page's standings) and the unconfirmed unlocks (one)."""
+    if campaign.pk is None:
+        return []
+    table = moment_table()
+    cp = {row.cc_id: row.cp for row in campaign_rows(campaign, table, standings=standings) if row.cc_id}
+    unlocks = (
+        MomentUnlock.objects.filter(coach__campaign=campaign, confirmed_at__isnull=True)
+        .select_related("coach__entry__coach")
+        .order_by("reached_at", "pk")
+    )
+    waiting = []
+    for unlock in unlocks:
+        reached = {m.threshold for m in rules.moments_reached(cp.get(unlock.coach_id, 0), table)}
+        if unlock.threshold in reached:
+            unlock.coach_name = unlock.coach.entry.coach.name
+            waiting.append(unlock)
+    return waiting

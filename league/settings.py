@@ -268,7 +268,8 @@ else:
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "longshanks@localhost")
-SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+# Empty: links in emails and calendars use the address the request came to.
+SITE_URL = os.environ.get("SITE_URL", "").strip()
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 

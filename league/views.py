@@ -16,8 +16,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
-from league import feeds, selectors, services, versions
+from league import dashboard, feeds, selectors, services, versions
 from league.forms import DisputeForm, RearrangeForm, ReasonForm, record_form, report_form
+from league.links import site_root
 from league.models import Entry, Fixture, League, Result
 from league.permissions import coach_for, get_fixture_for_coach
 from league.standings import standings_for
@@ -35,7 +36,14 @@ def league_list(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip()[:100]
     page = Paginator(selectors.league_search(query), LEAGUES_PER_PAGE).get_page(request.GET.get("page"))
     selectors.attach_current_seasons(page.object_list)
-    return render(request, "league/league_list.html", {"page": page, "leagues": page.object_list, "query": query})
+    # For an organiser: what waits on them in each of their leagues (league/dashboard.py).
+    waiting = dashboard.counts_for(list(page.object_list), request.user)
+    for league in page.object_list:
+        league.waiting = waiting.get(league.pk)
+    return render(
+        request, "league/league_list.html",
+        {"page": page, "leagues": page.object_list, "query": query, "organises": bool(waiting)},
+    )
 
 
 def _league_season(request: HttpRequest, slug: str):
@@ -155,12 +163,13 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
 def league_ics(request: HttpRequest, slug: str) -> HttpResponse:
     """The whole season's calendar, built once per version of the season."""
     league, season = _league_season(request, slug)
+    root = site_root(request)
     if season is None:
-        body = feeds.fixtures_ical([], calendar_name=league.name)
+        body = feeds.fixtures_ical([], calendar_name=league.name, root=root)
     else:
         body = versions.cached(
-            season, "fixtures.ics",
-            lambda: feeds.fixtures_ical(selectors.season_fixtures(season), calendar_name=league.name),
+            season, f"fixtures.ics:{root}",
+            lambda: feeds.fixtures_ical(selectors.season_fixtures(season), calendar_name=league.name, root=root),
         )
     return _ics_response(body, f"{league.slug}.ics")
 
@@ -176,7 +185,8 @@ def coach_ics(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse:
         .order_by("round__number")
     )
     return _ics_response(
-        feeds.fixtures_ical(fixtures_, calendar_name=f"{league.name}: {entry.coach}"), f"{league.slug}-{entry.coach_id}.ics"
+        feeds.fixtures_ical(fixtures_, calendar_name=f"{league.name}: {entry.coach}", root=site_root(request)),
+        f"{league.slug}-{entry.coach_id}.ics",
     )
 
 
@@ -419,3 +429,10 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
         },
     )
 
+
+
+def rules_page(request: HttpRequest) -> HttpResponse:
+    """Every rule id the site cites, with a line in our own words (league/rulebook.py)."""
+    from league import rulebook
+
+    return render(request, "league/rules.html", {"games": rulebook.GAMES})
