@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Q, Sum
 
-from campaigns import rules
+from campaigns import pictures, rules
 from campaigns.decks import base_pool, deck_visible_to_opponent
 from campaigns.models import (
     Achievement,
@@ -245,8 +245,9 @@ def coach_page(campaign: Campaign, cc: CampaignCoach, joining: NewCoach | None =
             )
         )
         sponsorships = list(cc.sponsorships.select_related("sponsorship", "fixture__round", "fixture__result"))
-        cp_lines = list(CampaignPointLine.objects.filter(coach=cc).select_related("created_by"))
-        favour_lines = list(FavourLine.objects.filter(coach=cc).select_related("created_by"))
+        # The match each line came from, to date it by its round (not the moment it was written).
+        cp_lines = list(CampaignPointLine.objects.filter(coach=cc).select_related("created_by__coach", "result__fixture__round"))
+        favour_lines = list(FavourLine.objects.filter(coach=cc).select_related("created_by__coach", "result__fixture__round"))
     reached = {m.threshold for m in rules.moments_reached(row.cp, table)}
     for u in unlocks:
         u.is_reached = u.threshold in reached
@@ -267,6 +268,8 @@ def coach_page(campaign: Campaign, cc: CampaignCoach, joining: NewCoach | None =
         "sponsorships": sponsorships,
         "cp_lines": cp_lines,
         "favour_lines": favour_lines,
+        "cp_chart": pictures.cp_chart(cp_lines, table),
+        "favours_chart": pictures.favours_chart(favour_lines),
     }
 
 

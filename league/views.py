@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
-from league import dashboard, feeds, selectors, services, versions
+from league import charts, dashboard, feeds, selectors, services, versions
 from league.forms import DisputeForm, RearrangeForm, ReasonForm, record_form, report_form
 from league.links import site_root
 from league.models import Entry, Fixture, League, Result
@@ -62,7 +62,8 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         if sort.lstrip("-") not in selectors.STANDINGS_SORTS | {stat.key for stat in league.rules.stats}:
             sort = ""
         context["body"] = versions.cached(
-            season, f"league-page:{sort}", lambda: _league_body(request, league, season)
+            # The day is in the key: the body says "today" and "tomorrow".
+            season, f"league-page:{sort}:{timezone.localdate()}", lambda: _league_body(request, league, season)
         )
     return render(request, "league/league_detail.html", context)
 
@@ -73,12 +74,18 @@ def _league_body(request: HttpRequest, league: League, season) -> str:
     table = StandingsTable(list(standings), league=league, season=season)
     RequestConfig(request, paginate=False).configure(table)
     latest, upcoming, round_count = selectors.publication(season)
+    pictures = [
+        (division, charts.bump_chart(series, chart_id=f"bump-{index}", title=f"Position by round{f': {division}' if division else ''}"))
+        for index, (division, series) in enumerate(charts.standings_series(standings))
+    ]
     return render_to_string(
         "league/_league_body.html",
         {
             "league": league,
             "season": season,
             "table": table,
+            "standings": standings,
+            "pictures": [(division, svg) for division, svg in pictures if svg],
             "latest": latest,
             "upcoming": upcoming,
             "round_count": round_count,
@@ -98,7 +105,7 @@ def fixtures(request: HttpRequest, slug: str) -> HttpResponse:
         context.update(round_numbers=numbers, shown=shown)
         if shown is not None:
             context["body"] = versions.cached(
-                season, f"fixtures:{shown}", lambda: render_to_string(
+                season, f"fixtures:{shown}:{timezone.localdate()}", lambda: render_to_string(
                     "league/_fixtures_round.html",
                     {"rounds": selectors.by_round(selectors.season_fixtures(season, round_number=shown)), "league": league},
                 ),
@@ -114,6 +121,9 @@ def coach_detail(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse
     fixtures_ = list(
         Fixture.objects.involving(entry.coach).filter(round__season=season).with_related().order_by("round__number")
     )
+    played = [f for f in fixtures_ if selectors.is_played(f)]
+    standings = standings_for(season)
+    field = next((series for division, series in charts.standings_series(standings) if division == row.division), [])
     return render(
         request,
         "league/coach_detail.html",
@@ -123,8 +133,12 @@ def coach_detail(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse
             "entry": entry,
             "row": row,
             "figures": league.rules.row_figures(row),
-            "played": [f for f in fixtures_ if selectors.is_played(f)],
+            "played": played,
             "to_play": [f for f in fixtures_ if not selectors.is_played(f)],
+            "line": charts.bump_chart(field, chart_id="mine", title=f"{row.name}: position by round", highlight=row.name),
+            "form": charts.form_guide(
+                [charts.letter(f.result.outcome, f.side_of(entry.coach)) for f in played if f.stage == Fixture.Stage.REGULAR]
+            ),
         },
     )
 
@@ -219,7 +233,7 @@ def fixture_detail(request: HttpRequest, pk: int, forms: dict | None = None, sta
         "result": result,
         "side": side,
         "is_organiser": is_organiser,
-        "events": fixture.events.select_related("by").order_by("at", "id"),
+        "events": fixture.events.select_related("by__coach").order_by("at", "id"),
         "rules": rules,
     }
     if not fixture.is_bye:

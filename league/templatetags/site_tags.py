@@ -106,3 +106,13 @@ def rule(rule_id) -> SafeString | str:
 def pluralise(count, word: str) -> str:
     """``{{ n|pluralise:"Favour" }}`` -> "1 Favour", "3 Favours"."""
     return f"{count} {word}{'' if count in (1, -1) else 's'}"
+
+
+@register.filter
+def mark(name) -> SafeString | str:
+    """Only the colour mark of a Guild, college or team (its name as a tooltip),
+    beside a coach's name where the team is not written out."""
+    name = str(name or "").strip()
+    if not name:
+        return ""
+    return format_html('<span class="badge b{}" title="{}" aria-hidden="true">{}</span>', badge_index(name), name, initial(name))
