@@ -95,20 +95,27 @@ def bump_chart(
         points = bump_points(s.positions, rounds, places)
         strong = highlight is None or s.name == highlight
         colour = colour_for(s.name) if strong else FAINT
-        width = 3 if highlight and strong else 2
-        path = " ".join(f"{x},{y}" for x, y in points)
-        end_x, end_y = points[-1]
         lines.append(format_html(
-            '<g class="series"><polyline points="{}" fill="none" stroke="{}" stroke-width="{}" stroke-linejoin="round" stroke-linecap="round"/>'
-            '{}<text x="{}" y="{}" font-size="11" fill="{}"{}>{} {}</text></g>',
-            path, colour, width,
+            '<g class="series" data-name="{}"><polyline points="{}" fill="none" stroke="{}" stroke-width="{}" '
+            'stroke-linejoin="round" stroke-linecap="round"/>{}</g>',
+            s.name, " ".join(f"{x},{y}" for x, y in points), colour, 3 if highlight and strong else 2,
             format_html_join("", '<circle cx="{}" cy="{}" r="2.6" fill="{}"/>', ((x, y, colour) for x, y in points)),
-            plot_right + 8, end_y + 3.5, INK if strong else MUTED,
-            mark_safe(' font-weight="700"') if highlight and strong else "",
-            s.positions[-1], _short(s.name),
+        ))
+    # One label per final place: rows sharing a place share it ("=5 Ann, Bob"), so no two overlap.
+    at: dict[int, list[Series]] = {}
+    for s in series:
+        at.setdefault(s.positions[-1], []).append(s)
+    labels = []
+    for place, group in sorted(at.items()):
+        names = ", ".join(s.name for s in group)
+        mine = highlight is not None and any(s.name == highlight for s in group)
+        labels.append(format_html(
+            '<text x="{}" y="{}" font-size="11" fill="{}"{}>{}{} {}</text>',
+            plot_right + 8, BUMP_TOP + (place - 1) * BUMP_ROW + 3.5, INK if highlight is None or mine else MUTED,
+            mark_safe(' font-weight="700"') if mine else "", "=" if len(group) > 1 else "", place, _short(names, 18),
         ))
     desc = bump_description(series, rounds, highlight)
-    body = format_html("{}{}{}", grid, axis, mark_safe("".join(lines)))
+    body = format_html("{}{}{}{}", grid, axis, mark_safe("".join(lines)), mark_safe("".join(labels)))
     return _svg(chart_id, BUMP_WIDTH, height, title, desc, body)
 
 

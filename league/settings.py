@@ -119,6 +119,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A GET of a form's POST-only address goes to its page, not a 405 (league/reload.py).
+    "league.reload.ReloadSafeMiddleware",
     "csp.middleware.CSPMiddleware",
     # Last, as django-axes asks: it turns a lockout signalled during login into the lockout page.
     "axes.middleware.AxesMiddleware",

@@ -56,7 +56,12 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """The weekly publication (GB-10): standings, this week's results and the next
     fixtures. The body is rendered once per version of the season."""
     league, season = _league_season(request, slug)
-    context = {"league": league, "season": season, "seasons": league.seasons.order_by("-start_date", "-id")}
+    context = {
+        "league": league,
+        "season": season,
+        "seasons": league.seasons.order_by("-start_date", "-id"),
+        "is_organiser": league.is_organised_by(request.user),
+    }
     if season is not None:
         sort = request.GET.get("sort", "")
         if sort.lstrip("-") not in selectors.STANDINGS_SORTS | {stat.key for stat in league.rules.stats}:
@@ -98,7 +103,7 @@ def fixtures(request: HttpRequest, slug: str) -> HttpResponse:
     """Fixtures and results one round at a time (this week's by default), with every
     round in the navigation: the cost follows what is shown, not the season."""
     league, season = _league_season(request, slug)
-    context = {"league": league, "season": season, "rounds": []}
+    context = {"league": league, "season": season, "rounds": [], "is_organiser": league.is_organised_by(request.user)}
     if season is not None:
         numbers = selectors.round_numbers(season)
         shown = selectors.round_to_show(season, numbers, request.GET.get("round"))

@@ -17,8 +17,7 @@ from tests.factories import LeagueFactory, SeasonFactory
 
 def _points(svg: str, name: str) -> list[tuple[float, float]]:
     """The polyline points of the series labelled ``name``."""
-    group = next(g for g in re.findall(r'<g class="series">(.*?)</g>', svg) if re.search(rf">\d+ {re.escape(name)}</text>", g))
-    raw = re.search(r'points="([^"]+)"', group).group(1)
+    raw = re.search(rf'<g class="series" data-name="{re.escape(name)}"><polyline points="([^"]+)"', svg).group(1)
     return [tuple(float(v) for v in pair.split(",")) for pair in raw.split()]
 
 
@@ -46,8 +45,14 @@ def test_bump_chart_highlight_draws_one_line_strong_and_describes_it():
     assert "Bob&#x27;s position after each of 2 rounds: 1, 2." in svg
     assert svg.count(f'stroke="{charts.FAINT}"') == 1  # Ann faint
     assert f'stroke="{charts.colour_for("Bob")}" stroke-width="3"' in svg
-    # The highlighted line is drawn last, so it is on top.
-    assert svg.rindex(">2 Bob<") > svg.rindex(">1 Ann<")
+    # The highlighted line is drawn last, so it is on top; its label is bold.
+    assert svg.rindex('data-name="Bob"') > svg.rindex('data-name="Ann"')
+    assert 'font-weight="700">2 Bob<' in svg
+
+
+def test_shared_places_share_one_label():
+    svg = charts.bump_chart([charts.Series("Ann", (1, 2)), charts.Series("Bob", (2, 2)), charts.Series("Cy", (3, 1))])
+    assert ">=2 Ann, Bob</text>" in svg and ">1 Cy</text>" in svg
 
 
 def test_no_rounds_no_picture():
