@@ -9,6 +9,9 @@ never meets a 405; a GET of a POST-only address goes back to its page.
 
 from __future__ import annotations
 
+import logging
+import smtplib
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -22,6 +25,8 @@ from league import invitations, selectors
 from league.account_forms import AcceptInvitationForm, AddCoachForm, ProfileForm
 from league.models import Coach, Entry
 from league.permissions import coach_for, get_league_for_organiser
+
+logger = logging.getLogger(__name__)
 
 
 def _refuse(form, error: ValidationError) -> None:
@@ -48,8 +53,7 @@ def organiser_coaches(request: HttpRequest, slug: str) -> HttpResponse:
             except ValidationError as error:
                 _refuse(form, error)
             else:
-                invitations.send_invitation(coach=coach, league=league, request=request)
-                messages.success(request, f"{coach} added; an invitation is on its way to them.")
+                _invite(request, coach, league, f"{coach} added; an invitation is on its way to them.")
                 return redirect("league:organiser_coaches", slug=league.slug)
         status = 400
     entries = (
@@ -71,13 +75,22 @@ def invite_coach(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse
     if request.method != "POST":
         return back
     coach = get_object_or_404(Coach.objects.filter(entries__season__league=league).distinct(), pk=coach_id)
+    _invite(request, coach, league, f"Invitation sent to {coach}.")
+    return back
+
+
+def _invite(request: HttpRequest, coach: Coach, league, success: str) -> None:
+    """Send the invitation and say how it went; a mail server that refuses is a
+    message to try again, not a server error (the coach is saved either way)."""
     try:
         invitations.send_invitation(coach=coach, league=league, request=request)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
+    except (OSError, smtplib.SMTPException):
+        logger.exception("Invitation to coach %s not sent", coach.pk)
+        messages.error(request, f"The invitation to {coach} could not be sent just now; send it again from the list.")
     else:
-        messages.success(request, f"Invitation sent to {coach}.")
-    return back
+        messages.success(request, success)
 
 
 def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:

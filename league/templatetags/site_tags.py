@@ -11,6 +11,7 @@ import re
 import zlib
 
 from django import template
+from django.core.exceptions import ObjectDoesNotExist
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
@@ -55,7 +56,7 @@ def display_name(user) -> str:
         return ""
     try:
         coach = user.coach
-    except Exception:  # RelatedObjectDoesNotExist: an organiser who does not play
+    except (ObjectDoesNotExist, AttributeError):  # an organiser who does not play; AnonymousUser
         coach = None
     return coach.name if coach is not None else user.get_username()
 

@@ -291,3 +291,17 @@ def test_no_page_shows_another_persons_email(client, coach_user, other_coach_use
     for url in pages:
         body = client.get(url).content.decode()
         assert other.email not in body and other_coach_user.email not in body, url
+
+
+def test_a_mail_server_failure_is_a_message_not_a_server_error(client, organiser, season, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise ConnectionRefusedError("no mail server")
+
+    monkeypatch.setattr(invitations, "send_mail", refuse)
+    client.force_login(organiser)
+    response = client.post(
+        reverse("league:organiser_coaches", args=[season.league.slug]), {"name": "Offline", "email": "o@example.org"}, follow=True
+    )
+    assert response.status_code == 200
+    assert "could not be sent just now" in response.content.decode()
+    assert Coach.objects.filter(name="Offline").exists()
