@@ -61,6 +61,20 @@ def my_fixtures_panel(context: Mapping[str, Any]) -> str:
     return render_to_string("campaigns/panels/my_fixtures.html", {"leagues": leagues, "coach": context["coach"]})
 
 
+def organiser_panel(context: Mapping[str, Any]) -> str:
+    """The organiser's dashboard: Moments waiting for the Longshanks (GB-13), each
+    with its confirm button. Six queries."""
+    season = context.get("season")
+    if season is None:
+        return ""
+    campaign = selectors.campaign_of(season)
+    return render_to_string(
+        "campaigns/panels/organiser_dashboard.html",
+        {"league": context["league"], "unlocks": selectors.moments_to_confirm(campaign)},
+        request=context.get("request"),
+    )
+
+
 LAYER = Layer(
     name="The Big League",
     game_systems=GAME_SYSTEMS,
@@ -73,6 +87,7 @@ LAYER = Layer(
         "fixture_detail": fixture_panel,
         "coach_detail": coach_panel,
         "my_fixtures": my_fixtures_panel,
+        "organiser_dashboard": organiser_panel,
     },
     demo=demo.load,
     demo_accounts=demo.demo_accounts,

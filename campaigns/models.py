@@ -67,7 +67,7 @@ class PlotCard(models.Model):
         if self.cp_reward:
             parts.append(f"{self.cp_reward} CP")
         if self.favour_reward:
-            parts.append(f"{self.favour_reward} F")
+            parts.append(f"{self.favour_reward} Favour{'s' if self.favour_reward != 1 else ''}")
         return " + ".join(parts) or "in-game only"
 
 
@@ -422,7 +422,7 @@ class CardOffer(models.Model):
 
     def __str__(self) -> str:
         if self.kind == self.Kind.PURCHASE:
-            return f"{self.proposer} offers {self.favours} F for {self.wanted.card}"
+            return f"{self.proposer} offers {self.favours} Favour{'s' if self.favours != 1 else ''} for {self.wanted.card}"
         return f"{self.proposer} offers {self.offered.card} for {self.wanted.card}"
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Q, Sum
 
-from campaigns import rules
+from campaigns import pictures, rules
 from campaigns.decks import base_pool, deck_visible_to_opponent
 from campaigns.models import (
     Achievement,
@@ -22,6 +22,7 @@ from campaigns.models import (
     Deck,
     FavourLine,
     Loan,
+    MomentUnlock,
     SponsorshipPurchase,
     Status,
     Title,
@@ -244,8 +245,9 @@ def coach_page(campaign: Campaign, cc: CampaignCoach, joining: NewCoach | None =
             )
         )
         sponsorships = list(cc.sponsorships.select_related("sponsorship", "fixture__round", "fixture__result"))
-        cp_lines = list(CampaignPointLine.objects.filter(coach=cc).select_related("created_by"))
-        favour_lines = list(FavourLine.objects.filter(coach=cc).select_related("created_by"))
+        # The match each line came from, to date it by its round (not the moment it was written).
+        cp_lines = list(CampaignPointLine.objects.filter(coach=cc).select_related("created_by__coach", "result__fixture__round"))
+        favour_lines = list(FavourLine.objects.filter(coach=cc).select_related("created_by__coach", "result__fixture__round"))
     reached = {m.threshold for m in rules.moments_reached(row.cp, table)}
     for u in unlocks:
         u.is_reached = u.threshold in reached
@@ -266,6 +268,8 @@ def coach_page(campaign: Campaign, cc: CampaignCoach, joining: NewCoach | None =
         "sponsorships": sponsorships,
         "cp_lines": cp_lines,
         "favour_lines": favour_lines,
+        "cp_chart": pictures.cp_chart(cp_lines, table),
+        "favours_chart": pictures.favours_chart(favour_lines),
     }
 
 
@@ -333,3 +337,28 @@ def last_deck_cards(cc: CampaignCoach, deck: Deck | None) -> list[int]:
     if deck is None and cc.pk:
         deck = Deck.objects.filter(coach=cc).order_by("-fixture__round__number").first()
     return [c.pk for c in deck.cards.all()] if deck else []
+
+
+# The organiser's dashboard ----------------------------------------------------------
+
+
+def moments_to_confirm(campaign: Campaign, standings=None) -> list[MomentUnlock]:
+    """GB-13: Moments the Longshanks has not confirmed yet whose threshold the
+    coach's CP still reach, each with ``coach_name``. The campaign rows (four
+    queries with the page's standings) and the unconfirmed unlocks (one)."""
+    if campaign.pk is None:
+        return []
+    table = moment_table()
+    cp = {row.cc_id: row.cp for row in campaign_rows(campaign, table, standings=standings) if row.cc_id}
+    unlocks = (
+        MomentUnlock.objects.filter(coach__campaign=campaign, confirmed_at__isnull=True)
+        .select_related("coach__entry__coach")
+        .order_by("reached_at", "pk")
+    )
+    waiting = []
+    for unlock in unlocks:
+        reached = {m.threshold for m in rules.moments_reached(cp.get(unlock.coach_id, 0), table)}
+        if unlock.threshold in reached:
+            unlock.coach_name = unlock.coach.entry.coach.name
+            waiting.append(unlock)
+    return waiting

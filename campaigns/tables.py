@@ -7,6 +7,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from league.tables import BaseTable, num
+from league.templatetags.site_tags import badge, mark
 
 
 class CampaignTable(BaseTable):
@@ -39,7 +40,11 @@ class CampaignTable(BaseTable):
             url = reverse("campaigns:coach_page", args=[self.league.slug, record.coach_id])
         else:
             url = reverse("league:coach_detail", args=[self.league.slug, record.coach_id])
-        return format_html('<a href="{}">{}</a>', url, value)
+        # The Guild's colour mark: the Guild column is hidden on a phone.
+        return format_html('{}<a href="{}">{}</a>', mark(record.guild), url, value)
+
+    def render_guild(self, value):
+        return badge(value)
 
     def render_next_moment(self, record, value):
         return format_html('{} <span class="muted">({} CP to go)</span>', value, record.cp_needed)

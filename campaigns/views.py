@@ -18,6 +18,7 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
@@ -376,7 +377,12 @@ def confirm_unlock(request: HttpRequest, slug: str, unlock_id: int) -> HttpRespo
         moments.confirm_unlock(unlock=unlock, by=request.user)
         return f"{unlock.name} confirmed for {cc}."
 
-    return _coach_action(request, slug, "confirm", None, act, organiser_for=unlock.coach.entry.coach_id)
+    response = _coach_action(request, slug, "confirm", None, act, organiser_for=unlock.coach.entry.coach_id)
+    # From the organiser's dashboard: back there, not to the coach's page.
+    back = request.POST.get("next", "")
+    if response.status_code == 302 and back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        return redirect(back)
+    return response
 
 
 @login_required

@@ -83,6 +83,36 @@ class CoachAdmin(OrganiserScopedAdmin):
     list_display = ["name", "email", "user"]
     list_select_related = ["user"]
     search_fields = ["name", "email", "user__email"]
+    actions = ["invite"]
+
+    @admin.action(description="Email an invitation to set up an account")
+    def invite(self, request, queryset):
+        """league/invitations.py: a signed link, valid a week, used once. Sent for
+        coaches with an address and no account; the others are named."""
+        from league import invitations
+
+        leagues = {
+            coach_id: league
+            for coach_id, league in (
+                (entry.coach_id, entry.season.league)
+                for entry in Entry.objects.filter(coach__in=queryset).select_related("season__league").order_by("season__start_date")  # newest last: it wins
+            )
+        }
+        sent, skipped = [], []
+        for coach in queryset:
+            league = leagues.get(coach.pk)
+            try:
+                if league is None:
+                    raise ValidationError(f"{coach} is in no league yet.")
+                invitations.send_invitation(coach=coach, league=league, request=request)
+            except ValidationError as error:
+                skipped.append(" ".join(error.messages))
+            else:
+                sent.append(coach.name)
+        if sent:
+            self.message_user(request, f"Invitation sent to {', '.join(sent)}.", messages.SUCCESS)
+        for line in skipped:
+            self.message_user(request, line, messages.WARNING)
 
     def scope_queryset(self, request, queryset):
         if request.user.is_superuser:

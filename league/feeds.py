@@ -7,9 +7,9 @@ import datetime
 import io
 from collections.abc import Iterable
 
-from django.conf import settings
 from django.utils import timezone
 
+from league.links import site_root
 from league.models import Fixture
 from league.rules.base import GameRules
 from league.standings import StandingRow
@@ -55,10 +55,12 @@ def ical_fold(line: str) -> str:
     return "\r\n ".join(out)
 
 
-def fixtures_ical(fixtures: Iterable[Fixture], *, calendar_name: str) -> str:
-    """One all-day event per match (byes are not events)."""
+def fixtures_ical(fixtures: Iterable[Fixture], *, calendar_name: str, root: str = "") -> str:
+    """One all-day event per match (byes are not events). ``root`` starts each
+    event's link (league/links.py: SITE_URL, else the request's address)."""
+    root = (root or site_root()).rstrip("/")
     stamp = timezone.now().astimezone(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    host = settings.SITE_URL.split("://", 1)[-1].split("/", 1)[0] or "localhost"
+    host = root.split("://", 1)[-1].split("/", 1)[0] or "localhost"
     lines = [
         "BEGIN:VCALENDAR",
         "VERSION:2.0",
@@ -84,7 +86,7 @@ def fixtures_ical(fixtures: Iterable[Fixture], *, calendar_name: str) -> str:
             f"DTSTART;VALUE=DATE:{fixture.date:%Y%m%d}",
             f"DTEND;VALUE=DATE:{fixture.date + datetime.timedelta(days=1):%Y%m%d}",
             f"SUMMARY:{ical_escape(summary)}",
-            f"URL:{settings.SITE_URL}{fixture.get_absolute_url()}",
+            f"URL:{root}{fixture.get_absolute_url()}",
         ]
         if description:
             lines.append(f"DESCRIPTION:{ical_escape(chr(10).join(description))}")

@@ -12,9 +12,10 @@ the list through the functions below and never imports the layer:
 - extra import columns (``home_cp,away_cp``): parsed per line without the
   database, applied after the line's result is written;
 - panels: HTML a layer adds to an engine page ("league_detail", "fixture_detail",
-  "coach_detail", "my_fixtures"), rendered from that page's context with a fixed
-  number of queries. "league_detail" panels are part of the league page's cached
-  body (league/versions.py): a layer tracks every model its panel reads;
+  "coach_detail", "my_fixtures", "organiser_dashboard"), rendered from that page's
+  context with a fixed number of queries. "league_detail" panels are part of the
+  league page's cached body (league/versions.py): a layer tracks every model its
+  panel reads;
 - demo data for ``quickstart``.
 """
 
@@ -26,7 +27,7 @@ from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
 
-PAGES = ("league_detail", "fixture_detail", "coach_detail", "my_fixtures")
+PAGES = ("league_detail", "fixture_detail", "coach_detail", "my_fixtures", "organiser_dashboard")
 
 
 @dataclass(frozen=True)

@@ -44,3 +44,14 @@ def get_fixture_for_coach(request, pk: int):
     if fixture.side_of(coach) is None and not fixture.round.season.league.is_organised_by(request.user):
         raise PermissionDenied("This is not your fixture.")
     return fixture
+
+
+def get_league_for_organiser(request, slug: str):
+    """The league, if the logged-in user organises it; 404 when it does not exist,
+    403 for anyone else (coaches, another league's organiser)."""
+    from league.models import League
+
+    league = get_object_or_404(League, slug=slug)
+    if not league.is_organised_by(request.user):
+        raise PermissionDenied("Only this league's organisers can see this page.")
+    return league

@@ -18,6 +18,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from league import layers, versions
+from league.links import site_root
 from league.models import Coach, Division, Entry, Fixture, League, Result, ResultEvent, Round, Season
 from league.rules.base import GameRules, Verdict
 from league.scheduling import MIN_PER_DIVISION, division_sizes, draw_divisions, merge_rounds, round_dates, round_robin
@@ -185,7 +186,7 @@ def _mail_rearrangement(fixture: Fixture, old_date: datetime.date, reason: str) 
         f"The Longshanks has rearranged a fixture in {season.league.name} ({season.name}).\n\n"
         f"{fixture.round}: {fixture.home} v {fixture.away}\n"
         f"Was: {old_date:%A %d %B %Y}\nNow: {fixture.date:%A %d %B %Y}\nReason: {reason}\n\n"
-        f"{settings.SITE_URL}{fixture.get_absolute_url()}\n"
+        f"{site_root()}{fixture.get_absolute_url()}\n"
     )
     send_mass_mail([(subject, body, settings.DEFAULT_FROM_EMAIL, [to]) for to in sorted(set(recipients))])
 

@@ -119,6 +119,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A GET of a form's POST-only address goes to its page, not a 405 (league/reload.py).
+    "league.reload.ReloadSafeMiddleware",
     "csp.middleware.CSPMiddleware",
     # Last, as django-axes asks: it turns a lockout signalled during login into the lockout page.
     "axes.middleware.AxesMiddleware",
@@ -268,7 +270,8 @@ else:
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "longshanks@localhost")
-SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+# Empty: links in emails and calendars use the address the request came to.
+SITE_URL = os.environ.get("SITE_URL", "").strip()
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 

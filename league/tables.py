@@ -9,6 +9,8 @@ from django_tables2.utils import OrderByTuple
 from django.urls import reverse
 from django.utils.html import format_html
 
+from league.templatetags.site_tags import badge
+
 
 class BaseTable(tables.Table):
     """Shared look: a scrollable, phone-friendly table with numeric columns right-aligned."""
@@ -87,7 +89,8 @@ class StandingsTable(BaseTable):
         return value if self.rules.rows_named_by_team else self._link(record, value)
 
     def render_team(self, record, value):
-        return self._link(record, value) if self.rules.rows_named_by_team else value
+        # The team's colour badge wherever its name appears (league/templatetags/site_tags.py).
+        return self._link(record, badge(value)) if self.rules.rows_named_by_team else badge(value)
 
     def render_movement(self, record):
         if not record.movement:

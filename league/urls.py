@@ -6,7 +6,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from league import converters  # noqa: F401  registers <id:...> before the patterns below
-from league import errors, views
+from league import account_views, errors, organiser_views, views
 
 league_patterns = [
     path("", views.league_list, name="league_list"),
@@ -18,6 +18,12 @@ league_patterns = [
     path("leagues/<slug:slug>/fixtures.ics", views.league_ics, name="league_ics"),
     path("leagues/<slug:slug>/coaches/<id:coach_id>/", views.coach_detail, name="coach_detail"),
     path("leagues/<slug:slug>/coaches/<id:coach_id>/fixtures.ics", views.coach_ics, name="coach_ics"),
+    path("leagues/<slug:slug>/organiser/", organiser_views.organiser_dashboard, name="organiser_dashboard"),
+    path("leagues/<slug:slug>/organiser/approve/", organiser_views.approve_from_dashboard, name="dashboard_approve"),
+    path("leagues/<slug:slug>/organiser/coaches/", account_views.organiser_coaches, name="organiser_coaches"),
+    path(
+        "leagues/<slug:slug>/organiser/coaches/<id:coach_id>/invite/", account_views.invite_coach, name="invite_coach"
+    ),
     path("fixtures/<id:pk>/", views.fixture_detail, name="fixture_detail"),
     path("fixtures/<id:pk>/report/", views.report_result, name="report_result"),
     path("fixtures/<id:pk>/confirm/", views.confirm_result, name="confirm_result"),
@@ -30,9 +36,18 @@ league_patterns = [
 
 urlpatterns = [
     path("health/", errors.health, name="health"),
+    path("rules/", views.rules_page, name="rules"),
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/profile/", account_views.profile, name="profile"),
+    path("accounts/invitation/<str:token>/", account_views.accept_invitation, name="accept_invitation"),
+    path("accounts/password_reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path("accounts/password_reset/done/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
+    path("accounts/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(), name="password_reset_confirm"),
+    path("accounts/reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
+    path("accounts/password_change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path("accounts/password_change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("", include("campaigns.urls")),
     path("", include((league_patterns, "league"))),
 ]

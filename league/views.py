@@ -16,8 +16,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
-from league import feeds, selectors, services, versions
+from league import charts, dashboard, feeds, selectors, services, versions
 from league.forms import DisputeForm, RearrangeForm, ReasonForm, record_form, report_form
+from league.links import site_root
 from league.models import Entry, Fixture, League, Result
 from league.permissions import coach_for, get_fixture_for_coach
 from league.standings import standings_for
@@ -35,7 +36,14 @@ def league_list(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip()[:100]
     page = Paginator(selectors.league_search(query), LEAGUES_PER_PAGE).get_page(request.GET.get("page"))
     selectors.attach_current_seasons(page.object_list)
-    return render(request, "league/league_list.html", {"page": page, "leagues": page.object_list, "query": query})
+    # For an organiser: what waits on them in each of their leagues (league/dashboard.py).
+    waiting = dashboard.counts_for(list(page.object_list), request.user)
+    for league in page.object_list:
+        league.waiting = waiting.get(league.pk)
+    return render(
+        request, "league/league_list.html",
+        {"page": page, "leagues": page.object_list, "query": query, "organises": bool(waiting)},
+    )
 
 
 def _league_season(request: HttpRequest, slug: str):
@@ -48,13 +56,19 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """The weekly publication (GB-10): standings, this week's results and the next
     fixtures. The body is rendered once per version of the season."""
     league, season = _league_season(request, slug)
-    context = {"league": league, "season": season, "seasons": league.seasons.order_by("-start_date", "-id")}
+    context = {
+        "league": league,
+        "season": season,
+        "seasons": league.seasons.order_by("-start_date", "-id"),
+        "is_organiser": league.is_organised_by(request.user),
+    }
     if season is not None:
         sort = request.GET.get("sort", "")
         if sort.lstrip("-") not in selectors.STANDINGS_SORTS | {stat.key for stat in league.rules.stats}:
             sort = ""
         context["body"] = versions.cached(
-            season, f"league-page:{sort}", lambda: _league_body(request, league, season)
+            # The day is in the key: the body says "today" and "tomorrow".
+            season, f"league-page:{sort}:{timezone.localdate()}", lambda: _league_body(request, league, season)
         )
     return render(request, "league/league_detail.html", context)
 
@@ -65,6 +79,10 @@ def _league_body(request: HttpRequest, league: League, season) -> str:
     table = StandingsTable(list(standings), league=league, season=season)
     RequestConfig(request, paginate=False).configure(table)
     latest, upcoming, round_count = selectors.publication(season)
+    pictures = [
+        (division, charts.bump_chart(series, chart_id=f"bump-{index}", title=f"Position by round{f': {division}' if division else ''}"))
+        for index, (division, series) in enumerate(charts.standings_series(standings))
+    ]
     return render_to_string(
         "league/_league_body.html",
         {
@@ -72,6 +90,7 @@ def _league_body(request: HttpRequest, league: League, season) -> str:
             "season": season,
             "table": table,
             "standings": standings,
+            "pictures": [(division, svg) for division, svg in pictures if svg],
             "latest": latest,
             "upcoming": upcoming,
             "round_count": round_count,
@@ -84,14 +103,14 @@ def fixtures(request: HttpRequest, slug: str) -> HttpResponse:
     """Fixtures and results one round at a time (this week's by default), with every
     round in the navigation: the cost follows what is shown, not the season."""
     league, season = _league_season(request, slug)
-    context = {"league": league, "season": season, "rounds": []}
+    context = {"league": league, "season": season, "rounds": [], "is_organiser": league.is_organised_by(request.user)}
     if season is not None:
         numbers = selectors.round_numbers(season)
         shown = selectors.round_to_show(season, numbers, request.GET.get("round"))
         context.update(round_numbers=numbers, shown=shown)
         if shown is not None:
             context["body"] = versions.cached(
-                season, f"fixtures:{shown}", lambda: render_to_string(
+                season, f"fixtures:{shown}:{timezone.localdate()}", lambda: render_to_string(
                     "league/_fixtures_round.html",
                     {"rounds": selectors.by_round(selectors.season_fixtures(season, round_number=shown)), "league": league},
                 ),
@@ -107,6 +126,9 @@ def coach_detail(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse
     fixtures_ = list(
         Fixture.objects.involving(entry.coach).filter(round__season=season).with_related().order_by("round__number")
     )
+    played = [f for f in fixtures_ if selectors.is_played(f)]
+    standings = standings_for(season)
+    field = next((series for division, series in charts.standings_series(standings) if division == row.division), [])
     return render(
         request,
         "league/coach_detail.html",
@@ -116,8 +138,12 @@ def coach_detail(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse
             "entry": entry,
             "row": row,
             "figures": league.rules.row_figures(row),
-            "played": [f for f in fixtures_ if selectors.is_played(f)],
+            "played": played,
             "to_play": [f for f in fixtures_ if not selectors.is_played(f)],
+            "line": charts.bump_chart(field, chart_id="mine", title=f"{row.name}: position by round", highlight=row.name),
+            "form": charts.form_guide(
+                [charts.letter(f.result.outcome, f.side_of(entry.coach)) for f in played if f.stage == Fixture.Stage.REGULAR]
+            ),
         },
     )
 
@@ -156,12 +182,13 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
 def league_ics(request: HttpRequest, slug: str) -> HttpResponse:
     """The whole season's calendar, built once per version of the season."""
     league, season = _league_season(request, slug)
+    root = site_root(request)
     if season is None:
-        body = feeds.fixtures_ical([], calendar_name=league.name)
+        body = feeds.fixtures_ical([], calendar_name=league.name, root=root)
     else:
         body = versions.cached(
-            season, "fixtures.ics",
-            lambda: feeds.fixtures_ical(selectors.season_fixtures(season), calendar_name=league.name),
+            season, f"fixtures.ics:{root}",
+            lambda: feeds.fixtures_ical(selectors.season_fixtures(season), calendar_name=league.name, root=root),
         )
     return _ics_response(body, f"{league.slug}.ics")
 
@@ -177,7 +204,8 @@ def coach_ics(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse:
         .order_by("round__number")
     )
     return _ics_response(
-        feeds.fixtures_ical(fixtures_, calendar_name=f"{league.name}: {entry.coach}"), f"{league.slug}-{entry.coach_id}.ics"
+        feeds.fixtures_ical(fixtures_, calendar_name=f"{league.name}: {entry.coach}", root=site_root(request)),
+        f"{league.slug}-{entry.coach_id}.ics",
     )
 
 
@@ -210,7 +238,7 @@ def fixture_detail(request: HttpRequest, pk: int, forms: dict | None = None, sta
         "result": result,
         "side": side,
         "is_organiser": is_organiser,
-        "events": fixture.events.select_related("by").order_by("at", "id"),
+        "events": fixture.events.select_related("by__coach").order_by("at", "id"),
         "rules": rules,
     }
     if not fixture.is_bye:
@@ -420,3 +448,10 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
         },
     )
 
+
+
+def rules_page(request: HttpRequest) -> HttpResponse:
+    """Every rule id the site cites, with a line in our own words (league/rulebook.py)."""
+    from league import rulebook
+
+    return render(request, "league/rules.html", {"games": rulebook.GAMES})

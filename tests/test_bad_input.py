@@ -54,6 +54,9 @@ def demo(db):
         "unlock_id": MomentUnlock.objects.first().pk,
         "loan_id": Loan.objects.first().pk,
         "offer_id": CardOffer.objects.first().pk,
+        # Accounts: an invitation token and a password-reset link that are not real.
+        "token": "not-a-token",
+        "uidb64": "MQ",
     }
 
 

@@ -354,5 +354,5 @@ def test_fixture_page_roles(client, world, organiser, other_organiser, role, sta
     assert response.status_code == status
     if status == 200:
         page = response.content.decode()
-        assert "Sponsorships (GB-21): Re-roll Shots" in page
+        assert "Sponsorships: Re-roll Shots" in page and 'href="/rules/#GB-21"' in page
         assert ("Register your deck" in page) is (role == "own")

@@ -4,6 +4,8 @@ import csv
 import datetime
 import io
 
+import re
+
 import pytest
 from django.urls import reverse
 from django.utils import timezone
@@ -117,7 +119,12 @@ def test_coach_page(client, small_league):
     assert "<strong>2</strong> in the table with <strong>3 LP</strong>" in page
     assert "Level with Velocity on 3 LP; ahead on VP scored, 24 to 23" in page
     assert "Position after each round: 3, 2" in page
-    assert "Anvil\n    v\n    Rage" in page  # still to play
+    # Still to play (each name after its team's colour mark).
+    assert re.search(r"Anvil\s+v\s+<span class=\"badge b\d+\" title=\"[^\"]*\" aria-hidden=\"true\">.</span>Rage", page)
+    # Rage's own line among the field, and the form guide (W/L marks) with words for both.
+    assert '<title id="mine-title">Rage: position by round</title>' in page
+    assert "Rage&#x27;s position after each of 2 rounds: 3, 2." in page
+    assert "Last 2 results, oldest first:" in page
     assert "<strong>14 – 4</strong>" in page
 
 

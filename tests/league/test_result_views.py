@@ -59,7 +59,7 @@ def test_right_coach_reports_and_page_shows_it(client, fixture, home_user):
     assert "Awaiting confirmation" in text
     assert "Waiting for your opponent to confirm" in text
     assert "Report the result" not in text
-    assert "Reported by velocity" in text
+    assert "Reported by Velocity" in text  # the display name, not the username
 
 
 @pytest.mark.parametrize(
@@ -115,9 +115,27 @@ def test_unknown_fixture_is_404(client, home_user):
     assert report(client, Fixture(pk=999999), 12, 0).status_code == 404
 
 
-def test_get_on_a_post_only_url_is_405(client, fixture, home_user):
+@pytest.mark.parametrize(
+    "name", ["report_result", "confirm_result", "dispute_result", "approve_result", "record_result", "rearrange_fixture", "reopen_result"]
+)
+def test_get_on_a_post_only_url_goes_back_to_the_fixture(client, fixture, home_user, name):
+    """After a refused form the address is the action's: opening it again with a
+    GET (a reload without the form data) shows the fixture, never a 405, and
+    writes nothing (league/reload.py)."""
     client.force_login(home_user)
-    assert client.get(reverse("league:report_result", args=[fixture.pk])).status_code == 405
+    response = client.get(reverse(f"league:{name}", args=[fixture.pk]))
+    assert response.status_code == 302 and response["Location"] == fixture.get_absolute_url()
+    assert not Result.objects.filter(fixture=fixture).exists()
+
+
+def test_a_refused_report_re_renders_the_page_with_its_errors(client, fixture, home_user):
+    client.force_login(home_user)
+    refused = report(client, fixture, 10, 10)
+    assert refused.status_code == 400
+    page = refused.content.decode()
+    assert "Guild Ball has no draws" in page
+    assert f'action="{reverse("league:report_result", args=[fixture.pk])}"' in page
+    assert client.get(reverse("league:report_result", args=[fixture.pk]), follow=True).status_code == 200
 
 
 # Confirming and disputing ---------------------------------------------------------

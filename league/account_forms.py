@@ -1,0 +1,52 @@
+"""Forms for accounts: adding and inviting coaches, accepting an invitation, a
+coach's own profile."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import password_validators_help_text_html
+
+from league.models import Coach, Entry
+
+
+class AddCoachForm(forms.Form):
+    name = forms.CharField(
+        max_length=Coach._meta.get_field("name").max_length, label="Name", help_text="As the tables will show it."
+    )
+    email = forms.EmailField(label="Email address", help_text="The invitation goes here; nobody else sees it.")
+    team = forms.CharField(
+        max_length=Entry._meta.get_field("team").max_length, required=False, label="Team or Guild"
+    )
+    enter = forms.BooleanField(required=False, initial=True, label="Enter them in the current season")
+
+
+class AcceptInvitationForm(forms.Form):
+    """For someone without an account: a username and a password (twice)."""
+
+    username = forms.CharField(max_length=get_user_model()._meta.get_field("username").max_length, label="Username")
+    password1 = forms.CharField(
+        label="Password", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=password_validators_help_text_html(),
+    )
+    password2 = forms.CharField(
+        label="Password again", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
+    )
+
+    def clean(self):
+        data = super().clean()
+        if data.get("password1") and data.get("password1") != data.get("password2"):
+            self.add_error("password2", "The two passwords differ.")
+        return data
+
+
+class ProfileForm(forms.Form):
+    """A coach's display name (what tables show) and their email address."""
+
+    name = forms.CharField(max_length=Coach._meta.get_field("name").max_length, label="Display name")
+    email = forms.EmailField(label="Email address", required=False, help_text="Only you and the site use it.")
+
+    def __init__(self, *args, has_coach: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not has_coach:
+            del self.fields["name"]

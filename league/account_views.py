@@ -1,0 +1,154 @@
+"""Accounts without a superuser: the organiser adds and invites coaches, a coach
+accepts an invitation and edits their profile. Password reset is Django's own
+views (league/urls.py) with the site's templates.
+
+A refused form re-renders on its own address with status 400: every form here
+posts to the page that shows it, so a reload re-sends or re-shows that page and
+never meets a 405; a GET of a POST-only address goes back to its page.
+"""
+
+from __future__ import annotations
+
+import logging
+import smtplib
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+
+from league import invitations, selectors
+from league.account_forms import AcceptInvitationForm, AddCoachForm, ProfileForm
+from league.models import Coach, Entry
+from league.permissions import coach_for, get_league_for_organiser
+
+logger = logging.getLogger(__name__)
+
+
+def _refuse(form, error: ValidationError) -> None:
+    for message in error.messages:
+        form.add_error(None, message)
+
+
+@login_required
+def organiser_coaches(request: HttpRequest, slug: str) -> HttpResponse:
+    """The organiser's coaches page: who is in the current season, who has an
+    account, an invitation for those who have not, and a form to add a coach."""
+    league = get_league_for_organiser(request, slug)
+    season = selectors.season_for(league)
+    form = AddCoachForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                coach = invitations.add_coach(
+                    league=league, season=season if data["enter"] else None, by=request.user,
+                    name=data["name"], email=data["email"], team=data["team"],
+                )
+            except ValidationError as error:
+                _refuse(form, error)
+            else:
+                _invite(request, coach, league, f"{coach} added; an invitation is on its way to them.")
+                return redirect("league:organiser_coaches", slug=league.slug)
+        status = 400
+    entries = (
+        list(Entry.objects.filter(season=season).select_related("coach").order_by("coach__name")) if season else []
+    )
+    for entry in entries:
+        entry.masked_email = invitations.mask_email(entry.coach.email)
+    return render(
+        request, "league/organiser_coaches.html",
+        {"league": league, "season": season, "entries": entries, "form": form}, status=status,
+    )
+
+
+@login_required
+def invite_coach(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse:
+    """(Re)send a coach of the league an invitation. A GET goes back to the page."""
+    league = get_league_for_organiser(request, slug)
+    back = redirect("league:organiser_coaches", slug=league.slug)
+    if request.method != "POST":
+        return back
+    coach = get_object_or_404(Coach.objects.filter(entries__season__league=league).distinct(), pk=coach_id)
+    _invite(request, coach, league, f"Invitation sent to {coach}.")
+    return back
+
+
+def _invite(request: HttpRequest, coach: Coach, league, success: str) -> None:
+    """Send the invitation and say how it went; a mail server that refuses is a
+    message to try again, not a server error (the coach is saved either way)."""
+    try:
+        invitations.send_invitation(coach=coach, league=league, request=request)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    except (OSError, smtplib.SMTPException):
+        logger.exception("Invitation to coach %s not sent", coach.pk)
+        messages.error(request, f"The invitation to {coach} could not be sent just now; send it again from the list.")
+    else:
+        messages.success(request, success)
+
+
+def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
+    """The link in the invitation: set a password (or link the account you are
+    logged in with) and become that coach."""
+    try:
+        coach = invitations.coach_for_token(token)
+    except ValidationError as error:
+        return render(request, "registration/invitation_invalid.html", {"reason": " ".join(error.messages)}, status=400)
+    signed_in = request.user.is_authenticated
+    form = None if signed_in else AcceptInvitationForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form is None or form.is_valid():
+            try:
+                with transaction.atomic():
+                    if signed_in:
+                        user = invitations.accept_invitation(token=token, user=request.user)
+                    else:
+                        user = invitations.accept_invitation(
+                            token=token, username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
+                        )
+            except ValidationError as error:
+                if form is None:
+                    messages.error(request, " ".join(error.messages))
+                else:
+                    _refuse(form, error)
+            else:
+                if not signed_in:
+                    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                messages.success(request, f"Welcome, {coach}: your account is linked to your place in the league.")
+                return redirect("league:my_fixtures")
+        status = 400
+    return render(
+        request, "registration/accept_invitation.html",
+        {"coach": coach, "form": form, "signed_in": signed_in}, status=status,
+    )
+
+
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    """A coach's display name and email address; anyone's own email address."""
+    coach = coach_for(request.user)
+    initial = {"email": request.user.email or (coach.email if coach else "")}
+    if coach is not None:
+        initial["name"] = coach.name
+    form = ProfileForm(request.POST or None, initial=initial, has_coach=coach is not None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                invitations.update_profile(
+                    user=request.user, name=form.cleaned_data.get("name"), email=form.cleaned_data["email"]
+                )
+            except ValidationError as error:
+                _refuse(form, error)
+            else:
+                messages.success(request, "Profile saved.")
+                return redirect(reverse("profile"))
+        status = 400
+    return render(request, "registration/profile.html", {"form": form, "coach": coach}, status=status)

@@ -1,0 +1,162 @@
+"""Coaches without a superuser: the organiser adds a coach with an email address,
+the coach gets a link, sets a password (or, logged in, links their account) and
+is that coach from then on.
+
+The link carries a signed token (``django.core.signing``, its own salt), valid for
+``MAX_AGE``. It needs no table: like Django's password-reset tokens it signs a
+digest of the coach's state (email and linked account), so it stops working once
+used (the coach then has an account) or when the organiser changes the address.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.core import signing
+from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.crypto import constant_time_compare, salted_hmac
+
+from league.links import site_root
+from league.models import Coach, Entry, League, Season
+
+SALT = "league.invitations"
+MAX_AGE = datetime.timedelta(days=7)
+MAX_NAME = Coach._meta.get_field("name").max_length
+MAX_TEAM = Entry._meta.get_field("team").max_length
+
+
+def _state(coach: Coach) -> str:
+    """What a token is bound to: the coach, its address and its account (none yet)."""
+    value = f"{coach.pk}:{coach.email.strip().lower()}:{coach.user_id or 0}"
+    return salted_hmac(SALT, value).hexdigest()[:20]
+
+
+def make_token(coach: Coach) -> str:
+    return signing.dumps({"c": coach.pk, "s": _state(coach)}, salt=SALT, compress=True)
+
+
+def coach_for_token(token: str) -> Coach:
+    """The coach a token invites; ValidationError with a reason a person understands
+    when it is expired, already used, replaced or not a token at all."""
+    try:
+        data = signing.loads(token, salt=SALT, max_age=MAX_AGE)
+    except signing.SignatureExpired:
+        raise ValidationError("This invitation has expired. Ask your league's organiser to send a new one.") from None
+    except signing.BadSignature:
+        raise ValidationError("This invitation link is not valid: check that you copied all of it.") from None
+    coach = Coach.objects.filter(pk=data.get("c")).first() if isinstance(data, dict) else None
+    if coach is None:
+        raise ValidationError("This invitation is for a coach who no longer exists.")
+    if coach.user_id is not None:
+        raise ValidationError("This invitation has already been used: log in with the account it created.")
+    if not constant_time_compare(str(data.get("s", "")), _state(coach)):
+        raise ValidationError("This invitation has been replaced by a newer one. Use the latest email.")
+    return coach
+
+
+def send_invitation(*, coach: Coach, league: League, request: HttpRequest | None) -> None:
+    """Email ``coach`` a link to claim their place. Refused for a coach with an
+    account already or without an address."""
+    if coach.user_id is not None:
+        raise ValidationError(f"{coach} already has an account.")
+    if not coach.email:
+        raise ValidationError(f"{coach} has no email address to invite.")
+    link = site_root(request) + reverse("accept_invitation", args=[make_token(coach)])
+    days = MAX_AGE.days
+    send_mail(
+        subject=f"You are invited to {league.name}",
+        message=(
+            f"Hello {coach.name},\n\n"
+            f"The organiser of {league.name} has added you as a coach. Open this link to set a password "
+            f"and see your fixtures (it works once, for {days} days):\n\n{link}\n\n"
+            "If you did not expect this, ignore this email.\n"
+        ),
+        from_email=None,
+        recipient_list=[coach.email],
+    )
+
+
+@transaction.atomic
+def add_coach(*, league: League, season: Season | None, by, name: str, email: str, team: str = "") -> Coach:
+    """A new coach with an address, entered in ``season`` (the league's current one)
+    when given. The caller sends the invitation after this commits."""
+    if not league.is_organised_by(by):
+        raise ValidationError("Only the league's organiser can add coaches.")
+    name, email, team = name.strip()[:MAX_NAME], email.strip(), team.strip()[:MAX_TEAM]
+    if not name:
+        raise ValidationError("Give the coach a name.")
+    if Coach.objects.filter(name__iexact=name).exists():
+        raise ValidationError(f"There is already a coach called {name}; choose a name people can tell apart.")
+    try:
+        with transaction.atomic():
+            coach = Coach.objects.create(name=name, email=email, created_by=by)
+    except IntegrityError:  # two organisers at once
+        raise ValidationError(f"There is already a coach called {name}.") from None
+    if season is not None:
+        if season.league_id != league.pk:
+            raise ValidationError("That season belongs to another league.")
+        Entry.objects.create(season=season, coach=coach, team=team)
+    return coach
+
+
+@transaction.atomic
+def accept_invitation(*, token: str, user=None, username: str = "", password: str = ""):
+    """Link the invited coach to ``user`` (logged in) or to a new account
+    ``username``/``password``; the token is spent either way. Returns the user."""
+    coach = coach_for_token(token)
+    coach = Coach.objects.select_for_update().get(pk=coach.pk)
+    coach_for_token(token)  # again under the lock: two tabs cannot both use it
+    User = get_user_model()
+    if user is not None:
+        if Coach.objects.filter(user=user).exists():
+            raise ValidationError("Your account is already linked to a coach; log out to accept this invitation.")
+    else:
+        username = username.strip()
+        if not username:
+            raise ValidationError("Choose a username.")
+        if User.objects.filter(username__iexact=username).exists():
+            raise ValidationError("That username is taken; choose another.")
+        user = User(username=username, email=coach.email)
+        validate_password(password, user)
+        user.set_password(password)
+        user.save()
+    coach.user = user
+    coach.save(update_fields=["user"])
+    if not user.email and coach.email:
+        user.email = coach.email
+        user.save(update_fields=["email"])
+    return user
+
+
+def mask_email(address: str) -> str:
+    """An address as the organiser's list shows it: enough to tell it was entered,
+    not enough to read someone else's email off the page."""
+    local, _, domain = address.partition("@")
+    if not domain:
+        return ""
+    return f"{local[:1]}…@{domain}"
+
+
+@transaction.atomic
+def update_profile(*, user, name: str | None, email: str) -> None:
+    """A coach changes what the tables call them and their address (the coach's
+    and the account's, kept the same). Names stay unique, whatever the case."""
+    email = email.strip()
+    coach = Coach.objects.select_for_update().filter(user=user).first()
+    if coach is not None and name is not None:
+        name = name.strip()[:MAX_NAME]
+        if not name:
+            raise ValidationError("Your display name cannot be empty.")
+        if Coach.objects.filter(name__iexact=name).exclude(pk=coach.pk).exists():
+            raise ValidationError(f"Another coach is called {name}; choose a name people can tell apart.")
+        coach.name = name
+        coach.email = email
+        coach.save(update_fields=["name", "email"])
+    user.email = email
+    user.save(update_fields=["email"])

@@ -1,0 +1,119 @@
+"""Template filters for words and marks people read: colour badges for names,
+dates as people say them, rule ids as links, display names instead of usernames.
+
+Everything here is pure over what the page already loaded: no filter queries the
+database (``display_name`` reads ``user.coach``, which the caller selects)."""
+
+from __future__ import annotations
+
+import datetime
+import re
+import zlib
+
+from django import template
+from django.core.exceptions import ObjectDoesNotExist
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+register = template.Library()
+
+BADGE_COLOURS = 12  # .badge.b0 ... .badge.b11 in static/css/site.css
+RULE_ID = re.compile(r"^(GB|DB|DR)-\d{1,2}[a-z]?$")
+
+
+def badge_index(name: str) -> int:
+    """The same colour for the same name on every page and every run (crc32, not
+    Python's salted hash)."""
+    return zlib.crc32(name.strip().casefold().encode("utf-8")) % BADGE_COLOURS
+
+
+def initial(name: str) -> str:
+    for char in name.strip():
+        if char.isalnum():
+            return char.upper()
+    return "?"
+
+
+@register.filter
+def badge(name) -> SafeString | str:
+    """``{{ entry.team|badge }}``: the name after a round colour mark with its
+    initial, the same colour wherever that Guild, college or team appears."""
+    name = str(name or "").strip()
+    if not name:
+        return ""
+    return format_html(
+        '<span class="badged"><span class="badge b{}" aria-hidden="true">{}</span>{}</span>',
+        badge_index(name), initial(name), name,
+    )
+
+
+@register.filter
+def display_name(user) -> str:
+    """What to call a user on a page: their coach's name, else their username."""
+    if user is None:
+        return ""
+    try:
+        coach = user.coach
+    except (ObjectDoesNotExist, AttributeError):  # an organiser who does not play; AnonymousUser
+        coach = None
+    return coach.name if coach is not None else user.get_username()
+
+
+def say_date(value: datetime.date, today: datetime.date) -> str:
+    """"today", "tomorrow", "yesterday", else "Tue 3 Mar" (with the year when it is
+    not this year's)."""
+    if isinstance(value, datetime.datetime):
+        value = timezone.localtime(value).date() if timezone.is_aware(value) else value.date()
+    delta = (value - today).days
+    if delta == 0:
+        return "today"
+    if delta == 1:
+        return "tomorrow"
+    if delta == -1:
+        return "yesterday"
+    text = f"{value:%a} {value.day} {value:%b}"
+    return text if value.year == today.year else f"{text} {value.year}"
+
+
+@register.filter
+def humandate(value) -> str:
+    if not value:
+        return ""
+    return say_date(value, timezone.localdate())
+
+
+@register.filter
+def when(value) -> SafeString | str:
+    """``humandate`` in a <time> element carrying the ISO date, and the full date
+    as its title for "tomorrow"."""
+    if not value:
+        return ""
+    day = value.date() if isinstance(value, datetime.datetime) else value
+    return format_html('<time datetime="{}" title="{}">{}</time>', day.isoformat(), f"{day:%A} {day.day} {day:%B %Y}", humandate(value))
+
+
+@register.filter
+def rule(rule_id) -> SafeString | str:
+    """``{{ "GB-9"|rule }}``: a small link to the rule's line on /rules/."""
+    rule_id = str(rule_id).strip()
+    if not RULE_ID.match(rule_id):
+        return rule_id
+    return format_html('<a class="rule" href="{}#{}">{}</a>', reverse("rules"), rule_id, rule_id)
+
+
+@register.filter
+def pluralise(count, word: str) -> str:
+    """``{{ n|pluralise:"Favour" }}`` -> "1 Favour", "3 Favours"."""
+    return f"{count} {word}{'' if count in (1, -1) else 's'}"
+
+
+@register.filter
+def mark(name) -> SafeString | str:
+    """Only the colour mark of a Guild, college or team (its name as a tooltip),
+    beside a coach's name where the team is not written out."""
+    name = str(name or "").strip()
+    if not name:
+        return ""
+    return format_html('<span class="badge b{}" title="{}" aria-hidden="true">{}</span>', badge_index(name), name, initial(name))

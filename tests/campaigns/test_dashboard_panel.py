@@ -1,0 +1,45 @@
+"""The Big League's panel on the organiser's dashboard: Moments waiting for the
+Longshanks (GB-13), confirmed from there and back to the dashboard."""
+
+import pytest
+from django.urls import reverse
+
+from campaigns import ledgers
+from campaigns.models import MomentUnlock
+from tests.campaigns.factories import make_campaign
+
+pytestmark = pytest.mark.django_db
+
+
+def test_moments_to_confirm_are_listed_and_confirmed_from_the_dashboard(client, season, organiser):
+    a, b = make_campaign(season, 2, organiser=organiser)[:2]
+    ledgers.adjust(coach=a, ledger="cp", amount=60, reason="test", by=organiser)
+    waiting = MomentUnlock.objects.filter(coach=a, confirmed_at__isnull=True, threshold__gt=0).order_by("threshold")
+    assert waiting.exists()
+    dashboard = reverse("league:organiser_dashboard", args=[season.league.slug])
+    client.force_login(organiser)
+    page = client.get(dashboard).content.decode()
+    assert "Moments to confirm" in page and a.entry.coach.name in page and "Best Laid Plans" in page
+    assert b.entry.coach.name not in page.split("Moments to confirm")[1]
+    unlock = waiting.get(threshold=60)
+    response = client.post(
+        reverse("campaigns:confirm_unlock", args=[season.league.slug, unlock.pk]), {"next": dashboard}
+    )
+    assert response.status_code == 302 and response["Location"] == dashboard
+    unlock.refresh_from_db()
+    assert unlock.confirmed_at is not None
+    # An address elsewhere is not followed: back to the coach's page instead.
+    other = waiting.exclude(pk=unlock.pk).first()
+    response = client.post(
+        reverse("campaigns:confirm_unlock", args=[season.league.slug, other.pk]), {"next": "https://evil.example/"}
+    )
+    assert response["Location"] == reverse("campaigns:coach_page", args=[season.league.slug, a.entry.coach_id])
+
+
+def test_no_panel_for_another_game(client, organiser):
+    from tests.factories import LeagueFactory, SeasonFactory
+
+    league = LeagueFactory(game_system="dreadball", organisers=[organiser])
+    SeasonFactory(league=league)
+    client.force_login(organiser)
+    assert "Moments to confirm" not in client.get(reverse("league:organiser_dashboard", args=[league.slug])).content.decode()

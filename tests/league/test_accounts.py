@@ -1,0 +1,307 @@
+"""Accounts without a superuser: the organiser adds and invites coaches, a coach
+accepts the link (once, before it expires), resets a password by email and edits
+their profile. Every role: anonymous, coach, other coach, organiser, another
+league's organiser. Mail is read from Django's outbox."""
+
+from __future__ import annotations
+
+import datetime
+import re
+from unittest import mock
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core import mail, signing
+from django.urls import reverse
+
+from league import invitations
+from league.models import Coach, Entry
+from tests.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+User = get_user_model()
+
+
+def _link(message) -> str:
+    return re.search(r"https?://\S+/accounts/invitation/\S+/", message.body).group(0)
+
+
+def _path(link: str) -> str:
+    return "/" + link.split("/", 3)[3]
+
+
+@pytest.fixture
+def coach_user(season):
+    return EntryFactory(season=season, coach=CoachFactory(name="Velocity")).coach.user
+
+
+@pytest.fixture
+def other_coach_user(db):
+    return EntryFactory(coach=CoachFactory(name="Outsider")).coach.user
+
+
+def _roles(organiser, other_organiser, coach_user, other_coach_user):
+    return {"coach": coach_user, "other coach": other_coach_user, "other organiser": other_organiser}
+
+
+# The organiser adds a coach -----------------------------------------------------------
+
+
+def test_organiser_adds_a_coach_who_is_emailed_an_invitation(client, organiser, season):
+    client.force_login(organiser)
+    url = reverse("league:organiser_coaches", args=[season.league.slug])
+    response = client.post(url, {"name": "Mina Hart", "email": "mina@example.org", "team": "Masons", "enter": "on"})
+    assert response.status_code == 302 and response["Location"] == url
+    coach = Coach.objects.get(name="Mina Hart")
+    assert coach.email == "mina@example.org" and coach.user is None and coach.created_by == organiser
+    assert Entry.objects.get(coach=coach).season == season
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == ["mina@example.org"]
+    assert season.league.name in message.subject
+    assert "/accounts/invitation/" in message.body
+    # The list masks the address: the organiser's page shows no one's email in full.
+    page = client.get(url).content.decode()
+    assert "Mina Hart" in page and "mina@example.org" not in page and "m…@example.org" in page
+
+
+def test_a_refused_add_re_renders_the_page_with_the_message_and_writes_nothing(client, organiser, season, coach_user):
+    client.force_login(organiser)
+    url = reverse("league:organiser_coaches", args=[season.league.slug])
+    response = client.post(url, {"name": "velocity", "email": "v@example.org"})
+    assert response.status_code == 400
+    assert "There is already a coach called velocity" in response.content.decode()
+    assert Coach.objects.filter(name__iexact="velocity").count() == 1
+    assert mail.outbox == []
+    # Reloading the address is a GET of the same page: never a 405.
+    assert client.get(url).status_code == 200
+
+
+@pytest.mark.parametrize("role", ["anonymous", "coach", "other coach", "other organiser"])
+def test_only_the_leagues_organiser_adds_coaches(client, role, season, organiser, other_organiser, coach_user, other_coach_user):
+    url = reverse("league:organiser_coaches", args=[season.league.slug])
+    if role != "anonymous":
+        client.force_login(_roles(organiser, other_organiser, coach_user, other_coach_user)[role])
+    get = client.get(url)
+    post = client.post(url, {"name": "Sneaky", "email": "s@example.org"})
+    if role == "anonymous":
+        assert get.status_code == 302 and reverse("login") in get["Location"]
+        assert post.status_code == 302
+    else:
+        assert get.status_code == 403 and post.status_code == 403
+    assert not Coach.objects.filter(name="Sneaky").exists()
+    assert mail.outbox == []
+
+
+def test_unknown_league_is_404_for_an_organiser(client, organiser):
+    client.force_login(organiser)
+    assert client.get(reverse("league:organiser_coaches", args=["nope"])).status_code == 404
+
+
+def test_organiser_re_sends_an_invitation_and_a_get_goes_back(client, organiser, season):
+    coach = EntryFactory(season=season, coach=CoachFactory(name="No Login", user=None, email="nl@example.org")).coach
+    client.force_login(organiser)
+    url = reverse("league:invite_coach", args=[season.league.slug, coach.pk])
+    assert client.get(url).status_code == 302  # a reload of the POST address: back to the page
+    assert mail.outbox == []
+    response = client.post(url)
+    assert response.status_code == 302
+    assert [m.to for m in mail.outbox] == [["nl@example.org"]]
+
+
+def test_invite_refuses_a_coach_of_another_league(client, organiser, season, other_coach_user):
+    client.force_login(organiser)
+    other = Coach.objects.get(user=other_coach_user)
+    assert client.post(reverse("league:invite_coach", args=[season.league.slug, other.pk])).status_code == 404
+
+
+def test_admin_action_invites(client, organiser, season):
+    coach = EntryFactory(season=season, coach=CoachFactory(name="Admin Invite", user=None, email="ai@example.org")).coach
+    client.force_login(organiser)
+    response = client.post(
+        reverse("admin:league_coach_changelist"), {"action": "invite", "_selected_action": [coach.pk]}, follow=True
+    )
+    assert response.status_code == 200
+    assert [m.to for m in mail.outbox] == [["ai@example.org"]]
+
+
+# The coach accepts --------------------------------------------------------------------
+
+
+@pytest.fixture
+def invited(season, organiser):
+    coach = invitations.add_coach(league=season.league, season=season, by=organiser, name="Mina Hart", email="mina@example.org")
+    invitations.send_invitation(coach=coach, league=season.league, request=None)
+    return coach, _path(_link(mail.outbox[-1]))
+
+
+def test_anonymous_sets_a_password_and_becomes_the_coach(client, invited):
+    coach, path = invited
+    page = client.get(path)
+    assert page.status_code == 200 and "Welcome, Mina Hart" in page.content.decode()
+    response = client.post(path, {"username": "mina", "password1": "a long pass phrase 7", "password2": "a long pass phrase 7"})
+    assert response.status_code == 302 and response["Location"] == reverse("league:my_fixtures")
+    coach.refresh_from_db()
+    assert coach.user.username == "mina" and coach.user.email == "mina@example.org"
+    assert coach.user.check_password("a long pass phrase 7")
+    # Logged in as that coach now.
+    assert "Mina Hart" in client.get(reverse("league:my_fixtures")).content.decode()
+    # Single use: the same link now says why it cannot be used, and creates nothing.
+    client.logout()
+    again = client.post(path, {"username": "mina2", "password1": "a long pass phrase 7", "password2": "a long pass phrase 7"})
+    assert again.status_code == 400 and "already been used" in again.content.decode()
+    assert not User.objects.filter(username="mina2").exists()
+
+
+def test_a_weak_password_or_taken_username_is_refused_on_the_form(client, invited, coach_user):
+    coach, path = invited
+    weak = client.post(path, {"username": "mina", "password1": "123", "password2": "123"})
+    assert weak.status_code == 400 and "too short" in weak.content.decode()
+    taken = client.post(path, {"username": coach_user.username.upper(), "password1": "a long pass phrase 7", "password2": "a long pass phrase 7"})
+    assert taken.status_code == 400 and "username is taken" in taken.content.decode()
+    coach.refresh_from_db()
+    assert coach.user is None
+
+
+def test_a_logged_in_user_without_a_coach_links_their_account(client, invited):
+    coach, path = invited
+    user = UserFactory(username="already")
+    client.force_login(user)
+    assert "Link my account" in client.get(path).content.decode()
+    assert client.post(path).status_code == 302
+    coach.refresh_from_db()
+    assert coach.user == user
+
+
+@pytest.mark.parametrize("who", ["coach", "other coach"])
+def test_a_user_who_is_already_a_coach_cannot_take_another_coachs_place(client, invited, who, coach_user, other_coach_user):
+    coach, path = invited
+    client.force_login(coach_user if who == "coach" else other_coach_user)
+    response = client.post(path)
+    assert response.status_code == 400
+    coach.refresh_from_db()
+    assert coach.user is None
+
+
+def test_an_expired_tampered_or_replaced_link_is_refused(client, invited, settings):
+    coach, path = invited
+    token = path.rstrip("/").rsplit("/", 1)[1]
+    assert client.get(reverse("accept_invitation", args=[token + "x"])).status_code == 400
+    with mock.patch.object(invitations, "MAX_AGE", datetime.timedelta(seconds=-1)):
+        expired = client.get(path)
+    assert expired.status_code == 400 and "expired" in expired.content.decode()
+    coach.email = "new@example.org"
+    coach.save()
+    replaced = client.get(path)
+    assert replaced.status_code == 400 and "replaced" in replaced.content.decode()
+    forged = signing.dumps({"c": coach.pk, "s": "0" * 20}, salt="other-salt")
+    assert client.get(reverse("accept_invitation", args=[forged])).status_code == 400
+
+
+def test_invitation_links_use_the_request_when_site_url_is_unset(client, organiser, season, settings):
+    settings.SITE_URL = ""
+    settings.ALLOWED_HOSTS = ["league.example.org"]
+    client.force_login(organiser)
+    client.post(
+        reverse("league:organiser_coaches", args=[season.league.slug]),
+        {"name": "Host Test", "email": "h@example.org"}, HTTP_HOST="league.example.org",
+    )
+    assert _link(mail.outbox[0]).startswith("http://league.example.org/accounts/invitation/")
+    settings.SITE_URL = "https://leagues.example.com"
+    invitations.send_invitation(coach=Coach.objects.get(name="Host Test"), league=season.league, request=None)
+    assert _link(mail.outbox[1]).startswith("https://leagues.example.com/accounts/invitation/")
+
+
+# Password reset -----------------------------------------------------------------------
+
+
+def test_password_reset_by_email(client, coach_user):
+    assert client.get(reverse("password_reset")).status_code == 200
+    response = client.post(reverse("password_reset"), {"email": coach_user.email})
+    assert response.status_code == 302 and response["Location"] == reverse("password_reset_done")
+    assert "Check your email" in client.get(reverse("password_reset_done")).content.decode()
+    assert [m.to for m in mail.outbox] == [[coach_user.email]]
+    body = mail.outbox[0].body
+    assert "Velocity" in body  # the display name, not only the username
+    link = re.search(r"https?://\S+/accounts/reset/\S+/", body).group(0)
+    form = client.get(_path(link), follow=True)
+    assert "Choose a new password" in form.content.decode()
+    done = client.post(form.redirect_chain[-1][0], {"new_password1": "fresh pass phrase 9", "new_password2": "fresh pass phrase 9"})
+    assert done.status_code == 302 and done["Location"] == reverse("password_reset_complete")
+    coach_user.refresh_from_db()
+    assert coach_user.check_password("fresh pass phrase 9")
+    # Used once: the link is refused now.
+    assert "cannot be used" in client.get(_path(link), follow=True).content.decode()
+
+
+def test_password_reset_for_an_unknown_address_sends_nothing_and_says_the_same(client, db):
+    response = client.post(reverse("password_reset"), {"email": "nobody@example.org"})
+    assert response.status_code == 302 and response["Location"] == reverse("password_reset_done")
+    assert mail.outbox == []
+
+
+# Profile ------------------------------------------------------------------------------
+
+
+def test_anonymous_is_sent_to_log_in(client, db):
+    response = client.get(reverse("profile"))
+    assert response.status_code == 302 and reverse("login") in response["Location"]
+
+
+def test_coach_changes_display_name_and_email(client, coach_user, season):
+    client.force_login(coach_user)
+    page = client.get(reverse("profile")).content.decode()
+    assert "Velocity" in page and coach_user.email in page
+    response = client.post(reverse("profile"), {"name": "Velocity Prime", "email": "vp@example.org"})
+    assert response.status_code == 302
+    coach = Coach.objects.get(user=coach_user)
+    coach_user.refresh_from_db()
+    assert coach.name == "Velocity Prime" and coach.email == "vp@example.org" and coach_user.email == "vp@example.org"
+    # The header shows the display name, not the username.
+    header = client.get(reverse("league:league_list")).content.decode()
+    assert "Velocity Prime" in header
+
+
+def test_profile_refuses_another_coachs_name(client, coach_user, other_coach_user):
+    client.force_login(coach_user)
+    response = client.post(reverse("profile"), {"name": "outsider", "email": "v@example.org"})
+    assert response.status_code == 400 and "Another coach is called outsider" in response.content.decode()
+    assert Coach.objects.get(user=coach_user).name == "Velocity"
+
+
+def test_organiser_without_a_coach_edits_only_their_email(client, organiser):
+    client.force_login(organiser)
+    assert 'name="name"' not in client.get(reverse("profile")).content.decode()
+    assert client.post(reverse("profile"), {"email": "lead@example.org", "name": "Hijack"}).status_code == 302
+    organiser.refresh_from_db()
+    assert organiser.email == "lead@example.org"
+    assert not Coach.objects.filter(name="Hijack").exists()
+
+
+def test_no_page_shows_another_persons_email(client, coach_user, other_coach_user, season):
+    other = Coach.objects.get(user=other_coach_user)
+    client.force_login(coach_user)
+    entry = Entry.objects.get(coach__user=coach_user)
+    pages = [
+        reverse("league:league_list"),
+        reverse("league:league_detail", args=[season.league.slug]),
+        reverse("league:coach_detail", args=[season.league.slug, entry.coach_id]),
+        reverse("profile"),
+    ]
+    for url in pages:
+        body = client.get(url).content.decode()
+        assert other.email not in body and other_coach_user.email not in body, url
+
+
+def test_a_mail_server_failure_is_a_message_not_a_server_error(client, organiser, season, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise ConnectionRefusedError("no mail server")
+
+    monkeypatch.setattr(invitations, "send_mail", refuse)
+    client.force_login(organiser)
+    response = client.post(
+        reverse("league:organiser_coaches", args=[season.league.slug]), {"name": "Offline", "email": "o@example.org"}, follow=True
+    )
+    assert response.status_code == 200
+    assert "could not be sent just now" in response.content.decode()
+    assert Coach.objects.filter(name="Offline").exists()
