@@ -345,7 +345,6 @@ def _before_withdrawal(result: Result) -> None:
     changes (the reverse order of ``_after_approval``)."""
     layers.result_withdrawn(result)
     result.fixture.round.season.league.rules.result_withdrawn(result)
-    layers.result_withdrawn(result)
 
 
 # Helpers --------------------------------------------------------------------
