@@ -241,3 +241,33 @@ def record_roll(
         league=league, purpose=purpose, dice=dice, values=values, source=source, entered_by=by, team=team,
         cause=cause, description=description[:200],
     )
+
+
+# Seasons ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def enter_team(*, team: Team, season, by, division=None):
+    """A team enters a season through the engine's Entry (whose ``team`` is the
+    team's name), in a division where the season has them (DB-2). The team's
+    draft must be submitted; one team per coach per season, as the engine has it."""
+    from league.dungeonbowl.league_models import TeamSeason
+    from league.models import Entry, Season
+
+    season = Season.objects.select_for_update().select_related("league").get(pk=season.pk)
+    team = Team.objects.select_for_update(of=("self",)).select_related("coach").get(pk=team.pk)
+    if by is None or not season.league.is_organised_by(by):
+        raise PermissionDenied("Only the league's commissioner enters teams in a season.")
+    if team.league_id != season.league_id:
+        raise ValidationError(f"{team} plays in another league.")
+    if team.draft_submitted_at is None:
+        raise ValidationError(f"{team} has not submitted its draft yet.")
+    if division is not None and division.season_id != season.pk:
+        raise ValidationError("That division belongs to another season.")
+    if TeamSeason.objects.filter(team=team, entry__season=season).exists():
+        raise ValidationError(f"{team} is already entered in {season.name}.")
+    if Entry.objects.filter(season=season, coach=team.coach).exists():
+        raise ValidationError(f"{team.coach} already has a team in {season.name}; a coach fields one team a season.")
+    entry = Entry.objects.create(season=season, coach=team.coach, team=team.name, division=division)
+    TeamSeason.objects.create(team=team, entry=entry)
+    return entry
