@@ -32,5 +32,6 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("campaigns.urls")),
+    path("", include("league.dungeonbowl.urls")),
     path("", include((league_patterns, "league"))),
 ]

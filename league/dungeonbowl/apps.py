@@ -9,3 +9,11 @@ class DungeonBowlConfig(AppConfig):
     name = "league.dungeonbowl"
     label = "dungeonbowl"
     verbose_name = "Dungeon Bowl"
+
+    def ready(self) -> None:
+        from league import layers
+        from league.dungeonbowl.panels import fixture_panel
+
+        layers.register(layers.Layer(
+            name="dungeonbowl", game_systems=frozenset({"dungeonbowl"}), panels={"fixture_detail": fixture_panel},
+        ))

@@ -1,0 +1,24 @@
+"""What Dungeon Bowl adds to the engine's pages (league.layers)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.template.loader import render_to_string
+
+from league.dungeonbowl.selectors import game_panel
+
+
+def fixture_panel(context: Mapping[str, Any]) -> str:
+    """The game page: what each player did and the rolls (three queries)."""
+    result = context.get("result")
+    if result is None:
+        return ""
+    panel = game_panel(result)
+    if not panel:
+        return ""
+    fixture = context["fixture"]
+    panel["sides"] = [(fixture.home.team or str(fixture.home), panel["home_lines"]),
+                      (fixture.away.team or str(fixture.away), panel["away_lines"])]
+    return render_to_string("dungeonbowl/_game_panel.html", panel)

@@ -1,0 +1,13 @@
+from django.urls import path
+
+from league.dungeonbowl import views
+
+app_name = "dungeonbowl"
+
+urlpatterns = [
+    path("leagues/<slug:slug>/teams/<slug:team_slug>/", views.team_detail, name="team_detail"),
+    path("leagues/<slug:slug>/teams/<slug:team_slug>.json", views.team_json, name="team_json"),
+    path("leagues/<slug:slug>/teams/<slug:team_slug>/lock/", views.lock_draft, name="lock_draft"),
+    path("leagues/<slug:slug>/dice/", views.dice_log, name="dice_log"),
+    path("leagues/<slug:slug>/draft/", views.draft, name="draft"),
+]

@@ -1,0 +1,108 @@
+"""Dungeon Bowl pages: the team page and feed, the league's dice log, the draft
+form. Thin: forms clean, services decide, selectors read."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from league.dungeonbowl import rules, selectors, services
+from league.dungeonbowl.draft_forms import DraftForm
+from league.dungeonbowl.models import GAME_SYSTEM, College, DiceRoll, Team
+from league.models import League
+from league.permissions import coach_for
+
+
+def _league(slug: str) -> League:
+    league = get_object_or_404(League, slug=slug)
+    if league.game_system != GAME_SYSTEM:
+        raise Http404(f"{league} is not a Dungeon Bowl league.")
+    return league
+
+
+def team_detail(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
+    league = _league(slug)
+    sheet = selectors.team_sheet(league, team_slug)
+    return render(request, "dungeonbowl/team_detail.html", {"league": league, "sheet": sheet, "team": sheet.team})
+
+
+def team_json(request: HttpRequest, slug: str, team_slug: str) -> JsonResponse:
+    league = _league(slug)
+    return JsonResponse(selectors.team_json(selectors.team_sheet(league, team_slug)))
+
+
+def dice_log(request: HttpRequest, slug: str) -> HttpResponse:
+    """DB-16: every roll of the league, newest first, with who rolled and why."""
+    league = _league(slug)
+    rolls = DiceRoll.objects.filter(league=league).select_related("team", "entered_by").order_by("-created_at", "-id")
+    return render(request, "dungeonbowl/dice_log.html", {"league": league, "rolls": rolls[:500]})
+
+
+@login_required
+def draft(request: HttpRequest, slug: str) -> HttpResponse:
+    """DB-6: a coach drafts a team from a college; "Check" shows the running cost,
+    the budget left and every limit, "Submit" drafts it. The commissioner sees the
+    submitted drafts and locks them."""
+    league = _league(slug)
+    coach = coach_for(request.user)
+    organiser = league.is_organised_by(request.user)
+    if coach is None and not organiser:
+        raise PermissionDenied("Only a coach with an account drafts a team.")
+    college = get_object_or_404(College, slug=request.GET.get("college")) if request.GET.get("college") else None
+    colleges = list(College.objects.order_by("name"))
+    college = college or colleges[0]
+    existing = Team.objects.filter(league=league, coach=coach).select_related("college").first() if coach else None
+    if existing is not None:
+        college = existing.college
+    budget = league.rules.settings.draft_budget
+    form = DraftForm(request.POST or None, college=college, existing=existing)
+    check = None
+    if request.method == "POST" and coach is not None and form.is_valid():
+        check = rules.check_draft(college.roster(), form.picks(), form.cleaned_data["rerolls"], budget)
+        if "submit" in request.POST and check.ok:
+            try:
+                team = services.submit_draft(
+                    team=existing, league=league if existing is None else None, coach=coach if existing is None else None,
+                    name=form.cleaned_data["name"], college=college if existing is None else None,
+                    picks=form.picks(), rerolls=form.cleaned_data["rerolls"], budget=budget, by=request.user,
+                )
+            except ValidationError as error:
+                for message in error.messages:
+                    form.add_error(None, message)
+            else:
+                messages.success(request, f"Draft submitted: {team.name}. The commissioner locks it before the season.")
+                return redirect(reverse("dungeonbowl:team_detail", args=[league.slug, team.slug]))
+        elif "submit" in request.POST:
+            for refusal in check.refusals:
+                form.add_error(None, refusal)
+    elif request.method == "POST" and coach is None:
+        raise PermissionDenied("The commissioner locks drafts; a coach drafts a team.")
+    if check is None:
+        check = rules.check_draft(college.roster(), form.initial_picks(), form.initial_rerolls(), budget)
+    submitted = (
+        list(Team.objects.filter(league=league, draft_submitted_at__isnull=False).select_related("coach", "college"))
+        if organiser else []
+    )
+    return render(request, "dungeonbowl/draft.html", {
+        "league": league, "form": form, "check": check, "college": college, "colleges": colleges,
+        "existing": existing, "budget": budget, "organiser": organiser, "submitted": submitted, "coach": coach,
+    })
+
+
+@login_required
+@require_POST
+def lock_draft(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
+    league = _league(slug)
+    team = get_object_or_404(Team, league=league, slug=team_slug)
+    try:
+        services.lock_draft(team=team, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, f"{team}'s draft is locked.")
+    return redirect(reverse("dungeonbowl:draft", args=[league.slug]))
