@@ -8,6 +8,9 @@ urlpatterns = [
     path("leagues/<slug:slug>/teams/<slug:team_slug>/", views.team_detail, name="team_detail"),
     path("leagues/<slug:slug>/teams/<slug:team_slug>.json", views.team_json, name="team_json"),
     path("leagues/<slug:slug>/teams/<slug:team_slug>/lock/", views.lock_draft, name="lock_draft"),
+    path("leagues/<slug:slug>/teams/<slug:team_slug>/reroll/", views.buy_reroll, name="buy_reroll"),
+    path("leagues/<slug:slug>/teams/<slug:team_slug>/hire/", views.hire_player, name="hire_player"),
+    path("leagues/<slug:slug>/teams/<slug:team_slug>/fire/", views.fire_player, name="fire_player"),
     path("leagues/<slug:slug>/dice/", views.dice_log, name="dice_log"),
     path("leagues/<slug:slug>/draft/", views.draft, name="draft"),
 ]

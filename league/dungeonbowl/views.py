@@ -3,6 +3,7 @@ form. Thin: forms clean, services decide, selectors read."""
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -11,9 +12,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from league.dungeonbowl import rules, selectors, services
+from league.dungeonbowl import rules, selectors, services, spending
 from league.dungeonbowl.draft_forms import DraftForm
-from league.dungeonbowl.models import GAME_SYSTEM, College, DiceRoll, Team
+from league.dungeonbowl.models import GAME_SYSTEM, College, DiceRoll, Player, Position, Team
 from league.models import League
 from league.permissions import coach_for
 
@@ -28,7 +29,12 @@ def _league(slug: str) -> League:
 def team_detail(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
     league = _league(slug)
     sheet = selectors.team_sheet(league, team_slug)
-    return render(request, "dungeonbowl/team_detail.html", {"league": league, "sheet": sheet, "team": sheet.team})
+    team = sheet.team
+    context = {"league": league, "sheet": sheet, "team": team}
+    if request.user.is_authenticated and (team.coach.user_id == request.user.pk or league.is_organised_by(request.user)):
+        context.update(hire_form=HireForm(team=team), fire_form=FireForm(team=team),
+                       reroll_cost=2 * team.college.reroll_cost)
+    return render(request, "dungeonbowl/team_detail.html", context)
 
 
 def team_json(request: HttpRequest, slug: str, team_slug: str) -> JsonResponse:
@@ -106,3 +112,73 @@ def lock_draft(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
     else:
         messages.success(request, f"{team}'s draft is locked.")
     return redirect(reverse("dungeonbowl:draft", args=[league.slug]))
+
+
+# Spending after a game (DB-12) ---------------------------------------------------------
+
+
+class HireForm(forms.Form):
+    position = forms.ModelChoiceField(
+        queryset=Position.objects.none(), error_messages={"required": "Choose a position to hire.",
+                                                          "invalid_choice": "Choose a position of the team's college."},
+    )
+    name = forms.CharField(max_length=60, required=False)
+
+    def __init__(self, *args, team: Team, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["position"].queryset = Position.objects.filter(college_id=team.college_id).order_by("group__order", "order")
+        self.fields["position"].error_messages["invalid_pk_value"] = "Choose a position of the team's college."
+
+
+class FireForm(forms.Form):
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), error_messages={"invalid_choice": "Choose a player on the draft list."})
+
+    def __init__(self, *args, team: Team, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = team.players.on_draft_list()
+
+
+def _spend(request: HttpRequest, slug: str, team_slug: str, act) -> HttpResponse:
+    league = _league(slug)
+    team = get_object_or_404(Team.objects.select_related("coach", "college"), league=league, slug=team_slug)
+    if team.coach.user_id != request.user.pk and not league.is_organised_by(request.user):
+        raise PermissionDenied("Only the team's coach or the league's commissioner spends its Treasury.")
+    try:
+        messages.success(request, act(team))
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    return redirect(reverse("dungeonbowl:team_detail", args=[league.slug, team.slug]))
+
+
+def _valid(form: forms.Form) -> dict:
+    if not form.is_valid():
+        raise ValidationError([m for errors in form.errors.values() for m in errors])
+    return form.cleaned_data
+
+
+@login_required
+@require_POST
+def buy_reroll(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
+    def act(team: Team) -> str:
+        team = spending.buy_reroll(team=team, by=request.user)
+        return f"Team re-roll bought: {team.rerolls} now."
+    return _spend(request, slug, team_slug, act)
+
+
+@login_required
+@require_POST
+def hire_player(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
+    def act(team: Team) -> str:
+        data = _valid(HireForm(request.POST, team=team))
+        player = spending.hire_player(team=team, position=data["position"], name=data["name"], by=request.user)
+        return f"Hired {player} ({player.position})."
+    return _spend(request, slug, team_slug, act)
+
+
+@login_required
+@require_POST
+def fire_player(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
+    def act(team: Team) -> str:
+        player = spending.fire_player(player=_valid(FireForm(request.POST, team=team))["player"], by=request.user)
+        return f"{player} has left the draft list."
+    return _spend(request, slug, team_slug, act)
