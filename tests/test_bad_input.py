@@ -54,6 +54,7 @@ def demo(db):
         "unlock_id": MomentUnlock.objects.first().pk,
         "loan_id": Loan.objects.first().pk,
         "offer_id": CardOffer.objects.first().pk,
+        "team_slug": "no-such-team",  # Dungeon Bowl team pages (404 on a Guild Ball league)
     }
 
 
