@@ -1,10 +1,10 @@
 """The Longshanks' cockpit for The Big League (GB-1): ledgers filtered by coach and
 kind, adjustments, Moment confirmations, pending loans and card deals, the Final Day.
 
-Everything that belongs to a league is scoped with ``league.admin.OrganiserScopedAdmin``
+Everything that belongs to a league is scoped with ``league.admin_scoping.OrganiserScopedAdmin``
 (an organiser sees only their own leagues' campaigns). Ledgers are append-only:
 their lines are never added, changed or deleted here; adjustments go through
-``campaigns.services.adjust`` as an action on the campaign coaches. The catalogue
+``campaigns.ledgers.adjust`` as an action on the campaign coaches. The catalogue
 is shared by every league, so organisers may view it and only a superuser edits it.
 """
 
@@ -16,16 +16,16 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 from django.utils.html import format_html
 
-from campaigns import services
+from campaigns import ledgers, moments, titles
 from campaigns.forms import AdjustForm
 from campaigns.models import (
     Achievement,
     Campaign,
     CampaignCoach,
-    CampaignPointEntry,
+    CampaignPointLine,
     CardOffer,
     Deck,
-    FavourEntry,
+    FavourLine,
     Guild,
     Loan,
     Moment,
@@ -35,7 +35,7 @@ from campaigns.models import (
     SponsorshipPurchase,
     Title,
 )
-from league.admin import OrganiserScopedAdmin, ScopedRelatedFilter
+from league.admin_scoping import OrganiserScopedAdmin, ScopedRelatedFilter, error_text
 
 # Catalogue -------------------------------------------------------------------------
 
@@ -97,10 +97,6 @@ class ReadOnlyScopedAdmin(OrganiserScopedAdmin):
         return [f.name for f in self.model._meta.fields] + [f.name for f in self.model._meta.many_to_many]
 
 
-def _error_text(exc: Exception) -> str:
-    return " ".join(exc.messages) if isinstance(exc, ValidationError) else (str(exc) or "Not allowed.")
-
-
 def _report(modeladmin, request, queryset, act, done: str) -> None:
     """Run a service per selected object; refusals become messages."""
     ok = 0
@@ -108,7 +104,7 @@ def _report(modeladmin, request, queryset, act, done: str) -> None:
         try:
             act(obj)
         except (ValidationError, PermissionDenied) as exc:
-            modeladmin.message_user(request, f"{obj}: {_error_text(exc)}", messages.ERROR)
+            modeladmin.message_user(request, f"{obj}: {error_text(exc)}", messages.ERROR)
         else:
             ok += 1
     if ok:
@@ -129,7 +125,7 @@ class CampaignAdmin(ReadOnlyScopedAdmin):
     @admin.action(description="Declare the Final Day (fix titles, carry-over)", permissions=["change"])
     def final_day(self, request, queryset):
         _report(
-            self, request, queryset, lambda c: services.declare_final_day(campaign=c, by=request.user),
+            self, request, queryset, lambda c: titles.declare_final_day(campaign=c, by=request.user),
             "Final Day declared for {count} campaign(s).",
         )
 
@@ -160,7 +156,7 @@ class CampaignCoachAdmin(ReadOnlyScopedAdmin):
             form_class=AdminAdjustForm,
             title="Adjust Campaign Points or Favours",
             intro="GB-1/GB-11: the adjustment is added to each selected coach's ledger with your reason.",
-            apply=lambda cc, data: services.adjust(
+            apply=lambda cc, data: ledgers.adjust(
                 coach=cc, ledger=data["ledger"], amount=data["amount"], reason=data["reason"], by=request.user
             ),
             done_message="Adjustment recorded for {count} coach(es).",
@@ -176,13 +172,13 @@ class LedgerAdmin(ReadOnlyScopedAdmin):
     date_hierarchy = "created_at"
 
 
-@admin.register(CampaignPointEntry)
-class CampaignPointEntryAdmin(LedgerAdmin):
+@admin.register(CampaignPointLine)
+class CampaignPointLineAdmin(LedgerAdmin):
     pass
 
 
-@admin.register(FavourEntry)
-class FavourEntryAdmin(LedgerAdmin):
+@admin.register(FavourLine)
+class FavourLineAdmin(LedgerAdmin):
     list_display = [*LedgerAdmin.list_display, "phase"]
 
 
@@ -202,7 +198,7 @@ class MomentUnlockAdmin(ReadOnlyScopedAdmin):
     @admin.action(description="Confirm selected Moments (GB-13)", permissions=["change"])
     def confirm(self, request, queryset):
         _report(
-            self, request, queryset, lambda u: services.confirm_unlock(unlock=u, by=request.user),
+            self, request, queryset, lambda u: moments.confirm_unlock(unlock=u, by=request.user),
             "{count} Moment(s) confirmed.",
         )
 

@@ -6,14 +6,9 @@ class CampaignsConfig(AppConfig):
     verbose_name = "The Big League campaigns"
 
     def ready(self) -> None:
-        from campaigns import services
+        # The engine reads its layers from one explicit list (league.layers); the
+        # Big League adds itself to it here.
+        from campaigns.layer import LAYER
         from league import layers
 
-        layers.register(
-            layers.Layer(
-                name="The Big League",
-                game_systems=frozenset({"guildball"}),
-                result_approved=services.on_result_approved,
-                result_withdrawn=services.on_result_withdrawn,
-            )
-        )
+        layers.register(LAYER)

@@ -96,9 +96,12 @@ class OfferForm(forms.Form):
         super().__init__(*args, **kwargs)
         movable = OwnedCard.objects.filter(gone_at__isnull=True).exclude(source=OwnedCard.Source.START)
         self.fields["wanted"].queryset = (
-            movable.filter(coach__campaign_id=coach.campaign_id).exclude(coach=coach).select_related("card", "coach__entry__coach")
+            movable.filter(coach__campaign_id=coach.campaign_id)
+            .exclude(coach_id=coach.pk)
+            .select_related("card", "coach__entry__coach")
         )
-        self.fields["offered"].queryset = movable.filter(coach=coach).select_related("card", "coach__entry__coach")
+        # By id: a coach whose row is not written yet (shown by a GET) owns nothing.
+        self.fields["offered"].queryset = movable.filter(coach_id=coach.pk).select_related("card", "coach__entry__coach")
 
     def clean(self):
         data = super().clean()

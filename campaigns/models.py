@@ -3,8 +3,9 @@ the CP and Favour ledgers, Moments and picks, pools and decks, Wheeling & Dealin
 
 A Guild Ball season *is* the campaign: ``Campaign`` hangs off ``league.Season`` and
 ``CampaignCoach`` off ``league.Entry``. Balances are never stored: they are sums of
-the append-only ledgers (STYLE.md habit 5). Every write goes through
-``campaigns.services``.
+the append-only ledger lines (STYLE.md habit 5). Every write goes through the
+services (``setup``, ``moments``, ``decks``, ``ledgers``, ``dealing``, ``titles``,
+``imports``).
 """
 
 from __future__ import annotations
@@ -59,11 +60,6 @@ class PlotCard(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    @property
-    def in_base_pool(self) -> bool:
-        """GB-15: core Guild Plots and Common Campaign Plots are in every pool."""
-        return self.kind in (self.Kind.CORE, self.Kind.COMMON)
 
     @property
     def reward_label(self) -> str:
@@ -152,7 +148,7 @@ class CampaignCoach(models.Model):
 # Ledgers ------------------------------------------------------------------------
 
 
-class EntryKind(models.TextChoices):
+class LineKind(models.TextChoices):
     MATCH = "match", "match result"
     CARD = "card", "plot card achieved"
     ADVANCEMENT = "advancement", "Campaign Advancement"
@@ -163,13 +159,13 @@ class EntryKind(models.TextChoices):
     CARRY_OVER = "carry_over", "carry-over"
 
 
-class LedgerEntry(models.Model):
+class LedgerLine(models.Model):
     """One append-only line. A correction never edits a line: it adds the line that
     ``reverses`` it, so the history explains every number the coach sees."""
 
     coach = models.ForeignKey(CampaignCoach, on_delete=models.CASCADE, related_name="%(class)s_set")
     amount = models.IntegerField()
-    kind = models.CharField(max_length=12, choices=EntryKind.choices)
+    kind = models.CharField(max_length=12, choices=LineKind.choices)
     reason = models.CharField(max_length=300)
     # What caused it (the nullable links; at most one or two are set).
     result = models.ForeignKey("league.Result", null=True, blank=True, on_delete=models.RESTRICT, related_name="+")
@@ -190,16 +186,19 @@ class LedgerEntry(models.Model):
         return f"{self.coach}: {self.amount:+d} ({self.get_kind_display()})"
 
 
-class CampaignPointEntry(LedgerEntry):
-    """GB-11: CP from plot cards achieved, Campaign Advancement and adjustments."""
+class CampaignPointLine(LedgerLine):
+    """GB-11: CP from plot cards achieved, Campaign Advancement and adjustments.
 
-    class Meta(LedgerEntry.Meta):
+    A ledger *line*; the league's ``Entry`` is a coach's place in a season. The
+    admin keeps the organisers' wording ("entry") for both ledgers."""
+
+    class Meta(LedgerLine.Meta):
         verbose_name = "Campaign Point entry"
         verbose_name_plural = "Campaign Point entries"
         constraints = [models.CheckConstraint(condition=~Q(amount=0), name="cp_entry_not_zero")]
 
 
-class FavourEntry(LedgerEntry):
+class FavourLine(LedgerLine):
     """GB-18 to GB-26. ``phase`` is set on spending lines only: the number of League
     Matches the coach had played when spending (the Wheeling & Dealing phase, GB-19),
     so "Favours spent" is the sum of lines with a phase."""
@@ -211,10 +210,11 @@ class FavourEntry(LedgerEntry):
     loan = models.ForeignKey("Loan", null=True, blank=True, on_delete=models.RESTRICT, related_name="+")
     offer = models.ForeignKey("CardOffer", null=True, blank=True, on_delete=models.RESTRICT, related_name="+")
     carried_from = models.ForeignKey(
-        Campaign, null=True, blank=True, on_delete=models.RESTRICT, related_name="carried_over_entries"
+        Campaign, null=True, blank=True, on_delete=models.RESTRICT, related_name="carried_over_lines"
     )
 
-    class Meta(LedgerEntry.Meta):
+    class Meta(LedgerLine.Meta):
+        verbose_name = "Favour entry"
         verbose_name_plural = "Favour entries"
         constraints = [
             models.CheckConstraint(condition=~Q(amount=0), name="favour_entry_not_zero"),

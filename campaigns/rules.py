@@ -1,5 +1,5 @@
 """The Big League's rules as plain functions over plain values (no ORM), so every
-edge can be tested without a database. ``campaigns.services`` feeds them.
+edge can be tested without a database. The services (``moments``, ``dealing``, ``ledgers``) feed them.
 
 Spending checks return ``None`` when allowed or a refusal message that names the
 rule and the numbers (the services turn it into a ValidationError).
@@ -64,11 +64,6 @@ def moments_reached(cp_total: int, table: Sequence[MomentDef]) -> list[ReachedMo
     """GB-12: every Moment whose threshold the CP total has reached (Plotting at 0
     is always reached)."""
     return _expand(table, max(cp_total, 0))
-
-
-def newly_reached(cp_before: int, cp_after: int, table: Sequence[MomentDef]) -> list[ReachedMoment]:
-    """GB-13: a jump can cross several thresholds at once; each one unlocks."""
-    return [m for m in moments_reached(cp_after, table) if m.threshold > cp_before]
 
 
 def next_moment(cp_total: int, table: Sequence[MomentDef]) -> ReachedMoment | None:

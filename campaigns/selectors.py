@@ -1,5 +1,9 @@
 """Reads for the campaign pages and feed, each in a fixed number of queries whatever
-the number of coaches: aggregates per coach, never a query per row."""
+the number of coaches: aggregates per coach, never a query per row.
+
+Reads never write (STYLE habit 14). A season whose campaign rows are not written
+yet (no Campaign, or an entry without its ``CampaignCoach``) is shown as it will be
+when they are: the rows ``setup.new_coaches`` derives, unsaved."""
 
 from __future__ import annotations
 
@@ -8,14 +12,47 @@ from dataclasses import dataclass, field
 from django.db.models import Q, Sum
 
 from campaigns import rules
-from campaigns.models import Campaign, CampaignCoach, CampaignPointEntry, FavourEntry, Title
-from campaigns.services import moment_table
+from campaigns.decks import base_pool, deck_visible_to_opponent
+from campaigns.models import (
+    Achievement,
+    Campaign,
+    CampaignCoach,
+    CampaignPointLine,
+    CardOffer,
+    Deck,
+    FavourLine,
+    Loan,
+    SponsorshipPurchase,
+    Status,
+    Title,
+)
+from campaigns.moments import moment_table
+from campaigns.phases import phase_for
+from campaigns.setup import NewCoach, new_coaches
+from league.models import Entry, Fixture, Season
 from league.standings import standings_for
+
+
+def campaign_of(season: Season) -> Campaign:
+    """The season's campaign, or an unsaved one shown as new (one query)."""
+    campaign = Campaign.objects.filter(season=season).first() or Campaign(season=season)
+    campaign.season = season
+    return campaign
+
+
+def _unsaved(entry_id: int) -> str:
+    """The key of a coach without a campaign row in the per-coach sums."""
+    return f"entry-{entry_id}"
+
+
+def _joining(campaign: Campaign, entries) -> dict[int, NewCoach]:
+    """By entry id: what the entries without a campaign row yet would start with."""
+    return {n.coach.entry_id: n for n in new_coaches(campaign, list(entries))}
 
 
 @dataclass
 class CoachRow:
-    cc_id: int
+    cc_id: int | None  # None while the coach's row is not written yet
     coach_id: int
     name: str
     guild: str | None
@@ -46,20 +83,30 @@ def campaign_rows(campaign: Campaign, table=None, standings=None) -> list[CoachR
     if standings is None:
         standings = standings_for(season)
     moments = table if table is not None else moment_table()
-    coaches = {
-        cc.entry_id: cc
-        for cc in CampaignCoach.objects.filter(campaign=campaign).select_related("entry__coach", "guild")
-    }
-    cp = dict(
-        CampaignPointEntry.objects.filter(coach__campaign=campaign)
-        .values("coach").annotate(total=Sum("amount")).values_list("coach", "total")
-    )
-    favours = {
-        r["coach"]: r
-        for r in FavourEntry.objects.filter(coach__campaign=campaign)
-        .values("coach")
-        .annotate(balance=Sum("amount"), spent=Sum("amount", filter=Q(phase__isnull=False)))
-    }
+    coaches: dict[int, CampaignCoach] = {}
+    cp: dict[int, int] = {}
+    favours: dict[int, dict] = {}
+    if campaign.pk is not None:
+        coaches = {
+            cc.entry_id: cc
+            for cc in CampaignCoach.objects.filter(campaign=campaign).select_related("entry__coach", "guild")
+        }
+        cp = dict(
+            CampaignPointLine.objects.filter(coach__campaign=campaign)
+            .values("coach").annotate(total=Sum("amount")).values_list("coach", "total")
+        )
+        favours = {
+            r["coach"]: r
+            for r in FavourLine.objects.filter(coach__campaign=campaign)
+            .values("coach")
+            .annotate(balance=Sum("amount"), spent=Sum("amount", filter=Q(phase__isnull=False)))
+        }
+    missing = [s.entry_id for s in standings if s.entry_id not in coaches]
+    if missing:
+        for entry_id, n in _joining(campaign, Entry.objects.filter(pk__in=missing).select_related("coach")).items():
+            coaches[entry_id] = n.coach
+            line = n.carry_over_line()
+            favours[_unsaved(entry_id)] = {"balance": line.amount if line else 0}
     rows = []
     for standing in standings:
         cc = coaches.get(standing.entry_id)
@@ -68,7 +115,7 @@ def campaign_rows(campaign: Campaign, table=None, standings=None) -> list[CoachR
         total = cp.get(cc.pk) or 0
         nxt = rules.next_moment(total, moments)
         needed, threshold, percent = rules.progress(total, moments)
-        f = favours.get(cc.pk, {})
+        f = favours.get(cc.pk if cc.pk is not None else _unsaved(cc.entry_id), {})
         rows.append(
             CoachRow(
                 cc_id=cc.pk,
@@ -145,3 +192,144 @@ def campaign_feed(campaign: Campaign) -> dict:
             "master_of_shadows": lead[Title.Name.MASTER_OF_SHADOWS],
         },
     }
+
+
+# A coach's campaign page -------------------------------------------------------------
+
+
+def find_coach(campaign: Campaign, coach_id: int) -> tuple[CampaignCoach, NewCoach | None] | None:
+    """The coach's row in the campaign, or (for an entry without one yet) the unsaved
+    row it will get with what it starts with; None when they are not in it."""
+    cc = (
+        CampaignCoach.objects.select_related("entry__coach", "guild")
+        .filter(campaign__season_id=campaign.season_id, entry__coach_id=coach_id)
+        .first()
+    )
+    if cc is not None:
+        cc.campaign = campaign
+        return cc, None
+    entry = Entry.objects.filter(season_id=campaign.season_id, coach_id=coach_id).select_related("coach").first()
+    if entry is None:
+        return None
+    joining = _joining(campaign, [entry])[entry.pk]
+    return joining.coach, joining
+
+
+def coach_page(campaign: Campaign, cc: CampaignCoach, joining: NewCoach | None = None) -> dict:
+    """Everything the coach's page shows (GB-11 to GB-25), in a fixed number of
+    queries: the table row, the phase, Moments, pool, decks, deals and ledgers."""
+    table = moment_table()
+    row = next(r for r in campaign_rows(campaign, table) if r.coach_id == cc.entry.coach_id)
+    phase = phase_for(cc, campaign_over=campaign.is_over)
+    if joining is not None:
+        unlocks = joining.start
+        carried = joining.carry_over_line()
+        owned, decks, offers, loans, sponsorships, cp_lines = [], [], [], [], [], []
+        favour_lines = [carried] if carried else []
+    else:
+        unlocks = list(cc.unlocks.select_related("picked__card").order_by("threshold"))
+        owned = list(cc.owned_cards.filter(gone_at__isnull=True).select_related("card"))
+        decks = list(
+            cc.decks.select_related("fixture__round", "fixture__home__coach", "fixture__away__coach")
+            .prefetch_related("cards")
+        )
+        offers = list(
+            CardOffer.objects.filter(Q(proposer=cc) | Q(recipient=cc)).select_related(
+                "proposer__entry__coach", "recipient__entry__coach", "wanted__card", "offered__card"
+            )
+        )
+        loans = list(
+            Loan.objects.filter(Q(borrower=cc) | Q(lender=cc)).select_related(
+                "borrower__entry__coach", "lender__entry__coach", "fixture__round", "fixture__result"
+            )
+        )
+        sponsorships = list(cc.sponsorships.select_related("sponsorship", "fixture__round", "fixture__result"))
+        cp_lines = list(CampaignPointLine.objects.filter(coach=cc).select_related("created_by"))
+        favour_lines = list(FavourLine.objects.filter(coach=cc).select_related("created_by"))
+    reached = {m.threshold for m in rules.moments_reached(row.cp, table)}
+    for u in unlocks:
+        u.is_reached = u.threshold in reached
+        u.picked_card = getattr(u, "picked", None) if u.pk else None
+    return {
+        "row": row,
+        "phase": phase,
+        "unlocks": unlocks,
+        "start_unlock": next((u for u in unlocks if u.threshold == 0), None),
+        # GB-13: Moments confirmed and still reached whose card is not picked yet.
+        "pending": [u for u in unlocks if u.threshold > 0 and u.picked_card is None and u.confirmed_at and u.is_reached],
+        "to_confirm": [u for u in unlocks if u.confirmed_at is None and u.is_reached],
+        "base_pool": list(base_pool()),
+        "owned": owned,
+        "decks": decks,
+        "offers": offers,
+        "loans": loans,
+        "sponsorships": sponsorships,
+        "cp_lines": cp_lines,
+        "favour_lines": favour_lines,
+    }
+
+
+# A fixture's campaign page ----------------------------------------------------------
+
+
+def fixture_coaches(campaign: Campaign, fixture: Fixture) -> dict[str, CampaignCoach]:
+    """The two sides' campaign rows by side ("home", "away"); unsaved for a coach
+    whose row is not written yet."""
+    entry_ids = [fixture.home_id, fixture.away_id]
+    by_entry = {
+        cc.entry_id: cc
+        for cc in CampaignCoach.objects.filter(entry_id__in=entry_ids).select_related("entry__coach", "campaign")
+    }
+    missing = [e for e in (fixture.home, fixture.away) if e.pk not in by_entry]
+    if missing:
+        by_entry.update({entry_id: n.coach for entry_id, n in _joining(campaign, missing).items()})
+    return {"home": by_entry[fixture.home_id], "away": by_entry[fixture.away_id]}
+
+
+def fixture_page(campaign: Campaign, fixture: Fixture, side: str | None, is_organiser: bool) -> dict:
+    """Both sides of a League Match for the Big League (GB-16, GB-17, GB-21, GB-22):
+    decks (face down for the opponent until match day), achieved cards,
+    sponsorships and loans. Each side says what forms it may show: ``deck_open``
+    (a coach's own deck until the match is reported) and ``achievements_open``."""
+    coaches = fixture_coaches(campaign, fixture)
+    decks = {d.coach_id: d for d in Deck.objects.filter(fixture=fixture).prefetch_related("cards")}
+    achieved: dict[int, list] = {}
+    for a in Achievement.objects.filter(fixture=fixture).select_related("card"):
+        achieved.setdefault(a.coach_id, []).append(a.card)
+    sponsorships: dict[int, list] = {}
+    for s in SponsorshipPurchase.objects.filter(fixture=fixture).select_related("sponsorship"):
+        sponsorships.setdefault(s.coach_id, []).append(s.sponsorship)
+    loans = list(
+        Loan.objects.filter(fixture=fixture, status=Status.ACCEPTED).select_related(
+            "borrower__entry__coach", "lender__entry__coach"
+        )
+    )
+    visible = deck_visible_to_opponent(fixture)
+    result = fixture.result_or_none
+    open_for_achievements = result is None or not result.is_approved
+    sides = []
+    for this_side in ("home", "away"):
+        cc = coaches[this_side]
+        own = this_side == side
+        deck = decks.get(cc.pk) if cc.pk else None
+        sides.append({
+            "side": this_side,
+            "cc": cc,
+            "own": own,
+            "deck": deck,
+            "deck_cards": list(deck.cards.all()) if deck else [],
+            "show_deck": own or is_organiser or visible,
+            "achieved": achieved.get(cc.pk, []) if cc.pk else [],
+            "sponsorships": sponsorships.get(cc.pk, []) if cc.pk else [],
+            "deck_open": own and result is None,
+            "achievements_open": (own or is_organiser) and open_for_achievements and deck is not None,
+        })
+    return {"result": result, "sides": sides, "loans": loans, "decks_visible": visible}
+
+
+def last_deck_cards(cc: CampaignCoach, deck: Deck | None) -> list[int]:
+    """The cards a new deck form starts from: this match's deck, else the coach's
+    latest one."""
+    if deck is None and cc.pk:
+        deck = Deck.objects.filter(coach=cc).order_by("-fixture__round__number").first()
+    return [c.pk for c in deck.cards.all()] if deck else []

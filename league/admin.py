@@ -1,8 +1,8 @@
 """The Django admin as the Longshanks' cockpit (STYLE habit 8, GB-1).
 
 An organiser who is not a superuser sees and changes only the leagues they
-organise and what hangs off them: ``OrganiserScopedAdmin`` does the scoping and is
-meant to be reused by every app whose models belong to a league (campaigns/admin.py).
+organise and what hangs off them (``league.admin_scoping``, shared with
+campaigns/admin.py).
 
 Every write of the result workflow goes through ``league.services``: results are
 read-only here and change only through the admin actions (approve, correct, reopen;
@@ -12,258 +12,24 @@ their ``ValidationError``/``PermissionDenied`` into admin messages.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.contrib.admin import helpers
-from django.contrib.admin.exceptions import NotRegistered
 from django.contrib.admin.widgets import AdminDateWidget
-from django.core import checks
-from django.core.exceptions import FieldDoesNotExist, PermissionDenied, ValidationError
-from django.db import models
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Q
-from django.http import HttpRequest
-from django.template.response import TemplateResponse
 from django.utils.html import format_html, format_html_join
 
 from league import services
+from league.admin_scoping import (
+    OrganiserScopedAdmin,
+    OrganiserScopedInline,
+    ScopedRelatedFilter,
+    error_text,
+    organised_leagues,
+)
 from league.forms import abandon_form_class
-from league.models import Coach, Entry, Fixture, League, Result, ResultEvent, Round, Season
-
-# Scoping ---------------------------------------------------------------------
-
-
-def organised_leagues(request: HttpRequest) -> models.QuerySet[League]:
-    """The leagues the request's user organises (every league for a superuser)."""
-    return League.objects.organised_by(request.user)
-
-
-def _error_text(exc: Exception) -> str:
-    """A service refusal as one line for a message."""
-    if isinstance(exc, ValidationError):
-        return " ".join(exc.messages)
-    return str(exc) or "You are not allowed to do this."
-
-
-class ScopedChoicesMixin:
-    """Limits the choices of foreign-key and many-to-many form fields, for users who
-    are not superusers, to the objects the related model's admin lets them see.
-
-    Works on ``ModelAdmin`` and ``InlineModelAdmin`` alike. A related model is
-    scoped when its admin on the same site has a ``scope_queryset(request, qs)``
-    method (every ``OrganiserScopedAdmin`` has one); other relations keep Django's
-    default choices, so register a scoped admin for every model that belongs to a
-    league (an ``Entry`` of another league must never be offered).
-    """
-
-    admin_site: admin.AdminSite
-
-    def scoped_choices(self, request: HttpRequest, model: type[models.Model]) -> models.QuerySet | None:
-        """The queryset of ``model`` the user may pick from, or None when the model
-        has no organiser-scoped admin."""
-        try:
-            related_admin = self.admin_site.get_model_admin(model)
-        except NotRegistered:
-            return None
-        scope = getattr(related_admin, "scope_queryset", None)
-        if scope is None:
-            return None
-        return scope(request, model._default_manager.all())
-
-    def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        if not request.user.is_superuser and "queryset" not in kwargs:
-            queryset = self.scoped_choices(request, db_field.remote_field.model)
-            if queryset is not None:
-                kwargs["queryset"] = queryset
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
-
-    def formfield_for_manytomany(self, db_field, request, **kwargs):
-        if not request.user.is_superuser and "queryset" not in kwargs:
-            queryset = self.scoped_choices(request, db_field.remote_field.model)
-            if queryset is not None:
-                kwargs["queryset"] = queryset
-        return super().formfield_for_manytomany(db_field, request, **kwargs)
-
-
-class OrganiserScopedAdmin(ScopedChoicesMixin, admin.ModelAdmin):
-    """A ModelAdmin for a model that belongs to a league (GB-1: each league has its
-    own Longshanks).
-
-    Set ``league_lookup`` to the ORM path from the model to its ``League``:
-    ``"league"`` for Season, ``"season__league"`` for Entry and Round,
-    ``"round__season__league"`` for Fixture, ``"fixture__round__season__league"``
-    for Result, ``""`` for League itself. For a user who is not a superuser:
-
-    - ``get_queryset`` lists only objects of leagues the user organises
-      (``League.organisers``); other leagues' objects do not exist for them, so a
-      direct change URL redirects to the admin index with "does not exist";
-    - ``has_view_permission`` / ``has_change_permission`` /
-      ``has_delete_permission`` are False for an object outside that scope, on top
-      of the model permissions the user's group gives;
-    - foreign-key and many-to-many choices are scoped by ``ScopedChoicesMixin`` (a
-      Season form offers only the user's leagues, a Fixture form only their rounds
-      and entries, and so on);
-    - adding a ``League`` makes its creator one of its organisers (``save_related``).
-
-    To scope by another rule than one league path (coaches, say), override
-    ``scope_queryset(request, queryset)``; everything above follows from it.
-    ``run_form_action`` is the helper behind the workflow actions that need an
-    intermediate form.
-    """
-
-    league_lookup: str | None = None
-
-    def check(self, **kwargs):
-        """``manage.py check`` catches a missing or wrong ``league_lookup``."""
-        errors = super().check(**kwargs)
-        if type(self).scope_queryset is not OrganiserScopedAdmin.scope_queryset:
-            return errors
-        hint = 'The ORM path from the model to its League, e.g. "season__league"; "" for League itself.'
-        if self.league_lookup is None:
-            return [*errors, checks.Error(f"{type(self).__name__} must set league_lookup.", hint=hint, obj=type(self), id="league.E001")]
-        model = self.model
-        try:
-            for part in filter(None, self.league_lookup.split("__")):
-                model = model._meta.get_field(part).related_model
-        except (FieldDoesNotExist, AttributeError):
-            model = None
-        if model is not League:
-            errors.append(
-                checks.Error(
-                    f"{type(self).__name__}.league_lookup {self.league_lookup!r} does not lead from "
-                    f"{self.model.__name__} to League.",
-                    hint=hint,
-                    obj=type(self),
-                    id="league.E002",
-                )
-            )
-        return errors
-
-    def scope_queryset(self, request: HttpRequest, queryset: models.QuerySet) -> models.QuerySet:
-        """``queryset`` narrowed to what the request's user may see."""
-        if request.user.is_superuser:
-            return queryset
-        if self.league_lookup is None:
-            raise NotImplementedError(f"{type(self).__name__} must set league_lookup or override scope_queryset().")
-        # A subquery rather than a join on organisers: no duplicate rows, no distinct().
-        field = f"{self.league_lookup}__in" if self.league_lookup else "pk__in"
-        return queryset.filter(**{field: organised_leagues(request).values("pk")})
-
-    def get_queryset(self, request: HttpRequest) -> models.QuerySet:
-        return self.scope_queryset(request, super().get_queryset(request))
-
-    def is_in_scope(self, request: HttpRequest, obj: models.Model | None) -> bool:
-        """True for no object (the model-level question), for a superuser, and for an
-        object the user may see. Cached per request: the admin asks several times."""
-        if obj is None or obj.pk is None or request.user.is_superuser:
-            return True
-        cache = request.__dict__.setdefault("_organiser_scope_cache", {})
-        key = (obj._meta.label, obj.pk)
-        if key not in cache:
-            cache[key] = self.scope_queryset(request, self.model._default_manager.filter(pk=obj.pk)).exists()
-        return cache[key]
-
-    def has_view_permission(self, request, obj=None):
-        return super().has_view_permission(request, obj) and self.is_in_scope(request, obj)
-
-    def has_change_permission(self, request, obj=None):
-        return super().has_change_permission(request, obj) and self.is_in_scope(request, obj)
-
-    def has_delete_permission(self, request, obj=None):
-        return super().has_delete_permission(request, obj) and self.is_in_scope(request, obj)
-
-    def save_related(self, request, form, formsets, change):
-        super().save_related(request, form, formsets, change)
-        league = form.instance
-        # The creator of a league runs it, or they could not see what they just made.
-        # A superuser who picked the organisers explicitly is taken at their word.
-        if not change and isinstance(league, League):
-            if not request.user.is_superuser or not league.organisers.exists():
-                league.organisers.add(request.user)
-
-    # Workflow actions with an intermediate form --------------------------------
-
-    def run_form_action(
-        self,
-        request: HttpRequest,
-        queryset: models.QuerySet,
-        *,
-        form_class: type[forms.Form],
-        title: str,
-        apply: Callable[[Any, dict], object],
-        done_message: str,
-        intro: str = "",
-        single: bool = False,
-    ) -> TemplateResponse | None:
-        """Show ``form_class`` for the selected objects, then call ``apply(obj,
-        cleaned_data)`` (a service call) for each one.
-
-        ``ValidationError``/``PermissionDenied`` from the service become error
-        messages naming the object; each object is its own transaction, so a refusal
-        changes nothing for that object. With ``single`` exactly one object must be
-        selected and a refusal shows the form again with the reason, so the
-        organiser can fix the input. ``done_message`` takes ``{count}``.
-        """
-        if single and queryset.count() != 1:
-            self.message_user(request, f"Select exactly one {self.model._meta.verbose_name} for “{title}”.", messages.ERROR)
-            return None
-        if "apply" in request.POST:
-            form = form_class(request.POST)
-            if form.is_valid():
-                done, failed = 0, []
-                for obj in queryset:
-                    try:
-                        apply(obj, form.cleaned_data)
-                    except (ValidationError, PermissionDenied) as exc:
-                        failed.append((obj, _error_text(exc)))
-                    else:
-                        done += 1
-                if single and failed:
-                    form.add_error(None, failed[0][1])
-                else:
-                    if done:
-                        self.message_user(request, done_message.format(count=done), messages.SUCCESS)
-                    for obj, reason in failed:
-                        self.message_user(request, f"{obj}: {reason}", messages.ERROR)
-                    return None
-        else:
-            form = form_class()
-        context = {
-            **self.admin_site.each_context(request),
-            "title": title,
-            "intro": intro,
-            "form": form,
-            "objects": list(queryset),
-            "action": request.POST.get("action", ""),
-            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
-            "opts": self.model._meta,
-            "media": self.media + form.media,
-        }
-        return TemplateResponse(request, "admin/league/action_form.html", context)
-
-
-class OrganiserScopedInline(ScopedChoicesMixin):
-    """For inlines (``class XInline(OrganiserScopedInline, admin.TabularInline)``):
-    their rows belong to a parent the scoped admin already checked, so only the
-    choices of their own foreign keys need scoping."""
-
-
-class ScopedRelatedFilter(admin.RelatedFieldListFilter):
-    """A related-field list filter that offers only objects appearing in the
-    user's own changelist, fetched through the related model's admin so their
-    labels cost one query (Django's RelatedFieldListFilter lists every league's)."""
-
-    def field_choices(self, field, request, model_admin):
-        pks = model_admin.get_queryset(request).values(f"{self.field_path}__pk")
-        model = field.related_model
-        try:
-            queryset = model_admin.admin_site.get_model_admin(model).get_queryset(request)
-        except NotRegistered:
-            queryset = model._default_manager.all()
-        return [(obj.pk, str(obj)) for obj in queryset.filter(pk__in=pks)]
-
+from league.models import Coach, Division, Entry, Fixture, League, Result, ResultEvent, Round, Season
 
 # Intermediate forms ----------------------------------------------------------
 
@@ -388,10 +154,34 @@ def _settings_inline(model) -> type[admin.StackedInline]:
     )
 
 
+class DivisionInline(admin.TabularInline):
+    model = Division
+    extra = 0
+    fields = ["name"]
+
+
+class DivisionDrawForm(forms.Form):
+    count = forms.IntegerField(label="Divisions", min_value=2, max_value=4, initial=2)
+    seed = forms.IntegerField(
+        required=False, min_value=0, max_value=2**31 - 1, help_text="Leave empty for a fresh draw; the same seed gives the same draw."
+    )
+
+
 class EntryInline(OrganiserScopedInline, admin.TabularInline):
     model = Entry
     extra = 1
     fields = ["coach", "team", "division"]
+
+    def get_formset(self, request, obj=None, **kwargs):
+        self.season = obj  # an inline instance serves one request
+        return super().get_formset(request, obj, **kwargs)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "division":
+            # DB-2: only this season's divisions (never another league's).
+            season = getattr(self, "season", None)
+            kwargs["queryset"] = Division.objects.filter(season=season) if season else Division.objects.none()
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
 @admin.register(Season)
@@ -401,8 +191,8 @@ class SeasonAdmin(OrganiserScopedAdmin):
     list_filter = [("league", ScopedRelatedFilter)]
     list_select_related = ["league"]
     search_fields = ["name", "league__name"]
-    inlines = [EntryInline]
-    actions = ["generate_fixtures"]
+    inlines = [DivisionInline, EntryInline]
+    actions = ["draw_divisions", "generate_fixtures"]
 
     def get_queryset(self, request):
         return (
@@ -410,6 +200,22 @@ class SeasonAdmin(OrganiserScopedAdmin):
             .get_queryset(request)
             .select_related(*self.list_select_related)
             .annotate(entry_count=Count("entries", distinct=True), round_count=Count("rounds", distinct=True))
+        )
+
+    @admin.action(description="Draw divisions (random, before the fixtures)", permissions=["change"])
+    def draw_divisions(self, request, queryset):
+        """DB-2: a seeded random draw into 2 to 4 divisions of at least 4 entries."""
+        return self.run_form_action(
+            request,
+            queryset,
+            form_class=DivisionDrawForm,
+            title="Draw divisions",
+            intro="DB-2: 2 to 4 divisions, as equal in size as possible, never fewer than 4 entries each. "
+            "To split them yourself, add divisions below the season and choose each entry's division.",
+            apply=lambda season, data: services.draw_season_divisions(
+                season=season, by=request.user, count=data["count"], seed=data["seed"]
+            ),
+            done_message="Divisions drawn for {count} season(s).",
         )
 
     def get_readonly_fields(self, request, obj=None):
@@ -433,7 +239,7 @@ class SeasonAdmin(OrganiserScopedAdmin):
             try:
                 rounds = services.generate_fixtures(season=season, by=request.user)
             except (ValidationError, PermissionDenied) as exc:
-                self.message_user(request, f"{season}: {_error_text(exc)}", messages.ERROR)
+                self.message_user(request, f"{season}: {error_text(exc)}", messages.ERROR)
             else:
                 self.message_user(request, f"{season}: {len(rounds)} rounds of fixtures generated.", messages.SUCCESS)
 
@@ -763,7 +569,7 @@ class ResultAdmin(OrganiserScopedAdmin):
             try:
                 services.approve_result(result=result, by=request.user)
             except (ValidationError, PermissionDenied) as exc:
-                failed.append((result, _error_text(exc)))
+                failed.append((result, error_text(exc)))
             else:
                 approved += 1
         if approved:

@@ -4,3 +4,25 @@ from django.apps import AppConfig
 class LeagueConfig(AppConfig):
     name = "league"
     verbose_name = "Leagues"
+
+    def ready(self) -> None:
+        from django.db.models import Q
+
+        from league import versions
+        from league.models import Coach, Division, Entry, Fixture, League, Result, Round, Season
+        from league.rules import GAMES
+
+        # What a season's pages show comes from these rows (league/versions.py).
+        versions.track(League, lambda league: Q(league_id=league.pk))
+        versions.track(Season, lambda season: Q(pk=season.pk))
+        versions.track(Division, lambda division: Q(pk=division.season_id))
+        versions.track(Entry, lambda entry: Q(pk=entry.season_id))
+        versions.track(Coach, lambda coach: Q(entries__coach_id=coach.pk))
+        versions.track(Round, lambda rnd: Q(pk=rnd.season_id))
+        versions.track(Fixture, lambda fixture: Q(rounds__pk=fixture.round_id))
+        versions.track(Result, lambda result: Q(rounds__fixtures__pk=result.fixture_id))
+        for rules in GAMES.values():
+            if rules.settings_model is not None:
+                versions.track(rules.settings_model, lambda settings: Q(league_id=settings.league_id))
+            for model in rules.detail_models:
+                versions.track(model, lambda detail: Q(rounds__fixtures__result__pk=detail.result_id))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import datetime
+import io
 from collections.abc import Iterable
 
 from django.conf import settings
@@ -24,6 +26,15 @@ def standings_rows(table: Iterable[StandingRow], rules: GameRules) -> list[dict]
     ``division`` is null in a season without divisions."""
     columns = standings_columns(rules)
     return [{key: row.value(key) for key in columns} for row in table]
+
+
+def standings_csv(table: Iterable[StandingRow], rules: GameRules) -> str:
+    """standings.csv: the same columns as standings.json."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=standings_columns(rules))
+    writer.writeheader()
+    writer.writerows(standings_rows(table, rules))
+    return out.getvalue()
 
 
 def ical_escape(text: str) -> str:

@@ -1,29 +1,39 @@
-"""Spreadsheet import of a running Guild Ball league (``manage.py import_results``).
+"""Spreadsheet import of a running league (``manage.py import_results --game G``).
 
-A CSV file with the columns ``league,round,home,away,home_vp,away_vp,status`` is
-read in two steps:
+The engine reads the CSV file and keeps everything every game shares; the game
+(its ``GameRules``) says what differs. A header is ``league,round,home,away``,
+then the game's ``import_columns``, then ``status`` (Guild Ball:
+``home_vp,away_vp``; DreadBall: ``winner,difference,rush,sudden_death``). The file
+is read in two steps:
 
-1. ``read_rows`` parses and checks each line on its own (pure: no database), and
-   ``check_rows`` checks the rows against each other and the game's rules (GB-7,
-   GB-8: no draws, the winner reaches the VP target; a coach plays once a round).
-2. ``import_rows`` writes them in one transaction: the league (slug from its name),
-   a season, coaches, entries, rounds, fixtures and approved results. Results go
-   through ``league.services`` so whatever hangs off an approval (a campaign's
+1. ``read_rows`` parses and checks each line on its own (pure: no database); the
+   game's ``parse_import_row`` turns its columns into the facts its report form
+   would give. ``check_rows`` then checks the rows against each other and the
+   game's rules (``validate``, as for a result entered on the site; a coach plays
+   once a round).
+2. ``import_rows`` writes them in one transaction: the league (slug from its name,
+   with the game's settings row), a season, the entries the game's
+   ``import_entry`` finds or makes, rounds, fixtures and approved results. Results
+   go through ``league.services`` so whatever hangs off an approval (a campaign's
    Favours) happens exactly as for a result entered on the site.
 
-Importing the same file again changes nothing. The first bad row stops the import
-with its line number and the reason, and nothing from the file is written.
+Importing the same file again changes nothing: an approved result the file agrees
+with (the game's ``verdict_of``) is left alone, a different one refuses the line.
+The first bad row stops the import with its line number and the reason, and
+nothing from the file is written.
 
-To add a column: put it in ``OPTIONAL_COLUMNS``, add a field to ``ImportRow`` and
-read it in ``parse_row``.
+A game's layer adds its own optional columns (the Big League's ``home_cp,away_cp``)
+through ``league.layers.ImportColumns``: parsed with each line, applied after the
+line's result is written.
 """
 
 from __future__ import annotations
 
 import csv
 import datetime
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -31,25 +41,28 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from league import services
-from league.guildball.models import GuildBallSettings
-from league.models import Coach, Entry, Fixture, League, Result, Round, Season
-from league.rules import GameRules
-from league.rules.guildball import GuildBallRules
+from league import layers, services
+from league.models import Coach, Fixture, League, Result, Round, Season
+from league.rules import GAMES, GameRules
+from league.rules.base import Verdict
+from league.rules.importing import either, parse_whole_number
 
-REQUIRED_COLUMNS = ("league", "round", "home", "away", "home_vp", "away_vp", "status")
-OPTIONAL_COLUMNS: tuple[str, ...] = ("home_cp", "away_cp")  # Big League CP gained in the match (GB-11)
+ENGINE_COLUMNS = ("league", "round", "home", "away")  # then the game's columns, then "status"
 
 PLAYED = "played"
 ABANDONED = "abandoned"
 SCHEDULED = "scheduled"
-STATUSES = (PLAYED, ABANDONED, SCHEDULED)
 
 DEFAULT_SEASON = "Imported"
 SYSTEM_USERNAME = "importer"
 
 _MAX_COACH_NAME = Coach._meta.get_field("name").max_length
 _MAX_LEAGUE_NAME = League._meta.get_field("name").max_length
+
+
+def required_columns(rules: GameRules) -> tuple[str, ...]:
+    """The header a file for ``rules``' game must have."""
+    return (*ENGINE_COLUMNS, *rules.import_columns, "status")
 
 
 class BadRow(Exception):
@@ -73,10 +86,9 @@ class ImportRow:
     home: str
     away: str
     status: str
-    home_vp: int | None = None
-    away_vp: int | None = None
-    home_cp: int | None = None
-    away_cp: int | None = None
+    facts: Mapping[str, Any] | None = None  # the game's report-form facts; None: no result yet
+    # What the game's layers read from their own columns: (columns, parsed) pairs.
+    extras: tuple[tuple[layers.ImportColumns, object], ...] = ()
 
     @property
     def slug(self) -> str:
@@ -84,7 +96,11 @@ class ImportRow:
 
     @property
     def has_result(self) -> bool:
-        return self.status != SCHEDULED
+        return self.facts is not None
+
+    @property
+    def abandoned(self) -> bool:
+        return self.status == ABANDONED
 
 
 @dataclass
@@ -111,18 +127,23 @@ class ImportSummary:
 # Reading (pure) ---------------------------------------------------------------
 
 
-def read_rows(lines: Iterable[str]) -> list[ImportRow]:
-    """Parse a CSV text (an open file or a list of lines) into rows, checking the
-    header and each line on its own. Lines with every field empty are skipped."""
+def read_rows(lines: Iterable[str], *, rules: GameRules) -> list[ImportRow]:
+    """Parse a CSV text (an open file or a list of lines) for ``rules``' game into
+    rows, checking the header and each line on its own. Lines with every field
+    empty are skipped. The game's layers may add optional columns
+    (``layers.import_columns``)."""
+    required = required_columns(rules)
+    extras = layers.import_columns(rules.system)
+    optional = tuple(column for extra in extras for column in extra.columns)
     reader = csv.DictReader(lines, restkey="\0extra")
     header = reader.fieldnames
     if not header:
-        raise BadRow(1, f"the file is empty; the first line must be the header {','.join(REQUIRED_COLUMNS)}")
+        raise BadRow(1, f"the file is empty; the first line must be the header {','.join(required)}")
     columns = [(name or "").strip().lower() for name in header]
-    missing = [c for c in REQUIRED_COLUMNS if c not in columns]
+    missing = [c for c in required if c not in columns]
     if missing:
-        raise BadRow(1, f"missing column(s) {', '.join(missing)}; the header must hold {','.join(REQUIRED_COLUMNS)}")
-    unknown = [c for c in columns if c not in REQUIRED_COLUMNS + OPTIONAL_COLUMNS]
+        raise BadRow(1, f"missing column(s) {', '.join(missing)}; the header must hold {','.join(required)}")
+    unknown = [c for c in columns if c not in required + optional]
     if unknown:
         raise BadRow(1, f"unknown column(s) {', '.join(unknown)}")
     duplicated = sorted({c for c in columns if columns.count(c) > 1})
@@ -140,57 +161,56 @@ def read_rows(lines: Iterable[str]) -> list[ImportRow]:
         values = {key: (value or "").strip() for key, value in record.items()}
         if not any(values.values()):
             continue
-        rows.append(parse_row(values, line))
+        rows.append(parse_row(values, line, rules=rules, extras=extras))
     return rows
 
 
-def parse_row(values: dict[str, str], line: int) -> ImportRow:
-    """One line's fields (stripped strings) as an ``ImportRow``."""
+def parse_row(
+    values: dict[str, str], line: int, *, rules: GameRules, extras: Iterable[layers.ImportColumns] = ()
+) -> ImportRow:
+    """One line's fields (stripped strings) as an ``ImportRow``; the game reads its
+    own columns, its layers theirs."""
     league = _name(values, "league", line, _MAX_LEAGUE_NAME)
     if not slugify(league):
         raise BadRow(line, f"the league name {league!r} gives no usable web address (slug)")
     home = _name(values, "home", line, _MAX_COACH_NAME)
     away = _name(values, "away", line, _MAX_COACH_NAME)
     if home == away:
-        raise BadRow(line, f"{home} cannot play themselves: home and away must be different coaches")
+        raise BadRow(line, f"{home} cannot play themselves: home and away must be different {rules.import_sides}")
     round_number = _whole_number(values, "round", line)
     if round_number is None:
         raise BadRow(line, "the round number is missing")
     if round_number < 1:
         raise BadRow(line, f"the round number must be 1 or more, not {round_number}")
     status = values.get("status", "").lower()
-    if status not in STATUSES:
-        raise BadRow(line, f"unknown status {values.get('status', '')!r}; use played, abandoned or scheduled")
-    home_vp = _whole_number(values, "home_vp", line)
-    away_vp = _whole_number(values, "away_vp", line)
-    if status == SCHEDULED and (home_vp is not None or away_vp is not None):
-        raise BadRow(line, "a scheduled fixture has no VP yet; leave home_vp and away_vp empty")
-    if status == PLAYED and (home_vp is None or away_vp is None):
-        raise BadRow(line, "a played fixture needs both home_vp and away_vp")
-    if status == ABANDONED and (home_vp is None) != (away_vp is None):
-        raise BadRow(line, "give both home_vp and away_vp for an abandoned fixture, or neither (0-0)")
-    if status == ABANDONED and home_vp is None:
-        home_vp = away_vp = 0  # GB-8: an abandoned match records the VP so far, or 0-0
-    home_cp = _whole_number(values, "home_cp", line)
-    away_cp = _whole_number(values, "away_cp", line)
-    if status == SCHEDULED and (home_cp is not None or away_cp is not None):
-        raise BadRow(line, "a scheduled fixture has gained no CP yet; leave home_cp and away_cp empty")
+    if status not in rules.import_statuses:
+        raise BadRow(line, f"unknown status {values.get('status', '')!r}; use {either(rules.import_statuses)}")
+    try:
+        facts = rules.parse_import_row(values, status=status)
+    except ValueError as error:
+        raise BadRow(line, str(error)) from None
+    parsed = []
+    for extra in extras:
+        try:
+            value = extra.parse(values)
+        except ValueError as error:
+            raise BadRow(line, str(error)) from None
+        if value is not None:
+            parsed.append((extra, value))
     return ImportRow(
         line=line, league=league, round=round_number, home=home, away=away, status=status,
-        home_vp=home_vp, away_vp=away_vp, home_cp=home_cp, away_cp=away_cp,
+        facts=facts, extras=tuple(parsed),
     )
 
 
 def check_rows(rows: Iterable[ImportRow], *, rules: GameRules) -> None:
-    """Check one league's rows against the game's rules and each other, in line
-    order: GB-7/GB-8 for scores, and no coach twice in a round."""
+    """Check one league's rows against the game's rules (bound to the league's
+    settings) and each other, in line order: each result as the site would, and no
+    coach twice in a round."""
     seen: dict[tuple[int, str], int] = {}
     for row in rows:
         if row.has_result:
-            try:
-                validate_score(row, rules=rules)
-            except ValidationError as error:
-                raise BadRow(row.line, " ".join(error.messages)) from None
+            verdict_for(row, rules=rules)
         for coach in (row.home, row.away):
             earlier = seen.get((row.round, coach))
             if earlier is not None:
@@ -198,11 +218,12 @@ def check_rows(rows: Iterable[ImportRow], *, rules: GameRules) -> None:
             seen[(row.round, coach)] = row.line
 
 
-def validate_score(row: ImportRow, *, rules: GameRules) -> str:
-    """The outcome of a row with a result, by the same rules as a result entered on
-    the site; raises ValidationError."""
-    facts = {"home_score": row.home_vp, "away_score": row.away_vp}
-    return rules.validate(facts, abandoned=row.status == ABANDONED).outcome
+def verdict_for(row: ImportRow, *, rules: GameRules) -> Verdict:
+    """A row's result by the same rules as a result entered on the site."""
+    try:
+        return rules.validate(row.facts, abandoned=row.abandoned)
+    except ValidationError as error:
+        raise BadRow(row.line, " ".join(error.messages)) from None
 
 
 def _name(values: dict[str, str], column: str, line: int, max_length: int) -> str:
@@ -215,16 +236,15 @@ def _name(values: dict[str, str], column: str, line: int, max_length: int) -> st
 
 
 def _whole_number(values: dict[str, str], column: str, line: int) -> int | None:
-    text = values.get(column, "")
-    if text == "":
-        return None
     try:
-        number = int(text)
-    except ValueError:
-        raise BadRow(line, f"{column} must be a whole number, not {text!r}") from None
-    if number < 0:
-        raise BadRow(line, f"{column} cannot be negative ({number})")
-    return number
+        return parse_whole_number(values, column)
+    except ValueError as error:
+        raise BadRow(line, str(error)) from None
+
+
+def rules_for(game: str) -> GameRules:
+    """The game's rules with its default settings, for reading a file."""
+    return GAMES[game]()
 
 
 # Writing ----------------------------------------------------------------------
@@ -244,18 +264,20 @@ def system_user():
 def import_rows(
     rows: list[ImportRow],
     *,
+    rules: GameRules,
     by=None,
     season_name: str = DEFAULT_SEASON,
     start_date: datetime.date | None = None,
     source: str = "import",
 ) -> ImportSummary:
-    """Write checked rows: everything or, on the first problem, nothing.
+    """Write checked rows of ``rules``' game: everything or, on the first problem,
+    nothing.
 
     ``by`` is the organiser the results are recorded by; without one the system
     user "importer" is used and made organiser of the leagues it creates. A league
-    that already exists must be organised by ``by``. The season is found by name
-    or created starting on ``start_date`` (default today); round n is dated
-    start + cadence * (n - 1).
+    that already exists must be of the same game and organised by ``by``. The
+    season is found by name or created starting on ``start_date`` (default today);
+    round n is dated start + cadence * (n - 1).
     """
     if by is None:
         by = system_user()
@@ -264,7 +286,7 @@ def import_rows(
     for row in rows:
         by_slug.setdefault(row.slug, []).append(row)
     for slug, league_rows in by_slug.items():
-        _import_league(slug, league_rows, by=by, season_name=season_name, start_date=start_date,
+        _import_league(slug, league_rows, game=rules, by=by, season_name=season_name, start_date=start_date,
                        source=source, summary=summary)
     return summary
 
@@ -281,33 +303,40 @@ def _find_league(slug: str, name: str, line: int) -> League | None:
     return named[0] if named else None
 
 
-def _import_league(slug, rows, *, by, season_name, start_date, source, summary: ImportSummary) -> None:
+def _import_league(slug, rows, *, game: GameRules, by, season_name, start_date, source, summary: ImportSummary) -> None:
     league = _find_league(slug, rows[0].league, rows[0].line)
     if league is None:
-        league = League.objects.create(name=rows[0].league, slug=slug, game_system=GuildBallRules.system)
-        GuildBallSettings.objects.create(league=league)
+        league = League.objects.create(name=rows[0].league, slug=slug, game_system=game.system)
+        if game.settings_model is not None:
+            game.settings_model.objects.create(league=league)  # the rulebook's defaults
         league.organisers.add(by)
         summary.leagues += 1
-    elif league.game_system != GuildBallRules.system:
-        raise BadRow(rows[0].line, f"the league {league.name} ({league.slug}) exists and is not a Guild Ball league")
+    elif league.game_system != game.system:
+        theirs = GAMES[league.game_system].name if league.game_system in GAMES else league.game_system
+        raise BadRow(
+            rows[0].line,
+            f"the league {league.name} ({league.slug}) already exists as a {theirs} league, not {game.name}; "
+            f"import it with --game {league.game_system} or rename the league in the file",
+        )
     elif not league.is_organised_by(by):
         raise ImportRefused(
             f"{by.username} does not organise the existing league {league.name} ({league.slug}); "
             f"import with --by USERNAME naming one of its organisers"
         )
     summary.league_names.append(league.name)
-    check_rows(rows, rules=league.rules)
+    rules = league.rules  # bound to the league's own settings (GB-8's VP target ...)
+    check_rows(rows, rules=rules)
 
     season, created = Season.objects.get_or_create(
         league=league, name=season_name, defaults={"start_date": start_date or timezone.localdate()}
     )
     summary.seasons += created
 
-    coaches = _coaches(rows, by=by, summary=summary)
     entries = {}
-    for name, coach in coaches.items():
-        entries[name], created = Entry.objects.get_or_create(season=season, coach=coach)
-        summary.entries += created
+    for name in sorted({name for row in rows for name in (row.home, row.away)}):
+        entries[name], coach_created, entry_created = rules.import_entry(season=season, name=name, by=by)
+        summary.coaches += coach_created
+        summary.entries += entry_created
 
     rounds = {}
     for number in sorted({row.round for row in rows}):
@@ -326,19 +355,14 @@ def _import_league(slug, rows, *, by, season_name, start_date, source, summary: 
     for row in rows:
         fixture = _fixture(row, rounds[row.round], entries, existing, summary)
         if row.has_result:
-            _result(row, fixture, by=by, source=source, summary=summary)
-            if row.home_cp is not None or row.away_cp is not None:
-                _campaign_points(row, fixture, by=by, source=source)
-
-
-def _coaches(rows, *, by, summary: ImportSummary) -> dict[str, Coach]:
-    names = sorted({name for row in rows for name in (row.home, row.away)})
-    coaches = {coach.name: coach for coach in Coach.objects.filter(name__in=names)}
-    for name in names:
-        if name not in coaches:
-            coaches[name] = Coach.objects.create(name=name, created_by=by)
-            summary.coaches += 1
-    return coaches
+            _result(row, fixture, rules=rules, by=by, source=source, summary=summary)
+            for extra, parsed in row.extras:
+                # The layer's figures for this line, after its result (and whatever
+                # hangs off its approval) is written.
+                _call(
+                    row, extra.apply, parsed,
+                    result=Result.objects.get(fixture=fixture), by=by, source=f"{source}, line {row.line}",
+                )
 
 
 def _fixture(row: ImportRow, rnd: Round, entries, existing: list[Fixture], summary: ImportSummary) -> Fixture:
@@ -364,22 +388,19 @@ def _fixture(row: ImportRow, rnd: Round, entries, existing: list[Fixture], summa
     return fixture
 
 
-def _result(row: ImportRow, fixture: Fixture, *, by, source: str, summary: ImportSummary) -> None:
+def _result(row: ImportRow, fixture: Fixture, *, rules: GameRules, by, source: str, summary: ImportSummary) -> None:
     stored = fixture.result_or_none
-    abandoned = row.status == ABANDONED
+    verdict = verdict_for(row, rules=rules)
     if stored is not None:
-        same = (
-            stored.home_score == row.home_vp
-            and stored.away_score == row.away_vp
-            and stored.is_abandoned == abandoned
-        )
-        if not same:
+        if rules.verdict_of(stored) != verdict:
             kind = "abandoned at" if stored.is_abandoned else "result"
+            said = _score_text(verdict.home_score, verdict.away_score, rules.summary(verdict))
             raise BadRow(
                 row.line,
                 f"{row.home} v {row.away} in round {row.round} already has a different {kind} "
-                f"{stored.home_score}-{stored.away_score} ({stored.get_status_display().lower()}); "
-                f"the file says {row.status} {row.home_vp}-{row.away_vp}. Correct it on the site instead",
+                f"{_score_text(stored.home_score, stored.away_score, stored.summary)} "
+                f"({stored.get_status_display().lower()}); "
+                f"the file says {row.status} {said}. Correct it on the site instead",
             )
         if stored.is_approved:
             summary.unchanged += 1
@@ -393,33 +414,21 @@ def _result(row: ImportRow, fixture: Fixture, *, by, source: str, summary: Impor
         services.record_result,
         fixture=fixture,
         by=by,
-        home_score=row.home_vp,
-        away_score=row.away_vp,
-        abandoned=abandoned,
+        abandoned=row.abandoned,
         reason=f"Imported from {source}, line {row.line}",
+        **row.facts,
     )
     summary.results_recorded += 1
 
 
-def _campaign_points(row: ImportRow, fixture: Fixture, *, by, source: str) -> None:
-    """The CP each coach gained in the match, recorded as organiser entries in the
-    Big League ledger (GB-11); the match's Favours already followed its approval."""
-    from campaigns.services import record_match_cp
-
-    _call(
-        row,
-        record_match_cp,
-        result=Result.objects.get(fixture=fixture),
-        home_cp=row.home_cp,
-        away_cp=row.away_cp,
-        by=by,
-        source=f"{source}, line {row.line}",
-    )
+def _score_text(home: int | None, away: int | None, summary: str) -> str:
+    """"12-8" where the game keeps a score per side, else the game's own summary."""
+    return f"{home}-{away}" if home is not None else summary
 
 
-def _call(row: ImportRow, service, **kwargs):
+def _call(row: ImportRow, service, *args, **kwargs):
     try:
-        return service(**kwargs)
+        return service(*args, **kwargs)
     except ValidationError as error:
         raise BadRow(row.line, " ".join(error.messages)) from None
     except PermissionDenied as error:

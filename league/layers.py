@@ -32,9 +32,10 @@ PAGES = ("league_detail", "fixture_detail", "coach_detail", "my_fixtures")
 class ImportColumns:
     """Optional columns a layer reads from an import file.
 
-    ``parse`` gets the line's values by column (only the layer's columns that are
-    present) and returns what ``apply`` needs, or raises ``ValueError`` with the
-    reason (the importer adds the line number). ``apply`` runs in the import's
+    ``parse`` gets the line's values by column (every column of the line, stripped;
+    the layer's own may be absent) and returns what ``apply`` needs, None when the
+    line gives the layer nothing, or raises ``ValueError`` with the reason (the
+    importer adds the line number). ``apply`` runs in the import's
     transaction after the line's result is written; it raises ``ValidationError``
     to refuse the line.
     """
@@ -42,6 +43,18 @@ class ImportColumns:
     columns: tuple[str, ...]
     parse: Callable[[Mapping[str, str]], Any]
     apply: Callable[..., None]  # (parsed, *, result, by, source) -> None
+
+
+@dataclass(frozen=True)
+class DemoReport:
+    """What a layer's demo tells ``quickstart``: ``message`` (what was loaded, or
+    that it was already there), the demo league's slug for the address printed,
+    and a ``note`` printed after the accounts."""
+
+    message: str
+    loaded: bool
+    league_slug: str
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -53,7 +66,7 @@ class Layer:
     season_started: Callable[[Any], None] | None = None
     import_columns: ImportColumns | None = None
     panels: Mapping[str, Callable[[Mapping[str, Any]], str]] = field(default_factory=dict)
-    demo: Callable[[], Any] | None = None
+    demo: Callable[[], DemoReport] | None = None  # loads once; running it again adds nothing
     demo_accounts: Callable[[], list[tuple[str, str, str]]] | None = None  # (role, username, password)
 
 

@@ -7,6 +7,7 @@ tiebreakers) lives in ``league/rules/<game>.py``.
 from __future__ import annotations
 
 import datetime
+import uuid
 
 from django.conf import settings
 from django.db import models
@@ -102,6 +103,9 @@ class Season(models.Model):
     )
     schedule_seed = models.BigIntegerField(
         null=True, blank=True, help_text="The seed the fixture order was shuffled with, to reproduce it."
+    )
+    version = models.UUIDField(
+        default=uuid.uuid4, editable=False, help_text="Changes with every write this season's pages show (league/versions.py)."
     )
     created_at = models.DateTimeField(default=timezone.now)
 

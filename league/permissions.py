@@ -1,5 +1,5 @@
 """Who may do what. Organisers are staff users in the "Organisers" group; what they
-see in the admin is further scoped to the leagues they organise (league/admin.py)."""
+see in the admin is further scoped to the leagues they organise (league/admin_scoping.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 
 ORGANISER_GROUP = "Organisers"
-ORGANISER_APPS = ("league", "guildball", "campaigns", "dungeonbowl")
+ORGANISER_APPS = ("league", "guildball", "campaigns", "dungeonbowl", "dreadball")
 
 
 def organiser_group() -> Group:

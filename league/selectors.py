@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 
-from django.db.models import Count, Max, Min, Prefetch, Q
+from django.db.models import Count, Max, Min, Q
 from django.http import Http404
+from django.utils import timezone
 
 from league.models import Coach, Fixture, League, Result, Round, Season
+
+
+STANDINGS_SORTS = {"position", "coach", "team", "division", "played", "won", "drawn", "lost", "lp"}
 
 
 def season_for(league: League, name: str | None = None) -> Season | None:
@@ -23,14 +28,35 @@ def season_for(league: League, name: str | None = None) -> Season | None:
     return season
 
 
-def season_fixtures(season: Season) -> list[Fixture]:
-    """Every fixture of a season with both coaches and the result, in round order."""
+def season_fixtures(season: Season, *, round_number: int | None = None) -> list[Fixture]:
+    """Every fixture of a season (or of one round) with both sides and the result,
+    in round order."""
+    fixtures = Fixture.objects.filter(round__season=season)
+    if round_number is not None:
+        fixtures = fixtures.filter(round__number=round_number)
     return list(
-        Fixture.objects.filter(round__season=season)
-        .with_related()
-        .select_related("round__season__league")
-        .order_by("round__number", "date", "id")
+        fixtures.with_related().select_related("round__season__league").order_by("round__number", "date", "id")
     )
+
+
+def round_numbers(season: Season) -> list[tuple[int, datetime.date]]:
+    """The season's rounds as (number, date), for the fixtures page's navigation."""
+    return list(Round.objects.filter(season=season).order_by("number").values_list("number", "date"))
+
+
+def round_to_show(season: Season, rounds: list[tuple[int, datetime.date]], asked: str | None) -> int | None:
+    """The round the fixtures page shows: the one asked for, else this week's (the
+    last round dated today or earlier), else the first. Raises Http404 for a round
+    the season does not have."""
+    if not rounds:
+        return None
+    if asked:
+        if not asked.isdigit() or int(asked) not in {number for number, _ in rounds}:
+            raise Http404("This season has no such round.")
+        return int(asked)
+    today = timezone.localdate()
+    started = [number for number, date in rounds if date <= today]
+    return started[-1] if started else rounds[0][0]
 
 
 @dataclass
@@ -77,20 +103,28 @@ def publication(season: Season) -> tuple[RoundFixtures | None, RoundFixtures | N
     return groups.get(latest), groups.get(upcoming), Round.objects.filter(season=season).count()
 
 
-def leagues_with_current_season() -> list[League]:
-    """The league list: two queries, each league's seasons with their coach count."""
-    leagues = list(
-        League.objects.prefetch_related(
-            Prefetch(
-                "seasons",
-                queryset=Season.objects.annotate(coach_count=Count("entries")).order_by("-start_date", "-id"),
-                to_attr="seasons_newest_first",
-            )
-        )
-    )
-    for league in leagues:
-        league.current = league.seasons_newest_first[0] if league.seasons_newest_first else None
+def league_search(query: str = ""):
+    """Leagues by name, for the paginated league list."""
+    leagues = League.objects.order_by("name", "pk")
+    if query:
+        leagues = leagues.filter(Q(name__icontains=query) | Q(slug__icontains=query))
     return leagues
+
+
+def attach_current_seasons(leagues) -> None:
+    """One query for a page of leagues: each league's newest season with its number
+    of entries, as ``league.current``."""
+    leagues = list(leagues)
+    current: dict[int, Season] = {}
+    seasons = (
+        Season.objects.filter(league__in=leagues)
+        .annotate(coach_count=Count("entries"))
+        .order_by("league_id", "-start_date", "-id")
+    )
+    for season in seasons:
+        current.setdefault(season.league_id, season)
+    for league in leagues:
+        league.current = current.get(league.pk)
 
 
 def coach_fixtures(coach: Coach) -> list[Fixture]:

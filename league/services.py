@@ -14,9 +14,10 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import send_mass_mail
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
-from league import layers
+from league import layers, versions
 from league.models import Coach, Division, Entry, Fixture, League, Result, ResultEvent, Round, Season
 from league.rules.base import GameRules, Verdict
 from league.scheduling import MIN_PER_DIVISION, division_sizes, draw_divisions, merge_rounds, round_dates, round_robin
@@ -55,7 +56,7 @@ def generate_fixtures(*, season: Season, by=None, seed: int | None = None) -> li
         for home, away in pairs
     )
     season.schedule_seed = seed
-    season.save(update_fields=["schedule_seed"])
+    season.save(update_fields=["schedule_seed"])  # also a new version for the bulk-created fixtures
     layers.season_started(season)
     return rounds
 
@@ -127,6 +128,7 @@ def _place_in_divisions(season: Season, groups: dict[str, list[Entry]]) -> list[
     divisions = Division.objects.bulk_create(Division(season=season, name=name.strip()) for name in groups)
     for division, group in zip(divisions, groups.values()):
         Entry.objects.filter(pk__in=[entry.pk for entry in group]).update(division=division)
+    versions.bump(Q(pk=season.pk))  # bulk writes send no signals
     return divisions
 
 
@@ -342,6 +344,7 @@ def _before_withdrawal(result: Result) -> None:
     changes (the reverse order of ``_after_approval``)."""
     layers.result_withdrawn(result)
     result.fixture.round.season.league.rules.result_withdrawn(result)
+    layers.result_withdrawn(result)
 
 
 # Helpers --------------------------------------------------------------------

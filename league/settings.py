@@ -2,29 +2,93 @@
 
 SECRET_KEY, DEBUG, ALLOWED_HOSTS (comma-separated) and DATABASE_URL (default: a
 SQLite file in the project folder; ``postgres://user@host:5432/name`` for
-PostgreSQL). Nothing exists only in production.
+PostgreSQL), and the HTTPS switches below. Nothing exists only in production.
+
+DEBUG defaults to on, as in healthchecks: the README's two commands
+(``quickstart`` and ``pytest``) are development commands and must work on a fresh
+machine with no environment at all, and one default for every entry point means
+``collectstatic``, ``check --deploy`` and gunicorn read the same settings from the
+same environment. Production says ``DEBUG=false`` (README, "Production"); then a
+missing SECRET_KEY stops the app at start-up instead of running on the key
+published in this file, and ``check --deploy`` reports a DEBUG left on.
 """
 
 import os
 import warnings
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+
+TRUE_WORDS = {"1", "true", "yes", "on"}
+FALSE_WORDS = {"0", "false", "no", "off", ""}
 
 
 def env_bool(name: str, default: bool) -> bool:
     value = os.environ.get(name)
     if value is None:
         return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
+    word = value.strip().lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    # A typo such as DEBUG=flase must not silently pick a side.
+    raise ImproperlyConfigured(f"{name}={value!r}: use one of true/false, 1/0, yes/no, on/off.")
 
 
-SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-set-SECRET_KEY-in-production")
-DEBUG = env_bool("DEBUG", False)
-ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h.strip()]
-CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()]
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    if value is None or not value.strip():
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r}: expected a whole number.") from None
+    if number < 0:
+        raise ImproperlyConfigured(f"{name}={value!r}: expected a number >= 0.")
+    return number
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+DEBUG = env_bool("DEBUG", True)
+DEV_SECRET_KEY = "dev-only-insecure-key-set-SECRET_KEY-in-production"
+SECRET_KEY = os.environ.get("SECRET_KEY", "").strip()
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set and DEBUG is off. Set the SECRET_KEY environment variable to a long random "
+            "string (python -c \"import secrets; print(secrets.token_urlsafe(50))\"), or DEBUG=true for development."
+        )
+    SECRET_KEY = DEV_SECRET_KEY
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+# HTTPS. Every switch is off by default because development serves plain http;
+# the README's production recipe turns them on (check --deploy names any left off).
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", False)
+# "HTTP_X_FORWARDED_PROTO,https" behind a TLS-terminating proxy that sets that header
+# (and strips it from clients); without it, SSL redirect behind a proxy loops.
+_proxy_header = env_list("SECURE_PROXY_SSL_HEADER")
+if _proxy_header and len(_proxy_header) != 2:
+    raise ImproperlyConfigured(
+        f"SECURE_PROXY_SSL_HEADER={os.environ['SECURE_PROXY_SSL_HEADER']!r}: expected a header and a value, "
+        "e.g. HTTP_X_FORWARDED_PROTO,https."
+    )
+SECURE_PROXY_SSL_HEADER = tuple(_proxy_header) if _proxy_header else None
+# A load balancer probes /health/ over plain http on the private network.
+SECURE_REDIRECT_EXEMPT = [r"^health/$"]
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -35,14 +99,19 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_tables2",
+    "csp",
+    "axes",
     "league",
     "league.guildball",
+    "campaigns",  # The Big League on Guild Ball: registered first, so its demo is listed first
     "league.dungeonbowl",
-    "campaigns",
+    "league.dreadball",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A view that fails because the database is unreachable answers a styled 503.
+    "league.errors.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -50,7 +119,47 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a lockout signalled during login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Login throttling (django-axes): after AXES_FAILURE_LIMIT failed log-ins for one
+# username, or from one address, both the site's and the admin's login refuse that
+# username or address for AXES_COOLOFF_MINUTES, even with the right password;
+# every attempt during the pause starts it again. Attempts are stored in the
+# database, so every gunicorn worker sees them. AxesStandaloneBackend only checks
+# for a lockout; ModelBackend still checks the password.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5) or 5
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15) or 15)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own: per account, and per address
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "league.lockout.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "league.lockout.client_ip"
+# Reverse proxies in front of gunicorn that append to X-Forwarded-For (1 for one nginx).
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+
+# The pages use no JavaScript, no inline script or style and nothing from another
+# origin; the admin's own scripts and styles are files under /static/. django-csp
+# rather than a hand-written middleware: it is kept up with the CSP spec, leaves
+# Django's DEBUG error pages alone, and gives views decorators should one ever need
+# a nonce or an exception.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+    },
+}
 
 ROOT_URLCONF = "league.urls"
 
@@ -78,6 +187,22 @@ DATABASES = {
     )
 }
 
+# The SQLite default under concurrent writers. SQLite's default DEFERRED
+# transactions take the write lock only at the first write, and a reader that
+# cannot upgrade fails at once with "database is locked" whatever the timeout;
+# IMMEDIATE takes it at BEGIN, so a second writer waits on the busy timeout
+# instead. Write-ahead logging lets pages read while someone writes, and
+# synchronous=NORMAL is the durable-enough setting SQLite recommends with WAL (a
+# power cut may lose the last commits, never corrupt the file).
+SQLITE_BUSY_TIMEOUT_MS = env_int("SQLITE_BUSY_TIMEOUT_MS", 20_000)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "transaction_mode": "IMMEDIATE",
+        "init_command": (
+            f"PRAGMA journal_mode=WAL; PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}; PRAGMA synchronous=NORMAL"
+        ),
+    })
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -99,14 +224,47 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 WHITENOISE_USE_FINDERS = True
 # staticfiles/ only exists after collectstatic (production); the finders serve until then.
 warnings.filterwarnings("ignore", message="No directory at")
+# Hashed names (far-future caching, no stale CSS after a release) need the manifest
+# that collectstatic writes, so they are for production only. With DEBUG on (the
+# default, and so under pytest and quickstart) the plain storage serves the files
+# from the app folders without collectstatic.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
 }
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "league:my_fixtures"
 LOGOUT_REDIRECT_URL = "league:league_list"
+
+# Standings and the pages built from them are cached per season version
+# (league/versions.py), so a cached page is never stale. The local-memory cache
+# serves one process; with several app servers set CACHE_URL to a shared cache,
+# e.g. redis://127.0.0.1:6379/1 (needs the redis package) or
+# memcached://127.0.0.1:11211 (needs pymemcache).
+_cache_url = os.environ.get("CACHE_URL", "")
+if _cache_url.startswith("redis://"):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}}
+elif _cache_url.startswith("memcached://"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.memcached.PyMemcacheCache",
+            "LOCATION": _cache_url.removeprefix("memcached://"),
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 5000},
+        }
+    }
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "longshanks@localhost")

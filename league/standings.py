@@ -125,16 +125,20 @@ def standings_by_round(
     """Each entry's position and LP after every round that has a result (GB-10),
     built in one pass over the results, round by round."""
     rows = _new_rows(entries, rules)
-    by_round: dict[int, list[PlayedResult]] = {}
-    for result in results:
-        by_round.setdefault(result.round_number, []).append(result)
     snapshots: dict[int, dict[int, Standing]] = {}
-    for number in sorted(by_round):
-        for result in by_round[number]:
+    for number, round_results in _by_round(results):
+        for result in round_results:
             _apply(rows, result, rules)
-        ranked = rank(list(rows.values()), rules)
+        ranked = rank(list(rows.values()), rules, explain_ties=False)
         snapshots[number] = {row.entry_id: Standing(row.position, row.lp) for row in ranked}
     return snapshots
+
+
+def _by_round(results: Iterable[PlayedResult]) -> list[tuple[int, list[PlayedResult]]]:
+    grouped: dict[int, list[PlayedResult]] = {}
+    for result in results:
+        grouped.setdefault(result.round_number, []).append(result)
+    return sorted(grouped.items())
 
 
 def lp_before_round(snapshots: dict[int, dict[int, Standing]], number: int) -> dict[int, int]:
@@ -154,17 +158,17 @@ def _division_key(row: StandingRow) -> str:
     return row.division or ""
 
 
-def rank(rows: list[StandingRow], rules: GameRules) -> list[StandingRow]:
+def rank(rows: list[StandingRow], rules: GameRules, *, explain_ties: bool = True) -> list[StandingRow]:
     """Order rows within each division (divisions by name) and give positions;
     level rows share one and are listed by name. One function for every game."""
     rows.sort(key=_division_key)
     ranked: list[StandingRow] = []
     for _, group in groupby(rows, key=_division_key):
-        ranked += _rank_one(list(group), rules)
+        ranked += _rank_one(list(group), rules, explain_ties)
     return ranked
 
 
-def _rank_one(rows: list[StandingRow], rules: GameRules) -> list[StandingRow]:
+def _rank_one(rows: list[StandingRow], rules: GameRules, explain_ties: bool) -> list[StandingRow]:
     rows.sort(key=lambda row: (sort_key(row, rules), row.name.casefold()))
     for index, row in enumerate(rows):
         row.tied = False
@@ -173,8 +177,9 @@ def _rank_one(rows: list[StandingRow], rules: GameRules) -> list[StandingRow]:
             row.tied = rows[index - 1].tied = True
         else:
             row.position = index + 1
-    for index, row in enumerate(rows):
-        row.note = explain(rows, index, rules)
+    if explain_ties:
+        for index, row in enumerate(rows):
+            row.note = explain(rows, index, rules)
     return rows
 
 
@@ -216,11 +221,16 @@ def with_history(
     entries: Sequence[EntryInfo], results: Sequence[PlayedResult], rules: GameRules
 ) -> list[StandingRow]:
     """The current table, each row carrying its position after every round and its
-    movement since the round before the latest."""
-    snapshots = standings_by_round(entries, results, rules)
-    table = compute_table(entries, results, rules)
+    movement since the round before the latest: one pass over the results, round
+    by round, ranking after each; the rows after the last round are the table."""
+    rows = _new_rows(entries, rules)
+    for _, round_results in _by_round(results):
+        for result in round_results:
+            _apply(rows, result, rules)
+        for row in rank(list(rows.values()), rules, explain_ties=False):
+            row.history.append(row.position)
+    table = rank(list(rows.values()), rules)
     for row in table:
-        row.history = [snapshots[n][row.entry_id].position for n in sorted(snapshots)]
         if len(row.history) >= 2:
             row.movement = row.history[-2] - row.history[-1]
     return table
@@ -294,6 +304,17 @@ def season_inputs(season) -> tuple[list[EntryInfo], list[PlayedResult]]:
 
 
 def standings_for(season) -> list[StandingRow]:
-    """The season's current table with each row's position history (GB-9, GB-10)."""
+    """The season's current table with each row's position history (GB-9, GB-10,
+    DB-5a, DR-4), computed once per version of the season (league/versions.py).
+
+    For pages: ``season`` must have been read in this request, so its version is
+    current. Code that has just written results uses ``compute_standings``."""
+    from league import versions
+
+    return versions.cached(season, "standings", lambda: compute_standings(season))
+
+
+def compute_standings(season) -> list[StandingRow]:
+    """``standings_for`` without the cache: two queries, then pure functions."""
     entries, results = season_inputs(season)
     return with_history(entries, results, season.league.rules)

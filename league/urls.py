@@ -5,7 +5,8 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from league import views
+from league import converters  # noqa: F401  registers <id:...> before the patterns below
+from league import errors, views
 
 league_patterns = [
     path("", views.league_list, name="league_list"),
@@ -15,19 +16,20 @@ league_patterns = [
     path("leagues/<slug:slug>/standings.json", views.standings_json, name="standings_json"),
     path("leagues/<slug:slug>/standings.csv", views.standings_csv, name="standings_csv"),
     path("leagues/<slug:slug>/fixtures.ics", views.league_ics, name="league_ics"),
-    path("leagues/<slug:slug>/coaches/<int:coach_id>/", views.coach_detail, name="coach_detail"),
-    path("leagues/<slug:slug>/coaches/<int:coach_id>/fixtures.ics", views.coach_ics, name="coach_ics"),
-    path("fixtures/<int:pk>/", views.fixture_detail, name="fixture_detail"),
-    path("fixtures/<int:pk>/report/", views.report_result, name="report_result"),
-    path("fixtures/<int:pk>/confirm/", views.confirm_result, name="confirm_result"),
-    path("fixtures/<int:pk>/dispute/", views.dispute_result, name="dispute_result"),
-    path("fixtures/<int:pk>/approve/", views.approve_result, name="approve_result"),
-    path("fixtures/<int:pk>/record/", views.record_result, name="record_result"),
-    path("fixtures/<int:pk>/rearrange/", views.rearrange_fixture, name="rearrange_fixture"),
-    path("fixtures/<int:pk>/reopen/", views.reopen_result, name="reopen_result"),
+    path("leagues/<slug:slug>/coaches/<id:coach_id>/", views.coach_detail, name="coach_detail"),
+    path("leagues/<slug:slug>/coaches/<id:coach_id>/fixtures.ics", views.coach_ics, name="coach_ics"),
+    path("fixtures/<id:pk>/", views.fixture_detail, name="fixture_detail"),
+    path("fixtures/<id:pk>/report/", views.report_result, name="report_result"),
+    path("fixtures/<id:pk>/confirm/", views.confirm_result, name="confirm_result"),
+    path("fixtures/<id:pk>/dispute/", views.dispute_result, name="dispute_result"),
+    path("fixtures/<id:pk>/approve/", views.approve_result, name="approve_result"),
+    path("fixtures/<id:pk>/record/", views.record_result, name="record_result"),
+    path("fixtures/<id:pk>/rearrange/", views.rearrange_fixture, name="rearrange_fixture"),
+    path("fixtures/<id:pk>/reopen/", views.reopen_result, name="reopen_result"),
 ]
 
 urlpatterns = [
+    path("health/", errors.health, name="health"),
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
@@ -35,3 +37,6 @@ urlpatterns = [
     path("", include("league.dungeonbowl.urls")),
     path("", include((league_patterns, "league"))),
 ]
+
+handler404 = "league.errors.not_found"
+handler500 = "league.errors.server_error"

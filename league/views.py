@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-import csv
+import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.core.paginator import Paginator
+from django.core.serializers.json import DjangoJSONEncoder
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
-from league import feeds, selectors, services
+from league import feeds, selectors, services, versions
 from league.forms import DisputeForm, RearrangeForm, ReasonForm, record_form, report_form
 from league.models import Entry, Fixture, League, Result
 from league.permissions import coach_for, get_fixture_for_coach
@@ -23,8 +26,16 @@ from league.tables import StandingsTable
 # Public pages ------------------------------------------------------------------
 
 
+LEAGUES_PER_PAGE = 25
+
+
 def league_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "league/league_list.html", {"leagues": selectors.leagues_with_current_season()})
+    """Every league, searchable by name, a page at a time (three queries whatever
+    the number of leagues)."""
+    query = request.GET.get("q", "").strip()[:100]
+    page = Paginator(selectors.league_search(query), LEAGUES_PER_PAGE).get_page(request.GET.get("page"))
+    selectors.attach_current_seasons(page.object_list)
+    return render(request, "league/league_list.html", {"page": page, "leagues": page.object_list, "query": query})
 
 
 def _league_season(request: HttpRequest, slug: str):
@@ -34,24 +45,57 @@ def _league_season(request: HttpRequest, slug: str):
 
 
 def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    """The weekly publication (GB-10): standings, the latest round's results and the
-    next round's fixtures."""
+    """The weekly publication (GB-10): standings, this week's results and the next
+    fixtures. The body is rendered once per version of the season."""
     league, season = _league_season(request, slug)
     context = {"league": league, "season": season, "seasons": league.seasons.order_by("-start_date", "-id")}
     if season is not None:
-        standings = standings_for(season)
-        # The table sorts its own copy, so ``standings`` stays in GB-9 order.
-        table = StandingsTable(list(standings), league=league, season=season)
-        RequestConfig(request, paginate=False).configure(table)
-        latest, upcoming, round_count = selectors.publication(season)
-        context.update(table=table, standings=standings, latest=latest, upcoming=upcoming, round_count=round_count)
+        sort = request.GET.get("sort", "")
+        if sort.lstrip("-") not in selectors.STANDINGS_SORTS | {stat.key for stat in league.rules.stats}:
+            sort = ""
+        context["body"] = versions.cached(
+            season, f"league-page:{sort}", lambda: _league_body(request, league, season)
+        )
     return render(request, "league/league_detail.html", context)
 
 
+def _league_body(request: HttpRequest, league: League, season) -> str:
+    standings = standings_for(season)
+    # The table sorts its own copy, so ``standings`` stays in the game's order.
+    table = StandingsTable(list(standings), league=league, season=season)
+    RequestConfig(request, paginate=False).configure(table)
+    latest, upcoming, round_count = selectors.publication(season)
+    return render_to_string(
+        "league/_league_body.html",
+        {
+            "league": league,
+            "season": season,
+            "table": table,
+            "latest": latest,
+            "upcoming": upcoming,
+            "round_count": round_count,
+            "request": request,
+        },
+    )
+
+
 def fixtures(request: HttpRequest, slug: str) -> HttpResponse:
+    """Fixtures and results one round at a time (this week's by default), with every
+    round in the navigation: the cost follows what is shown, not the season."""
     league, season = _league_season(request, slug)
-    rounds = selectors.by_round(selectors.season_fixtures(season)) if season else []
-    return render(request, "league/fixtures.html", {"league": league, "season": season, "rounds": rounds})
+    context = {"league": league, "season": season, "rounds": []}
+    if season is not None:
+        numbers = selectors.round_numbers(season)
+        shown = selectors.round_to_show(season, numbers, request.GET.get("round"))
+        context.update(round_numbers=numbers, shown=shown)
+        if shown is not None:
+            context["body"] = versions.cached(
+                season, f"fixtures:{shown}", lambda: render_to_string(
+                    "league/_fixtures_round.html",
+                    {"rounds": selectors.by_round(selectors.season_fixtures(season, round_number=shown)), "league": league},
+                ),
+            )
+    return render(request, "league/fixtures.html", context)
 
 
 def coach_detail(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse:
@@ -77,35 +121,48 @@ def coach_detail(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse
     )
 
 
-def standings_json(request: HttpRequest, slug: str) -> JsonResponse:
+def standings_json(request: HttpRequest, slug: str) -> HttpResponse:
     league, season = _league_season(request, slug)
     if season is None:
         return JsonResponse({"error": f"{league} has no season yet."}, status=404)
-    return JsonResponse(
-        {
-            "league": league.slug,
-            "season": season.name,
-            "standings": feeds.standings_rows(standings_for(season), league.rules),
-        }
+    body = versions.cached(
+        season,
+        "standings.json",
+        lambda: json.dumps(
+            {
+                "league": league.slug,
+                "season": season.name,
+                "standings": feeds.standings_rows(standings_for(season), league.rules),
+            },
+            cls=DjangoJSONEncoder,
+        ),
     )
+    return HttpResponse(body, content_type="application/json")
 
 
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     league, season = _league_season(request, slug)
     if season is None:
         return HttpResponse(f"{league} has no season yet.", status=404, content_type="text/plain")
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response = HttpResponse(
+        versions.cached(season, "standings.csv", lambda: feeds.standings_csv(standings_for(season), league.rules)),
+        content_type="text/csv; charset=utf-8",
+    )
     response["Content-Disposition"] = f'attachment; filename="{league.slug}-standings.csv"'
-    writer = csv.DictWriter(response, fieldnames=feeds.standings_columns(league.rules))
-    writer.writeheader()
-    writer.writerows(feeds.standings_rows(standings_for(season), league.rules))
     return response
 
 
 def league_ics(request: HttpRequest, slug: str) -> HttpResponse:
+    """The whole season's calendar, built once per version of the season."""
     league, season = _league_season(request, slug)
-    fixtures_ = selectors.season_fixtures(season) if season else []
-    return _ics_response(feeds.fixtures_ical(fixtures_, calendar_name=league.name), f"{league.slug}.ics")
+    if season is None:
+        body = feeds.fixtures_ical([], calendar_name=league.name)
+    else:
+        body = versions.cached(
+            season, "fixtures.ics",
+            lambda: feeds.fixtures_ical(selectors.season_fixtures(season), calendar_name=league.name),
+        )
+    return _ics_response(body, f"{league.slug}.ics")
 
 
 def coach_ics(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse:

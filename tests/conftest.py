@@ -38,3 +38,13 @@ def season(league):
 def _fast_password_hashing(settings):
     """PBKDF2 is deliberately slow; tests create many users."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Cached pages are keyed by a season's version; each test starts cold."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()

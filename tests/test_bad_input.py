@@ -5,7 +5,7 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from campaigns.models import CardOffer, Loan, MomentUnlock
-from league.demo import load_demo
+from campaigns.demo import load_demo
 from league.models import Coach, Fixture
 
 pytestmark = pytest.mark.django_db

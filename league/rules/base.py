@@ -102,6 +102,12 @@ class GameRules:
     feed_columns: ClassVar[tuple[str, ...]] = ()  # standings.json / standings.csv keys after "division"
     settings_model: ClassVar[Any] = None  # the game's per-league settings model
     detail_values: ClassVar[Mapping[str, str]] = {}  # details key -> Result ``.values()`` lookup
+    detail_models: ClassVar[tuple[Any, ...]] = ()  # the game's models with a ``result`` FK/OneToOne
+    # ``manage.py import_results --game <system>``: the game's result columns (between
+    # "away" and "status" in the header) and the statuses a line may have.
+    import_columns: ClassVar[tuple[str, ...]] = ()
+    import_statuses: ClassVar[tuple[str, ...]] = ("played", "abandoned")
+    import_sides: ClassVar[str] = "coaches"  # what a line's home and away name ("teams")
 
     def __init__(self, settings: Any = None):
         self.settings = settings
@@ -136,6 +142,11 @@ class GameRules:
         this game understands."""
         raise NotImplementedError
 
+    def verdict_of(self, result) -> Verdict:
+        """The verdict a stored result holds, to compare with a re-imported line (an
+        unchanged result is left alone). Games with details add them."""
+        return Verdict(result.outcome, result.home_score, result.away_score, result.conceded)
+
     def report_help(self) -> str:
         """One line under the report form."""
         return ""
@@ -158,6 +169,24 @@ class GameRules:
         if verdict.home_score is None:
             return "–"
         return f"{verdict.home_score} – {verdict.away_score}"
+
+    # Import ------------------------------------------------------------------------
+
+    def parse_import_row(self, values: Mapping[str, str], *, status: str) -> dict[str, Any] | None:
+        """One import line's ``import_columns`` (stripped strings) as the facts the
+        report form would give (``validate``'s input), or None for a fixture with no
+        result yet ("scheduled"). Pure; raise ValueError with the reason."""
+        raise NotImplementedError
+
+    def import_entry(self, *, season, name: str, by) -> tuple[Any, bool, bool]:
+        """The season's entry a line's home or away ``name`` means, created when
+        missing: (entry, coach created, entry created). By default ``name`` is a
+        coach's name; a game whose lines name teams finds the team's entry instead."""
+        from league.models import Coach, Entry
+
+        coach, coach_created = Coach.objects.get_or_create(name=name, defaults={"created_by": by})
+        entry, entry_created = Entry.objects.get_or_create(season=season, coach=coach)
+        return entry, coach_created, entry_created
 
     # Standings -------------------------------------------------------------------
 

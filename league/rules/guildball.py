@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from league.forms import MAX_SCORE
 from league.guildball.forms import GuildBallResultForm
 from league.guildball.models import GuildBallSettings
+from league.rules.importing import parse_whole_number
 from league.rules.base import ABANDONED, AWAY_WIN, HOME_WIN, GameRules, PlayedResult, Stat, Verdict
 
 WIN_LP = 3  # GB-7
@@ -34,6 +35,8 @@ class GuildBallRules(GameRules):
     tiebreakers = ("vp_for", "vp_diff")
     feed_columns = ("position", "tied", "coach", "played", "won", "lost", "lp", "vp_for", "vp_against", "vp_diff")
     settings_model = GuildBallSettings
+    import_columns = ("home_vp", "away_vp")
+    import_statuses = ("played", "abandoned", "scheduled")
 
     @property
     def vp_target(self) -> int:
@@ -106,6 +109,23 @@ class GuildBallRules(GameRules):
         if max(home_score, away_score) > ceiling:
             raise ValidationError(f"No score can be above {ceiling} VP in a {self.vp_target} VP game (GB-8).")
         return ABANDONED
+
+    def parse_import_row(self, values: Mapping[str, str], *, status: str) -> dict[str, Any] | None:
+        """``home_vp,away_vp``: both for a played match, both or neither (0-0) for an
+        abandoned one (GB-6, GB-8), neither for a scheduled one."""
+        home_vp = parse_whole_number(values, "home_vp")
+        away_vp = parse_whole_number(values, "away_vp")
+        if status == "scheduled":
+            if home_vp is not None or away_vp is not None:
+                raise ValueError("a scheduled fixture has no VP yet; leave home_vp and away_vp empty")
+            return None
+        if status != ABANDONED and (home_vp is None or away_vp is None):
+            raise ValueError("a played fixture needs both home_vp and away_vp")
+        if status == ABANDONED and (home_vp is None) != (away_vp is None):
+            raise ValueError("give both home_vp and away_vp for an abandoned fixture, or neither (0-0)")
+        if home_vp is None:
+            home_vp = away_vp = 0  # GB-8: an abandoned match records the VP so far, or 0-0
+        return {"home_score": home_vp, "away_score": away_vp}
 
     def league_points(self, result: PlayedResult, side: str) -> int:
         """GB-7: 3 LP for the winner, 0 for the loser; GB-6: 0 each when abandoned."""

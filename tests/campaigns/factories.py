@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime
 
-from campaigns import services
+from campaigns import decks, setup
 from campaigns.models import CampaignCoach, Guild, PlotCard
 from league import services as league_services
 from league.models import Fixture, Season
@@ -26,7 +26,7 @@ def make_campaign(
         EntryFactory(season=season, coach__name=f"{prefix} {i:02d}", team=GUILD_NAMES[i % len(GUILD_NAMES)])
     if fixtures:
         league_services.generate_fixtures(season=season, by=organiser, seed=seed)
-    services.ensure_campaign(season)
+    setup.ensure_campaign(season)
     return list(CampaignCoach.objects.filter(campaign__season=season).select_related("entry__coach", "guild"))
 
 
@@ -41,7 +41,7 @@ def starting_card(cc: CampaignCoach) -> PlotCard:
 def base_deck(extra: list[PlotCard] = ()) -> list[PlotCard]:
     """12 distinct cards: the extras first, then Common and core plots."""
     cards = list(extra)
-    for card in PlotCard.objects.filter(kind__in=["common", "core"]).order_by("-kind", "order"):
+    for card in decks.base_pool().order_by("-kind", "order"):
         if len(cards) == 12:
             break
         if card not in cards:

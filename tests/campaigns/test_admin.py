@@ -5,8 +5,8 @@ import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.urls import reverse
 
-from campaigns import services
-from campaigns.models import Campaign, CampaignCoach, CampaignPointEntry, FavourEntry, MomentUnlock, Title
+from campaigns import dealing, ledgers
+from campaigns.models import Campaign, CampaignCoach, CampaignPointLine, FavourLine, MomentUnlock, Title
 from league.models import Fixture
 from tests.campaigns.factories import make_campaign, play, user_of
 from tests.factories import LeagueFactory, SeasonFactory, UserFactory
@@ -14,7 +14,7 @@ from tests.factories import LeagueFactory, SeasonFactory, UserFactory
 pytestmark = pytest.mark.django_db
 
 MODELS = [
-    "guild", "plotcard", "sponsorship", "moment", "campaign", "campaigncoach", "campaignpointentry", "favourentry",
+    "guild", "plotcard", "sponsorship", "moment", "campaign", "campaigncoach", "campaignpointline", "favourline",
     "momentunlock", "loan", "cardoffer", "sponsorshippurchase", "deck", "achievement", "title",
 ]
 
@@ -25,9 +25,9 @@ def played(season, organiser):
     for f in Fixture.objects.filter(round__number=1, round__season=season):
         play(f, winner=f.home.campaign_coach, organiser=organiser)
     a, b = coaches[0], coaches[1]
-    services.adjust(coach=a, ledger="cp", amount=20, reason="admin test", by=organiser)
-    services.adjust(coach=b, ledger="favours", amount=5, reason="grant", by=organiser)
-    services.request_loan(borrower=b, lender=a, model_name="Friday", model_type="squaddie", by=user_of(b))
+    ledgers.adjust(coach=a, ledger="cp", amount=20, reason="admin test", by=organiser)
+    ledgers.adjust(coach=b, ledger="favours", amount=5, reason="grant", by=organiser)
+    dealing.request_loan(borrower=b, lender=a, model_name="Friday", model_type="squaddie", by=user_of(b))
     return coaches
 
 
@@ -42,11 +42,11 @@ def test_change_pages_and_superuser_catalogue(client, organiser, played):
     client.force_login(organiser)
     cc = played[0]
     assert client.get(reverse("admin:campaigns_campaigncoach_change", args=[cc.pk])).status_code == 200
-    entry = FavourEntry.objects.filter(coach=cc).first()
-    assert client.get(reverse("admin:campaigns_favourentry_change", args=[entry.pk])).status_code == 200
+    line = FavourLine.objects.filter(coach=cc).first()
+    assert client.get(reverse("admin:campaigns_favourline_change", args=[line.pk])).status_code == 200
     # Ledgers are append-only: no add page, no delete.
-    assert client.get(reverse("admin:campaigns_favourentry_add")).status_code == 403
-    assert client.get(reverse("admin:campaigns_favourentry_delete", args=[entry.pk])).status_code == 403
+    assert client.get(reverse("admin:campaigns_favourline_add")).status_code == 403
+    assert client.get(reverse("admin:campaigns_favourline_delete", args=[line.pk])).status_code == 403
     # The shared catalogue is read-only for an organiser, editable by a superuser.
     assert client.get(reverse("admin:campaigns_plotcard_add")).status_code == 403
     client.force_login(UserFactory(username="root", is_superuser=True, is_staff=True))
@@ -56,14 +56,14 @@ def test_change_pages_and_superuser_catalogue(client, organiser, played):
 def test_ledgers_filter_by_kind_and_coach(client, organiser, played):
     client.force_login(organiser)
     a = played[0]
-    page = client.get(reverse("admin:campaigns_favourentry_changelist"), {"kind__exact": "match", "coach__id__exact": a.pk})
+    page = client.get(reverse("admin:campaigns_favourline_changelist"), {"kind__exact": "match", "coach__id__exact": a.pk})
     rows = page.context["cl"].result_list
     assert rows and all(e.kind == "match" and e.coach_id == a.pk for e in rows)
 
 
 def test_other_organiser_sees_nothing_of_this_league(client, other_organiser, played):
     client.force_login(other_organiser)
-    for model in ["campaigncoach", "favourentry", "momentunlock", "loan"]:
+    for model in ["campaigncoach", "favourline", "momentunlock", "loan"]:
         response = client.get(reverse(f"admin:campaigns_{model}_changelist"))
         assert response.status_code == 200 and response.context["cl"].result_count == 0
     own = SeasonFactory(league=LeagueFactory(organisers=[other_organiser]))
@@ -91,7 +91,7 @@ def test_confirm_adjust_and_final_day_actions(client, organiser, other_organiser
 
     response = action(client, "campaigncoach", "adjust", [a], apply="1", ledger="cp", amount=10, reason="hosted")
     assert "Adjustment recorded for 1 coach" in response.content.decode()
-    assert CampaignPointEntry.objects.get(reason="hosted").amount == 10
+    assert CampaignPointLine.objects.get(reason="hosted").amount == 10
     response = action(client, "campaigncoach", "adjust", [a], apply="1", ledger="favours", amount=-99, reason="fine")
     assert "GB-20" in response.content.decode()
 

@@ -10,8 +10,8 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import connection
 
-from campaigns import services
-from campaigns.models import CampaignCoach, FavourEntry, Sponsorship
+from campaigns import balances, dealing, ledgers
+from campaigns.models import CampaignCoach, FavourLine, Sponsorship
 from tests.campaigns.factories import make_campaign, user_of
 from tests.factories import LeagueFactory, SeasonFactory, UserFactory
 
@@ -40,7 +40,7 @@ def spend_all_at_once(cc: CampaignCoach) -> tuple[int, list[str]]:
         try:
             connection.ensure_connection()  # connect first, so the spends really overlap
             barrier.wait()
-            services.buy_sponsorship(coach=cc, sponsorship=sponsorship, by=user)
+            dealing.buy_sponsorship(coach=cc, sponsorship=sponsorship, by=user)
             with lock:
                 successes.append(sponsorship.pk)
         except ValidationError as exc:
@@ -61,7 +61,7 @@ def campaign_with_balance(favours: int) -> CampaignCoach:
     organiser = UserFactory(username="ls")
     season = SeasonFactory(league=LeagueFactory(organisers=[organiser]))
     a, _ = make_campaign(season, 2, organiser=organiser)
-    services.adjust(coach=a, ledger="favours", amount=favours, reason="grant", by=organiser)
+    ledgers.adjust(coach=a, ledger="favours", amount=favours, reason="grant", by=organiser)
     return a
 
 
@@ -69,7 +69,7 @@ def test_simultaneous_spends_never_go_below_zero():
     a = campaign_with_balance(3)
     bought, refusals = spend_all_at_once(a)
     assert bought == 3
-    assert services.favour_balance(a) == 0
+    assert balances.favour_balance(a) == 0
     assert len(refusals) == 5 and all("GB-20" in r for r in refusals)
 
 
@@ -77,7 +77,7 @@ def test_simultaneous_spends_never_exceed_five_per_phase():
     a = campaign_with_balance(20)
     bought, refusals = spend_all_at_once(a)
     assert bought == 5
-    assert services.spent_in_phase(a, 0) == 5
-    assert services.favour_balance(a) == 15
-    assert FavourEntry.objects.filter(coach=a, phase=0).count() == 5
+    assert balances.spent_in_phase(a, 0) == 5
+    assert balances.favour_balance(a) == 15
+    assert FavourLine.objects.filter(coach=a, phase=0).count() == 5
     assert len(refusals) == 3 and all("GB-19" in r for r in refusals)

@@ -3,9 +3,9 @@
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from campaigns import services
+from campaigns import balances, dealing, decks, ledgers, moments, phases
 from campaigns.models import (
-    CardOffer, EntryKind, FavourEntry, Loan, MomentUnlock, OwnedCard, PlotCard, Sponsorship, SponsorshipPurchase,
+    CardOffer, LineKind, FavourLine, Loan, MomentUnlock, OwnedCard, PlotCard, Sponsorship, SponsorshipPurchase,
 )
 from league import services as league_services
 from league.models import Fixture
@@ -22,7 +22,7 @@ def four(season, organiser):
     for f in Fixture.objects.filter(round__number=1, round__season=season):
         play(f, winner=f.home.campaign_coach, organiser=organiser)
     for cc in coaches:
-        services.adjust(coach=cc, ledger="favours", amount=10, reason="start-up grant", by=organiser)
+        ledgers.adjust(coach=cc, ledger="favours", amount=10, reason="start-up grant", by=organiser)
     return coaches
 
 
@@ -34,163 +34,163 @@ def test_starting_pick_is_locked_gb14(season, organiser):
     a, b = make_campaign(season, 2, organiser=organiser)
     wrong = PlotCard.objects.get(name="Payday")  # The Union, not a's Guild
     with pytest.raises(ValidationError, match="non-rare Alchemist's campaign plot"):
-        services.choose_starting_card(coach=a, card=wrong, by=user_of(a))
+        moments.choose_starting_card(coach=a, card=wrong, by=user_of(a))
     with pytest.raises(PermissionDenied):
-        services.choose_starting_card(coach=a, card=starting_card(a), by=user_of(b))
-    owned = services.choose_starting_card(coach=a, card=starting_card(a), by=user_of(a))
+        moments.choose_starting_card(coach=a, card=starting_card(a), by=user_of(b))
+    owned = moments.choose_starting_card(coach=a, card=starting_card(a), by=user_of(a))
     assert owned.source == OwnedCard.Source.START and owned.unlock.threshold == 0
     with pytest.raises(ValidationError, match="cannot be changed .GB-14."):
-        services.choose_starting_card(coach=a, card=PlotCard.objects.get(name="Mixology"), by=user_of(a))
+        moments.choose_starting_card(coach=a, card=PlotCard.objects.get(name="Mixology"), by=user_of(a))
 
 
 def test_unlock_needs_confirmation_then_pick_gb13(four, organiser):
     a = four[0]
-    services.adjust(coach=a, ledger="cp", amount=65, reason="test jump", by=organiser)
+    ledgers.adjust(coach=a, ledger="cp", amount=65, reason="test jump", by=organiser)
     unlocks = list(MomentUnlock.objects.filter(coach=a).order_by("threshold"))
     assert [(u.threshold, u.unlocks) for u in unlocks] == [(0, "guild"), (20, "guild"), (40, "guild"), (60, "rare")]
     rare = unlocks[3]
     with pytest.raises(ValidationError, match="has not confirmed Best Laid Plans"):
-        services.pick_card(unlock=rare, card=PlotCard.objects.get(name="Poisoned Chalice"), by=user_of(a))
+        moments.pick_card(unlock=rare, card=PlotCard.objects.get(name="Poisoned Chalice"), by=user_of(a))
     with pytest.raises(PermissionDenied):
-        services.confirm_unlock(unlock=rare, by=user_of(a))
-    services.confirm_unlock(unlock=rare, by=organiser)
+        moments.confirm_unlock(unlock=rare, by=user_of(a))
+    moments.confirm_unlock(unlock=rare, by=organiser)
     # A Rare unlock cannot take a non-rare Guild card.
     with pytest.raises(ValidationError, match="Season Two Rare or your own Guild's rare card"):
-        services.pick_card(unlock=rare, card=PlotCard.objects.get(name="Mixology"), by=user_of(a))
-    services.pick_card(unlock=rare, card=PlotCard.objects.get(name="Experimental Mix"), by=user_of(a))
-    assert PlotCard.objects.get(name="Experimental Mix").pk in services.pool_card_ids(a)
+        moments.pick_card(unlock=rare, card=PlotCard.objects.get(name="Mixology"), by=user_of(a))
+    moments.pick_card(unlock=rare, card=PlotCard.objects.get(name="Experimental Mix"), by=user_of(a))
+    assert PlotCard.objects.get(name="Experimental Mix").pk in decks.pool_card_ids(a)
     with pytest.raises(ValidationError, match="already picked"):
-        services.pick_card(unlock=rare, card=PlotCard.objects.get(name="Poisoned Chalice"), by=user_of(a))
+        moments.pick_card(unlock=rare, card=PlotCard.objects.get(name="Poisoned Chalice"), by=user_of(a))
 
 
 def test_sponsorship_costs_1_one_copy_and_is_attached_to_next_match_gb21(four):
     a = four[0]
-    before = services.favour_balance(a)
-    purchase = services.buy_sponsorship(coach=a, sponsorship=spons("+1 DEF"), by=user_of(a))
+    before = balances.favour_balance(a)
+    purchase = dealing.buy_sponsorship(coach=a, sponsorship=spons("+1 DEF"), by=user_of(a))
     assert purchase.fixture.round.number == 2
-    assert services.favour_balance(a) == before - 1
-    entry = FavourEntry.objects.get(sponsorship=purchase)
-    assert (entry.amount, entry.kind, entry.phase) == (-1, EntryKind.SPONSORSHIP, 1)
+    assert balances.favour_balance(a) == before - 1
+    line = FavourLine.objects.get(sponsorship=purchase)
+    assert (line.amount, line.kind, line.phase) == (-1, LineKind.SPONSORSHIP, 1)
     with pytest.raises(ValidationError, match="already hold \\+1 DEF for your next match .GB-21"):
-        services.buy_sponsorship(coach=a, sponsorship=spons("+1 DEF"), by=user_of(a))
+        dealing.buy_sponsorship(coach=a, sponsorship=spons("+1 DEF"), by=user_of(a))
 
 
 def test_sponsorships_are_returned_after_the_match(four, organiser):
     a = four[0]
-    services.buy_sponsorship(coach=a, sponsorship=spons("+1 DEF"), by=user_of(a))
-    nxt = services.phase_for(a).next_fixture
+    dealing.buy_sponsorship(coach=a, sponsorship=spons("+1 DEF"), by=user_of(a))
+    nxt = phases.phase_for(a).next_fixture
     play(nxt, winner=a, organiser=organiser)
     # Returned with the match: a may buy the same one again for the next match.
-    again = services.buy_sponsorship(coach=a, sponsorship=spons("+1 DEF"), by=user_of(a))
+    again = dealing.buy_sponsorship(coach=a, sponsorship=spons("+1 DEF"), by=user_of(a))
     assert again.fixture.round.number == 3
-    assert FavourEntry.objects.get(sponsorship=again).phase == 2
+    assert FavourLine.objects.get(sponsorship=again).phase == 2
 
 
 def test_five_favours_per_phase_gb19(four):
     a = four[0]
     for name in ["+1 DEF", "Re-roll Shots", "+2/+0 INF", "+1 TAC and +1 ARM"]:
-        services.buy_sponsorship(coach=a, sponsorship=spons(name), by=user_of(a))
-    services.buy_advancement(coach=a, by=user_of(a))  # the fifth Favour is fine
+        dealing.buy_sponsorship(coach=a, sponsorship=spons(name), by=user_of(a))
+    dealing.buy_advancement(coach=a, by=user_of(a))  # the fifth Favour is fine
     with pytest.raises(ValidationError, match="already spent 5 of the 5 Favours .* .GB-19."):
-        services.buy_sponsorship(coach=a, sponsorship=spons('+2"/+2" MOV'), by=user_of(a))
-    assert services.spent_in_phase(a, 1) == 5
+        dealing.buy_sponsorship(coach=a, sponsorship=spons('+2"/+2" MOV'), by=user_of(a))
+    assert balances.spent_in_phase(a, 1) == 5
 
 
 def test_advancement_once_per_phase_gives_5_cp_gb24(four):
     a = four[0]
-    services.buy_advancement(coach=a, by=user_of(a))
-    assert services.cp_total(a) == 5
+    dealing.buy_advancement(coach=a, by=user_of(a))
+    assert balances.cp_total(a) == 5
     with pytest.raises(ValidationError, match="GB-24"):
-        services.buy_advancement(coach=a, by=user_of(a))
+        dealing.buy_advancement(coach=a, by=user_of(a))
 
 
 def test_balance_zero_cannot_spend_gb20(season, organiser):
     a, b = make_campaign(season, 2, organiser=organiser, fixtures=False)
     # Phase 0 (before any match) is open, but a has no Favours.
     with pytest.raises(ValidationError, match="you have 0 .GB-20"):
-        services.buy_advancement(coach=a, by=user_of(a))
-    assert not FavourEntry.objects.exists()
+        dealing.buy_advancement(coach=a, by=user_of(a))
+    assert not FavourLine.objects.exists()
 
 
 def test_phase_closes_when_the_next_match_is_reported(four):
     a = four[0]
-    nxt = services.phase_for(a).next_fixture
+    nxt = phases.phase_for(a).next_fixture
     league_services.report_result(fixture=nxt, by=user_of(a), home_score=12, away_score=4)
     with pytest.raises(ValidationError, match="Wheeling & Dealing is closed"):
-        services.buy_advancement(coach=a, by=user_of(a))
+        dealing.buy_advancement(coach=a, by=user_of(a))
 
 
 def test_loan_request_accept_moves_3_favours_gb22(four):
     a, b = four[0], four[1]
     with pytest.raises(ValidationError, match="A Captain cannot be loaned .GB-22"):
-        services.request_loan(borrower=a, lender=b, model_name="Tapper", model_type="captain", by=user_of(a))
-    loan = services.request_loan(borrower=a, lender=b, model_name="Friday", model_type="squaddie", by=user_of(a))
+        dealing.request_loan(borrower=a, lender=b, model_name="Tapper", model_type="captain", by=user_of(a))
+    loan = dealing.request_loan(borrower=a, lender=b, model_name="Friday", model_type="squaddie", by=user_of(a))
     with pytest.raises(PermissionDenied):
-        services.answer_loan(loan=loan, accept=True, by=user_of(a))
-    a_before, b_before = services.favour_balance(a), services.favour_balance(b)
-    services.answer_loan(loan=loan, accept=True, by=user_of(b))
+        dealing.answer_loan(loan=loan, accept=True, by=user_of(a))
+    a_before, b_before = balances.favour_balance(a), balances.favour_balance(b)
+    dealing.answer_loan(loan=loan, accept=True, by=user_of(b))
     loan.refresh_from_db()
-    assert loan.status == "accepted" and loan.fixture == services.phase_for(a).next_fixture
-    assert services.favour_balance(a) == a_before - 3 and services.favour_balance(b) == b_before + 2
-    assert services.spent_in_phase(a, 1) == 3 and services.spent_in_phase(b, 1) == 0
+    assert loan.status == "accepted" and loan.fixture == phases.phase_for(a).next_fixture
+    assert balances.favour_balance(a) == a_before - 3 and balances.favour_balance(b) == b_before + 2
+    assert balances.spent_in_phase(a, 1) == 3 and balances.spent_in_phase(b, 1) == 0
 
 
 def test_loan_refused_moves_nothing(four):
     a, b = four[0], four[1]
-    loan = services.request_loan(borrower=a, lender=b, model_name="Friday", model_type="squaddie", by=user_of(a))
-    services.answer_loan(loan=loan, accept=False, by=user_of(b))
+    loan = dealing.request_loan(borrower=a, lender=b, model_name="Friday", model_type="squaddie", by=user_of(a))
+    dealing.answer_loan(loan=loan, accept=False, by=user_of(b))
     assert Loan.objects.get().status == "refused"
-    assert not FavourEntry.objects.filter(kind=EntryKind.LOAN_FEE).exists()
+    assert not FavourLine.objects.filter(kind=LineKind.LOAN_FEE).exists()
 
 
 def test_buy_a_card_moves_card_and_favours_gb23(four, organiser):
     a, b = four[0], four[1]
-    services.adjust(coach=b, ledger="cp", amount=20, reason="x", by=organiser)
+    ledgers.adjust(coach=b, ledger="cp", amount=20, reason="x", by=organiser)
     unlock = MomentUnlock.objects.get(coach=b, threshold=20)
-    services.confirm_unlock(unlock=unlock, by=organiser)
-    sold = services.pick_card(unlock=unlock, card=PlotCard.objects.filter(guild=b.guild, is_rare=False).last(), by=user_of(b))
+    moments.confirm_unlock(unlock=unlock, by=organiser)
+    sold = moments.pick_card(unlock=unlock, card=PlotCard.objects.filter(guild=b.guild, is_rare=False).last(), by=user_of(b))
     with pytest.raises(ValidationError, match="1 to 5 Favours .GB-23.; you offered 6"):
-        services.offer_purchase(buyer=a, wanted=sold, favours=6, by=user_of(a))
-    offer = services.offer_purchase(buyer=a, wanted=sold, favours=4, by=user_of(a))
-    a_before, b_before = services.favour_balance(a), services.favour_balance(b)
-    services.answer_offer(offer=offer, accept=True, by=user_of(b))
-    assert services.favour_balance(a) == a_before - 4 and services.favour_balance(b) == b_before + 4
+        dealing.offer_purchase(buyer=a, wanted=sold, favours=6, by=user_of(a))
+    offer = dealing.offer_purchase(buyer=a, wanted=sold, favours=4, by=user_of(a))
+    a_before, b_before = balances.favour_balance(a), balances.favour_balance(b)
+    dealing.answer_offer(offer=offer, accept=True, by=user_of(b))
+    assert balances.favour_balance(a) == a_before - 4 and balances.favour_balance(b) == b_before + 4
     assert OwnedCard.objects.get(coach=a, card=sold.card, gone_at__isnull=True).source == "bought"
-    assert sold.card_id not in services.pool_card_ids(b)
+    assert sold.card_id not in decks.pool_card_ids(b)
 
 
 def test_starting_pick_cannot_be_sold_gb14(four):
     a, b = four[0], four[1]
-    start = services.choose_starting_card(coach=b, card=starting_card(b), by=user_of(b))
+    start = moments.choose_starting_card(coach=b, card=starting_card(b), by=user_of(b))
     with pytest.raises(ValidationError, match="starting pick and cannot change hands"):
-        services.offer_purchase(buyer=a, wanted=start, favours=2, by=user_of(a))
+        dealing.offer_purchase(buyer=a, wanted=start, favours=2, by=user_of(a))
 
 
 def test_swap_needs_both_and_is_free(four, organiser):
     a, b = four[0], four[1]
     cards = {}
     for cc in (a, b):
-        services.adjust(coach=cc, ledger="cp", amount=20, reason="x", by=organiser)
+        ledgers.adjust(coach=cc, ledger="cp", amount=20, reason="x", by=organiser)
         unlock = MomentUnlock.objects.get(coach=cc, threshold=20)
-        services.confirm_unlock(unlock=unlock, by=organiser)
-        cards[cc.pk] = services.pick_card(
+        moments.confirm_unlock(unlock=unlock, by=organiser)
+        cards[cc.pk] = moments.pick_card(
             unlock=unlock, card=PlotCard.objects.filter(guild=cc.guild, is_rare=False).last(), by=user_of(cc)
         )
-    offer = services.offer_swap(proposer=a, wanted=cards[b.pk], offered=cards[a.pk], by=user_of(a))
+    offer = dealing.offer_swap(proposer=a, wanted=cards[b.pk], offered=cards[a.pk], by=user_of(a))
     with pytest.raises(PermissionDenied):
-        services.answer_offer(offer=offer, accept=True, by=user_of(a))
-    balance = services.favour_balance(a)
-    services.answer_offer(offer=offer, accept=True, by=user_of(b))
+        dealing.answer_offer(offer=offer, accept=True, by=user_of(a))
+    balance = balances.favour_balance(a)
+    dealing.answer_offer(offer=offer, accept=True, by=user_of(b))
     assert CardOffer.objects.get().status == "accepted"
-    assert cards[b.pk].card_id in services.pool_card_ids(a) and cards[a.pk].card_id in services.pool_card_ids(b)
-    assert services.favour_balance(a) == balance
+    assert cards[b.pk].card_id in decks.pool_card_ids(a) and cards[a.pk].card_id in decks.pool_card_ids(b)
+    assert balances.favour_balance(a) == balance
 
 
 def test_adjustment_never_leaves_a_negative_balance(four, organiser):
     a = four[0]
-    balance = services.favour_balance(a)
+    balance = balances.favour_balance(a)
     with pytest.raises(ValidationError, match="GB-20"):
-        services.adjust(coach=a, ledger="favours", amount=-(balance + 1), reason="penalty", by=organiser)
+        ledgers.adjust(coach=a, ledger="favours", amount=-(balance + 1), reason="penalty", by=organiser)
     with pytest.raises(ValidationError, match="reason"):
-        services.adjust(coach=a, ledger="cp", amount=5, reason=" ", by=organiser)
+        ledgers.adjust(coach=a, ledger="cp", amount=5, reason=" ", by=organiser)
     assert not SponsorshipPurchase.objects.exists()

@@ -4,8 +4,8 @@
 import pytest
 from django.core.exceptions import ValidationError
 
-from campaigns import services
-from campaigns.models import EntryKind, FavourEntry, MomentUnlock, OwnedCard, PlotCard, Sponsorship, Title
+from campaigns import balances, dealing, decks, moments, setup, titles
+from campaigns.models import LineKind, FavourLine, MomentUnlock, OwnedCard, PlotCard, Sponsorship, Title
 from campaigns.selectors import campaign_feed
 from league.models import Entry, Fixture
 from tests.campaigns.factories import base_deck, make_campaign, play, starting_card, user_of
@@ -23,7 +23,7 @@ def test_eight_coach_campaign_to_final_day_and_carry_over(season, organiser, cli
     sponsorships = list(Sponsorship.objects.all())
 
     for cc in coaches:  # GB-14
-        services.choose_starting_card(coach=cc, card=starting_card(cc), by=user_of(cc))
+        moments.choose_starting_card(coach=cc, card=starting_card(cc), by=user_of(cc))
 
     rounds = list(season.rounds.order_by("number"))
     assert len(rounds) == 7  # GB-4: single round robin
@@ -33,30 +33,30 @@ def test_eight_coach_campaign_to_final_day_and_carry_over(season, organiser, cli
         for cc in coaches if rnd.number > 1 else ():  # nobody has Favours before their first match
             if cc is shadow:
                 for s in sponsorships[:3]:
-                    services.buy_sponsorship(coach=cc, sponsorship=s, by=user_of(cc))
-            elif cc.name == "Coach 05" and services.favour_balance(cc):
-                services.buy_advancement(coach=cc, by=user_of(cc))
+                    dealing.buy_sponsorship(coach=cc, sponsorship=s, by=user_of(cc))
+            elif cc.name == "Coach 05" and balances.favour_balance(cc):
+                dealing.buy_advancement(coach=cc, by=user_of(cc))
         # Warm-up (GB-16) and Match Day; the strategist achieves two cards every match.
         for f in fixtures:
             for entry in (f.home, f.away):
                 cc = entry.campaign_coach
-                services.register_deck(coach=cc, fixture=f, cards=base_deck([geoff, beautiful]), by=user_of(cc))
+                decks.register_deck(coach=cc, fixture=f, cards=base_deck([geoff, beautiful]), by=user_of(cc))
                 if cc.pk == strategist.pk:
-                    services.record_achievements(coach=cc, fixture=f, cards=[geoff, beautiful], by=user_of(cc))
+                    decks.record_achievements(coach=cc, fixture=f, cards=[geoff, beautiful], by=user_of(cc))
             home, away = f.home.campaign_coach, f.away.campaign_coach
             play(f, winner=home if rank[home.pk] < rank[away.pk] else away, organiser=organiser)
         # Results & Fixtures: the Longshanks confirms Moments, coaches pick (GB-13).
         for unlock in MomentUnlock.objects.filter(confirmed_at__isnull=True).select_related("coach"):
-            services.confirm_unlock(unlock=unlock, by=organiser)
-            option = services.pick_options(unlock.coach, unlock.unlocks).first()
-            services.pick_card(unlock=unlock, card=option, by=user_of(unlock.coach))
+            moments.confirm_unlock(unlock=unlock, by=organiser)
+            option = moments.pick_options(unlock.coach, unlock.unlocks).first()
+            moments.pick_card(unlock=unlock, card=option, by=user_of(unlock.coach))
 
     # Strategist: 20 CP a match for 7 matches; Moments up to 140 unlocked and picked.
-    assert services.cp_total(strategist) == 140
+    assert balances.cp_total(strategist) == 140
     assert OwnedCard.objects.filter(coach=strategist, source="moment").count() == 7  # 20..140
     assert list(MomentUnlock.objects.filter(coach=strategist).values_list("threshold", flat=True)) == list(range(0, 141, 20))
     # Shadow: 3 sponsorships a phase; loser Favours are 3 (+1 when facing more LP) so they can always pay.
-    assert [services.spent_in_phase(shadow, n) for n in range(8)] == [0, 3, 3, 3, 3, 3, 3, 0]
+    assert [balances.spent_in_phase(shadow, n) for n in range(8)] == [0, 3, 3, 3, 3, 3, 3, 0]
     feed = campaign_feed(strategist.campaign)
     assert feed["leaders"] == {
         "league_champion": ["Coach 00"], "master_strategos": ["Coach 07"], "master_of_shadows": ["Coach 06"],
@@ -67,14 +67,14 @@ def test_eight_coach_campaign_to_final_day_and_carry_over(season, organiser, cli
     assert row["Coach 05"]["cp"] == 30
     assert row["Coach 07"]["moments"] == 8
 
-    titles = services.declare_final_day(campaign=strategist.campaign, by=organiser)
-    assert {(t.get_title_display(), t.coach.name) for t in titles} == {
+    fixed = titles.declare_final_day(campaign=strategist.campaign, by=organiser)
+    assert {(t.get_title_display(), t.coach.name) for t in fixed} == {
         ("League Champion", "Coach 00"), ("Master Strategos", "Coach 07"), ("Master of Shadows", "Coach 06"),
     }
     with pytest.raises(ValidationError, match="Final Day has already been declared"):
-        services.declare_final_day(campaign=strategist.campaign, by=organiser)
+        titles.declare_final_day(campaign=strategist.campaign, by=organiser)
     with pytest.raises(ValidationError, match="campaign is over"):
-        services.buy_advancement(coach=by_name["Coach 03"], by=user_of(by_name["Coach 03"]))
+        dealing.buy_advancement(coach=by_name["Coach 03"], by=user_of(by_name["Coach 03"]))
     page = client.get(f"/leagues/{season.league.slug}/campaign/").content.decode()
     assert "Titles (Final Day)" in page and "Master Strategos</strong>: Coach 07" in page
 
@@ -82,14 +82,14 @@ def test_eight_coach_campaign_to_final_day_and_carry_over(season, organiser, cli
     next_season = SeasonFactory(league=season.league, name="Season 2", start_date=season.start_date.replace(year=2027))
     for cc in coaches:
         Entry.objects.create(season=next_season, coach=cc.entry.coach, team=cc.entry.team)
-    services.ensure_campaign(next_season)
+    setup.ensure_campaign(next_season)
     carried = dict(
-        FavourEntry.objects.filter(coach__campaign__season=next_season, kind=EntryKind.CARRY_OVER)
+        FavourLine.objects.filter(coach__campaign__season=next_season, kind=LineKind.CARRY_OVER)
         .values_list("coach__entry__coach__name", "amount")
     )
     assert carried == {f"Coach 0{i}": 5 for i in range(1, 6)}
-    services.ensure_campaign(next_season)  # idempotent
-    assert FavourEntry.objects.filter(kind=EntryKind.CARRY_OVER).count() == 5
+    setup.ensure_campaign(next_season)  # idempotent
+    assert FavourLine.objects.filter(kind=LineKind.CARRY_OVER).count() == 5
     assert Title.objects.count() == 3
 
 
@@ -98,11 +98,11 @@ def test_carry_over_credited_at_once_when_the_next_campaign_exists(season, organ
     next_season = SeasonFactory(league=season.league, name="Season 2", start_date=season.start_date.replace(year=2027))
     for cc in (a, b):
         Entry.objects.create(season=next_season, coach=cc.entry.coach, team=cc.entry.team)
-    services.ensure_campaign(next_season)
+    setup.ensure_campaign(next_season)
     play(Fixture.objects.get(round__season=season), winner=a, organiser=organiser)
-    services.declare_final_day(campaign=a.campaign, by=organiser)
+    titles.declare_final_day(campaign=a.campaign, by=organiser)
     # a is champion (and the only one to gain LP); b won nothing: 0 CP and 0 spent hold no title (GB-3).
     assert list(Title.objects.values_list("coach__entry__coach__name", flat=True)) == [a.name]
-    carried = FavourEntry.objects.get(kind=EntryKind.CARRY_OVER)
+    carried = FavourLine.objects.get(kind=LineKind.CARRY_OVER)
     assert carried.coach.campaign.season == next_season and carried.coach.entry.coach == b.entry.coach
     assert "GB-26" in carried.reason

@@ -6,9 +6,9 @@ import datetime
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from campaigns import services
+from campaigns import balances, decks, ledgers, moments
 from campaigns.models import (
-    Campaign, CampaignPointEntry, EntryKind, FavourEntry, Moment, MomentUnlock, PlotCard, Sponsorship,
+    Campaign, CampaignPointLine, LineKind, FavourLine, Moment, MomentUnlock, PlotCard, Sponsorship,
 )
 from league import services as league_services
 from league.models import Fixture
@@ -23,7 +23,7 @@ def card(name):
 
 
 def favours(cc):
-    return services.favour_balance(cc)
+    return balances.favour_balance(cc)
 
 
 def test_catalogue_is_loaded():
@@ -82,7 +82,7 @@ def test_gb18_compares_lp_from_earlier_rounds(season, organiser):
             play(f, winner=underdog, organiser=organiser)
             assert favours(underdog) - before_u == 1 + 1 + 2  # won, played more LP, beat more LP
             assert favours(favourite) - before_f == 3
-            reasons = list(FavourEntry.objects.filter(coach=underdog, result=f.result).values_list("reason", flat=True))
+            reasons = list(FavourLine.objects.filter(coach=underdog, result=f.result).values_list("reason", flat=True))
             assert any("who had more LP (3 to 0)" in r for r in reasons)
             return
     pytest.fail("round 2 should pair a round 1 winner with a loser")
@@ -107,12 +107,12 @@ def test_gb18_late_approval_of_an_earlier_round_recomputes_later_rounds(season, 
     for f in f2:
         h, w = f.home.campaign_coach, f.away.campaign_coach
         expected_r2_home = 1 + (1 + 2 if table[w.pk] > table[h.pk] else 0)
-        got = sum(FavourEntry.objects.filter(coach=h, result=f.result).values_list("amount", flat=True))
+        got = sum(FavourLine.objects.filter(coach=h, result=f.result).values_list("amount", flat=True))
         assert got == expected_r2_home
 
 
 def deck_with(cc, fixture, extra):
-    return services.register_deck(coach=cc, fixture=fixture, cards=base_deck(extra), by=user_of(cc))
+    return decks.register_deck(coach=cc, fixture=fixture, cards=base_deck(extra), by=user_of(cc))
 
 
 def test_cards_achieved_give_catalogue_rewards_on_approval(season, organiser):
@@ -121,19 +121,19 @@ def test_cards_achieved_give_catalogue_rewards_on_approval(season, organiser):
     set_match_day(fixture, datetime.date.today() + datetime.timedelta(days=3))
     deck_with(a, fixture, [card("Winning Ugly"), card("It's Unbelievable Geoff!")])
     deck_with(b, fixture, [])
-    services.record_achievements(
+    decks.record_achievements(
         coach=a, fixture=fixture, cards=[card("Winning Ugly"), card("It's Unbelievable Geoff!")], by=user_of(a)
     )
     # Nothing is credited before approval.
-    assert services.cp_total(a) == 0
+    assert balances.cp_total(a) == 0
     result = league_services.report_result(
         fixture=fixture, by=user_of(a), home_score=12 if fixture.home_id == a.entry_id else 6,
         away_score=6 if fixture.home_id == a.entry_id else 12,
     )
     league_services.confirm_result(result=result, by=user_of(b))
     league_services.approve_result(result=result, by=organiser)
-    assert services.cp_total(a) == 20
-    assert set(CampaignPointEntry.objects.filter(coach=a).values_list("kind", "amount")) == {(EntryKind.CARD, 10)}
+    assert balances.cp_total(a) == 20
+    assert set(CampaignPointLine.objects.filter(coach=a).values_list("kind", "amount")) == {(LineKind.CARD, 10)}
     # 20 CP reaches Planning (GB-12) and leaves an unconfirmed unlock (GB-13).
     planning = MomentUnlock.objects.get(coach=a, threshold=20)
     assert planning.confirmed_at is None and planning.name == "Planning"
@@ -145,14 +145,14 @@ def test_only_cards_in_the_deck_count_gb17(season, organiser):
     fixture = fixture_between(a, b)
     set_match_day(fixture, datetime.date.today() + datetime.timedelta(days=3))
     with pytest.raises(ValidationError, match="No deck was registered"):
-        services.record_achievements(coach=a, fixture=fixture, cards=[card("Winning Ugly")], by=user_of(a))
+        decks.record_achievements(coach=a, fixture=fixture, cards=[card("Winning Ugly")], by=user_of(a))
     deck_with(a, fixture, [card("Winning Ugly"), card("Tap In")])
     with pytest.raises(ValidationError, match="not in it: Payday"):
-        services.record_achievements(coach=a, fixture=fixture, cards=[card("Payday")], by=user_of(a))
+        decks.record_achievements(coach=a, fixture=fixture, cards=[card("Payday")], by=user_of(a))
     with pytest.raises(ValidationError, match="in-game effect only"):
-        services.record_achievements(coach=a, fixture=fixture, cards=[card("Tap In")], by=user_of(a))
+        decks.record_achievements(coach=a, fixture=fixture, cards=[card("Tap In")], by=user_of(a))
     with pytest.raises(PermissionDenied):
-        services.record_achievements(coach=a, fixture=fixture, cards=[], by=user_of(b))
+        decks.record_achievements(coach=a, fixture=fixture, cards=[], by=user_of(b))
 
 
 def test_deck_is_exactly_12_distinct_pool_cards_gb16(season, organiser):
@@ -160,15 +160,15 @@ def test_deck_is_exactly_12_distinct_pool_cards_gb16(season, organiser):
     fixture = fixture_between(a, b)
     set_match_day(fixture, datetime.date.today() + datetime.timedelta(days=3))
     with pytest.raises(ValidationError, match="exactly 12 distinct cards .GB-16.; you chose 11"):
-        services.register_deck(coach=a, fixture=fixture, cards=base_deck()[:11], by=user_of(a))
+        decks.register_deck(coach=a, fixture=fixture, cards=base_deck()[:11], by=user_of(a))
     with pytest.raises(ValidationError, match="Not in your pool .GB-15.: Payday"):
-        services.register_deck(coach=a, fixture=fixture, cards=base_deck([card("Payday")]), by=user_of(a))
-    deck = services.register_deck(coach=a, fixture=fixture, cards=base_deck(), by=user_of(a))
+        decks.register_deck(coach=a, fixture=fixture, cards=base_deck([card("Payday")]), by=user_of(a))
+    deck = decks.register_deck(coach=a, fixture=fixture, cards=base_deck(), by=user_of(a))
     assert deck.cards.count() == 12
     # On match day the registered deck is shown face up and cannot change.
     set_match_day(fixture, datetime.date.today())
     with pytest.raises(ValidationError, match="can no longer change"):
-        services.register_deck(coach=a, fixture=fixture, cards=base_deck(), by=user_of(a))
+        decks.register_deck(coach=a, fixture=fixture, cards=base_deck(), by=user_of(a))
 
 
 def test_correction_reverses_exactly_what_the_result_gave(season, organiser):
@@ -176,35 +176,35 @@ def test_correction_reverses_exactly_what_the_result_gave(season, organiser):
     fixture = fixture_between(a, b)
     set_match_day(fixture, datetime.date.today() + datetime.timedelta(days=3))
     deck_with(a, fixture, [card("The Beautiful Game"), card("Winning Ugly")])
-    services.record_achievements(
+    decks.record_achievements(
         coach=a, fixture=fixture, cards=[card("The Beautiful Game"), card("Winning Ugly")], by=user_of(a)
     )
-    services.adjust(coach=a, ledger="cp", amount=5, reason="painted army bonus", by=organiser)
+    ledgers.adjust(coach=a, ledger="cp", amount=5, reason="painted army bonus", by=organiser)
     result = play(fixture, winner=a, organiser=organiser)
-    assert services.cp_total(a) == 25 and favours(a) == 1 and favours(b) == 3
-    services.confirm_unlock(unlock=MomentUnlock.objects.get(coach=a, threshold=20), by=organiser)
+    assert balances.cp_total(a) == 25 and favours(a) == 1 and favours(b) == 3
+    moments.confirm_unlock(unlock=MomentUnlock.objects.get(coach=a, threshold=20), by=organiser)
 
     # Corrected: b actually won. a's cards still count (achieved is not about winning).
     league_services.record_result(
         fixture=fixture, by=organiser, reason="scores swapped",
         home_score=6 if fixture.home_id == a.entry_id else 12, away_score=12 if fixture.home_id == a.entry_id else 6,
     )
-    assert services.cp_total(a) == 25 and favours(a) == 3 and favours(b) == 1
-    reversals = FavourEntry.objects.filter(reverses__isnull=False)
+    assert balances.cp_total(a) == 25 and favours(a) == 3 and favours(b) == 1
+    reversals = FavourLine.objects.filter(reverses__isnull=False)
     assert sorted(reversals.values_list("amount", flat=True)) == [-3, -1]
 
     # Reopened: everything the result gave is reversed; the adjustment stays.
     league_services.reopen_result(result=result, by=organiser, reason="check the cards")
-    assert services.cp_total(a) == 5 and favours(a) == 0 and favours(b) == 0
-    assert CampaignPointEntry.objects.filter(coach=a, kind=EntryKind.ADJUSTMENT).count() == 1
+    assert balances.cp_total(a) == 5 and favours(a) == 0 and favours(b) == 0
+    assert CampaignPointLine.objects.filter(coach=a, kind=LineKind.ADJUSTMENT).count() == 1
     # Planning (20 CP) stays recorded but is no longer reached.
     assert MomentUnlock.objects.filter(coach=a, threshold=20).exists()
     with pytest.raises(ValidationError, match="needs 20 CP and you now have 5"):
-        services.pick_card(unlock=MomentUnlock.objects.get(coach=a, threshold=20), card=card("Bonded"), by=user_of(a))
+        moments.pick_card(unlock=MomentUnlock.objects.get(coach=a, threshold=20), card=card("Bonded"), by=user_of(a))
 
 
 def test_hooks_do_nothing_for_a_bye(organiser):
     season = SeasonFactory()
     fixture = FixtureFactory(round__season=season, away=None)
-    services.on_result_withdrawn(type("R", (), {"fixture_id": fixture.pk, "pk": 0})())
+    ledgers.on_result_withdrawn(type("R", (), {"fixture_id": fixture.pk, "pk": 0})())
     assert not Campaign.objects.exists()

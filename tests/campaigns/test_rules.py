@@ -29,12 +29,14 @@ def test_plotting_is_reached_at_zero():
 def test_exactly_20_cp_reaches_planning_and_19_does_not():
     assert [m.threshold for m in rules.moments_reached(20, TABLE)] == [0, 20]
     assert [m.threshold for m in rules.moments_reached(19, TABLE)] == [0]
-    assert [m.name for m in rules.newly_reached(19, 20, TABLE)] == ["Planning"]
 
 
-def test_jump_from_15_to_65_unlocks_three_moments_at_once():
-    new = rules.newly_reached(15, 65, TABLE)
-    assert [(m.threshold, m.name, m.unlocks) for m in new] == [
+def test_65_cp_reaches_every_moment_up_to_60():
+    """GB-13: a jump crosses several thresholds at once (moments.sync_moments
+    records each one it has not recorded yet)."""
+    reached = rules.moments_reached(65, TABLE)
+    assert [(m.threshold, m.name, m.unlocks) for m in reached] == [
+        (0, "Plotting", "guild"),
         (20, "Planning", "guild"),
         (40, "Opening Gambit", "guild"),
         (60, "Best Laid Plans", "rare"),

@@ -8,9 +8,9 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from campaigns import services
+from campaigns import dealing, ledgers, moments, phases
 from campaigns.models import (
-    Achievement, CampaignPointEntry, CardOffer, Deck, EntryKind, FavourEntry, Loan, MomentUnlock, OwnedCard,
+    Achievement, CampaignPointLine, CardOffer, Deck, LineKind, FavourLine, Loan, MomentUnlock, OwnedCard,
     PlotCard, Sponsorship, SponsorshipPurchase, Title,
 )
 from league.models import Fixture
@@ -30,7 +30,7 @@ def world(season, organiser):
     for f in Fixture.objects.filter(round__number=1, round__season=season):
         play(f, winner=f.home.campaign_coach, organiser=organiser)
     for cc in coaches:
-        services.adjust(coach=cc, ledger="favours", amount=10, reason="start-up grant", by=organiser)
+        ledgers.adjust(coach=cc, ledger="favours", amount=10, reason="start-up grant", by=organiser)
     return {"a": coaches[0], "b": coaches[1], "c": coaches[2], "outsider": CoachFactory(name="Outsider").user}
 
 
@@ -62,7 +62,7 @@ def test_campaign_table_is_public(client, world):
 
 def test_every_sortable_campaign_column_renders(client, world, organiser):
     a = world["a"]
-    services.buy_advancement(coach=a, by=user_of(a))  # a leads on CP and Favours spent
+    dealing.buy_advancement(coach=a, by=user_of(a))  # a leads on CP and Favours spent
     table = client.get(url("campaign_table")).context["table"]
     sortable = [column.name for column in table.columns if column.orderable]
     assert {"position", "name", "lp", "cp", "favours_spent"} <= set(sortable)
@@ -91,7 +91,7 @@ def test_campaign_table_links_own_page_for_the_coach_and_organiser(client, world
 
 def test_campaign_json_shape(client, world, organiser):
     a = world["a"]
-    services.buy_advancement(coach=a, by=user_of(a))
+    dealing.buy_advancement(coach=a, by=user_of(a))
     data = client.get(url("campaign_json")).json()
     assert data["league"] == SLUG and data["season"] == "Season 1"
     row = next(r for r in data["coaches"] if r["coach"] == a.name)
@@ -164,7 +164,7 @@ def test_sponsorship_form(client, world, organiser, other_organiser):
     _coach_action_roles(client, world, other_organiser, organiser, "buy_sponsorship", data, SponsorshipPurchase.objects.exists)
     page = as_user(client, user_of(a)).post(url("buy_sponsorship"), data, follow=True).content.decode()
     assert "Sponsorship +1 DEF bought for Round 2" in page
-    assert FavourEntry.objects.get(coach=a, kind=EntryKind.SPONSORSHIP).amount == -1
+    assert FavourLine.objects.get(coach=a, kind=LineKind.SPONSORSHIP).amount == -1
     response = client.post(url("buy_sponsorship"), data)
     assert response.status_code == 400
     assert "already hold +1 DEF for your next match (GB-21" in response.content.decode()
@@ -175,14 +175,14 @@ def test_advancement_form(client, world, organiser, other_organiser):
     a = world["a"]
     _coach_action_roles(
         client, world, other_organiser, organiser, "buy_advancement", {},
-        FavourEntry.objects.filter(kind=EntryKind.ADVANCEMENT).exists,
+        FavourLine.objects.filter(kind=LineKind.ADVANCEMENT).exists,
     )
     page = as_user(client, user_of(a)).post(url("buy_advancement"), follow=True).content.decode()
     assert "+5 CP" in page
-    assert CampaignPointEntry.objects.get(coach=a, kind=EntryKind.ADVANCEMENT).amount == 5
+    assert CampaignPointLine.objects.get(coach=a, kind=LineKind.ADVANCEMENT).amount == 5
     response = client.post(url("buy_advancement"))
     assert response.status_code == 400 and "GB-24" in response.content.decode()
-    assert CampaignPointEntry.objects.filter(kind=EntryKind.ADVANCEMENT).count() == 1
+    assert CampaignPointLine.objects.filter(kind=LineKind.ADVANCEMENT).count() == 1
 
 
 def test_loan_forms(client, world, organiser, other_organiser):
@@ -199,18 +199,18 @@ def test_loan_forms(client, world, organiser, other_organiser):
     assert as_user(client, user_of(c)).post(url("answer_loan", loan.pk), {"action": "accept"}).status_code == 404
     assert as_user(client, other_organiser).post(url("answer_loan", loan.pk), {"action": "accept"}).status_code == 403
     assert as_user(client, user_of(a)).post(url("answer_loan", loan.pk), {"action": "accept"}).status_code == 403
-    assert not FavourEntry.objects.filter(kind=EntryKind.LOAN_FEE).exists()
+    assert not FavourLine.objects.filter(kind=LineKind.LOAN_FEE).exists()
     page = as_user(client, user_of(b)).post(url("answer_loan", loan.pk), {"action": "accept"}, follow=True).content.decode()
     assert "Loan of Friday accepted" in page and "out on loan" in page
-    assert sorted(FavourEntry.objects.filter(kind=EntryKind.LOAN_FEE).values_list("amount", flat=True)) == [-3, 2]
+    assert sorted(FavourLine.objects.filter(kind=LineKind.LOAN_FEE).values_list("amount", flat=True)) == [-3, 2]
     assert client.post(url("answer_loan", loan.pk), {"action": "bogus"}).status_code == 400
 
 
 def _unlock_and_pick(cc, organiser):
-    services.adjust(coach=cc, ledger="cp", amount=20, reason="test", by=organiser)
+    ledgers.adjust(coach=cc, ledger="cp", amount=20, reason="test", by=organiser)
     unlock = MomentUnlock.objects.get(coach=cc, threshold=20)
-    services.confirm_unlock(unlock=unlock, by=organiser)
-    return services.pick_card(
+    moments.confirm_unlock(unlock=unlock, by=organiser)
+    return moments.pick_card(
         unlock=unlock, card=PlotCard.objects.filter(guild=cc.guild, is_rare=False).last(), by=user_of(cc)
     )
 
@@ -232,13 +232,13 @@ def test_offer_forms(client, world, organiser, other_organiser):
     assert as_user(client, user_of(a)).post(url("answer_offer", offer.pk), {"action": "accept"}).status_code == 403
     page = as_user(client, user_of(b)).post(url("answer_offer", offer.pk), {"action": "accept"}, follow=True).content.decode()
     assert "Offer accepted" in page
-    assert sorted(FavourEntry.objects.filter(kind=EntryKind.CARD_SALE).values_list("amount", flat=True)) == [-3, 3]
+    assert sorted(FavourLine.objects.filter(kind=LineKind.CARD_SALE).values_list("amount", flat=True)) == [-3, 3]
     assert OwnedCard.objects.get(card=wanted.card, gone_at__isnull=True).coach == a
 
 
 def test_pick_form(client, world, organiser, other_organiser):
     a, b = world["a"], world["b"]
-    services.adjust(coach=a, ledger="cp", amount=60, reason="test", by=organiser)
+    ledgers.adjust(coach=a, ledger="cp", amount=60, reason="test", by=organiser)
     unlock = MomentUnlock.objects.get(coach=a, threshold=60)
     # Confirming: anonymous, a coach, another league's organiser are refused.
     assert_login_redirect(client.post(url("confirm_unlock", unlock.pk)))
@@ -266,10 +266,10 @@ def test_adjust_form(client, world, organiser, other_organiser):
     assert_login_redirect(client.post(target, data))
     for user in (user_of(a), other_organiser):
         assert as_user(client, user).post(target, data).status_code == 403
-    assert not CampaignPointEntry.objects.filter(reason=data["reason"]).exists()
+    assert not CampaignPointLine.objects.filter(reason=data["reason"]).exists()
     page = as_user(client, organiser).post(target, data, follow=True).content.decode()
     assert "hosted the league night" in page
-    assert CampaignPointEntry.objects.get(reason=data["reason"]).created_by == organiser
+    assert CampaignPointLine.objects.get(reason=data["reason"]).created_by == organiser
     response = client.post(target, {"ledger": "favours", "amount": -999, "reason": "fine"})
     assert response.status_code == 400 and "GB-20" in response.content.decode()
 
@@ -279,7 +279,7 @@ def test_adjust_form(client, world, organiser, other_organiser):
 
 def test_deck_and_achievement_forms(client, world, organiser, other_organiser):
     a = world["a"]
-    fixture = services.phase_for(a).next_fixture
+    fixture = phases.phase_for(a).next_fixture
     set_match_day(fixture, datetime.date.today() + datetime.timedelta(days=2))
     side = "home" if fixture.home_id == a.entry_id else "away"
     opponent = fixture.away.campaign_coach if side == "home" else fixture.home.campaign_coach
@@ -315,7 +315,7 @@ def test_deck_and_achievement_forms(client, world, organiser, other_organiser):
     page = as_user(client, organiser).post(ach_url, data, follow=True).content.decode()
     assert "Achieved cards recorded" in page
     play(fixture, winner=a, organiser=organiser)
-    assert CampaignPointEntry.objects.get(coach=a, kind=EntryKind.CARD).amount == 10
+    assert CampaignPointLine.objects.get(coach=a, kind=LineKind.CARD).amount == 10
     page = as_user(client, user_of(a)).get(url("coach_page", a.entry.coach_id)).content.decode()
     assert "achieved Winning Ugly (GB-17)" in page
 
@@ -342,10 +342,10 @@ def test_final_day_form(client, world, organiser, other_organiser):
 )
 def test_fixture_page_roles(client, world, organiser, other_organiser, role, status):
     a = world["a"]
-    fixture = services.phase_for(a).next_fixture
+    fixture = phases.phase_for(a).next_fixture
     opponent_entry = fixture.away_id if fixture.home_id == a.entry_id else fixture.home_id
     third = next(cc for cc in (world["b"], world["c"]) if cc.entry_id != opponent_entry)
-    services.buy_sponsorship(coach=a, sponsorship=Sponsorship.objects.get(name="Re-roll Shots"), by=user_of(a))
+    dealing.buy_sponsorship(coach=a, sponsorship=Sponsorship.objects.get(name="Re-roll Shots"), by=user_of(a))
     user = {
         "anonymous": None, "third": user_of(third), "outsider": world["outsider"],
         "other_organiser": other_organiser, "own": user_of(a), "organiser": organiser,

@@ -10,7 +10,7 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core import mail
 from django.urls import reverse
 
-from league.models import Coach, Fixture, League, Result, ResultEvent, Season
+from league.models import Coach, Division, Fixture, League, Result, ResultEvent, Season
 from tests.builders import season_with_results
 from tests.factories import (
     CoachFactory,
@@ -314,6 +314,29 @@ def test_generate_fixtures_refusals_change_nothing(organiser_client, world, leag
     assert world["season"].rounds.count() == 2
 
 
+def test_draw_divisions_then_each_entry_offers_only_its_seasons_divisions(organiser_client, world, league):
+    season = SeasonFactory(league=league, name="Season 4")
+    for n in range(9):
+        EntryFactory(season=season, coach=CoachFactory(name=f"Divided {n}"))
+    other = SeasonFactory(name="Elsewhere")
+    Division.objects.create(season=other, name="Secret Division")
+    response = run_action(organiser_client, "season", "draw_divisions", [season], apply="1", count=2, seed=4)
+    assert any("Divisions drawn for 1 season" in m for m in messages_of(response))
+    assert sorted(season.divisions.values_list("name", flat=True)) == ["Division A", "Division B"]
+    assert sorted(d.entries.count() for d in season.divisions.all()) == [4, 5]
+    page = organiser_client.get(change_url(season)).content.decode()
+    assert "Division A" in page and "Secret Division" not in page
+
+
+def test_draw_divisions_refuses_too_few_entries(organiser_client, world, league):
+    season = SeasonFactory(league=league, name="Season 5")
+    for n in range(6):
+        EntryFactory(season=season, coach=CoachFactory(name=f"Few {n}"))
+    response = run_action(organiser_client, "season", "draw_divisions", [season], apply="1", count=2, seed=4)
+    assert any("at least 8 entries" in m for m in messages_of(response))
+    assert not season.divisions.exists()
+
+
 # Actions: results --------------------------------------------------------------
 
 
@@ -522,7 +545,7 @@ def test_changelists_run_a_fixed_number_of_queries(client, organiser, django_ass
 def test_league_lookup_is_checked():
     from django.contrib import admin
 
-    from league.admin import OrganiserScopedAdmin
+    from league.admin_scoping import OrganiserScopedAdmin
 
     class Good(OrganiserScopedAdmin):
         league_lookup = "round__season__league"

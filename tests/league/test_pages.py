@@ -6,9 +6,12 @@ import io
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from league import services
 from league.models import Result
+from league.standings import standings_for
+from league.tables import StandingsTable
 from tests.builders import season_with_results
 from tests.factories import CoachFactory, EntryFactory, FixtureFactory, LeagueFactory, ResultFactory, RoundFactory, SeasonFactory
 
@@ -55,19 +58,25 @@ def test_league_page_shows_standings_latest_results_and_next_fixtures(client, sm
     assert "<strong>14 – 4</strong>" in page
 
 
+def _coach_order(page: str) -> list[str]:
+    """The coaches in the order the standings table lists them."""
+    body = page.split("<tbody", 1)[1].split("</tbody>", 1)[0]
+    return sorted((name for name in ("Anvil", "Rage", "Velocity", "Brisket") if name in body), key=body.index)
+
+
 def test_every_sortable_standings_column_renders(client, small_league):
     url = reverse("league:league_detail", args=["midlands"])
-    table = client.get(url).context["table"]
+    table = StandingsTable(standings_for(small_league), league=small_league.league, season=small_league)
     sortable = [column.name for column in table.columns if column.orderable]
     assert {"position", "coach", "lp", "vp_for", "vp_diff"} <= set(sortable)
     for name in sortable:
         for prefix in ("", "-"):
             response = client.get(url, {"sort": prefix + name})
             assert response.status_code == 200
-            assert len(response.context["table"].rows) == 4
-    # Sorting by LP keeps the GB-9 tiebreakers within equal LP.
-    rows = client.get(url, {"sort": "lp"}).context["table"].data
-    assert [row.coach for row in rows] == ["Anvil", "Rage", "Velocity", "Brisket"]
+            assert len(_coach_order(response.content.decode())) == 4
+    # Sorting by LP keeps the GB-9 tiebreakers within equal LP; by VP scored changes the order.
+    assert _coach_order(client.get(url, {"sort": "lp"}).content.decode()) == ["Anvil", "Rage", "Velocity", "Brisket"]
+    assert client.get(url, {"sort": "vp_for"}).content != client.get(url, {"sort": "-vp_for"}).content
 
 
 def test_unknown_league_and_season_are_404(client, small_league):
@@ -83,13 +92,23 @@ def test_league_without_season(client):
     assert client.get(reverse("league:standings_csv", args=["fresh"])).status_code == 404
 
 
-def test_fixtures_page_lists_rounds_results_and_byes(client, season):
+def test_fixtures_page_shows_one_round_with_every_round_in_reach(client, season):
     season_with_results(coaches=5, played_rounds=1, season=season)
-    page = client.get(reverse("league:fixtures", args=[season.league.slug])).content.decode()
-    for number in range(1, 6):
-        assert f"Round {number}" in page
-    assert page.count("has a bye") == 5
-    assert "<strong>" in page  # played scores
+    url = reverse("league:fixtures", args=[season.league.slug])
+    rounds = [client.get(url, {"round": n}).content.decode() for n in range(1, 6)]
+    for number, page in enumerate(rounds, start=1):
+        assert f"<h2>Round {number} " in page
+        assert page.count("<h2>Round") == 1
+        assert page.count("has a bye") == 1
+        assert f'<strong aria-current="page">{number}</strong>' in page
+        assert all(f"round={n}" in page for n in range(1, 6) if n != number)
+    assert "<strong>" in rounds[0].split("<ul", 1)[1]  # round 1's scores
+    # By default: this week's round, the last one dated today or earlier.
+    latest_begun = season.rounds.filter(date__lte=timezone.localdate()).order_by("-number").first()
+    expected = latest_begun.number if latest_begun else 1
+    assert f"<h2>Round {expected} " in client.get(url).content.decode()
+    assert client.get(url, {"round": "9"}).status_code == 404
+    assert client.get(url, {"round": "x"}).status_code == 404
 
 
 def test_coach_page(client, small_league):

@@ -5,7 +5,6 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaigns.services import ensure_campaign
 from league.models import Fixture, Result
 from tests.builders import season_with_results
 from tests.factories import LeagueFactory, SeasonFactory
@@ -22,7 +21,6 @@ def sized(request, organiser):
     # One result awaiting confirmation, so the coach and organiser queues are not empty.
     pending = Fixture.objects.filter(round__season=season, result__isnull=True, away__isnull=False).first()
     Result.objects.create(fixture=pending, home_score=12, away_score=1, outcome="home", reported_side="home")
-    ensure_campaign(season)  # the league page then shows the Big League title race
     return season, pending
 
 
@@ -66,7 +64,6 @@ def test_counts_do_not_grow_with_the_league(client, organiser):
     for size in (4, 40):
         league = LeagueFactory(slug=f"size-{size}", organisers=[organiser])
         season = season_with_results(coaches=size, played_rounds=size // 2, season=SeasonFactory(league=league))
-        ensure_campaign(season)
         fixture = Fixture.objects.filter(round__season=season, away__isnull=False).first()
         counts[size] = []
         for url in _public_urls(season, fixture)[1:]:  # the league list grows with leagues, not coaches

@@ -1,5 +1,6 @@
-"""``manage.py import_results FILE.csv``: move a running Guild Ball league in from a
-spreadsheet. The work is in ``league.importer``."""
+"""``manage.py import_results FILE.csv [--game G]``: move a running league in from a
+spreadsheet. The work is in ``league.importer``; each game's columns are its own
+(``GameRules.import_columns``)."""
 
 from __future__ import annotations
 
@@ -11,24 +12,32 @@ from django.core.management.base import BaseCommand, CommandError
 
 from league.importer import (
     DEFAULT_SEASON,
-    REQUIRED_COLUMNS,
     BadRow,
     ImportRefused,
     import_rows,
     read_rows,
+    required_columns,
+    rules_for,
 )
+from league.rules import GAMES
+
+DEFAULT_GAME = "guildball"  # the files this command read before it knew other games
 
 
 class Command(BaseCommand):
     help = (
-        f"Import a Guild Ball league from a UTF-8 CSV file with the columns {','.join(REQUIRED_COLUMNS)} "
-        "(status: played, abandoned or scheduled; VP empty when scheduled). Creates the league, season, "
-        "coaches, rounds, fixtures and approved results; importing the same file again changes nothing. "
-        "A bad line stops the import and nothing is written."
+        "Import a league from a UTF-8 CSV file. Columns by game: "
+        + "; ".join(f"{system}: {','.join(required_columns(cls()))}" for system, cls in GAMES.items())
+        + ". Creates the league (with the game's default settings), season, coaches, rounds, fixtures and "
+        "approved results; importing the same file again changes nothing. A bad line stops the import "
+        "and nothing is written."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="the CSV file")
+        parser.add_argument(
+            "--game", choices=sorted(GAMES), default=DEFAULT_GAME, help=f"the league's game (default {DEFAULT_GAME})"
+        )
         parser.add_argument(
             "--by",
             metavar="USERNAME",
@@ -45,6 +54,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         path = Path(options["file"])
+        game = rules_for(options["game"])
         by = None
         if options["by"]:
             try:
@@ -53,7 +63,7 @@ class Command(BaseCommand):
                 raise CommandError(f"There is no user {options['by']!r}.") from None
         try:
             with path.open(encoding="utf-8-sig", newline="") as handle:
-                rows = read_rows(handle)
+                rows = read_rows(handle, rules=game)
         except OSError as error:
             raise CommandError(f"Cannot read {path}: {error.strerror or error}.") from None
         except UnicodeDecodeError:
@@ -64,7 +74,7 @@ class Command(BaseCommand):
             raise CommandError(f"{path} has a header but no rows; nothing was imported.")
         try:
             summary = import_rows(
-                rows, by=by, season_name=options["season"].strip() or DEFAULT_SEASON,
+                rows, rules=game, by=by, season_name=options["season"].strip() or DEFAULT_SEASON,
                 start_date=options["start"], source=path.name,
             )
         except BadRow as error:

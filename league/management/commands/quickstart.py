@@ -1,5 +1,6 @@
-"""``manage.py quickstart``: migrate, load the demo league, print the demo accounts
-and serve the site on http://127.0.0.1:8000. Running it again loads nothing twice."""
+"""``manage.py quickstart``: migrate, load every registered layer's demo league,
+print the demo accounts and serve the site on http://127.0.0.1:8000. Running it
+again loads nothing twice."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ ADDRESS = "127.0.0.1:8000"
 
 class Command(BaseCommand):
     help = (
-        "Migrate, load a demo Guild Ball league and Big League campaign with an organiser and a coach account, "
-        "and serve the site."
+        "Migrate, load the demo leagues (a Guild Ball league with its Big League campaign, a DreadBall league) "
+        "with an organiser and coach accounts, and serve the site."
     )
 
     def add_arguments(self, parser):
@@ -25,27 +26,21 @@ class Command(BaseCommand):
         verbosity = options["verbosity"]
         call_command("migrate", interactive=False, verbosity=verbosity, stdout=self.stdout)
 
-        if demo.load_demo() is None:
-            self.stdout.write(f"The demo league {demo.DEMO_LEAGUE} is already loaded; nothing added.")
-        else:
-            self.stdout.write(self.style.SUCCESS(
-                f"Loaded the demo league {demo.DEMO_LEAGUE}: {len(demo.COACHES)} coaches, "
-                f"{demo.PLAYED_ROUNDS} rounds played, round {demo.CURRENT_ROUND} under way, "
-                f"the Big League campaign {demo.PLAYED_ROUNDS} weeks in (decks, plot cards, Moments, "
-                f"Wheeling & Dealing)."
-            ))
+        reports = demo.load_demos()
+        for report in reports:
+            self.stdout.write(self.style.SUCCESS(report.message) if report.loaded else report.message)
 
         site = f"http://{ADDRESS}"
         self.stdout.write("")
         self.stdout.write(f"Site:   {site}{reverse('league:league_list')}")
-        self.stdout.write(f"League: {site}{reverse('league:league_detail', args=[demo.DEMO_SLUG])}")
+        for report in reports:
+            self.stdout.write(f"League: {site}{reverse('league:league_detail', args=[report.league_slug])}")
         self.stdout.write(f"Admin:  {site}{reverse('admin:index')}")
-        for account in (demo.ORGANISER, demo.COACH):
-            self.stdout.write(f"Log in as {account.role}: username {account.username!r}, password {account.password!r}")
-        self.stdout.write(
-            f"The other demo coaches log in with their first name in lower case (e.g. 'greta') and the "
-            f"password {demo.COACH_PASSWORD!r}."
-        )
+        for role, username, password in demo.demo_accounts():
+            self.stdout.write(f"Log in as {role}: username {username!r}, password {password!r}")
+        for report in reports:
+            if report.note:
+                self.stdout.write(report.note)
 
         if not options["no_serve"]:
             self.stdout.write("")

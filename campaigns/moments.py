@@ -1,0 +1,112 @@
+"""Moments and the cards they unlock (GB-12 to GB-14): the catalogue's Moment
+table, unlocks reached by a coach's CP total, the starting pick and Moment picks."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from campaigns import rules
+from campaigns.balances import cp_total
+from campaigns.guards import lock_coach, require_organiser, require_own, require_running
+from campaigns.models import CampaignCoach, Guild, Moment, MomentUnlock, OwnedCard, PlotCard
+
+
+def moment_table() -> list[rules.MomentDef]:
+    return [
+        rules.MomentDef(m.threshold, m.name, m.unlocks, m.repeat_every) for m in Moment.objects.order_by("threshold")
+    ]
+
+
+def sync_moments(coach: CampaignCoach) -> list[MomentUnlock]:
+    """GB-13: create an unlock for every Moment the CP total has reached, several at
+    once after a jump. Rows are never deleted: a Moment no longer reached after a
+    correction shows as such."""
+    reached = rules.moments_reached(cp_total(coach), moment_table())
+    have = set(coach.unlocks.values_list("threshold", flat=True))
+    new = [
+        MomentUnlock(coach=coach, threshold=m.threshold, name=m.name, unlocks=m.unlocks)
+        for m in reached
+        if m.threshold not in have
+    ]
+    return MomentUnlock.objects.bulk_create(new, ignore_conflicts=True)
+
+
+def pick_options(coach: CampaignCoach, unlocks: str):
+    """GB-13 Decision: a Guild unlock picks a non-rare card of the coach's own Guild;
+    a Rare unlock picks a Season Two Rare or the rare card of their own Guild. Cards
+    already in the pool are left out (a deck needs distinct cards)."""
+    owned = coach.owned_cards.filter(gone_at__isnull=True).values("card_id")
+    if unlocks == Moment.Unlocks.GUILD:
+        qs = PlotCard.objects.filter(kind=PlotCard.Kind.GUILD, guild_id=coach.guild_id, is_rare=False)
+    else:
+        qs = PlotCard.objects.filter(
+            Q(kind=PlotCard.Kind.RARE) | Q(kind=PlotCard.Kind.GUILD, guild_id=coach.guild_id, is_rare=True)
+        )
+    return qs.exclude(pk__in=owned).order_by("kind", "name")
+
+
+@transaction.atomic
+def choose_starting_card(*, coach: CampaignCoach, card: PlotCard, guild: Guild | None = None, by) -> OwnedCard:
+    """GB-14: the Plotting pick, one non-rare card of the coach's own Guild, chosen
+    once and never changed. A coach whose Guild is not known yet names it here."""
+    coach = lock_coach(coach)
+    require_own(coach, by)
+    require_running(coach.campaign)
+    unlock = coach.unlocks.filter(threshold=0).first()
+    if unlock is None:
+        raise ValidationError("This campaign has no Plotting Moment at 0 CP (GB-12).")
+    if OwnedCard.objects.filter(unlock=unlock).exists():
+        raise ValidationError("Your starting Guild card is recorded and cannot be changed (GB-14).")
+    if coach.guild_id is None:
+        if guild is None:
+            raise ValidationError("Choose your Guild first: the starting card comes from it (GB-14).")
+        coach.guild = guild
+        coach.save(update_fields=["guild"])
+    if card.kind != PlotCard.Kind.GUILD or card.guild_id != coach.guild_id or card.is_rare:
+        raise ValidationError(f"The starting card must be a non-rare {coach.guild} campaign plot (GB-13, GB-14).")
+    return OwnedCard.objects.create(coach=coach, card=card, source=OwnedCard.Source.START, unlock=unlock)
+
+
+@transaction.atomic
+def confirm_unlock(*, unlock: MomentUnlock, by) -> MomentUnlock:
+    """GB-13: the Longshanks confirms a Moment the coach has reached."""
+    unlock = MomentUnlock.objects.select_for_update(of=("self",)).select_related("coach__campaign__season__league").get(pk=unlock.pk)
+    require_organiser(unlock.coach.campaign, by)
+    if unlock.confirmed_at is not None:
+        raise ValidationError(f"{unlock.name} is already confirmed.")
+    total = cp_total(unlock.coach)
+    if total < unlock.threshold:
+        raise ValidationError(
+            f"{unlock.name} needs {unlock.threshold} CP and {unlock.coach} now has {total}: no longer reached (GB-12)."
+        )
+    unlock.confirmed_at = timezone.now()
+    unlock.confirmed_by = by
+    unlock.save(update_fields=["confirmed_at", "confirmed_by"])
+    return unlock
+
+
+@transaction.atomic
+def pick_card(*, unlock: MomentUnlock, card: PlotCard, by) -> OwnedCard:
+    """GB-13: the coach fills a confirmed unlock with a card it allows."""
+    coach = lock_coach(unlock.coach)
+    unlock = MomentUnlock.objects.get(pk=unlock.pk)
+    require_own(coach, by)
+    require_running(coach.campaign)
+    if OwnedCard.objects.filter(unlock=unlock).exists():
+        raise ValidationError(f"You have already picked your card for {unlock.name}.")
+    if unlock.threshold == 0:
+        raise ValidationError("The Plotting card is your starting pick (GB-14): use the starting card form.")
+    if unlock.confirmed_at is None:
+        raise ValidationError(f"The Longshanks has not confirmed {unlock.name} yet (GB-13).")
+    total = cp_total(coach)
+    if total < unlock.threshold:
+        raise ValidationError(f"{unlock.name} needs {unlock.threshold} CP and you now have {total} (GB-12).")
+    if not pick_options(coach, unlock.unlocks).filter(pk=card.pk).exists():
+        allowed = "a non-rare card of your own Guild" if unlock.unlocks == Moment.Unlocks.GUILD else (
+            "a Season Two Rare or your own Guild's rare card"
+        )
+        raise ValidationError(f"{unlock.name} unlocks {allowed} not already in your pool (GB-13); {card} is not one.")
+    return OwnedCard.objects.create(coach=coach, card=card, source=OwnedCard.Source.MOMENT, unlock=unlock)

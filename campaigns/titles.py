@@ -1,0 +1,63 @@
+"""The Final Day (GB-26): the three titles (GB-3) fixed once every League Match has
+its approved result, and the carry-over for coaches without one."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from campaigns.guards import require_organiser
+from campaigns.models import Campaign, CampaignCoach, Title
+from campaigns.setup import carry_over, ensure_campaign
+from league.models import Fixture
+
+
+@transaction.atomic
+def declare_final_day(*, campaign: Campaign, by) -> list[Title]:
+    """GB-26: once every League Match has its approved result, the Longshanks fixes
+    the three titles (GB-3) and every coach without one gets 5 Favours in their
+    next campaign in this league (now if it exists, otherwise when they join it)."""
+    from campaigns.selectors import campaign_rows, title_race
+
+    campaign = Campaign.objects.select_for_update(of=("self",)).select_related("season__league").get(pk=campaign.pk)
+    require_organiser(campaign, by)
+    if campaign.is_over:
+        raise ValidationError("The Final Day has already been declared.")
+    season = campaign.season
+    ensure_campaign(season)
+    unplayed = Fixture.objects.filter(round__season=season).unplayed().count()
+    if unplayed:
+        raise ValidationError(
+            f"{unplayed} League Match{'es' if unplayed != 1 else ''} still without an approved result: "
+            "record or abandon them before the Final Day (GB-26)."
+        )
+    rows = campaign_rows(campaign)
+    race = title_race(rows)
+    by_name = {row.name: row for row in rows}
+    titles = Title.objects.bulk_create(
+        [
+            Title(campaign=campaign, title=title, coach_id=by_name[name].cc_id, figure=figure)
+            for title, (names, figure) in race.items()
+            for name in names
+        ]
+    )
+    campaign.final_day_declared_at = timezone.now()
+    campaign.final_day_declared_by = by
+    campaign.save(update_fields=["final_day_declared_at", "final_day_declared_by"])
+    titled = {t.coach_id for t in titles}
+    for row in rows:
+        if row.cc_id in titled:
+            continue
+        later = (
+            CampaignCoach.objects.filter(
+                entry__coach_id=row.coach_id,
+                campaign__season__league_id=season.league_id,
+                campaign__season__start_date__gt=season.start_date,
+            )
+            .order_by("campaign__season__start_date")
+            .first()
+        )
+        if later is not None:
+            carry_over(target=later, source=campaign, by=by)
+    return titles

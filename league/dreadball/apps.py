@@ -1,0 +1,28 @@
+from django.apps import AppConfig
+
+
+class DreadBallConfig(AppConfig):
+    """DreadBall leagues (RULES.md section 3): the settings, each result's details,
+    the published teams and the coaches' rosters. Its own label, so the engine's
+    ``league`` app stays free of anything game-specific."""
+
+    name = "league.dreadball"
+    label = "dreadball"
+    verbose_name = "DreadBall"
+
+    def ready(self) -> None:
+        from league import layers
+        from league.dreadball import demo
+        from league.dreadball.panels import roster_panel
+
+        # DR-5: the coach's page shows the team's roster (a panel, so the engine's
+        # template knows nothing of DreadBall).
+        layers.register(
+            layers.Layer(
+                name="DreadBall",
+                game_systems=frozenset({"dreadball"}),
+                panels={"coach_detail": roster_panel},
+                demo=demo.load,
+                demo_accounts=demo.quickstart_accounts,
+            )
+        )

@@ -1,0 +1,58 @@
+"""The DreadBall result form (DR-3): who won, by how much, in which Rush, and
+whether Sudden Death was played. Landslide follows from the difference."""
+
+from __future__ import annotations
+
+from django import forms
+
+from league.dreadball.models import MAX_DIFFERENCE, MAX_RUSH
+
+WINNER_CHOICES = [("home", "Home won"), ("away", "Away won"), ("draw", "Draw (only after Sudden Death)")]
+
+
+class DreadBallResultForm(forms.Form):
+    winner = forms.ChoiceField(
+        label="Result", choices=WINNER_CHOICES, required=False, widget=forms.RadioSelect
+    )
+    difference = forms.IntegerField(
+        label="Final score difference",
+        min_value=0,
+        max_value=MAX_DIFFERENCE,
+        required=False,
+        help_text="1 to 7 for a win (7 is a landslide), 0 for a draw.",
+        error_messages={
+            "invalid": "Enter the difference as a whole number, 0 to 7.",
+            "min_value": "The difference cannot be negative.",
+            "max_value": "The difference is at most 7: a lead of 7 wins by landslide at once.",
+        },
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": MAX_DIFFERENCE}),
+    )
+    rush = forms.IntegerField(
+        label="Rush the game ended in",
+        min_value=1,
+        max_value=MAX_RUSH,
+        required=False,
+        help_text="Counted from the start: 14 for a full game, 15 or later after Sudden Death.",
+        error_messages={
+            "invalid": "Enter the Rush as a whole number.",
+            "min_value": "The first Rush is Rush 1.",
+            "max_value": f"No game runs past Rush {MAX_RUSH}; check the Rush.",
+        },
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 1, "max": MAX_RUSH}),
+    )
+    sudden_death = forms.BooleanField(label="Sudden Death was played", required=False)
+
+    def clean(self):
+        cleaned = super().clean()
+        # The organiser's "abandoned" box (league.forms.OrganiserFields) needs none of these.
+        if cleaned.get("abandoned"):
+            return cleaned
+        missing = {
+            "winner": "Choose who won, or a draw.",
+            "difference": "Enter the final score difference (0 for a draw).",
+            "rush": "Enter the Rush the game ended in.",
+        }
+        for name, message in missing.items():
+            if name not in self.errors and cleaned.get(name) in (None, ""):
+                self.add_error(name, message)
+        return cleaned

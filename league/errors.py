@@ -1,0 +1,87 @@
+"""Error pages and the health check: what a visitor or a load balancer sees when
+something is wrong, rendered so that it works while the database is down.
+
+- DatabaseUnavailableMiddleware and server_error (handler500) turn a database
+  OperationalError/InterfaceError into a styled 503 "briefly unavailable" page with
+  Retry-After, rendered from templates/503.html without a request context (the
+  context processors read the session and the user from the database).
+- not_found (handler404) answers JSON for URLs ending in .json, the styled 404.html
+  otherwise; 403.html is Django's default handler's template.
+- health: GET /health/ runs SELECT 1 and answers {"status": "ok"} or 503
+  {"status": "unavailable"}.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Callable
+
+from django.db import DatabaseError, InterfaceError, OperationalError, connection
+from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
+from django.template import loader
+from django.views import defaults
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
+
+logger = logging.getLogger(__name__)
+
+RETRY_AFTER_SECONDS = 60
+OUTAGE_ERRORS = (OperationalError, InterfaceError)
+
+
+def unavailable_response() -> HttpResponse:
+    """The 503 page. No request: the template gets no context processors, so
+    rendering it never touches the database."""
+    response = HttpResponse(loader.render_to_string("503.html"), status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+class DatabaseUnavailableMiddleware:
+    """A view that fails because the database is unreachable answers 503, in DEBUG
+    too (where handler500 is not used)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, OUTAGE_ERRORS):
+            logger.error("Database unavailable on %s %s: %s", request.method, request.path, exception)
+            return unavailable_response()
+        return None
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500. Django calls it while handling the exception, so sys.exc_info()
+    still holds it: a database outage raised outside a view (in a middleware, while
+    rendering) is a 503 here too."""
+    if isinstance(sys.exc_info()[1], OUTAGE_ERRORS):
+        return unavailable_response()
+    return HttpResponseServerError(loader.render_to_string("500.html"))
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """handler404: JSON for the JSON endpoints (a client parsing JSON gets JSON),
+    the styled page otherwise."""
+    if request.path.endswith(".json"):
+        return JsonResponse({"error": "not found"}, status=404)
+    return defaults.page_not_found(request, exception)
+
+
+@never_cache
+@require_safe
+def health(request: HttpRequest) -> JsonResponse:
+    """For a load balancer or an uptime monitor: is the database answering?"""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except DatabaseError as exc:
+        logger.error("Health check: database unavailable: %s", exc)
+        return JsonResponse({"status": "unavailable"}, status=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+    return JsonResponse({"status": "ok"})

@@ -1,0 +1,252 @@
+"""DreadBall result rules (RULES.md DR-1 to DR-4).
+
+A result is the winner (or a draw), the final score difference, the Rush the game
+ended in and whether Sudden Death was played; landslide follows from the
+difference. ``check_result`` is the DR-3 Decision as a pure function; the checks
+run in this order and the first that fails is the coach's message:
+
+1. a draw has a difference of 0 (DR-3);
+2. a win has a difference of 1 to 7 (DR-3);
+3. a draw needs Sudden Death (DR-3 Decision; DR-2: level after 14 Rushes goes on);
+4. with Sudden Death the game ended in Rush 15 or later (DR-3 Decision);
+5. without Sudden Death it ended by Rush 14 (DR-3 Decision);
+6. a game that ended before Rush 14 was a landslide, a difference of 7 (DR-3
+   Decision; DR-2: only a lead of 7 ends the game early);
+7. a Sudden Death game is won by at most 4, so never by landslide: it starts
+   level, a Rush ends with its one Strike (1 to 4 points, DR-1) and the game ends
+   at the end of the Visiting team's Rush once a side is ahead (DR-2).
+
+Rush and difference are also bounded (1 to 30, 0 to 7) at the form and the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.exceptions import ValidationError
+
+from league.dreadball.forms import DreadBallResultForm
+from league.dreadball.models import (
+    LANDSLIDE_DIFFERENCE,
+    MAX_DIFFERENCE,
+    MAX_RUSH,
+    REGULATION_RUSHES,
+    SUDDEN_DEATH_MAX_DIFFERENCE,
+    DreadBallResult,
+    DreadBallSettings,
+)
+from league.rules.base import ABANDONED, AWAY_WIN, DRAW, HOME_WIN, GameRules, PlayedResult, Stat, Verdict
+from league.rules.importing import parse_choice, parse_whole_number
+
+WINNERS = (HOME_WIN, AWAY_WIN, DRAW)
+YES_NO = {"yes": True, "no": False}
+
+
+def check_result(*, winner: str, difference: int, rush: int, sudden_death: bool) -> None:
+    """The DR-3 Decision: raise ValidationError with the first check that fails
+    (the order is the module docstring's)."""
+    if winner not in WINNERS:
+        raise ValidationError("Choose who won, or a draw.")
+    if not 0 <= difference <= MAX_DIFFERENCE:
+        raise ValidationError("The difference is 0 to 7: a lead of 7 wins by landslide at once (DR-2).")
+    if not 1 <= rush <= MAX_RUSH:
+        raise ValidationError(f"The Rush is 1 to {MAX_RUSH}.")
+    if winner == DRAW and difference != 0:
+        raise ValidationError(f"A draw ends level: the difference is 0, not {difference} (DR-3).")
+    if winner != DRAW and difference == 0:
+        raise ValidationError("A win is by 1 to 7; a difference of 0 is a draw (DR-3).")
+    if winner == DRAW and not sudden_death:
+        raise ValidationError(
+            "A draw needs Sudden Death: level after Rush 14, the game goes on, and only ends level "
+            "when neither team can score (DR-2, DR-3)."
+        )
+    if sudden_death and rush <= REGULATION_RUSHES:
+        raise ValidationError(
+            f"Sudden Death starts after Rush 14, so a game with Sudden Death ended in Rush 15 or later, "
+            f"not Rush {rush} (DR-3)."
+        )
+    if not sudden_death and rush > REGULATION_RUSHES:
+        raise ValidationError(
+            f"A game ends by Rush 14 unless it goes to Sudden Death: one that ended in Rush {rush} "
+            f"went to Sudden Death (DR-3)."
+        )
+    if rush < REGULATION_RUSHES and difference != LANDSLIDE_DIFFERENCE:
+        raise ValidationError(
+            f"A game that ended in Rush {rush} must have been a landslide: a difference of 7 (DR-2, DR-3)."
+        )
+    if sudden_death and difference > SUDDEN_DEATH_MAX_DIFFERENCE:
+        raise ValidationError(
+            f"Sudden Death starts level and ends after a Visiting Rush with one side ahead, so it is won "
+            f"by 1 to 4 (one Strike), never by {difference}{' (a landslide)' if difference == 7 else ''} (DR-1, DR-2)."
+        )
+
+
+class DreadBallRules(GameRules):
+    system = "dreadball"
+    name = "DreadBall"
+    entry_label = "Team"
+    rows_named_by_team = False
+    score_label = None  # DR-1: one running difference, no score per side
+    allows_draws = True
+    allows_override = False
+    abandoned_label = "Abandoned"
+    stats = (
+        Stat("landslides", "landslides won", "LS"),
+        Stat("strike_diff", "Strike Difference", "SD±", signed=True),
+    )
+    # DR-4: League Points, then Strike Difference, then landslides won.
+    tiebreakers = ("strike_diff", "landslides")
+    feed_columns = (
+        "position", "tied", "coach", "team", "played", "won", "drawn", "lost", "landslides", "lp", "strike_diff",
+    )
+    settings_model = DreadBallSettings
+    detail_values = {"difference": "dreadball_detail__difference", "landslide": "dreadball_detail__landslide"}
+    import_columns = ("winner", "difference", "rush", "sudden_death")
+    import_statuses = ("played", "abandoned")
+
+    def _points(self) -> DreadBallSettings:
+        return self.settings if self.settings is not None else DreadBallSettings()
+
+    # Reporting -------------------------------------------------------------------
+
+    def report_form_class(self):
+        return DreadBallResultForm
+
+    def form_labels(self, form, fixture) -> None:
+        form.fields["winner"].choices = [
+            (HOME_WIN, f"{fixture.home} won"),
+            (AWAY_WIN, f"{fixture.away} won" if fixture.away_id else "Away won"),
+            (DRAW, "Draw (only after Sudden Death)"),
+        ]
+
+    def initial_from(self, result) -> dict[str, Any]:
+        detail = _detail(result)
+        if detail is None:
+            return {}
+        return {
+            "winner": result.outcome,
+            "difference": detail.difference,
+            "rush": detail.rush,
+            "sudden_death": detail.sudden_death,
+        }
+
+    def report_help(self) -> str:
+        return (
+            "A lead of 7 wins at once by landslide; otherwise the game ends after Rush 14, "
+            "or in Sudden Death (Rush 15 or later) when level (DR-2, DR-3)."
+        )
+
+    def abandon_help(self) -> str:
+        return "Abandoned: both coaches record a loss, with no Strike Difference (DR-4); the result boxes are ignored"
+
+    def validate(self, facts: Mapping[str, Any], *, override: bool = False, abandoned: bool = False) -> Verdict:
+        if abandoned:
+            return Verdict(ABANDONED)
+        winner, difference, rush = facts.get("winner"), facts.get("difference"), facts.get("rush")
+        if winner in (None, "") or difference is None or rush is None:
+            raise ValidationError("Give the result, the final score difference and the Rush the game ended in.")
+        sudden_death = bool(facts.get("sudden_death"))
+        check_result(winner=winner, difference=difference, rush=rush, sudden_death=sudden_death)
+        return Verdict(
+            winner,
+            details={
+                "difference": difference,
+                "landslide": difference == LANDSLIDE_DIFFERENCE,
+                "rush": rush,
+                "sudden_death": sudden_death,
+            },
+        )
+
+    def save_details(self, result, verdict: Verdict) -> None:
+        if verdict.outcome == ABANDONED:
+            DreadBallResult.objects.filter(result=result).delete()
+            return
+        DreadBallResult.objects.update_or_create(result=result, defaults=dict(verdict.details))
+
+    def verdict_of(self, result) -> Verdict:
+        detail = _detail(result)
+        details = {}
+        if detail is not None:
+            details = {
+                "difference": detail.difference,
+                "landslide": detail.landslide,
+                "rush": detail.rush,
+                "sudden_death": detail.sudden_death,
+            }
+        return Verdict(result.outcome, result.home_score, result.away_score, result.conceded, details)
+
+    def summary(self, verdict: Verdict) -> str:
+        """"7–0, landslide", "0–2", "0–0, Sudden Death": the winner's side shows the
+        difference (DR-1 keeps no per-side score)."""
+        if verdict.outcome == ABANDONED:
+            return "abandoned"
+        difference = verdict.details["difference"]
+        text = f"0–{difference}" if verdict.outcome == AWAY_WIN else f"{difference}–0"
+        if verdict.details["landslide"]:
+            text += ", landslide"
+        if verdict.details["sudden_death"]:
+            text += ", Sudden Death"
+        return text
+
+    # Import ------------------------------------------------------------------------
+
+    def parse_import_row(self, values: Mapping[str, str], *, status: str) -> dict[str, Any]:
+        """``winner`` home/away/draw, ``difference`` and ``rush`` whole numbers,
+        ``sudden_death`` yes/no. An abandoned line may leave them empty (they are
+        not kept); what is given is still checked."""
+        facts = {
+            "winner": parse_choice(values, "winner", WINNERS),
+            "difference": parse_whole_number(values, "difference"),
+            "rush": parse_whole_number(values, "rush"),
+            "sudden_death": None,
+        }
+        sudden_death = parse_choice(values, "sudden_death", tuple(YES_NO))
+        facts["sudden_death"] = YES_NO[sudden_death] if sudden_death is not None else None
+        if status != ABANDONED:
+            missing = [name for name, value in facts.items() if value is None]
+            if missing:
+                raise ValueError(f"a played game needs {', '.join(missing)}")
+        return facts
+
+    # Standings ---------------------------------------------------------------------
+
+    def side_stats(self, result: PlayedResult, side: str) -> dict[str, int]:
+        """DR-4: Strike Difference is the differences won minus those lost; an
+        abandoned match counts for neither (a loss with no difference)."""
+        if result.outcome in (ABANDONED, DRAW):
+            return {}
+        difference = result.details.get("difference") or 0
+        if result.outcome == side:
+            return {"strike_diff": difference, "landslides": int(bool(result.details.get("landslide")))}
+        return {"strike_diff": -difference}
+
+    def league_points(self, result: PlayedResult, side: str) -> int:
+        """DR-4 Decision, from the league's settings; abandoned is a loss for both."""
+        points = self._points()
+        if result.outcome == DRAW:
+            return points.draw
+        if result.outcome == side:
+            return points.landslide_win if result.details.get("landslide") else points.win
+        return points.loss
+
+    def row_figures(self, row) -> str:
+        return f"Strike Difference {row.stats['strike_diff']:+d}, {row.stats['landslides']} landslide(s) won"
+
+    def standings_help(self) -> str:
+        p = self._points()
+        return (
+            f"Order: League Points (landslide win {p.landslide_win}, other win {p.win}, draw {p.draw}, "
+            f"loss {p.loss}), then Strike Difference (differences won minus lost), then landslides won (DR-4). "
+            "Coaches level on all three share the position. An abandoned match is a loss for both."
+        )
+
+
+def _detail(result) -> DreadBallResult | None:
+    try:
+        return result.dreadball_detail
+    except DreadBallResult.DoesNotExist:
+        return None
+
+
+__all__ = ["DreadBallRules", "check_result"]

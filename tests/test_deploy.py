@@ -1,0 +1,141 @@
+"""Production settings: DEBUG off without a SECRET_KEY refuses to start, the HTTPS
+switches reach Django's settings, and R5: ``check --deploy`` with the README's
+production environment prints no warning. Each runs settings in a fresh
+interpreter, because settings are read once per process."""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Variables the settings read; stripped so the host's environment cannot leak in.
+SETTINGS_VARS = (
+    "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "DATABASE_URL", "SITE_URL",
+    "SECURE_SSL_REDIRECT", "SECURE_PROXY_SSL_HEADER", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
+    "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD",
+    # The browser tests set this in-process for Playwright; a deployment never has it.
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+)
+
+PRINT_SETTINGS = """
+import django, json
+django.setup()
+from django.conf import settings as s
+print(json.dumps({
+    "DEBUG": s.DEBUG, "SECRET_KEY": s.SECRET_KEY, "STATIC": s.STORAGES["staticfiles"]["BACKEND"],
+    "SECURE_SSL_REDIRECT": s.SECURE_SSL_REDIRECT, "SECURE_PROXY_SSL_HEADER": s.SECURE_PROXY_SSL_HEADER,
+    "SESSION_COOKIE_SECURE": s.SESSION_COOKIE_SECURE, "CSRF_COOKIE_SECURE": s.CSRF_COOKIE_SECURE,
+    "SECURE_HSTS_SECONDS": s.SECURE_HSTS_SECONDS, "SECURE_HSTS_INCLUDE_SUBDOMAINS": s.SECURE_HSTS_INCLUDE_SUBDOMAINS,
+    "SECURE_HSTS_PRELOAD": s.SECURE_HSTS_PRELOAD,
+}))
+"""
+
+
+def run(args: list[str], **env: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if k not in SETTINGS_VARS}
+    clean["DJANGO_SETTINGS_MODULE"] = "league.settings"
+    clean.update(env)
+    return subprocess.run([sys.executable, *args], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=120)
+
+
+def settings_with(**env: str) -> dict:
+    import json
+
+    done = run(["-c", PRINT_SETTINGS], **env)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_debug_off_without_secret_key_refuses_to_start():
+    done = run(["manage.py", "check"], DEBUG="false")
+    assert done.returncode != 0
+    assert "ImproperlyConfigured" in done.stderr
+    assert "SECRET_KEY is not set and DEBUG is off" in done.stderr
+
+
+def test_an_empty_secret_key_counts_as_none():
+    done = run(["manage.py", "check"], DEBUG="false", SECRET_KEY="  ")
+    assert done.returncode != 0
+    assert "SECRET_KEY is not set" in done.stderr
+
+
+def test_a_debug_typo_is_an_error_not_a_guess():
+    done = run(["manage.py", "check"], DEBUG="flase")
+    assert done.returncode != 0
+    assert "DEBUG='flase'" in done.stderr
+
+
+def test_no_environment_is_development():
+    """The README's quickstart and pytest run with nothing set: DEBUG on, the
+    development key, and plain static files (no collectstatic needed)."""
+    s = settings_with()
+    assert s["DEBUG"] is True
+    assert s["SECRET_KEY"].startswith("dev-only-insecure-key")
+    assert s["STATIC"] == "django.contrib.staticfiles.storage.StaticFilesStorage"
+    assert not s["SECURE_SSL_REDIRECT"] and not s["SESSION_COOKIE_SECURE"] and s["SECURE_HSTS_SECONDS"] == 0
+
+
+def test_production_switches_reach_the_settings():
+    key = secrets.token_urlsafe(50)
+    s = settings_with(
+        DEBUG="false", SECRET_KEY=key, SECURE_SSL_REDIRECT="true", SECURE_PROXY_SSL_HEADER="HTTP_X_FORWARDED_PROTO,https",
+        SESSION_COOKIE_SECURE="1", CSRF_COOKIE_SECURE="yes", SECURE_HSTS_SECONDS="3600",
+        SECURE_HSTS_INCLUDE_SUBDOMAINS="on", SECURE_HSTS_PRELOAD="true",
+    )
+    assert s == {
+        "DEBUG": False, "SECRET_KEY": key, "STATIC": "whitenoise.storage.CompressedManifestStaticFilesStorage",
+        "SECURE_SSL_REDIRECT": True, "SECURE_PROXY_SSL_HEADER": ["HTTP_X_FORWARDED_PROTO", "https"],
+        "SESSION_COOKIE_SECURE": True, "CSRF_COOKIE_SECURE": True, "SECURE_HSTS_SECONDS": 3600,
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS": True, "SECURE_HSTS_PRELOAD": True,
+    }
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("SECURE_HSTS_SECONDS", "a year", "expected a whole number"),
+        ("SECURE_HSTS_SECONDS", "-1", "expected a number >= 0"),
+        ("SECURE_PROXY_SSL_HEADER", "HTTP_X_FORWARDED_PROTO", "expected a header and a value"),
+    ],
+)
+def test_bad_switch_values_are_named(name, value, message):
+    done = run(["manage.py", "check"], **{name: value})
+    assert done.returncode != 0
+    assert name in done.stderr and message in done.stderr
+
+
+def readme_production_env() -> dict[str, str]:
+    """The NAME=value lines of the README's Production section, SECRET_KEY's
+    placeholder replaced by a real random key."""
+    text = (ROOT / "README.md").read_text()
+    section = text.split("\n## Production\n", 1)[1].split("\n## ", 1)[0]
+    env = dict(re.findall(r"^    ([A-Z][A-Z0-9_]+)=(\S.*)$", section, flags=re.MULTILINE))
+    assert {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS"} <= env.keys(), env
+    env["SECRET_KEY"] = secrets.token_urlsafe(50)
+    return env
+
+
+def test_r5_check_deploy_with_the_readme_production_settings_prints_no_warning():
+    """R5."""
+    done = run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], **readme_production_env())
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    assert "System check identified no issues (0 silenced)." in output
+    assert "WARNING" not in output
+
+
+def test_r5_check_deploy_would_catch_a_setting_left_out():
+    """The R5 check can fail: drop one switch from the recipe and a warning appears."""
+    env = readme_production_env()
+    del env["SESSION_COOKIE_SECURE"]
+    done = run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], **env)
+    assert done.returncode != 0
+    assert "security.W012" in done.stdout + done.stderr
