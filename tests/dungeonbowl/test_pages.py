@@ -2,6 +2,7 @@
 
 import pytest
 from django.db import connection
+from django.http import HttpRequest
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -15,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 
 def login(client, user):
-    assert client.login(username=user.username, password=PASSWORD)
+    assert client.login(request=HttpRequest(), username=user.username, password=PASSWORD)
 
 
 def play(season, organiser, rounds=1):

@@ -4,6 +4,7 @@ exactly that back, rolls stay in the log."""
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.http import HttpRequest
 from django.urls import reverse
 
 from league import services as engine
@@ -52,7 +53,7 @@ def post(fixture, **extra):
 
 
 def login(client, user):
-    assert client.login(username=user.username, password=PASSWORD)
+    assert client.login(request=HttpRequest(), username=user.username, password=PASSWORD)
 
 
 def report_and_approve(client, fixture, organiser, **extra):

@@ -3,6 +3,7 @@ role; a correction after the gold was spent; the ledger reconciles."""
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest
 from django.urls import reverse
 
 from league import services as engine
@@ -78,14 +79,14 @@ def test_team_page_forms_for_every_role(client, organiser, team):
     assert client.post(url).status_code == 302 and team.treasury() == 345_000  # anonymous: to the login page
     assert "Buy a team re-roll" not in client.get(page_url).content.decode()
     stranger = CoachFactory(name="Nobody")
-    client.login(username=stranger.user.username, password=PASSWORD)
+    client.login(request=HttpRequest(), username=stranger.user.username, password=PASSWORD)
     assert client.post(url).status_code == 403
     client.logout()
     wrong = Team.objects.get(name="Team 02").coach
-    client.login(username=wrong.user.username, password=PASSWORD)
+    client.login(request=HttpRequest(), username=wrong.user.username, password=PASSWORD)
     assert client.post(url).status_code == 403 and team.treasury() == 345_000
     client.logout()
-    client.login(username=team.coach.user.username, password=PASSWORD)
+    client.login(request=HttpRequest(), username=team.coach.user.username, password=PASSWORD)
     assert "Buy a team re-roll" in client.get(page_url).content.decode()
     response = client.post(url, follow=True)
     assert "bought" in response.content.decode() and team.treasury() == 245_000
@@ -95,7 +96,7 @@ def test_team_page_forms_for_every_role(client, organiser, team):
     response = client.post(hire, {"position": "garbage"}, follow=True)
     assert response.status_code == 200 and "Choose a position" in response.content.decode()
     client.logout()
-    client.login(username=organiser.username, password=PASSWORD)
+    client.login(request=HttpRequest(), username=organiser.username, password=PASSWORD)
     fire = reverse("dungeonbowl:fire_player", args=[team.league.slug, team.slug])
     snot = team.players.get(name="Snotling")
     client.post(fire, {"player": snot.pk})
