@@ -11,8 +11,14 @@ class DungeonBowlConfig(AppConfig):
     verbose_name = "Dungeon Bowl"
 
     def ready(self) -> None:
-        from league import layers
+        from django.db.models import Q
+
+        from league import layers, versions
+        from league.dungeonbowl.league_models import TeamSeason
         from league.dungeonbowl.panels import fixture_panel
+
+        # A team's place in a season links its standings row to the team (versions.py).
+        versions.track(TeamSeason, lambda ts: Q(entries__pk=ts.entry_id))
 
         layers.register(layers.Layer(
             name="dungeonbowl", game_systems=frozenset({"dungeonbowl"}), panels={"fixture_detail": fixture_panel},

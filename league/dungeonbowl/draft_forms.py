@@ -56,3 +56,38 @@ class DraftForm(forms.Form):
 
     def position_fields(self):
         return [self[f"pos_{p.pk}"] for p in self.positions]
+
+
+class NewTeamForm(forms.Form):
+    """DB-1: a coach names their team and picks its college; the draft comes next."""
+
+    name = forms.CharField(label="Team name", max_length=100, error_messages={"required": "Name your team."})
+    college = forms.ModelChoiceField(
+        queryset=College.objects.order_by("name"), label="College of Magic",
+        error_messages={"required": "Choose a College of Magic.", "invalid_choice": "Choose one of the colleges listed."},
+    )
+
+
+class EntryForm(forms.Form):
+    """The commissioner enters a drafted team in one of the league's seasons, in a
+    division when the season has them (DB-2). Every choice is the league's own."""
+
+    team = forms.ModelChoiceField(
+        queryset=Team.objects.none(), error_messages={"invalid_choice": "Choose a team of this league with a draft."}
+    )
+    season = forms.ModelChoiceField(
+        queryset=None, error_messages={"invalid_choice": "Choose a season of this league."}
+    )
+    division = forms.ModelChoiceField(
+        queryset=None, required=False, error_messages={"invalid_choice": "Choose a division of this league."},
+        help_text="Needed when the season has divisions.",
+    )
+
+    def __init__(self, *args, league, **kwargs):
+        from league.models import Division, Season
+
+        super().__init__(*args, **kwargs)
+        self.fields["team"].queryset = Team.objects.filter(league=league, draft_submitted_at__isnull=False).order_by("name")
+        self.fields["season"].queryset = Season.objects.filter(league=league).order_by("-start_date", "-id")
+        self.fields["division"].queryset = Division.objects.filter(season__league=league).select_related("season")
+        self.fields["division"].label_from_instance = lambda d: f"{d.name} ({d.season.name})"

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from league.dungeonbowl import rules, selectors, services, spending
-from league.dungeonbowl.draft_forms import DraftForm
+from league.dungeonbowl.draft_forms import DraftForm, EntryForm, NewTeamForm
 from league.dungeonbowl.models import GAME_SYSTEM, College, DiceRoll, Player, Position, Team
 from league.models import League
 from league.permissions import coach_for
@@ -94,10 +94,66 @@ def draft(request: HttpRequest, slug: str) -> HttpResponse:
         list(Team.objects.filter(league=league, draft_submitted_at__isnull=False).select_related("coach", "college"))
         if organiser else []
     )
+    entered = _entered(league, submitted) if organiser else {}
+    for team in submitted:
+        team.entered_in = entered.get(team.pk, "")
     return render(request, "dungeonbowl/draft.html", {
         "league": league, "form": form, "check": check, "college": college, "colleges": colleges,
         "existing": existing, "budget": budget, "organiser": organiser, "submitted": submitted, "coach": coach,
+        "entry_form": EntryForm(league=league) if organiser else None,
     })
+
+
+def _entered(league: League, teams: list[Team]) -> dict[int, str]:
+    """team pk -> the seasons it is entered in, for the commissioner's list (one query)."""
+    from league.dungeonbowl.league_models import TeamSeason
+
+    out: dict[int, list[str]] = {}
+    for team_id, season, division in TeamSeason.objects.filter(team__in=teams).values_list(
+        "team_id", "entry__season__name", "entry__division__name"
+    ).order_by("entry__season__start_date"):
+        out.setdefault(team_id, []).append(f"{season} ({division})" if division else season)
+    return {team_id: ", ".join(names) for team_id, names in out.items()}
+
+
+@login_required
+def create_team(request: HttpRequest, slug: str) -> HttpResponse:
+    """DB-1: a coach founds their team (name and college); the draft form drafts it."""
+    league = _league(slug)
+    coach = coach_for(request.user)
+    if coach is None:
+        raise PermissionDenied("Only a coach with an account creates a team.")
+    form = NewTeamForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            team = services.create_team(league=league, coach=coach, name=form.cleaned_data["name"],
+                                        college=form.cleaned_data["college"], by=request.user)
+        except ValidationError as error:
+            for message in error.messages:
+                form.add_error(None, message)
+        else:
+            messages.success(request, f"{team.name} is founded. Now draft its players.")
+            return redirect(reverse("dungeonbowl:draft", args=[league.slug]))
+    return render(request, "dungeonbowl/new_team.html", {"league": league, "form": form})
+
+
+@login_required
+@require_POST
+def enter_team(request: HttpRequest, slug: str) -> HttpResponse:
+    """The commissioner enters a drafted team in a season (and its division)."""
+    league = _league(slug)
+    if not league.is_organised_by(request.user):
+        raise PermissionDenied("Only the league's commissioner enters teams in a season.")
+    form = EntryForm(request.POST, league=league)
+    try:
+        data = _valid(form)
+        services.enter_team(team=data["team"], season=data["season"], division=data["division"], by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        where = f" ({data['division'].name})" if data["division"] else ""
+        messages.success(request, f"{data['team']} is entered in {data['season'].name}{where}.")
+    return redirect(reverse("dungeonbowl:draft", args=[league.slug]))
 
 
 @login_required

@@ -19,7 +19,7 @@ from django.utils.text import slugify
 
 from league.dungeonbowl import rules as db
 from league.dungeonbowl.forms import DungeonBowlResultForm
-from league.dungeonbowl.league_models import MAX_PER_PLAYER, MAX_TD, DungeonBowlSettings, Ending
+from league.dungeonbowl.league_models import MAX_PER_PLAYER, MAX_TD, DungeonBowlSettings, Ending, GameReport, PlayerEffect
 from league.rules.base import ABANDONED, AWAY_WIN, DRAW, HOME_WIN, SIDES, GameRules, PlayedResult, Stat, Verdict
 
 COUNTS = ("touchdowns", "completions", "deflections", "interceptions", "casualties")
@@ -50,6 +50,8 @@ class DungeonBowlRules(GameRules):
     tiebreakers = ("td_for", "cas_for")  # DB-5a
     feed_columns = ("position", "tied", "team", "coach", "played", "won", "drawn", "lost", "lp", "td_for", "td_against", "cas_for")
     settings_model = DungeonBowlSettings
+    # GameReport's casualty totals feed the standings; PlayerEffect rows change with approvals.
+    detail_models = (GameReport, PlayerEffect)
     detail_values = {"home_cas": "dungeonbowl_report__home_cas", "away_cas": "dungeonbowl_report__away_cas"}
 
     # Reporting -------------------------------------------------------------------
