@@ -6,6 +6,7 @@ each player, so a correction reverses exactly that.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
@@ -209,3 +210,41 @@ class PlayerEffect(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.note or self.spp}"
+
+
+class PlayerAdvancement(models.Model):
+    """One advancement a player bought with SPP (DB-11): what it was, what it cost
+    and what it added to the player's value, so a player's profile can be explained
+    line by line."""
+
+    KINDS = [(k.value, k.value.replace("_", " ")) for k in rules.Advancement]
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="advancement_lines")
+    number = models.PositiveSmallIntegerField(help_text="The player's n-th advancement, 1 to 6.")
+    kind = models.CharField(max_length=20, choices=KINDS)
+    category = models.CharField(max_length=1, blank=True, help_text="G, A, S, P or M for a skill.")
+    skill = models.CharField(max_length=40, blank=True)
+    characteristic = models.CharField(max_length=2, choices=Characteristic.choices, blank=True)
+    spp_cost = models.PositiveSmallIntegerField()
+    value_increase = models.PositiveIntegerField()
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["player", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "number"], name="dbadvancement_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1, number__lte=rules.MAX_ADVANCEMENTS),
+                                   name="dbadvancement_number_1_to_6"),
+            models.CheckConstraint(condition=Q(kind__in=[k.value for k in rules.Advancement]), name="dbadvancement_kind_valid"),
+            models.CheckConstraint(condition=Q(spp_cost__gte=1, spp_cost__lte=50), name="dbadvancement_spp_cost_in_range"),
+            models.CheckConstraint(condition=Q(value_increase__lte=80_000), name="dbadvancement_value_in_range"),
+            models.CheckConstraint(
+                condition=(Q(kind="characteristic") & ~Q(characteristic="") & Q(skill=""))
+                | (~Q(kind="characteristic") & Q(characteristic="") & ~Q(skill="")),
+                name="dbadvancement_skill_or_characteristic",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.skill or self.characteristic.upper()} ({self.spp_cost} SPP)"

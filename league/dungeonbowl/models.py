@@ -402,6 +402,7 @@ from league.dungeonbowl.league_models import (  # noqa: E402,F401
     DungeonBowlSettings,
     GameReport,
     PlayerEffect,
+    PlayerAdvancement,
     PlayerGame,
     TeamSeason,
 )

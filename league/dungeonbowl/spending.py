@@ -130,4 +130,58 @@ def purchase_lines(team: Team):
     return TreasuryLine.objects.filter(team=team, kind=TreasuryLine.Kind.PURCHASE).select_related("cause_type")
 
 
-__all__ = ["buy_reroll", "fire_player", "hire_journeyman", "hire_player", "ContentType"]
+__all__ = ["advance_player", "buy_reroll", "fire_player", "hire_journeyman", "hire_player", "ContentType"]
+
+
+# Advancements (DB-11) ----------------------------------------------------------------
+
+
+@transaction.atomic
+def advance_player(
+    *, player: Player, kind: str, category: str = "", skill: str = "", characteristic: str = "", by
+):
+    """DB-11: spend a player's SPP on an advancement from the Decision table: a chosen
+    primary or secondary skill from the position's categories, or +1 to a
+    characteristic (never past its best). The player's value rises by the Decision's
+    amount. Random skills are refused: the Blood Bowl skill tables are not in the
+    data. Lock order: team, then the player."""
+    from league.dungeonbowl.league_models import PlayerAdvancement
+
+    team = _lock(player.team, by)
+    player = Player.objects.select_for_update().select_related("position").get(pk=player.pk, team=team)
+    if player.status != Player.Status.ACTIVE:
+        raise ValidationError(f"{player} is not on the draft list.")
+    skill = " ".join((skill or "").split())
+    if kind != rules.Advancement.CHARACTERISTIC:
+        if not skill:
+            raise ValidationError("Name the skill the player learns.")
+        if len(skill) > 40:
+            raise ValidationError("A skill's name is at most 40 characters.")
+        owned = next((s for s in player.skills if s.lower() == skill.lower()), None)
+        if owned is not None:
+            raise ValidationError(f"{player} already has {owned}.")
+        characteristic = ""
+    else:
+        skill, category = "", ""
+    try:
+        check = rules.check_advancement(
+            kind, advancements_taken=player.advancements, spp=player.spp, category=category,
+            primary=player.position.primary, secondary=player.position.secondary,
+            characteristic=characteristic or None, profile=player.profile,
+        )
+    except ValueError as error:
+        raise ValidationError(f"{player}: {error}") from None
+    if characteristic:
+        profile, _ = player.profile.improved(characteristic)
+        for name in rules.CHARACTERISTICS:
+            setattr(player, name, getattr(profile, name))
+    else:
+        player.skills_gained = [*player.skills_gained, skill]
+    player.spp -= check.spp_cost
+    player.advancements = check.number
+    player.value_increase += check.value_increase
+    player.save(update_fields=[*rules.CHARACTERISTICS, "skills_gained", "spp", "advancements", "value_increase"])
+    return PlayerAdvancement.objects.create(
+        player=player, number=check.number, kind=kind, category=category, skill=skill,
+        characteristic=characteristic, spp_cost=check.spp_cost, value_increase=check.value_increase, created_by=by,
+    )

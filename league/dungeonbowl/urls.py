@@ -12,6 +12,7 @@ urlpatterns = [
     path("leagues/<slug:slug>/teams/<slug:team_slug>/reroll/", views.buy_reroll, name="buy_reroll"),
     path("leagues/<slug:slug>/teams/<slug:team_slug>/hire/", views.hire_player, name="hire_player"),
     path("leagues/<slug:slug>/teams/<slug:team_slug>/fire/", views.fire_player, name="fire_player"),
+    path("leagues/<slug:slug>/teams/<slug:team_slug>/advance/", views.advance_player, name="advance_player"),
     path("leagues/<slug:slug>/dice/", views.dice_log, name="dice_log"),
     path("leagues/<slug:slug>/draft/", views.draft, name="draft"),
     path("leagues/<slug:slug>/entries/", views.enter_team, name="enter_team"),

@@ -32,7 +32,7 @@ def team_detail(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse
     team = sheet.team
     context = {"league": league, "sheet": sheet, "team": team}
     if request.user.is_authenticated and (team.coach.user_id == request.user.pk or league.is_organised_by(request.user)):
-        context.update(hire_form=HireForm(team=team), fire_form=FireForm(team=team),
+        context.update(hire_form=HireForm(team=team), fire_form=FireForm(team=team), advance_form=AdvanceForm(team=team),
                        reroll_cost=2 * team.college.reroll_cost)
     return render(request, "dungeonbowl/team_detail.html", context)
 
@@ -194,6 +194,35 @@ class FireForm(forms.Form):
         self.fields["player"].queryset = team.players.on_draft_list()
 
 
+class AdvanceForm(forms.Form):
+    """DB-11: spend SPP. Only the chosen options: random skills need the Blood Bowl
+    skill tables, which the league's data does not hold."""
+
+    KINDS = [
+        (rules.Advancement.CHOSEN_PRIMARY.value, "Chosen primary skill (6/8/12/16/20/30 SPP, +20,000 gp)"),
+        (rules.Advancement.CHOSEN_SECONDARY.value, "Chosen secondary skill (12/14/18/22/26/40 SPP, +40,000 gp)"),
+        (rules.Advancement.CHARACTERISTIC.value, "A characteristic (18/20/24/28/32/50 SPP, +10,000 to +80,000 gp)"),
+    ]
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), error_messages={
+        "required": "Choose the player.", "invalid_choice": "Choose a player on the draft list."})
+    kind = forms.ChoiceField(label="Advancement", choices=KINDS, error_messages={
+        "invalid_choice": "Choose a chosen skill or a characteristic (random skills are not offered)."})
+    category = forms.ChoiceField(label="Skill category", required=False,
+                                 choices=[("", "—"), *rules.SKILL_CATEGORIES.items()])
+    skill = forms.CharField(max_length=40, required=False, help_text="The skill's name, for a skill.")
+    characteristic = forms.ChoiceField(required=False, choices=[("", "—"), ("ma", "MA"), ("st", "ST"), ("ag", "AG"),
+                                                                 ("pa", "PA"), ("av", "AV")])
+
+    def __init__(self, *args, team: Team, **kwargs):
+        super().__init__(*args, **kwargs)
+        players = team.players.on_draft_list().select_related("position").order_by("number")
+        self.fields["player"].queryset = players
+        self.fields["player"].label_from_instance = lambda p: (
+            f"#{p.number} {p.name} ({p.position.name}, {p.spp} SPP, primary {p.position.primary or '-'}, "
+            f"secondary {p.position.secondary or '-'})"
+        )
+
+
 def _spend(request: HttpRequest, slug: str, team_slug: str, act) -> HttpResponse:
     league = _league(slug)
     team = get_object_or_404(Team.objects.select_related("coach", "college"), league=league, slug=team_slug)
@@ -237,4 +266,19 @@ def fire_player(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse
     def act(team: Team) -> str:
         player = spending.fire_player(player=_valid(FireForm(request.POST, team=team))["player"], by=request.user)
         return f"{player} has left the draft list."
+    return _spend(request, slug, team_slug, act)
+
+
+@login_required
+@require_POST
+def advance_player(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
+    def act(team: Team) -> str:
+        data = _valid(AdvanceForm(request.POST, team=team))
+        line = spending.advance_player(
+            player=data["player"], kind=data["kind"], category=data["category"], skill=data["skill"],
+            characteristic=data["characteristic"], by=request.user,
+        )
+        gained = line.skill or f"+1 {line.characteristic.upper()}"
+        return (f"{data['player']} takes advancement {line.number}: {gained} for {line.spp_cost} SPP; "
+                f"value +{line.value_increase:,} gp.")
     return _spend(request, slug, team_slug, act)
