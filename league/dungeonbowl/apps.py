@@ -15,11 +15,11 @@ class DungeonBowlConfig(AppConfig):
 
         from league import layers, versions
         from league.dungeonbowl.league_models import TeamSeason
-        from league.dungeonbowl.panels import fixture_panel
+        from league.dungeonbowl.panels import fixture_panel, my_fixtures_panel
 
         # A team's place in a season links its standings row to the team (versions.py).
         versions.track(TeamSeason, lambda ts: Q(entries__pk=ts.entry_id))
 
         layers.register(layers.Layer(
-            name="dungeonbowl", game_systems=frozenset({"dungeonbowl"}), panels={"fixture_detail": fixture_panel},
+            name="dungeonbowl", game_systems=frozenset({"dungeonbowl"}), panels={"fixture_detail": fixture_panel, "my_fixtures": my_fixtures_panel},
         ))
