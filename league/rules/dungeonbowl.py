@@ -21,6 +21,7 @@ from league.dungeonbowl import rules as db
 from league.dungeonbowl.forms import DungeonBowlResultForm
 from league.dungeonbowl.league_models import MAX_PER_PLAYER, MAX_TD, DungeonBowlSettings, Ending, GameReport, PlayerEffect
 from league.rules.base import ABANDONED, AWAY_WIN, DRAW, HOME_WIN, SIDES, GameRules, PlayedResult, Stat, Verdict
+from league.rules.importing import parse_whole_number
 
 COUNTS = ("touchdowns", "completions", "deflections", "interceptions", "casualties")
 INJURIES = {"", "badly_hurt", "seriously_hurt", "serious_injury", "lasting_injury", "dead"}
@@ -53,6 +54,14 @@ class DungeonBowlRules(GameRules):
     # GameReport's casualty totals feed the standings; PlayerEffect rows change with approvals.
     detail_models = (GameReport, PlayerEffect)
     detail_values = {"home_cas": "dungeonbowl_report__home_cas", "away_cas": "dungeonbowl_report__away_cas"}
+
+    # manage.py import_results: team totals, no per-player lines (see parse_import_row).
+    import_columns = ("home_td", "away_td", "home_cas", "away_cas", "dice", "home_gather", "away_gather")
+    import_header = ("league", "round", "home", "away", "home_td", "away_td", "home_cas", "away_cas", "status",
+                     "dice", "home_gather", "away_gather")
+    import_statuses = ("played", "unplayed", "conceded")
+    import_abandoned = ("unplayed",)
+    import_sides = "teams"
 
     # Reporting -------------------------------------------------------------------
 
@@ -138,10 +147,24 @@ class DungeonBowlRules(GameRules):
             if len(dice) != 2 or any(isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6 for d in dice):
                 raise ValidationError('Winnings dice are two numbers from 1 to 6, such as "5 3".')
             dice = list(dice)
+        cas = {}
+        for side in SIDES:
+            from_lines = sum(line["casualties"] for line in lines[side])
+            given = facts.get(f"{side}_cas")
+            if given is None or lines[side]:
+                if given is not None and given != from_lines:
+                    raise ValidationError(
+                        f"{names[side]}'s casualties ({given}) differ from its players' casualties ({from_lines})."
+                    )
+                cas[side] = from_lines
+            else:
+                # A team total without per-player lines (an imported result): it counts for the
+                # standings and the casualty bonus; no player earns SPP for it.
+                cas[side] = _whole(given, 0, db.MAX_PLAYERS * MAX_PER_PLAYER, "Casualties")
         details = {
             "ending": ending,
             "players": lines,
-            "cas": {side: sum(line["casualties"] for line in lines[side]) for side in SIDES},
+            "cas": cas,
             "gather": gather,
             "journeymen": journeymen,
             "dice": dice,
@@ -193,6 +216,84 @@ class DungeonBowlRules(GameRules):
             raise ValidationError(f"{who}: only a Lasting Injury loses a characteristic.")
         out["injury"], out["lasting"] = injury, lasting
         return out
+
+    # Import ------------------------------------------------------------------------
+
+    def parse_import_row(self, values: Mapping[str, str], *, status: str) -> dict[str, Any]:
+        """An import line as the report form's facts. ``played``: 1-0 or 0-1 is a game won
+        by its touchdown, 0-0 a draw (a time-limit win on distance cannot be told from
+        a draw in the file: enter it on the site). ``conceded``: the team with 0
+        touchdowns conceded. ``unplayed``: nothing else is kept (DB-5a). ``dice``: the
+        winner's 2D6, or on a draw the home then the away D6; empty, the app rolls."""
+        if status == "unplayed":
+            for column in ("home_td", "away_td", "home_cas", "away_cas", "dice", "home_gather", "away_gather"):
+                if values.get(column, "") not in ("", "0"):
+                    raise ValueError(f"an unplayed fixture records nothing: leave {column} empty")
+            return {}
+        home, away = parse_whole_number(values, "home_td"), parse_whole_number(values, "away_td")
+        if home is None or away is None:
+            raise ValueError(f"a {status} game needs home_td and away_td")
+        if status == "conceded":
+            if sorted((home, away)) != [0, 1]:
+                raise ValueError(f"a conceded game is recorded 1-0 to the other team (the one with 0 conceded), "
+                                 f"not {home}-{away}")
+            ending = Ending.HOME_CONCEDED if home == 0 else Ending.AWAY_CONCEDED
+        else:
+            ending = Ending.DRAW if (home, away) == (0, 0) else Ending.TOUCHDOWN
+        text = values.get("dice", "")
+        dice = None
+        if text:
+            try:
+                dice = [int(part) for part in text.replace(",", " ").split()]
+            except ValueError:
+                raise ValueError(f'dice are two numbers from 1 to 6 such as "5 3", not {text!r}') from None
+        return {
+            "home_score": home, "away_score": away, "ending": ending,
+            "home_cas": parse_whole_number(values, "home_cas") or 0,
+            "away_cas": parse_whole_number(values, "away_cas") or 0,
+            "home_gather": parse_whole_number(values, "home_gather") or 0,
+            "away_gather": parse_whole_number(values, "away_gather") or 0,
+            "home_journeymen": 0, "away_journeymen": 0, "dice": dice,
+        }
+
+    def import_entry(self, *, season, name: str, by) -> tuple[Any, bool, bool]:
+        """A line names teams: the team's entry in the season, entering a team of the
+        league that has none yet (its coach's one entry). Teams come from
+        ``manage.py import_teams`` or the draft form."""
+        from league.dungeonbowl import services
+        from league.dungeonbowl.league_models import TeamSeason
+        from league.dungeonbowl.models import Team
+
+        team = Team.objects.filter(league=season.league, slug=slugify(name)).first()
+        if team is None:
+            raise ValidationError(f"{season.league} has no team called {name}; import the teams first "
+                                  f"(manage.py import_teams)")
+        found = TeamSeason.objects.filter(team=team, entry__season=season).select_related("entry").first()
+        if found is not None:
+            return found.entry, False, False
+        return services.enter_team(team=team, season=season, by=by), False, True
+
+    def verdict_of(self, result) -> Verdict:
+        """What an imported line would say about ``result``: touchdowns, how it ended,
+        casualty totals, Gather Funds and the table's dice (player lines too, when the
+        result was reported on the site with them)."""
+        report = getattr(result, "dungeonbowl_report", None)
+        if result.outcome == ABANDONED:
+            return Verdict(ABANDONED, 0, 0, details={"ending": Ending.UNPLAYED})
+        if report is None:
+            return Verdict(result.outcome, result.home_score, result.away_score, result.conceded)
+        lines = {side: [] for side in SIDES}
+        for line in report.players.all():
+            lines[line.side].append({"player": line.player_id, **{n: getattr(line, n) for n in COUNTS},
+                                     "mvp": line.mvp, "injury": line.injury, "lasting": line.lasting})
+        return Verdict(result.outcome, result.home_score, result.away_score, result.conceded, {
+            "ending": report.ending,
+            "players": lines,
+            "cas": {"home": report.home_cas, "away": report.away_cas},
+            "gather": {"home": report.home_gather, "away": report.away_gather},
+            "journeymen": {"home": report.home_journeymen, "away": report.away_journeymen},
+            "dice": report.dice,
+        })
 
     def save_details(self, result, verdict: Verdict) -> None:
         from league.dungeonbowl.reports import save_report
