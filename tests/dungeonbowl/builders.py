@@ -28,13 +28,14 @@ def db_team(league: League, name: str, *, college: str = "college-of-fire", coac
     )
 
 
-def db_season(organiser, *, teams: int = 4, divisions: int = 0, league: League | None = None, **settings) -> Season:
+def db_season(organiser, *, teams: int = 4, divisions: int = 0, league: League | None = None, prefix: str = "Team",
+              **settings) -> Season:
     """A season of ``teams`` drafted teams (alternating colleges), entered and
     with fixtures generated (within divisions when asked)."""
     league = league or db_league(organiser, **settings)
     season = SeasonFactory(league=league, name="Season 1")
     for i in range(teams):
-        team = db_team(league, f"Team {i + 1:02d}", college="college-of-fire" if i % 2 == 0 else "college-of-shadows")
+        team = db_team(league, f"{prefix} {i + 1:02d}", college="college-of-fire" if i % 2 == 0 else "college-of-shadows")
         services.enter_team(team=team, season=season, by=organiser)
     if divisions:
         engine.draw_season_divisions(season=season, by=organiser, count=divisions, seed=3)
