@@ -61,8 +61,24 @@ _MAX_LEAGUE_NAME = League._meta.get_field("name").max_length
 
 
 def required_columns(rules: GameRules) -> tuple[str, ...]:
-    """The header a file for ``rules``' game must have."""
+    """The header a file for ``rules``' game must have (in the game's own order when
+    it gives one; columns are matched by name)."""
+    if rules.import_header is not None:
+        return tuple(rules.import_header)
     return (*ENGINE_COLUMNS, *rules.import_columns, "status")
+
+
+def game_for_header(columns: Iterable[str], league_name: str = "") -> str | None:
+    """The game a file is for, without ``--game``: the game of the league its first
+    line names when that league exists, else the one game whose header is exactly
+    the file's columns; None when neither tells."""
+    if league_name:
+        league = _find_league(slugify(league_name), league_name, 2)
+        if league is not None and league.game_system in GAMES:
+            return league.game_system
+    given = {(column or "").strip().lower() for column in columns}
+    matches = [system for system, cls in GAMES.items() if set(required_columns(cls())) == given]
+    return matches[0] if len(matches) == 1 else None
 
 
 class BadRow(Exception):
@@ -86,6 +102,7 @@ class ImportRow:
     home: str
     away: str
     status: str
+    abandoned: bool = False  # the game records the line as abandoned/unplayed (``import_abandoned``)
     facts: Mapping[str, Any] | None = None  # the game's report-form facts; None: no result yet
     # What the game's layers read from their own columns: (columns, parsed) pairs.
     extras: tuple[tuple[layers.ImportColumns, object], ...] = ()
@@ -97,10 +114,6 @@ class ImportRow:
     @property
     def has_result(self) -> bool:
         return self.facts is not None
-
-    @property
-    def abandoned(self) -> bool:
-        return self.status == ABANDONED
 
 
 @dataclass
@@ -199,7 +212,7 @@ def parse_row(
             parsed.append((extra, value))
     return ImportRow(
         line=line, league=league, round=round_number, home=home, away=away, status=status,
-        facts=facts, extras=tuple(parsed),
+        abandoned=status in rules.import_abandoned, facts=facts, extras=tuple(parsed),
     )
 
 
@@ -334,7 +347,11 @@ def _import_league(slug, rows, *, game: GameRules, by, season_name, start_date, 
 
     entries = {}
     for name in sorted({name for row in rows for name in (row.home, row.away)}):
-        entries[name], coach_created, entry_created = rules.import_entry(season=season, name=name, by=by)
+        try:
+            entries[name], coach_created, entry_created = rules.import_entry(season=season, name=name, by=by)
+        except ValidationError as error:  # the game cannot place this name (a team never imported)
+            line = next(row.line for row in rows if name in (row.home, row.away))
+            raise BadRow(line, " ".join(error.messages)) from None
         summary.coaches += coach_created
         summary.entries += entry_created
 

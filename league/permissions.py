@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 
 ORGANISER_GROUP = "Organisers"
-ORGANISER_APPS = ("league", "guildball", "dreadball", "campaigns")
+ORGANISER_APPS = ("league", "guildball", "campaigns", "dungeonbowl", "dreadball")
 
 
 def organiser_group() -> Group:

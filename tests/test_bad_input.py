@@ -57,6 +57,7 @@ def demo(db):
         # Accounts: an invitation token and a password-reset link that are not real.
         "token": "not-a-token",
         "uidb64": "MQ",
+        "team_slug": "no-such-team",  # Dungeon Bowl team pages (404 on a Guild Ball league)
     }
 
 

@@ -102,3 +102,213 @@ class PositionAdmin(SuperuserEditsAdminMixin, admin.ModelAdmin):
     @admin.display(description="skills")
     def skills_label(self, obj: Position) -> str:
         return obj.skills_label
+
+
+# A league's teams, players, Treasury and dice, scoped to the organiser's leagues -------
+
+from django import forms  # noqa: E402
+from django.utils.text import slugify  # noqa: E402
+from django.contrib import messages  # noqa: E402
+from django.core.exceptions import PermissionDenied, ValidationError  # noqa: E402
+
+from league.admin_scoping import OrganiserScopedAdmin, error_text  # noqa: E402
+from league.dungeonbowl import services  # noqa: E402
+from league.dungeonbowl.league_models import TeamSeason  # noqa: E402
+from league.dungeonbowl.models import GAME_SYSTEM, DiceRoll, Player, Team, TreasuryLine  # noqa: E402
+from league.models import Division, League, Season  # noqa: E402
+
+
+class ReadOnlyAdminMixin:
+    """Append-only records (DB-6 ledger, DB-16 dice log): seen, never edited here."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class TeamSeasonInline(ReadOnlyAdminMixin, admin.TabularInline):
+    model = TeamSeason
+    fields = ["entry", "season", "division"]
+    readonly_fields = fields
+    extra = 0
+    verbose_name_plural = "seasons entered (enter a team with the action on the team list)"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("entry__season", "entry__division", "entry__coach")
+
+    @admin.display(description="season")
+    def season(self, obj: TeamSeason) -> str:
+        return obj.entry.season.name
+
+    @admin.display(description="division")
+    def division(self, obj: TeamSeason) -> str:
+        return obj.entry.division.name if obj.entry.division_id else "-"
+
+
+class NewTeamAdminForm(forms.ModelForm):
+    """A team founded from the admin goes through ``services.create_team``."""
+
+    class Meta:
+        model = Team
+        fields = ["league", "coach", "college", "name"]
+
+    def clean(self):
+        data = super().clean()
+        league = data.get("league")
+        if league is not None and league.game_system != GAME_SYSTEM:
+            raise forms.ValidationError(f"{league} is not a Dungeon Bowl league.")
+        coach, name = data.get("coach"), (data.get("name") or "").strip()
+        if league is not None and coach is not None and Team.objects.filter(league=league, coach=coach).exists():
+            raise forms.ValidationError(f"{coach} already coaches a team in {league}; a coach fields one team a league.")
+        if league is not None and name and Team.objects.filter(league=league, slug=slugify(name)).exists():
+            raise forms.ValidationError(f"A team called {name} already plays in {league}.")
+        return data
+
+
+@admin.register(Team)
+class TeamAdmin(OrganiserScopedAdmin):
+    """The organiser's view of the teams: founded here or by the coach, drafted on
+    the site, entered in a season with the action (DB-1, DB-2)."""
+
+    league_lookup = "league"
+    list_display = ["name", "league", "college", "coach", "rerolls", "draft_state"]
+    list_filter = ["college"]
+    list_select_related = ["league", "college", "coach"]
+    search_fields = ["name", "coach__name", "league__name"]
+    inlines = [TeamSeasonInline]
+    actions = ["enter_in_season", "lock_drafts"]
+
+    def get_inlines(self, request, obj):
+        return [] if obj is None else self.inlines
+
+    def get_form(self, request, obj=None, **kwargs):
+        if obj is None:
+            kwargs["form"] = NewTeamAdminForm
+        return super().get_form(request, obj, **kwargs)
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ["league", "coach", "college", "name"]
+        return ["league", "coach", "college", "name", "slug", "rerolls", "draft_budget", "draft_submitted_at",
+                "draft_locked_at", "draft_locked_by"]
+
+    def get_readonly_fields(self, request, obj=None):
+        # Rosters, re-rolls and gold change through the services (draft, spend) only.
+        return [] if obj is None else self.get_fields(request, obj)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "league":
+            kwargs["queryset"] = League.objects.organised_by(request.user).filter(game_system=GAME_SYSTEM)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            return
+        try:
+            team = services.create_team(league=obj.league, coach=obj.coach, name=obj.name, college=obj.college,
+                                        by=request.user)
+        except (ValidationError, PermissionDenied) as error:
+            # The form checked what it could; the service's refusal is shown, nothing written.
+            self.message_user(request, error_text(error), messages.ERROR)
+            raise _Refused from error
+        obj.pk, obj.slug = team.pk, team.slug
+
+    def add_view(self, request, form_url="", extra_context=None):
+        try:
+            return super().add_view(request, form_url, extra_context)
+        except _Refused:
+            from django.shortcuts import redirect
+
+            return redirect(request.get_full_path())
+
+    @admin.display(description="draft")
+    def draft_state(self, obj: Team) -> str:
+        if obj.draft_locked:
+            return "locked"
+        return "submitted" if obj.draft_submitted_at else "not drafted"
+
+    @admin.action(description="Enter the selected teams in a season (and division)")
+    def enter_in_season(self, request, queryset):
+        leagues = queryset.values("league")
+        season_choices = Season.objects.filter(league__in=leagues).select_related("league")
+        division_choices = Division.objects.filter(season__league__in=leagues).select_related("season")
+
+        class EnterForm(forms.Form):
+            season = forms.ModelChoiceField(queryset=season_choices)
+            division = forms.ModelChoiceField(queryset=division_choices, required=False,
+                                              help_text="Needed when the season has divisions (DB-2).")
+
+        return self.run_form_action(
+            request, queryset, form_class=EnterForm, title="Enter teams in a season",
+            apply=lambda team, data: services.enter_team(team=team, season=data["season"],
+                                                         division=data["division"], by=request.user),
+            done_message="{count} team(s) entered.",
+        )
+
+    @admin.action(description="Lock the selected teams' submitted drafts")
+    def lock_drafts(self, request, queryset):
+        done = 0
+        for team in queryset:
+            try:
+                services.lock_draft(team=team, by=request.user)
+            except (ValidationError, PermissionDenied) as error:
+                self.message_user(request, f"{team}: {error_text(error)}", messages.ERROR)
+            else:
+                done += 1
+        if done:
+            self.message_user(request, f"{done} draft(s) locked.", messages.SUCCESS)
+
+
+class _Refused(Exception):
+    pass
+
+
+@admin.register(Player)
+class PlayerAdmin(OrganiserScopedAdmin):
+    """Players are hired, fired and advanced through the services; the organiser
+    may correct a name or a number here."""
+
+    league_lookup = "team__league"
+    list_display = ["name", "number", "team", "position", "spp", "mvp_awards", "niggling_injuries",
+                    "miss_next_game", "status"]
+    list_filter = ["status", "miss_next_game"]
+    list_select_related = ["team", "position"]
+    search_fields = ["name", "team__name"]
+    fields = ["team", "name", "number", "position", "status", "ma", "st", "ag", "pa", "av", "skills_gained",
+              "advancements", "value_increase", "spp", "mvp_awards", "niggling_injuries", "miss_next_game"]
+    readonly_fields = [f for f in fields if f not in ("name", "number")]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(TreasuryLine)
+class TreasuryLineAdmin(ReadOnlyAdminMixin, OrganiserScopedAdmin):
+    league_lookup = "team__league"
+    list_display = ["created_at", "team", "kind", "amount", "reason"]
+    list_filter = ["kind"]
+    list_select_related = ["team"]
+    search_fields = ["team__name", "reason"]
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.is_active and request.user.is_staff and self.is_in_scope(request, obj)
+
+
+@admin.register(DiceRoll)
+class DiceRollAdmin(ReadOnlyAdminMixin, OrganiserScopedAdmin):
+    league_lookup = "league"
+    list_display = ["created_at", "league", "team", "purpose", "dice", "values", "source", "entered_by"]
+    list_filter = ["purpose", "source"]
+    list_select_related = ["league", "team", "entered_by"]
+    search_fields = ["team__name", "description"]
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.is_active and request.user.is_staff and self.is_in_scope(request, obj)

@@ -9,3 +9,20 @@ class DungeonBowlConfig(AppConfig):
     name = "league.dungeonbowl"
     label = "dungeonbowl"
     verbose_name = "Dungeon Bowl"
+
+    def ready(self) -> None:
+        from django.db.models import Q
+
+        from league import layers, versions
+        from league.dungeonbowl import demo
+        from league.dungeonbowl.league_models import TeamSeason
+        from league.dungeonbowl.panels import fixture_panel, my_fixtures_panel
+
+        # A team's place in a season links its standings row to the team (versions.py).
+        versions.track(TeamSeason, lambda ts: Q(entries__pk=ts.entry_id))
+
+        layers.register(layers.Layer(
+            name="dungeonbowl", game_systems=frozenset({"dungeonbowl"}),
+            panels={"fixture_detail": fixture_panel, "my_fixtures": my_fixtures_panel},
+            demo=demo.load, demo_accounts=demo.quickstart_accounts,
+        ))

@@ -394,3 +394,15 @@ class DiceRoll(models.Model):
     @property
     def total(self) -> int:
         return sum(self.values)
+
+
+# League play (settings, seasons, game reports) lives in its own module to keep
+# this one readable; importing it here registers the models with the app.
+from league.dungeonbowl.league_models import (  # noqa: E402,F401
+    DungeonBowlSettings,
+    GameReport,
+    PlayerEffect,
+    PlayerAdvancement,
+    PlayerGame,
+    TeamSeason,
+)

@@ -659,3 +659,60 @@ def playoff_seeding(divisions: Mapping[str, Sequence[Standing]], settled: Sequen
     if ties:
         return Seeding(None, tuple(ties))
     return Seeding(pairs)
+
+
+# Skill access (DB-11) ----------------------------------------------------------------
+
+SKILL_CATEGORIES: Mapping[str, str] = {"G": "General", "A": "Agility", "S": "Strength", "P": "Passing", "M": "Mutation"}
+# Random skills need Blood Bowl 2020's twelve-skill tables per category, which the
+# seed does not print and the project does not hold: only chosen skills are offered.
+OFFERED_ADVANCEMENTS = (Advancement.CHOSEN_PRIMARY, Advancement.CHOSEN_SECONDARY, Advancement.CHARACTERISTIC)
+
+
+def skill_categories(access: str) -> tuple[str, ...]:
+    """A roster's access letters ("Gs", "Agp") as category letters ("G", "S"), in
+    order, without repeats; unknown letters are ignored."""
+    out: list[str] = []
+    for letter in access.upper():
+        if letter in SKILL_CATEGORIES and letter not in out:
+            out.append(letter)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class AdvancementCheck:
+    spp_cost: int
+    value_increase: int
+    number: int  # this is the player's n-th advancement
+
+
+def check_advancement(
+    kind: Advancement, *, advancements_taken: int, spp: int, category: str = "", primary: str = "",
+    secondary: str = "", characteristic: str | None = None, profile: Profile | None = None,
+) -> AdvancementCheck:
+    """DB-11 Decision: what an advancement costs in SPP and adds to the player's value,
+    or a ``ValueError`` saying why it cannot be taken (every reason a coach can fix)."""
+    kind = Advancement(kind)
+    if kind not in OFFERED_ADVANCEMENTS:
+        raise ValueError("Random skills need the Blood Bowl skill tables, which this league does not hold: "
+                         "choose the skill instead.")
+    number = advancements_taken + 1
+    if number > MAX_ADVANCEMENTS:
+        raise ValueError(f"A player takes at most {MAX_ADVANCEMENTS} advancements; this one has them all.")
+    cost = advancement_cost(kind, number)
+    if spp < cost:
+        raise ValueError(f"Advancement {number} of this kind costs {cost} SPP; the player has {spp} ({cost - spp} short).")
+    if kind == Advancement.CHARACTERISTIC:
+        if profile is None or characteristic not in CHARACTERISTIC_VALUE:
+            raise ValueError("Choose the characteristic to improve: MA, ST, AG, PA or AV.")
+        if not profile.improved(characteristic)[1]:
+            raise ValueError(f"{characteristic.upper()} is already at its best value.")
+        return AdvancementCheck(cost, value_increase(kind, characteristic), number)
+    allowed = skill_categories(primary if kind == Advancement.CHOSEN_PRIMARY else secondary)
+    which = "primary" if kind == Advancement.CHOSEN_PRIMARY else "secondary"
+    if not allowed:
+        raise ValueError(f"This position has no {which} skill categories.")
+    if category not in allowed:
+        names = ", ".join(SKILL_CATEGORIES[c] for c in allowed)
+        raise ValueError(f"A {which} skill comes from {names}, not {SKILL_CATEGORIES.get(category, category or 'none')}.")
+    return AdvancementCheck(cost, value_increase(kind), number)

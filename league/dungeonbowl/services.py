@@ -91,6 +91,8 @@ def _new_team(*, league: League | None, coach: Coach | None, name: str, college:
     slug = slugify(name)
     if not slug:
         raise ValidationError("A team's name needs at least one letter or digit.")
+    if slug == "new":  # the address of the new-team page
+        raise ValidationError("Choose another name: 'New' is taken by the site.")
     if len(name) > Team._meta.get_field("name").max_length:
         raise ValidationError("A team's name is at most 100 characters.")
     if Team.objects.filter(league=league, slug=slug).exists():
@@ -100,6 +102,20 @@ def _new_team(*, league: League | None, coach: Coach | None, name: str, college:
             return Team.objects.create(league=league, coach=coach, college=college, name=name, slug=slug)
     except IntegrityError:  # the same name submitted twice at once
         raise ValidationError(f"A team called {name} already plays in {league}.") from None
+
+
+@transaction.atomic
+def create_team(*, league: League, coach: Coach, name: str, college: College | None, by) -> Team:
+    """DB-1: a coach founds their team in a league (name and college) before drafting
+    it with the draft form; the commissioner may do it for a coach. One team per
+    coach per league, as the draft form has it."""
+    league = League.objects.select_for_update().get(pk=league.pk)
+    if not _may_act_for(by, league=league, coach=coach):
+        raise PermissionDenied("Only the coach or the league's commissioner creates the coach's team.")
+    existing = Team.objects.filter(league=league, coach=coach).first()
+    if existing is not None:
+        raise ValidationError(f"{coach} already coaches {existing} in {league}; a coach fields one team a league.")
+    return _new_team(league=league, coach=coach, name=name, college=college)
 
 
 @transaction.atomic
@@ -241,3 +257,35 @@ def record_roll(
         league=league, purpose=purpose, dice=dice, values=values, source=source, entered_by=by, team=team,
         cause=cause, description=description[:200],
     )
+
+
+# Seasons ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def enter_team(*, team: Team, season, by, division=None):
+    """A team enters a season through the engine's Entry (whose ``team`` is the
+    team's name), in a division where the season has them (DB-2). The team's
+    draft must be submitted; one team per coach per season, as the engine has it."""
+    from league.dungeonbowl.league_models import TeamSeason
+    from league.models import Entry, Season
+
+    season = Season.objects.select_for_update().select_related("league").get(pk=season.pk)
+    team = Team.objects.select_for_update(of=("self",)).select_related("coach").get(pk=team.pk)
+    if by is None or not season.league.is_organised_by(by):
+        raise PermissionDenied("Only the league's commissioner enters teams in a season.")
+    if team.league_id != season.league_id:
+        raise ValidationError(f"{team} plays in another league.")
+    if team.draft_submitted_at is None:
+        raise ValidationError(f"{team} has not submitted its draft yet.")
+    if division is not None and division.season_id != season.pk:
+        raise ValidationError("That division belongs to another season.")
+    if division is None and season.divisions.exists():
+        raise ValidationError(f"{season.name} has divisions: choose {team}'s division (DB-2).")
+    if TeamSeason.objects.filter(team=team, entry__season=season).exists():
+        raise ValidationError(f"{team} is already entered in {season.name}.")
+    if Entry.objects.filter(season=season, coach=team.coach).exists():
+        raise ValidationError(f"{team.coach} already has a team in {season.name}; a coach fields one team a season.")
+    entry = Entry.objects.create(season=season, coach=team.coach, team=team.name, division=division)
+    TeamSeason.objects.create(team=team, entry=entry)
+    return entry

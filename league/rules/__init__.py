@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from league.rules.base import GameRules, Stat, Verdict
 from league.rules.dreadball import DreadBallRules
+from league.rules.dungeonbowl import DungeonBowlRules
 from league.rules.guildball import GuildBallRules
 
 __all__ = ["GAMES", "GameRules", "Stat", "Verdict", "game_choices", "rules_class"]
 
-GAMES: dict[str, type[GameRules]] = {cls.system: cls for cls in (GuildBallRules, DreadBallRules)}
+GAMES: dict[str, type[GameRules]] = {cls.system: cls for cls in (GuildBallRules, DungeonBowlRules, DreadBallRules)}
 
 
 def rules_class(game_system: str) -> type[GameRules]:

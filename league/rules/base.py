@@ -107,6 +107,11 @@ class GameRules:
     # "away" and "status" in the header) and the statuses a line may have.
     import_columns: ClassVar[tuple[str, ...]] = ()
     import_statuses: ClassVar[tuple[str, ...]] = ("played", "abandoned")
+    import_abandoned: ClassVar[tuple[str, ...]] = ("abandoned",)  # statuses recorded as abandoned/unplayed
+    # The header as the game's files write it, when its own columns do not all sit
+    # between "away" and "status" (Dungeon Bowl's dice and Gather Funds follow it).
+    # Columns are matched by name, so this sets the order shown, not a requirement.
+    import_header: ClassVar[tuple[str, ...] | None] = None
     import_sides: ClassVar[str] = "coaches"  # what a line's home and away name ("teams")
 
     def __init__(self, settings: Any = None):

@@ -14,6 +14,7 @@ from league.importer import (
     DEFAULT_SEASON,
     BadRow,
     ImportRefused,
+    game_for_header,
     import_rows,
     read_rows,
     required_columns,
@@ -36,7 +37,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("file", help="the CSV file")
         parser.add_argument(
-            "--game", choices=sorted(GAMES), default=DEFAULT_GAME, help=f"the league's game (default {DEFAULT_GAME})"
+            "--game", choices=sorted(GAMES), default=None,
+            help="the league's game (default: the game of the existing league the file names, else the game whose "
+            f"header the file has, else {DEFAULT_GAME})"
         )
         parser.add_argument(
             "--by",
@@ -54,7 +57,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         path = Path(options["file"])
-        game = rules_for(options["game"])
+        game = rules_for(options["game"] or self._guess_game(path))
         by = None
         if options["by"]:
             try:
@@ -93,6 +96,22 @@ class Command(BaseCommand):
             f"{summary.results_recorded} result(s) recorded, {summary.results_approved} reported result(s) "
             f"approved, {summary.unchanged} already up to date."
         ))
+
+    @staticmethod
+    def _guess_game(path: Path) -> str:
+        """The game of a file given without --game (``importer.game_for_header``)."""
+        import csv
+
+        try:
+            with path.open(encoding="utf-8-sig", newline="") as handle:
+                reader = csv.reader(handle)
+                header = next(reader, [])
+                first = next(reader, [])
+        except (OSError, UnicodeDecodeError):
+            return DEFAULT_GAME  # reading the file again says what is wrong with it
+        columns = [c.strip().lower() for c in header]
+        league = first[columns.index("league")].strip() if "league" in columns and len(first) == len(columns) else ""
+        return game_for_header(columns, league) or DEFAULT_GAME
 
     @staticmethod
     def _refusal(path: Path, error: BadRow) -> str:

@@ -15,7 +15,7 @@ ADDRESS = "127.0.0.1:8000"
 
 class Command(BaseCommand):
     help = (
-        "Migrate, load the demo leagues (a Guild Ball league with its Big League campaign, a DreadBall league) "
+        "Migrate, load the demo leagues (a Guild Ball league with its Big League campaign, a DreadBall league, a Dungeon Bowl league) "
         "with an organiser and coach accounts, and serve the site."
     )
 

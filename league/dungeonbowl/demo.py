@@ -1,0 +1,188 @@
+"""The demo Dungeon Bowl league that ``manage.py quickstart`` loads (issue 7).
+
+Eight teams, four of the College of Fire and four of the College of Shadows, in
+two divisions that meet twice (six rounds); the first three rounds are reported,
+confirmed and approved through the services, so the post-game sequence has paid
+winnings and the Treasure Room bonus, given SPP and MVP awards and put a player
+out of the next game. The demo coach (``dungeon``) has spent gold on a player and
+a re-roll and SPP on a skill, and in round 4 has a report from the opponent
+waiting for confirmation. Winnings dice are rolled by the app and logged (DB-16).
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from league import services as engine
+from league.demo import COACH_PASSWORD, ORGANISER_PASSWORD, ORGANISER_USERNAME, Credentials
+from league.demo import account as _account
+from league.dungeonbowl import services, spending
+from league.dungeonbowl.league_models import DungeonBowlSettings, TeamSeason
+from league.dungeonbowl.models import GAME_SYSTEM, College, Player, Position, Team
+from league.layers import DemoReport
+from league.models import Coach, Fixture, League, Season
+from league.permissions import make_organiser
+
+DEMO_SLUG = "altdorf-colleges"
+DEMO_LEAGUE = "Altdorf Colleges Dungeon Bowl League"
+DEMO_SEASON = "Season One"
+DEMO_SEED = 20270117
+COACH_USERNAME = "dungeon"
+PLAYED_ROUNDS = 3
+CURRENT_ROUND = 4
+
+FIRE_DRAFT = ["Troll Slayer", "Dwarf Blitzer", "Dwarf Runner", *["Dwarf Blocker Lineman"] * 4, "Gnoblar Lineman"]
+SHADOWS_DRAFT = ["Dark Elf Blitzer", "Gutter Runner", "Dark Elf Runner", *["Dark Elf Lineman"] * 5]
+
+# Coach, username, team, college slug, division.
+TEAMS = [
+    ("Hilde Brandt", COACH_USERNAME, "Karak Scorchers", "college-of-fire", "Ember Division"),
+    ("Ulrika Vogt", "ulrika", "Grey Phantoms", "college-of-shadows", "Ember Division"),
+    ("Gotri Hammerson", "gotri", "Bright Hammers", "college-of-fire", "Ember Division"),
+    ("Lisette Marr", "lisette", "Veiled Knives", "college-of-shadows", "Ember Division"),
+    ("Brokk Ironside", "brokk", "Ember Anvils", "college-of-fire", "Gloam Division"),
+    ("Sable Thorn", "sable", "Dusk Runners", "college-of-shadows", "Gloam Division"),
+    ("Durin Ashbeard", "durin", "Forge Wardens", "college-of-fire", "Gloam Division"),
+    ("Nyx Calder", "nyx", "Mist Stalkers", "college-of-shadows", "Gloam Division"),
+]
+
+# A few Blood Bowl 2020 skills per category, for the demo coach's advancement.
+SKILLS = {"G": ["Pro", "Fend", "Kick"], "A": ["Sure Feet", "Sprint", "Catch"], "S": ["Guard", "Stand Firm"],
+          "P": ["Leader", "Pass"]}
+
+ORGANISER = Credentials(ORGANISER_USERNAME, ORGANISER_PASSWORD, "commissioner of the Dungeon Bowl league too")
+COACH = Credentials(
+    COACH_USERNAME, COACH_PASSWORD,
+    f"Dungeon Bowl coach ({TEAMS[0][0]}, {TEAMS[0][2]}: a round {CURRENT_ROUND} report to confirm, gold to spend)",
+)
+
+
+def demo_loaded() -> bool:
+    return League.objects.filter(slug=DEMO_SLUG).exists()
+
+
+def quickstart_accounts() -> list[tuple[str, str, str]]:
+    return [(COACH.role, COACH.username, COACH.password)]
+
+
+def load() -> DemoReport:
+    """The demo for ``quickstart`` (league.layers): load it once and say what was done."""
+    if demo_loaded():
+        return DemoReport(f"The demo league {DEMO_LEAGUE} is already loaded; nothing added.", False, DEMO_SLUG)
+    load_demo()
+    return DemoReport(
+        f"Loaded the demo league {DEMO_LEAGUE}: {len(TEAMS)} Dungeon Bowl teams of both colleges in two "
+        f"divisions, {PLAYED_ROUNDS} of 6 rounds played with their post-game sequence, round {CURRENT_ROUND} "
+        f"under way.",
+        True,
+        DEMO_SLUG,
+        note="Dungeon Bowl: the draft form, team pages, dice log and the coach's next steps are linked from the "
+             "league page and /me/.",
+    )
+
+
+def _lines(players: list[Player], *, touchdowns: int, casualties: int, mvp: bool, injury: str = "") -> list[dict]:
+    """A side's player lines: the first player scores, the second causes the
+    casualties, the third is MVP, the last takes the injury."""
+    lines = [{"player": p.pk, "touchdowns": 0, "completions": 0, "deflections": 0, "interceptions": 0,
+              "casualties": 0, "mvp": False, "injury": "", "lasting": ""} for p in players[:4]]
+    lines[0]["touchdowns"] = touchdowns
+    lines[1]["casualties"] = casualties
+    lines[2]["completions"] = 1
+    lines[2]["mvp"] = mvp
+    lines[3]["injury"] = injury
+    return lines
+
+
+@transaction.atomic
+def load_demo(*, today: datetime.date | None = None) -> None:
+    """Create the demo Dungeon Bowl league once; running it again adds nothing."""
+    if demo_loaded():
+        return
+    today = today or timezone.localdate()
+    this_monday = today - datetime.timedelta(days=today.weekday())
+    organiser = _account(ORGANISER_USERNAME, ORGANISER_PASSWORD, first_name="Longshanks")
+    make_organiser(organiser)
+    league = League.objects.create(name=DEMO_LEAGUE, slug=DEMO_SLUG, game_system=GAME_SYSTEM,
+                                   description="A demo Dungeon Bowl college league loaded by quickstart.")
+    league.organisers.add(organiser)
+    DungeonBowlSettings.objects.create(league=league, casualty_bonus=True)
+    season = Season.objects.create(league=league, name=DEMO_SEASON, double_round_robin=True,
+                                   start_date=this_monday - datetime.timedelta(weeks=CURRENT_ROUND - 1))
+    colleges = {c.slug: c for c in College.objects.all()}
+    divisions: dict[str, list] = {}
+    for name, username, team_name, college, division in TEAMS:
+        user = _account(username, COACH_PASSWORD, first_name=name.split()[0])
+        coach, _ = Coach.objects.get_or_create(
+            name=name, defaults={"user": user, "email": f"{username}@example.com", "created_by": organiser})
+        team = services.submit_draft(
+            league=league, coach=coach, name=team_name, college=colleges[college], rerolls=2, by=user,
+            picks=FIRE_DRAFT if college == "college-of-fire" else SHADOWS_DRAFT,
+        )
+        services.lock_draft(team=team, by=organiser)
+        divisions.setdefault(division, []).append(services.enter_team(team=team, season=season, by=organiser))
+    engine.set_season_divisions(season=season, by=organiser, divisions=divisions)
+    rounds = engine.generate_fixtures(season=season, by=organiser, seed=DEMO_SEED)
+
+    teams = {ts.entry_id: ts.team for ts in TeamSeason.objects.filter(entry__season=season).select_related("team")}
+    for rnd in rounds[:PLAYED_ROUNDS]:
+        fixtures = Fixture.objects.filter(round=rnd).select_related("home__coach__user", "away__coach__user")
+        for index, fixture in enumerate(fixtures.order_by("pk")):
+            _play(fixture, teams, organiser, draw=(rnd.number == 2 and index == 0),
+                  injury="seriously_hurt" if rnd.number == PLAYED_ROUNDS and index == 0 else "")
+
+    demo_team = Team.objects.get(league=league, coach__user__username=COACH_USERNAME)
+    user = demo_team.coach.user
+    # Gold spent after the games (DB-12) and SPP on a skill where the scorer has enough (DB-11).
+    spending.hire_player(team=demo_team, position=Position.objects.get(college=demo_team.college,
+                                                                       name="Gnoblar Lineman"),
+                         name="Snikkit", by=user)
+    spending.buy_reroll(team=demo_team, by=user)
+    scorer = demo_team.players.on_draft_list().select_related("position").order_by("-spp", "number").first()
+    category = scorer.position.primary[:1].upper()
+    if scorer.spp >= 6 and category in SKILLS:
+        skill = next(s for s in SKILLS[category] if s not in scorer.skills)
+        spending.advance_player(player=scorer, kind="chosen_primary", category=category, skill=skill, by=user)
+
+    # Round 4: the demo coach's opponent has reported; the demo coach confirms or disputes.
+    current = Fixture.objects.involving(demo_team.coach).select_related(
+        "home__coach__user", "away__coach__user").get(round=rounds[CURRENT_ROUND - 1])
+    opponent = "away" if current.side_of(demo_team.coach) == "home" else "home"
+    players = _side_players(current, teams)
+    engine.report_result(
+        fixture=current, by=current.entry_for(opponent).coach.user,
+        home_score=1 if opponent == "home" else 0, away_score=1 if opponent == "away" else 0, ending="touchdown",
+        home_gather=1, away_gather=0, home_journeymen=0, away_journeymen=0, dice=None,
+        players={side: _lines(players[side], touchdowns=int(side == opponent), casualties=1, mvp=True)
+                 for side in ("home", "away")},
+    )
+
+
+def _side_players(fixture: Fixture, teams) -> dict[str, list[Player]]:
+    return {
+        side: list(teams[fixture.entry_for(side).pk].players.on_draft_list().filter(miss_next_game=False)
+                   .order_by("number")[:4])
+        for side in ("home", "away")
+    }
+
+
+def _play(fixture: Fixture, teams, organiser, *, draw: bool, injury: str) -> None:
+    """Report (the winner's coach), confirm (the other) and approve a game."""
+    players = _side_players(fixture, teams)
+    winner = "home" if fixture.pk % 3 else "away"
+    loser = "away" if winner == "home" else "home"
+    facts = {
+        "home_score": 0 if draw else int(winner == "home"), "away_score": 0 if draw else int(winner == "away"),
+        "ending": "draw" if draw else "touchdown",
+        "home_gather": fixture.pk % 4, "away_gather": 1, "home_journeymen": 0, "away_journeymen": 0, "dice": None,
+        "players": {
+            winner: _lines(players[winner], touchdowns=0 if draw else 1, casualties=fixture.pk % 3 + 1, mvp=True),
+            loser: _lines(players[loser], touchdowns=0, casualties=1, mvp=True, injury=injury),
+        },
+    }
+    result = engine.report_result(fixture=fixture, by=fixture.entry_for(winner).coach.user, **facts)
+    engine.confirm_result(result=result, by=fixture.entry_for(loser).coach.user)
+    engine.approve_result(result=result, by=organiser)

@@ -1,0 +1,279 @@
+"""``manage.py import_teams FILE.csv``: a Dungeon Bowl league that runs on paper,
+moved in team by team (issue 7).
+
+The header is ``league,division,team,coach,college,rerolls,position,player``, one
+line per player. The file is read in two steps, like ``league.importer``:
+
+1. ``read_team_rows`` checks each line on its own and each team's lines against
+   each other (pure: no database): the same coach, college, division and re-rolls
+   on every line of a team, no coach with two teams in a league, and divisions for
+   every team or for none (an empty division means none).
+2. ``import_teams`` writes in one transaction: the league (with its Dungeon Bowl
+   settings), the season, the divisions, the coaches, each team through
+   ``services.submit_draft`` (so the draft is checked exactly like the draft form:
+   college by name, position by roster name, budget and limits) and its entry
+   through ``services.enter_team``. Drafts are locked: the league already runs.
+
+Importing the same file again changes nothing: a team the file agrees with
+(coach, college, re-rolls, players, division) is left alone; one that differs
+refuses its line. The first problem stops the import with its line number and
+nothing is written.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from league.dungeonbowl import rules, services
+from league.dungeonbowl.league_models import DungeonBowlSettings, TeamSeason
+from league.dungeonbowl.models import GAME_SYSTEM, College, Team
+from league.importer import DEFAULT_SEASON, BadRow, ImportRefused, system_user
+from league.models import Coach, Division, League, Season
+from league.scheduling import MAX_DIVISIONS, MIN_DIVISIONS, MIN_PER_DIVISION
+
+COLUMNS = ("league", "division", "team", "coach", "college", "rerolls", "position", "player")
+
+
+@dataclass
+class TeamLines:
+    """One team's lines of the file."""
+
+    league: str
+    team: str
+    coach: str
+    college: str
+    division: str
+    rerolls: int
+    first_line: int
+    last_line: int = 0
+    players: list[tuple[int, str, str]] = field(default_factory=list)  # (line, position, player name)
+
+    @property
+    def slug(self) -> str:
+        return slugify(self.team)
+
+
+@dataclass
+class TeamImportSummary:
+    leagues: int = 0
+    seasons: int = 0
+    divisions: int = 0
+    coaches: int = 0
+    teams: int = 0
+    players: int = 0
+    entries: int = 0
+    unchanged: int = 0
+    league_names: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return any((self.leagues, self.seasons, self.divisions, self.coaches, self.teams, self.entries))
+
+
+def _field(values: dict[str, str], column: str, line: int, max_length: int, *, required: bool = True) -> str:
+    text = " ".join(values.get(column, "").split())
+    if required and not text:
+        raise BadRow(line, f"the {column} is missing")
+    if len(text) > max_length:
+        raise BadRow(line, f"the {column} is longer than {max_length} characters")
+    return text
+
+
+def read_team_rows(lines: Iterable[str]) -> list[TeamLines]:
+    """The file's teams in file order, each checked on its own (no database)."""
+    reader = csv.DictReader(lines, restkey="\0extra")
+    if not reader.fieldnames:
+        raise BadRow(1, f"the file is empty; the first line must be the header {','.join(COLUMNS)}")
+    header = [(name or "").strip().lower() for name in reader.fieldnames]
+    if sorted(header) != sorted(COLUMNS):
+        missing = [c for c in COLUMNS if c not in header]
+        unknown = [c for c in header if c not in COLUMNS]
+        problem = (f"missing column(s) {', '.join(missing)}" if missing else
+                   f"unknown column(s) {', '.join(unknown)}" if unknown else "a column appears more than once")
+        raise BadRow(1, f"{problem}; the header must be {','.join(COLUMNS)}")
+    reader.fieldnames = header
+    teams: dict[tuple[str, str], TeamLines] = {}
+    coaches: dict[tuple[str, str], tuple[str, int]] = {}
+    for record in reader:
+        line = reader.line_num
+        if "\0extra" in record or (None in record.values() and any(record.values())):
+            raise BadRow(line, f"the line does not have the header's {len(COLUMNS)} fields")
+        values = {key: (value or "").strip() for key, value in record.items()}
+        if not any(values.values()):
+            continue
+        league = _field(values, "league", line, League._meta.get_field("name").max_length)
+        if not slugify(league):
+            raise BadRow(line, f"the league name {league!r} gives no usable web address (slug)")
+        team = _field(values, "team", line, Team._meta.get_field("name").max_length)
+        if not slugify(team) or slugify(team) == "new":
+            raise BadRow(line, f"the team name {team!r} cannot be a web address; choose another")
+        coach = _field(values, "coach", line, Coach._meta.get_field("name").max_length)
+        college = _field(values, "college", line, College._meta.get_field("name").max_length)
+        division = _field(values, "division", line, Division._meta.get_field("name").max_length, required=False)
+        position = _field(values, "position", line, 60)
+        player = _field(values, "player", line, 60, required=False)
+        try:
+            rerolls = int(values.get("rerolls", ""))
+        except ValueError:
+            raise BadRow(line, f"rerolls must be a whole number, not {values.get('rerolls', '')!r}") from None
+        if not 0 <= rerolls <= rules.MAX_REROLLS:
+            raise BadRow(line, f"a team has 0 to {rules.MAX_REROLLS} re-rolls (DB-6), not {rerolls}")
+        key = (slugify(league), slugify(team))
+        current = teams.get(key)
+        if current is None:
+            current = teams[key] = TeamLines(league, team, coach, college, division, rerolls, first_line=line)
+        for what, given, expected in (("coach", coach, current.coach), ("college", college, current.college),
+                                      ("division", division, current.division), ("rerolls", str(rerolls), str(current.rerolls))):
+            if given.lower() != expected.lower():
+                raise BadRow(line, f"{team}'s {what} is {expected or 'empty'} on line {current.first_line}, "
+                                   f"{given or 'empty'} here; one team, one {what}")
+        earlier = coaches.setdefault((slugify(league), coach.lower()), (team, line))
+        if slugify(earlier[0]) != slugify(team):
+            raise BadRow(line, f"{coach} already coaches {earlier[0]} in {league} (line {earlier[1]}); "
+                               f"a coach fields one team a league")
+        current.players.append((line, position, player))
+        current.last_line = line
+    by_league: dict[str, list[TeamLines]] = {}
+    for team in teams.values():
+        by_league.setdefault(slugify(team.league), []).append(team)
+    for league_teams in by_league.values():
+        _check_divisions(league_teams)
+    return list(teams.values())
+
+
+def _check_divisions(teams: list[TeamLines]) -> None:
+    """DB-2: every team in a division or none; 2 to 4 divisions of 4 teams or more."""
+    with_division = [t for t in teams if t.division]
+    if not with_division:
+        return
+    if len(with_division) != len(teams):
+        lonely = next(t for t in teams if not t.division)
+        raise BadRow(lonely.first_line, f"{lonely.team} has no division while other teams of {lonely.league} have "
+                                        f"one; give every team a division, or none")
+    sizes = Counter(t.division.lower() for t in teams)
+    if not MIN_DIVISIONS <= len(sizes) <= MAX_DIVISIONS:
+        raise BadRow(teams[-1].last_line, f"{teams[0].league} has {len(sizes)} divisions; a season has 2 to 4 (DB-2)")
+    small = sorted(name for name, size in sizes.items() if size < MIN_PER_DIVISION)
+    if small:
+        members = [t for t in teams if t.division.lower() == small[0]]
+        raise BadRow(max(t.last_line for t in members), f"division {members[0].division} has {len(members)} teams; "
+                                                        f"a division has at least {MIN_PER_DIVISION} (DB-2)")
+
+
+# Writing ----------------------------------------------------------------------
+
+
+@transaction.atomic
+def import_teams(teams: list[TeamLines], *, by=None, season_name: str = DEFAULT_SEASON,
+                 start_date=None) -> TeamImportSummary:
+    """Write the checked teams: everything or, on the first problem, nothing."""
+    by = by or system_user()
+    summary = TeamImportSummary()
+    colleges = {c.name.lower(): c for c in College.objects.all()}
+    by_league: dict[str, list[TeamLines]] = {}
+    for team in teams:
+        by_league.setdefault(slugify(team.league), []).append(team)
+    for slug, league_teams in by_league.items():
+        league = _league(slug, league_teams[0], by, summary)
+        season, created = Season.objects.get_or_create(
+            league=league, name=season_name, defaults={"start_date": start_date or timezone.localdate()})
+        summary.seasons += created
+        budget = league.rules.settings.draft_budget
+        for lines in league_teams:
+            _import_team(lines, league=league, season=season, budget=budget, colleges=colleges, by=by, summary=summary)
+    return summary
+
+
+def _league(slug: str, first: TeamLines, by, summary: TeamImportSummary) -> League:
+    league = League.objects.filter(slug=slug).first() or League.objects.filter(name__iexact=first.league).first()
+    if league is None:
+        league = League.objects.create(name=first.league, slug=slug, game_system=GAME_SYSTEM)
+        DungeonBowlSettings.objects.create(league=league)
+        league.organisers.add(by)
+        summary.leagues += 1
+    elif league.game_system != GAME_SYSTEM:
+        raise BadRow(first.first_line, f"the league {league.name} already exists and is not a Dungeon Bowl league")
+    elif not league.is_organised_by(by):
+        raise ImportRefused(f"{by.username} does not organise {league.name}; import with --by USERNAME naming one "
+                            f"of its organisers")
+    summary.league_names.append(league.name)
+    return league
+
+
+def _import_team(lines: TeamLines, *, league, season, budget, colleges, by, summary: TeamImportSummary) -> None:
+    college = colleges.get(lines.college.lower())
+    if college is None:
+        names = ", ".join(sorted(c.name for c in colleges.values()))
+        raise BadRow(lines.first_line, f"there is no college called {lines.college}; the colleges are {names}")
+    roster = {p.name.lower(): p.name for p in college.positions.all()}
+    picks = []
+    for line, position, player in lines.players:
+        name = roster.get(position.lower())
+        if name is None:
+            raise BadRow(line, f"{position} is not a position of the {college.name}")
+        picks.append(services.DraftPick(name, player))
+    check = rules.check_draft(college.roster(), [p.position for p in picks], lines.rerolls, budget)
+    if not check.ok:
+        raise BadRow(lines.last_line, f"{lines.team}'s draft is refused: {' '.join(check.refusals)}")
+
+    coach, created = Coach.objects.get_or_create(name=lines.coach, defaults={"created_by": by})
+    summary.coaches += created
+    division = None
+    if lines.division:
+        division = Division.objects.filter(season=season, name__iexact=lines.division).first()
+        if division is None:
+            division = Division.objects.create(season=season, name=lines.division)
+            summary.divisions += 1
+    team = Team.objects.filter(league=league, slug=lines.slug).select_related("coach", "college").first()
+    if team is None:
+        team = _call(lines.first_line, services.submit_draft, league=league, coach=coach, name=lines.team,
+                     college=college, picks=picks, rerolls=lines.rerolls, budget=budget, by=by)
+        _call(lines.first_line, services.lock_draft, team=team, by=by)
+        summary.teams += 1
+        summary.players += len(picks)
+    else:
+        _same_team(team, lines, coach=coach, college=college, picks=picks)
+    entered = TeamSeason.objects.filter(team=team, entry__season=season).select_related("entry__division").first()
+    if entered is None:
+        _call(lines.first_line, services.enter_team, team=team, season=season, division=division, by=by)
+        summary.entries += 1
+    elif entered.entry.division_id != (division.pk if division else None):
+        raise BadRow(lines.first_line, f"{team} is already entered in {season.name} in another division; change it "
+                                       f"on the site")
+    else:
+        summary.unchanged += 1
+
+
+def _same_team(team: Team, lines: TeamLines, *, coach, college, picks) -> None:
+    """A team already imported must be the file's team, or the line is refused."""
+    have = Counter((p.position.name, p.name) for p in team.players.on_draft_list().select_related("position"))
+    want = Counter((p.position, p.name or p.position) for p in picks)
+    differences = []
+    if team.coach_id != coach.pk:
+        differences.append(f"coach {team.coach}")
+    if team.college_id != college.pk:
+        differences.append(f"college {team.college}")
+    if team.rerolls != lines.rerolls:
+        differences.append(f"{team.rerolls} re-rolls")
+    if have != want:
+        differences.append("other players")
+    if differences:
+        raise BadRow(lines.first_line, f"{team} already exists with {', '.join(differences)}; change it on the site "
+                                       f"instead")
+
+
+def _call(line: int, service, **kwargs):
+    try:
+        return service(**kwargs)
+    except ValidationError as error:
+        raise BadRow(line, " ".join(error.messages)) from None
+    except PermissionDenied as error:
+        raise ImportRefused(str(error)) from None

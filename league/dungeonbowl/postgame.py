@@ -1,0 +1,208 @@
+"""The post-game sequence (DB-9 to DB-13) run when a result is approved, and its
+exact reversal when the result is corrected or reopened. Both run inside the
+engine's transaction, which has already locked the fixture or the result; the
+teams are locked here by primary key (lock order: fixture, result, teams).
+
+Decision (DB-16, re-approval): a result approved again after a correction or a
+reopening reuses the winnings roll already logged for it, so reopening a game can
+never buy a better roll; dice entered from the table replace it only when they
+differ, and then the new table roll is logged too. Every roll stays in the log.
+
+Decision (corrections after spending): a correction takes back the gold the game
+paid even if it has been spent; the Treasury may then stand below zero, and every
+purchase is refused until it is back above the price. SPP already spent on an
+advancement cannot be taken back, so such a correction is refused with the player
+named.
+"""
+
+from __future__ import annotations
+
+from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import ValidationError
+
+from league.dungeonbowl import rules as db
+from league.dungeonbowl.league_models import Ending, GameReport, PlayerEffect, TeamSeason
+from league.dungeonbowl.models import DiceRoll, Player, Team, TreasuryLine
+from league.dungeonbowl.services import record_roll
+from league.rules.base import SIDES, other_side
+
+
+def _teams(result) -> dict[str, Team]:
+    """Each side's team, locked in primary-key order."""
+    fixture = result.fixture
+    entry_side = {fixture.home_id: "home", fixture.away_id: "away"}
+    team_side = {
+        ts.team_id: entry_side[ts.entry_id]
+        for ts in TeamSeason.objects.filter(entry_id__in=[e for e in entry_side if e])
+    }
+    locked = Team.objects.select_for_update().select_related("league", "college").filter(pk__in=team_side).order_by("pk")
+    return {team_side[team.pk]: team for team in locked}
+
+
+def _acting_user(result):
+    """Who approved or entered the result (the engine logs the step first)."""
+    event = result.fixture.events.order_by("-at", "-id").first()
+    return event.by if event is not None else None
+
+
+def _outcome(result, report: GameReport) -> db.Outcome:
+    if report.ending == Ending.UNPLAYED or result.outcome == "abandoned":
+        return db.Outcome.UNPLAYED
+    if result.outcome == "draw":
+        return db.Outcome.DRAW
+    if result.conceded:
+        return db.Outcome.AWAY_CONCEDED if result.outcome == "home" else db.Outcome.HOME_CONCEDED
+    return db.Outcome.HOME_WIN if result.outcome == "home" else db.Outcome.AWAY_WIN
+
+
+def _roll(result, team: Team, *, description: str, dice: str, table: list[int] | None, by) -> list[int]:
+    """The winnings roll for ``team``: the one already logged for this result when
+    there is one (and the table gave no different dice), else a new logged roll."""
+    logged = (
+        DiceRoll.objects.filter(
+            cause_type=ContentType.objects.get_for_model(result), cause_id=result.pk,
+            purpose=DiceRoll.Purpose.WINNINGS, team=team, dice=dice, description=description,
+        )
+        .order_by("-created_at", "-id")
+        .first()
+    )
+    if logged is not None and (table is None or list(logged.values) == list(table)):
+        return list(logged.values)
+    roll = record_roll(
+        league=team.league, purpose=DiceRoll.Purpose.WINNINGS, dice=dice, values=table, by=by if table else None,
+        team=team, cause=result, description=description,
+    )
+    return list(roll.values)
+
+
+def _winnings_dice(result, outcome: db.Outcome, teams: dict[str, Team], table: list[int] | None, by) -> list[int]:
+    """DB-10: the winner's 2D6; on a draw each team's own D6 (home, then away)."""
+    fixture = result.fixture
+    if outcome == db.Outcome.DRAW:
+        return [
+            _roll(result, teams[side], description=f"Winnings, draw: {teams[side]}'s D6 ({fixture})", dice="D6",
+                  table=None if table is None else [table[i]], by=by)[0]
+            for i, side in enumerate(SIDES)
+        ]
+    winner = result.outcome
+    return _roll(result, teams[winner], description=f"Winnings: {teams[winner]}'s 2D6 as the winner ({fixture})",
+                 dice="2D6", table=table, by=by)
+
+
+def _pay(team: Team, amount: int, kind: str, reason: str, result, by) -> None:
+    if amount:
+        TreasuryLine.objects.create(team=team, amount=amount, kind=kind, reason=reason, cause=result, created_by=by)
+
+
+def apply_postgame(result) -> None:
+    """DB-9 to DB-13 for an approved result: winnings and the Treasure Room bonus
+    into the Treasury, SPP and MVP awards, injuries, and recovery of the players
+    who missed this game. League points are the standings' own (DB-4)."""
+    report = GameReport.objects.filter(result=result).first()
+    if report is None:
+        return
+    outcome = _outcome(result, report)
+    if outcome == db.Outcome.UNPLAYED:
+        return  # DB-5a Decision: no winnings, no SPP, nobody hurt
+    teams = _teams(result)
+    if set(teams) != set(SIDES):
+        raise ValidationError("Both sides of a Dungeon Bowl fixture must be teams entered in the season.")
+    by = _acting_user(result)
+    fixture = result.fixture
+
+    # DB-10 winnings, then the Treasure Room bonus.
+    dice = _winnings_dice(result, outcome, teams, report.dice, by)
+    paid = db.winnings(outcome, dice)
+    for side in SIDES:
+        verb = {"draw": "draw", "win": "win", "loss": "loss"}[db.result_for(outcome, side)]
+        _pay(teams[side], getattr(paid, side), TreasuryLine.Kind.WINNINGS,
+             f"Winnings ({verb}, dice {' '.join(map(str, dice))}) v {teams[other_side(side)]}, {fixture.round}", result, by)
+        gatherers = getattr(report, f"{side}_gather")
+        _pay(teams[side], db.treasure_room_bonus(gatherers), TreasuryLine.Kind.TREASURE_ROOM,
+             f"Treasure Room: {gatherers} player{'s' * (gatherers != 1)} used Gather Funds, {fixture.round}", result, by)
+
+    # DB-13 recovery: who missed this game is fit for the next.
+    lines = {line.player_id: line for line in report.players.select_related("player")}
+    values = result.fixture.round.season.league.rules.settings.spp_values
+    effects: dict[int, PlayerEffect] = {}
+    missing = Player.objects.select_for_update().filter(
+        team__in=teams.values(), status=Player.Status.ACTIVE, miss_next_game=True
+    ).exclude(pk__in=lines)
+    for player in missing:
+        player.miss_next_game = False
+        player.save(update_fields=["miss_next_game"])
+        effects[player.pk] = PlayerEffect(result=result, player=player, recovered=True, note="missed this game: fit again")
+
+    # DB-11 SPP and MVP, DB-13 injuries.
+    players = {p.pk: p for p in Player.objects.select_for_update().select_related("position").filter(pk__in=lines)}
+    for pid, line in lines.items():
+        player = players[pid]
+        effect = PlayerEffect(result=result, player=player, spp=db.spp_earned(line.events, values), mvp=line.mvp)
+        player.spp += effect.spp
+        player.mvp_awards += 1 if line.mvp else 0
+        notes = [f"+{effect.spp} SPP"] if effect.spp else []
+        if line.injury:
+            state = db.PlayerState(player.profile, player.niggling_injuries, player.miss_next_game)
+            hurt = db.apply_injury(state, db.Injury(line.injury), line.lasting or None)
+            effect.niggling = hurt.state.niggling_injuries > player.niggling_injuries
+            effect.miss_next_game = hurt.state.miss_next_game and not player.miss_next_game
+            effect.reduced = hurt.reduced or ""
+            effect.died = hurt.state.dead
+            profile = hurt.state.profile
+            player.ma, player.st, player.ag, player.pa, player.av = profile.ma, profile.st, profile.ag, profile.pa, profile.av
+            player.niggling_injuries = hurt.state.niggling_injuries
+            player.miss_next_game = hurt.state.miss_next_game
+            if hurt.state.dead:
+                player.status, player.status_reason = Player.Status.DEAD, f"Died in {fixture}"
+            notes.append(hurt.note)
+        effect.note = "; ".join(notes)[:200]
+        player.save()
+        effects[pid] = effect
+    PlayerEffect.objects.bulk_create(effects.values())
+
+
+def reverse_postgame(result) -> None:
+    """Undo exactly what ``apply_postgame`` did for ``result``: reversing Treasury
+    lines (never edits), and each player's SPP, MVP, injury and recovery put back.
+    The rolls stay in the log."""
+    lines = list(TreasuryLine.objects.filter(
+        cause_type=ContentType.objects.get_for_model(result), cause_id=result.pk,
+        reverses__isnull=True, reversed_by__isnull=True,
+    ).select_related("team"))
+    effects = list(PlayerEffect.objects.filter(result=result))
+    if not lines and not effects:
+        return
+    _teams(result)  # lock the teams before their players and gold change
+    by = _acting_user(result)
+    for line in lines:
+        TreasuryLine.objects.create(
+            team=line.team, amount=-line.amount, kind=TreasuryLine.Kind.CORRECTION, reverses=line, cause=result,
+            reason=f"Result corrected or reopened: takes back “{line.reason}”"[:300], created_by=by,
+        )
+    players = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[e.player_id for e in effects])}
+    for effect in effects:
+        player = players[effect.player_id]
+        if player.spp < effect.spp:
+            raise ValidationError(
+                f"{player} has already spent SPP earned in this game ({player.spp} left, the game gave "
+                f"{effect.spp}); this correction cannot take them back."
+            )
+        player.spp -= effect.spp
+        player.mvp_awards -= 1 if effect.mvp else 0
+        player.niggling_injuries -= 1 if effect.niggling else 0
+        if effect.reduced:
+            profile, _ = player.profile.improved(effect.reduced)
+            setattr(player, effect.reduced, getattr(profile, effect.reduced))
+        if effect.miss_next_game:
+            player.miss_next_game = False
+        if effect.recovered:
+            player.miss_next_game = True
+        if effect.died:
+            taken = Player.objects.on_draft_list().filter(team_id=player.team_id, number=player.number).exclude(pk=player.pk).first()
+            if taken is not None:
+                raise ValidationError(
+                    f"{player} would return to the draft list, but #{player.number} is now worn by {taken.name}."
+                )
+            player.status, player.status_reason = Player.Status.ACTIVE, ""
+        player.save()
+    PlayerEffect.objects.filter(result=result).delete()

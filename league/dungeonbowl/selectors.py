@@ -1,0 +1,151 @@
+"""Reads for the Dungeon Bowl pages, each a fixed number of queries whatever the
+league's size."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.contenttypes.models import ContentType
+from django.shortcuts import get_object_or_404
+
+from league.dungeonbowl import rules
+from league.dungeonbowl.league_models import GameReport, TeamSeason
+from league.dungeonbowl.models import DiceRoll, Player, Team, TreasuryLine
+
+
+@dataclass
+class TeamSheet:
+    team: Team
+    players: list[Player]
+    lines: list[TreasuryLine]
+    treasury: int
+    value: rules.TeamValue
+    division: str | None
+    season: str | None
+
+
+def team_sheet(league, slug: str) -> TeamSheet:
+    """The team, its draft list, its ledger and its latest season: five queries."""
+    team = get_object_or_404(Team.objects.select_related("coach", "college"), league=league, slug=slug)
+    team.league = league
+    players = list(team.players.on_draft_list().select_related("position").order_by("number"))
+    lines = list(team.treasury_lines.select_related("created_by").order_by("-created_at", "-id"))
+    latest = (
+        TeamSeason.objects.filter(team=team).select_related("entry__division", "entry__season")
+        .order_by("-entry__season__start_date", "-entry__season_id").first()
+    )
+    value = rules.team_value(
+        (rules.PlayerValue(p.value, p.miss_next_game) for p in players),
+        rerolls=team.rerolls, reroll_cost=team.college.reroll_cost,
+    )
+    return TeamSheet(
+        team, players, lines, sum(line.amount for line in lines), value,
+        latest.entry.division.name if latest and latest.entry.division_id else None,
+        latest.entry.season.name if latest else None,
+    )
+
+
+def team_json(sheet: TeamSheet) -> dict:
+    """The team feed (issue 7): gold in gp as integers; AG, PA and AV as the
+    roster's target number (3 for 3+), PA null for "-"."""
+    team = sheet.team
+    return {
+        "league": team.league.slug,
+        "team": team.name,
+        "coach": team.coach.name,
+        "college": team.college.name,
+        "division": sheet.division,
+        "treasury": sheet.treasury,
+        "team_value": sheet.value.team_value,
+        "current_team_value": sheet.value.current_team_value,
+        "rerolls": team.rerolls,
+        "players": [
+            {
+                "name": p.name, "number": p.number, "position": p.position.name, "value": p.value,
+                "ma": p.ma, "st": p.st, "ag": p.ag, "pa": p.pa, "av": p.av, "skills": p.skills,
+                "spp": p.spp, "mvp_awards": p.mvp_awards, "niggling_injuries": p.niggling_injuries,
+                "miss_next_game": p.miss_next_game,
+            }
+            for p in sheet.players
+        ],
+    }
+
+
+def game_panel(result) -> dict:
+    """What each player did in ``result`` and the rolls it caused: three queries."""
+    report = GameReport.objects.filter(result=result).first()
+    if report is None:
+        return {}
+    lines = list(report.players.select_related("player__position"))
+    rolls = list(DiceRoll.objects.filter(
+        cause_type=ContentType.objects.get_for_model(result), cause_id=result.pk
+    ).select_related("team", "entered_by"))
+    return {
+        "report": report,
+        "home_lines": [line for line in lines if line.side == "home"],
+        "away_lines": [line for line in lines if line.side == "away"],
+        "rolls": rolls,
+    }
+
+
+# The coach's "what to do next" (issue 7) ----------------------------------------------
+
+
+@dataclass
+class NextStep:
+    verb: str  # "Draft", "Report", "Confirm", "Spend", "Advance"
+    text: str
+    url: str
+
+
+def next_steps(coach, *, to_report=(), to_confirm=()) -> list[NextStep]:
+    """What a coach's Dungeon Bowl teams wait on: a draft to submit, games to report
+    or confirm (from the engine's lists, no query), gold worth spending, SPP worth an
+    advancement. Two queries whatever the number of teams and players."""
+    from django.db.models import Count, IntegerField, Min, OuterRef, Q, Subquery, Sum
+    from django.db.models.functions import Coalesce
+    from django.urls import reverse
+
+    from league.dungeonbowl.models import GAME_SYSTEM, Position
+
+    steps: list[NextStep] = []
+    if coach is None:
+        return steps
+    treasury = TreasuryLine.objects.filter(team=OuterRef("pk")).values("team").annotate(total=Sum("amount")).values("total")
+    cheapest = (Position.objects.filter(college=OuterRef("college")).values("college")
+                .annotate(low=Min("cost")).values("low"))
+    teams = list(
+        Team.objects.filter(coach=coach, league__game_system=GAME_SYSTEM).select_related("league", "college")
+        .annotate(
+            gold=Coalesce(Subquery(treasury, output_field=IntegerField()), 0),
+            cheapest=Coalesce(Subquery(cheapest, output_field=IntegerField()), 0),
+            on_list=Count("players", filter=Q(players__status=Player.Status.ACTIVE)),
+        ).order_by("league__name", "name")
+    )
+    low = rules.advancement_cost(rules.Advancement.CHOSEN_PRIMARY, 1)
+    ready = list(
+        Player.objects.on_draft_list().filter(team__in=teams, spp__gte=low, advancements__lt=rules.MAX_ADVANCEMENTS)
+        .select_related("position").order_by("team_id", "number")
+    )
+    for team in teams:
+        page = reverse("dungeonbowl:team_detail", args=[team.league.slug, team.slug])
+        if team.draft_submitted_at is None:
+            steps.append(NextStep("Draft", f"{team.name} ({team.league.name}): draft your players within the budget.",
+                                  reverse("dungeonbowl:draft", args=[team.league.slug])))
+            continue
+        reroll = 2 * team.college.reroll_cost
+        can_hire = team.on_list < rules.MAX_PLAYERS and team.cheapest and team.gold >= team.cheapest
+        if can_hire or (team.gold >= reroll and team.rerolls < rules.MAX_REROLLS):
+            steps.append(NextStep("Spend", f"{team.name} has {rules.gp(team.gold)} in the Treasury: hire a player or "
+                                  f"buy a re-roll ({rules.gp(reroll)}).", page))
+        for player in (p for p in ready if p.team_id == team.pk):
+            cost = rules.advancement_cost(rules.Advancement.CHOSEN_PRIMARY, player.advancements + 1)
+            if player.spp >= cost and player.position.primary:
+                steps.append(NextStep("Advance", f"{team.name}: #{player.number} {player.name} has {player.spp} SPP "
+                                      f"(a chosen primary skill costs {cost}).", page))
+    for verb, fixtures in (("Report", to_report), ("Confirm", to_confirm)):
+        for fixture in fixtures:
+            if fixture.round.season.league.game_system == GAME_SYSTEM:
+                steps.append(NextStep(verb, f"{fixture.home} v {fixture.away} ({fixture.round.season.league.name}, "
+                                      f"round {fixture.round.number})", fixture.get_absolute_url()))
+    return steps

@@ -1,0 +1,187 @@
+"""Spending after a game (DB-12): hiring players, firing them, buying team re-rolls
+at double cost, hiring Journeymen who played permanently. Each service locks the
+team row first (lock order: fixture, result, teams by pk, then players), checks the
+Treasury (the sum of its ledger), the limits and the rules, and writes a ledger
+line whose cause is what was bought. Refusals say what is missing and by how much.
+"""
+
+from __future__ import annotations
+
+from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Sum
+
+from league.dungeonbowl import rules
+from league.dungeonbowl.league_models import GameReport
+from league.dungeonbowl.models import MAX_NUMBER, Player, Position, Team, TreasuryLine
+from league.models import Result
+
+
+def _lock(team: Team, by) -> Team:
+    team = Team.objects.select_for_update(of=("self",)).select_related("league", "coach", "college").get(pk=team.pk)
+    if by is None or not by.is_authenticated or (team.coach.user_id != by.pk and not team.league.is_organised_by(by)):
+        raise PermissionDenied("Only the team's coach or the league's commissioner spends its Treasury.")
+    if team.draft_submitted_at is None:
+        raise ValidationError(f"{team} has no draft yet: draft the team first.")
+    return team
+
+
+def _balance(team: Team) -> int:
+    return TreasuryLine.objects.filter(team=team).aggregate(total=Sum("amount"))["total"] or 0
+
+
+def _pay(team: Team, cost: int, reason: str, cause, by) -> None:
+    balance = _balance(team)
+    if balance < cost:
+        raise ValidationError(f"{reason} costs {rules.gp(cost)}; the Treasury holds {rules.gp(balance)} ({rules.gp(cost - balance)} short).")
+    TreasuryLine.objects.create(team=team, amount=-cost, kind=TreasuryLine.Kind.PURCHASE, reason=reason, cause=cause, created_by=by)
+
+
+def _check_room(team: Team, position: Position) -> int:
+    """DB-6/DB-12: under 16 players and within the position's group; the free number."""
+    on_list = list(team.players.on_draft_list().select_related("position"))
+    if len(on_list) >= rules.MAX_PLAYERS:
+        raise ValidationError(f"{team} already has {rules.MAX_PLAYERS} players; fire one first (DB-12).")
+    if position.college_id != team.college_id:
+        raise ValidationError(f"{position} is not a position of the {team.college}.")
+    in_group = sum(1 for p in on_list if p.position.group_id == position.group_id)
+    if in_group >= position.group.max_count:
+        raise ValidationError(f"The {team.college} allows {position.group}; {team} already has {in_group}.")
+    taken = {p.number for p in on_list}
+    return next(n for n in range(1, MAX_NUMBER + 1) if n not in taken)
+
+
+def _new_player(team: Team, position: Position, name: str, number: int) -> Player:
+    return Player.objects.create(
+        team=team, name=(name.strip() or position.name)[:60], number=number, position=position,
+        ma=position.ma, st=position.st, ag=position.ag, pa=position.pa, av=position.av,
+    )
+
+
+@transaction.atomic
+def hire_player(*, team: Team, position: Position, name: str = "", by) -> Player:
+    """DB-12: a new player at the roster price, from the Treasury."""
+    team = _lock(team, by)
+    position = Position.objects.select_related("group").get(pk=position.pk)
+    number = _check_room(team, position)
+    player = _new_player(team, position, name, number)
+    _pay(team, position.cost, f"Hired #{number} {player.name} ({position})", player, by)
+    return player
+
+
+@transaction.atomic
+def fire_player(*, player: Player, by) -> Player:
+    """DB-12: the player leaves the draft list (Team Value falls); no gold back."""
+    team = _lock(player.team, by)
+    player = Player.objects.select_for_update().get(pk=player.pk, team=team)
+    if player.status != Player.Status.ACTIVE:
+        raise ValidationError(f"{player} is not on the draft list.")
+    player.status, player.status_reason = Player.Status.FIRED, "Fired by the coach"
+    player.save(update_fields=["status", "status_reason"])
+    return player
+
+
+@transaction.atomic
+def buy_reroll(*, team: Team, by) -> Team:
+    """DB-6/DB-12: a team re-roll after the draft costs double, up to 8."""
+    team = _lock(team, by)
+    if team.rerolls >= rules.MAX_REROLLS:
+        raise ValidationError(f"{team} already has {rules.MAX_REROLLS} team re-rolls, the most a team can have (DB-6).")
+    cost = 2 * team.college.reroll_cost
+    _pay(team, cost, f"Team re-roll {team.rerolls + 1} at double cost", team, by)
+    team.rerolls += 1
+    team.save(update_fields=["rerolls"])
+    return team
+
+
+@transaction.atomic
+def hire_journeyman(*, team: Team, result: Result, position: Position, name: str = "", by) -> Player:
+    """DB-12: a Journeyman who played in ``result`` joins permanently at the roster
+    price, while the team has fewer than 16 players; no more than the game's report
+    says played, and only from the college's 0-16 line."""
+    team = _lock(team, by)
+    position = Position.objects.select_related("group").get(pk=position.pk)
+    if position.group.max_count < rules.MAX_PLAYERS:
+        raise ValidationError("Journeymen are the college's 0-16 linemen.")
+    report = GameReport.objects.filter(result=result, result__status=Result.Status.APPROVED).select_related(
+        "result__fixture").first()
+    side = None
+    if report is not None:
+        entries = {report.result.fixture.home_id: "home", report.result.fixture.away_id: "away"}
+        side = next((entries[ts.entry_id] for ts in team.seasons.all() if ts.entry_id in entries), None)
+    if side is None:
+        raise ValidationError(f"{team} played no approved game there.")
+    played = getattr(report, f"{side}_journeymen")
+    hired = TreasuryLine.objects.filter(
+        team=team, kind=TreasuryLine.Kind.PURCHASE, reason__startswith="Journeyman",
+        reason__contains=f"(game {result.pk})",
+    ).count()
+    if hired >= played:
+        raise ValidationError(f"{team} fielded {played} Journeymen in that game and has hired {hired} of them.")
+    number = _check_room(team, position)
+    player = _new_player(team, position, name, number)
+    _pay(team, position.cost, f"Journeyman #{number} {player.name} hired permanently (game {result.pk})", player, by)
+    return player
+
+
+def purchase_lines(team: Team):
+    """The ledger's purchases with their causes' type, for reconciling."""
+    return TreasuryLine.objects.filter(team=team, kind=TreasuryLine.Kind.PURCHASE).select_related("cause_type")
+
+
+__all__ = ["advance_player", "buy_reroll", "fire_player", "hire_journeyman", "hire_player", "ContentType"]
+
+
+# Advancements (DB-11) ----------------------------------------------------------------
+
+
+@transaction.atomic
+def advance_player(
+    *, player: Player, kind: str, category: str = "", skill: str = "", characteristic: str = "", by
+):
+    """DB-11: spend a player's SPP on an advancement from the Decision table: a chosen
+    primary or secondary skill from the position's categories, or +1 to a
+    characteristic (never past its best). The player's value rises by the Decision's
+    amount. Random skills are refused: the Blood Bowl skill tables are not in the
+    data. Lock order: team, then the player."""
+    from league.dungeonbowl.league_models import PlayerAdvancement
+
+    team = _lock(player.team, by)
+    player = Player.objects.select_for_update().select_related("position").get(pk=player.pk, team=team)
+    if player.status != Player.Status.ACTIVE:
+        raise ValidationError(f"{player} is not on the draft list.")
+    skill = " ".join((skill or "").split())
+    if kind != rules.Advancement.CHARACTERISTIC:
+        if not skill:
+            raise ValidationError("Name the skill the player learns.")
+        if len(skill) > 40:
+            raise ValidationError("A skill's name is at most 40 characters.")
+        owned = next((s for s in player.skills if s.lower() == skill.lower()), None)
+        if owned is not None:
+            raise ValidationError(f"{player} already has {owned}.")
+        characteristic = ""
+    else:
+        skill, category = "", ""
+    try:
+        check = rules.check_advancement(
+            kind, advancements_taken=player.advancements, spp=player.spp, category=category,
+            primary=player.position.primary, secondary=player.position.secondary,
+            characteristic=characteristic or None, profile=player.profile,
+        )
+    except ValueError as error:
+        raise ValidationError(f"{player}: {error}") from None
+    if characteristic:
+        profile, _ = player.profile.improved(characteristic)
+        for name in rules.CHARACTERISTICS:
+            setattr(player, name, getattr(profile, name))
+    else:
+        player.skills_gained = [*player.skills_gained, skill]
+    player.spp -= check.spp_cost
+    player.advancements = check.number
+    player.value_increase += check.value_increase
+    player.save(update_fields=[*rules.CHARACTERISTICS, "skills_gained", "spp", "advancements", "value_increase"])
+    return PlayerAdvancement.objects.create(
+        player=player, number=check.number, kind=kind, category=category, skill=skill,
+        characteristic=characteristic, spp_cost=check.spp_cost, value_increase=check.value_increase, created_by=by,
+    )

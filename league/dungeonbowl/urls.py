@@ -1,0 +1,19 @@
+from django.urls import path
+
+from league.dungeonbowl import views
+
+app_name = "dungeonbowl"
+
+urlpatterns = [
+    path("leagues/<slug:slug>/teams/new/", views.create_team, name="create_team"),
+    path("leagues/<slug:slug>/teams/<slug:team_slug>/", views.team_detail, name="team_detail"),
+    path("leagues/<slug:slug>/teams/<slug:team_slug>.json", views.team_json, name="team_json"),
+    path("leagues/<slug:slug>/teams/<slug:team_slug>/lock/", views.lock_draft, name="lock_draft"),
+    path("leagues/<slug:slug>/teams/<slug:team_slug>/reroll/", views.buy_reroll, name="buy_reroll"),
+    path("leagues/<slug:slug>/teams/<slug:team_slug>/hire/", views.hire_player, name="hire_player"),
+    path("leagues/<slug:slug>/teams/<slug:team_slug>/fire/", views.fire_player, name="fire_player"),
+    path("leagues/<slug:slug>/teams/<slug:team_slug>/advance/", views.advance_player, name="advance_player"),
+    path("leagues/<slug:slug>/dice/", views.dice_log, name="dice_log"),
+    path("leagues/<slug:slug>/draft/", views.draft, name="draft"),
+    path("leagues/<slug:slug>/entries/", views.enter_team, name="enter_team"),
+]

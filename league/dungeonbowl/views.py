@@ -1,0 +1,284 @@
+"""Dungeon Bowl pages: the team page and feed, the league's dice log, the draft
+form. Thin: forms clean, services decide, selectors read."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from league.dungeonbowl import rules, selectors, services, spending
+from league.dungeonbowl.draft_forms import DraftForm, EntryForm, NewTeamForm
+from league.dungeonbowl.models import GAME_SYSTEM, College, DiceRoll, Player, Position, Team
+from league.models import League
+from league.permissions import coach_for
+
+
+def _league(slug: str) -> League:
+    league = get_object_or_404(League, slug=slug)
+    if league.game_system != GAME_SYSTEM:
+        raise Http404(f"{league} is not a Dungeon Bowl league.")
+    return league
+
+
+def team_detail(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
+    league = _league(slug)
+    sheet = selectors.team_sheet(league, team_slug)
+    team = sheet.team
+    context = {"league": league, "sheet": sheet, "team": team}
+    if request.user.is_authenticated and (team.coach.user_id == request.user.pk or league.is_organised_by(request.user)):
+        context.update(hire_form=HireForm(team=team), fire_form=FireForm(team=team), advance_form=AdvanceForm(team=team),
+                       reroll_cost=2 * team.college.reroll_cost)
+    return render(request, "dungeonbowl/team_detail.html", context)
+
+
+def team_json(request: HttpRequest, slug: str, team_slug: str) -> JsonResponse:
+    league = _league(slug)
+    return JsonResponse(selectors.team_json(selectors.team_sheet(league, team_slug)))
+
+
+def dice_log(request: HttpRequest, slug: str) -> HttpResponse:
+    """DB-16: every roll of the league, newest first, with who rolled and why."""
+    league = _league(slug)
+    rolls = DiceRoll.objects.filter(league=league).select_related("team", "entered_by").order_by("-created_at", "-id")
+    return render(request, "dungeonbowl/dice_log.html", {"league": league, "rolls": rolls[:500]})
+
+
+@login_required
+def draft(request: HttpRequest, slug: str) -> HttpResponse:
+    """DB-6: a coach drafts a team from a college; "Check" shows the running cost,
+    the budget left and every limit, "Submit" drafts it. The commissioner sees the
+    submitted drafts and locks them."""
+    league = _league(slug)
+    coach = coach_for(request.user)
+    organiser = league.is_organised_by(request.user)
+    if coach is None and not organiser:
+        raise PermissionDenied("Only a coach with an account drafts a team.")
+    college = get_object_or_404(College, slug=request.GET.get("college")) if request.GET.get("college") else None
+    colleges = list(College.objects.order_by("name"))
+    college = college or colleges[0]
+    existing = Team.objects.filter(league=league, coach=coach).select_related("college").first() if coach else None
+    if existing is not None:
+        college = existing.college
+    budget = league.rules.settings.draft_budget
+    form = DraftForm(request.POST or None, college=college, existing=existing)
+    check = None
+    if request.method == "POST" and coach is not None and form.is_valid():
+        check = rules.check_draft(college.roster(), form.picks(), form.cleaned_data["rerolls"], budget)
+        if "submit" in request.POST and check.ok:
+            try:
+                team = services.submit_draft(
+                    team=existing, league=league if existing is None else None, coach=coach if existing is None else None,
+                    name=form.cleaned_data["name"], college=college if existing is None else None,
+                    picks=form.picks(), rerolls=form.cleaned_data["rerolls"], budget=budget, by=request.user,
+                )
+            except ValidationError as error:
+                for message in error.messages:
+                    form.add_error(None, message)
+            else:
+                messages.success(request, f"Draft submitted: {team.name}. The commissioner locks it before the season.")
+                return redirect(reverse("dungeonbowl:team_detail", args=[league.slug, team.slug]))
+        elif "submit" in request.POST:
+            for refusal in check.refusals:
+                form.add_error(None, refusal)
+    elif request.method == "POST" and coach is None:
+        raise PermissionDenied("The commissioner locks drafts; a coach drafts a team.")
+    if check is None:
+        check = rules.check_draft(college.roster(), form.initial_picks(), form.initial_rerolls(), budget)
+    submitted = (
+        list(Team.objects.filter(league=league, draft_submitted_at__isnull=False).select_related("coach", "college"))
+        if organiser else []
+    )
+    entered = _entered(league, submitted) if organiser else {}
+    for team in submitted:
+        team.entered_in = entered.get(team.pk, "")
+    return render(request, "dungeonbowl/draft.html", {
+        "league": league, "form": form, "check": check, "college": college, "colleges": colleges,
+        "existing": existing, "budget": budget, "organiser": organiser, "submitted": submitted, "coach": coach,
+        "entry_form": EntryForm(league=league) if organiser else None,
+    })
+
+
+def _entered(league: League, teams: list[Team]) -> dict[int, str]:
+    """team pk -> the seasons it is entered in, for the commissioner's list (one query)."""
+    from league.dungeonbowl.league_models import TeamSeason
+
+    out: dict[int, list[str]] = {}
+    for team_id, season, division in TeamSeason.objects.filter(team__in=teams).values_list(
+        "team_id", "entry__season__name", "entry__division__name"
+    ).order_by("entry__season__start_date"):
+        out.setdefault(team_id, []).append(f"{season} ({division})" if division else season)
+    return {team_id: ", ".join(names) for team_id, names in out.items()}
+
+
+@login_required
+def create_team(request: HttpRequest, slug: str) -> HttpResponse:
+    """DB-1: a coach founds their team (name and college); the draft form drafts it."""
+    league = _league(slug)
+    coach = coach_for(request.user)
+    if coach is None:
+        raise PermissionDenied("Only a coach with an account creates a team.")
+    form = NewTeamForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            team = services.create_team(league=league, coach=coach, name=form.cleaned_data["name"],
+                                        college=form.cleaned_data["college"], by=request.user)
+        except ValidationError as error:
+            for message in error.messages:
+                form.add_error(None, message)
+        else:
+            messages.success(request, f"{team.name} is founded. Now draft its players.")
+            return redirect(reverse("dungeonbowl:draft", args=[league.slug]))
+    return render(request, "dungeonbowl/new_team.html", {"league": league, "form": form})
+
+
+@login_required
+@require_POST
+def enter_team(request: HttpRequest, slug: str) -> HttpResponse:
+    """The commissioner enters a drafted team in a season (and its division)."""
+    league = _league(slug)
+    if not league.is_organised_by(request.user):
+        raise PermissionDenied("Only the league's commissioner enters teams in a season.")
+    form = EntryForm(request.POST, league=league)
+    try:
+        data = _valid(form)
+        services.enter_team(team=data["team"], season=data["season"], division=data["division"], by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        where = f" ({data['division'].name})" if data["division"] else ""
+        messages.success(request, f"{data['team']} is entered in {data['season'].name}{where}.")
+    return redirect(reverse("dungeonbowl:draft", args=[league.slug]))
+
+
+@login_required
+@require_POST
+def lock_draft(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
+    league = _league(slug)
+    team = get_object_or_404(Team, league=league, slug=team_slug)
+    try:
+        services.lock_draft(team=team, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, f"{team}'s draft is locked.")
+    return redirect(reverse("dungeonbowl:draft", args=[league.slug]))
+
+
+# Spending after a game (DB-12) ---------------------------------------------------------
+
+
+class HireForm(forms.Form):
+    position = forms.ModelChoiceField(
+        queryset=Position.objects.none(), error_messages={"required": "Choose a position to hire.",
+                                                          "invalid_choice": "Choose a position of the team's college."},
+    )
+    name = forms.CharField(max_length=60, required=False)
+
+    def __init__(self, *args, team: Team, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["position"].queryset = Position.objects.filter(college_id=team.college_id).order_by("group__order", "order")
+        self.fields["position"].error_messages["invalid_pk_value"] = "Choose a position of the team's college."
+
+
+class FireForm(forms.Form):
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), error_messages={"invalid_choice": "Choose a player on the draft list."})
+
+    def __init__(self, *args, team: Team, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = team.players.on_draft_list()
+
+
+class AdvanceForm(forms.Form):
+    """DB-11: spend SPP. Only the chosen options: random skills need the Blood Bowl
+    skill tables, which the league's data does not hold."""
+
+    KINDS = [
+        (rules.Advancement.CHOSEN_PRIMARY.value, "Chosen primary skill (6/8/12/16/20/30 SPP, +20,000 gp)"),
+        (rules.Advancement.CHOSEN_SECONDARY.value, "Chosen secondary skill (12/14/18/22/26/40 SPP, +40,000 gp)"),
+        (rules.Advancement.CHARACTERISTIC.value, "A characteristic (18/20/24/28/32/50 SPP, +10,000 to +80,000 gp)"),
+    ]
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), error_messages={
+        "required": "Choose the player.", "invalid_choice": "Choose a player on the draft list."})
+    kind = forms.ChoiceField(label="Advancement", choices=KINDS, error_messages={
+        "invalid_choice": "Choose a chosen skill or a characteristic (random skills are not offered)."})
+    category = forms.ChoiceField(label="Skill category", required=False,
+                                 choices=[("", "—"), *rules.SKILL_CATEGORIES.items()])
+    skill = forms.CharField(max_length=40, required=False, help_text="The skill's name, for a skill.")
+    characteristic = forms.ChoiceField(required=False, choices=[("", "—"), ("ma", "MA"), ("st", "ST"), ("ag", "AG"),
+                                                                 ("pa", "PA"), ("av", "AV")])
+
+    def __init__(self, *args, team: Team, **kwargs):
+        super().__init__(*args, **kwargs)
+        players = team.players.on_draft_list().select_related("position").order_by("number")
+        self.fields["player"].queryset = players
+        self.fields["player"].label_from_instance = lambda p: (
+            f"#{p.number} {p.name} ({p.position.name}, {p.spp} SPP, primary {p.position.primary or '-'}, "
+            f"secondary {p.position.secondary or '-'})"
+        )
+
+
+def _spend(request: HttpRequest, slug: str, team_slug: str, act) -> HttpResponse:
+    league = _league(slug)
+    team = get_object_or_404(Team.objects.select_related("coach", "college"), league=league, slug=team_slug)
+    if team.coach.user_id != request.user.pk and not league.is_organised_by(request.user):
+        raise PermissionDenied("Only the team's coach or the league's commissioner spends its Treasury.")
+    try:
+        messages.success(request, act(team))
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    return redirect(reverse("dungeonbowl:team_detail", args=[league.slug, team.slug]))
+
+
+def _valid(form: forms.Form) -> dict:
+    if not form.is_valid():
+        raise ValidationError([m for errors in form.errors.values() for m in errors])
+    return form.cleaned_data
+
+
+@login_required
+@require_POST
+def buy_reroll(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
+    def act(team: Team) -> str:
+        team = spending.buy_reroll(team=team, by=request.user)
+        return f"Team re-roll bought: {team.rerolls} now."
+    return _spend(request, slug, team_slug, act)
+
+
+@login_required
+@require_POST
+def hire_player(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
+    def act(team: Team) -> str:
+        data = _valid(HireForm(request.POST, team=team))
+        player = spending.hire_player(team=team, position=data["position"], name=data["name"], by=request.user)
+        return f"Hired {player} ({player.position})."
+    return _spend(request, slug, team_slug, act)
+
+
+@login_required
+@require_POST
+def fire_player(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
+    def act(team: Team) -> str:
+        player = spending.fire_player(player=_valid(FireForm(request.POST, team=team))["player"], by=request.user)
+        return f"{player} has left the draft list."
+    return _spend(request, slug, team_slug, act)
+
+
+@login_required
+@require_POST
+def advance_player(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
+    def act(team: Team) -> str:
+        data = _valid(AdvanceForm(request.POST, team=team))
+        line = spending.advance_player(
+            player=data["player"], kind=data["kind"], category=data["category"], skill=data["skill"],
+            characteristic=data["characteristic"], by=request.user,
+        )
+        gained = line.skill or f"+1 {line.characteristic.upper()}"
+        return (f"{data['player']} takes advancement {line.number}: {gained} for {line.spp_cost} SPP; "
+                f"value +{line.value_increase:,} gp.")
+    return _spend(request, slug, team_slug, act)

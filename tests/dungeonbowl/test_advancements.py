@@ -1,0 +1,127 @@
+"""Spending SPP on advancements (DB-11 Decision): the pure check, the service under
+the team's lock, the form on the team page for every role; and the hire group
+limit (DB-6/DB-12)."""
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.urls import reverse
+
+from league.dungeonbowl import rules as r
+from league.dungeonbowl import spending
+from league.dungeonbowl.league_models import PlayerAdvancement
+from league.dungeonbowl.models import Player, Position, Team
+from tests.dungeonbowl.builders import db_season
+from tests.factories import CoachFactory
+
+A = r.Advancement
+
+
+def test_skill_categories_read_the_roster_letters():
+    assert r.skill_categories("Gs") == ("G", "S")
+    assert r.skill_categories("Agp") == ("A", "G", "P")
+    assert r.skill_categories("") == ()
+
+
+def test_check_advancement_costs_values_and_refusals():
+    profile = r.Profile(5, 3, 4, None, 9)
+    first = r.check_advancement(A.CHOSEN_PRIMARY, advancements_taken=0, spp=6, category="G", primary="Gs")
+    assert (first.spp_cost, first.value_increase, first.number) == (6, 20_000, 1)
+    third = r.check_advancement(A.CHOSEN_SECONDARY, advancements_taken=2, spp=20, category="A", secondary="Ap")
+    assert (third.spp_cost, third.value_increase, third.number) == (18, 40_000, 3)
+    st = r.check_advancement(A.CHARACTERISTIC, advancements_taken=1, spp=20, characteristic="st", profile=profile)
+    assert (st.spp_cost, st.value_increase) == (20, 80_000)
+    with pytest.raises(ValueError, match="costs 8 SPP; the player has 7 \\(1 short\\)"):
+        r.check_advancement(A.CHOSEN_PRIMARY, advancements_taken=1, spp=7, category="G", primary="G")
+    with pytest.raises(ValueError, match="primary skill comes from General, Strength, not Agility"):
+        r.check_advancement(A.CHOSEN_PRIMARY, advancements_taken=0, spp=10, category="A", primary="Gs")
+    with pytest.raises(ValueError, match="Random skills need the Blood Bowl skill tables"):
+        r.check_advancement(A.RANDOM_PRIMARY, advancements_taken=0, spp=10)
+    with pytest.raises(ValueError, match="at most 6 advancements"):
+        r.check_advancement(A.CHOSEN_PRIMARY, advancements_taken=6, spp=99, category="G", primary="G")
+    with pytest.raises(ValueError, match="ST is already at its best"):
+        r.check_advancement(A.CHARACTERISTIC, advancements_taken=0, spp=99, characteristic="st",
+                            profile=r.Profile(5, 8, 4, None, 9))
+    with pytest.raises(ValueError, match="no primary skill categories"):
+        r.check_advancement(A.CHOSEN_PRIMARY, advancements_taken=0, spp=99, category="G", primary="")
+
+
+@pytest.fixture
+def team(organiser):
+    db_season(organiser, teams=4)
+    return Team.objects.get(name="Team 01")
+
+
+def _slayer(team: Team, spp: int) -> Player:
+    slayer = team.players.get(position__name="Troll Slayer")
+    Player.objects.filter(pk=slayer.pk).update(spp=spp)
+    slayer.refresh_from_db()
+    return slayer
+
+
+@pytest.mark.django_db
+def test_advance_player_spends_spp_and_raises_value(team):
+    slayer = _slayer(team, 30)
+    before = team.value().team_value
+    line = spending.advance_player(player=slayer, kind="chosen_primary", category="S", skill="Mighty Blow (+1)",
+                                   by=team.coach.user)
+    slayer.refresh_from_db()
+    assert (slayer.spp, slayer.advancements, slayer.value_increase) == (24, 1, 20_000)
+    assert "Mighty Blow (+1)" in slayer.skills and line.spp_cost == 6
+    spending.advance_player(player=slayer, kind="characteristic", characteristic="ma", by=team.coach.user)
+    slayer.refresh_from_db()
+    assert (slayer.ma, slayer.spp, slayer.advancements, slayer.value) == (6, 4, 2, 95_000 + 40_000)
+    assert team.value().team_value == before + 40_000
+    assert list(PlayerAdvancement.objects.values_list("number", "spp_cost")) == [(1, 6), (2, 20)]
+
+    with pytest.raises(ValidationError, match="costs 12 SPP; the player has 4 \\(8 short\\)"):
+        spending.advance_player(player=slayer, kind="chosen_primary", category="G", skill="Dodge", by=team.coach.user)
+    with pytest.raises(ValidationError, match="already has Block"):
+        spending.advance_player(player=slayer, kind="chosen_primary", category="G", skill="block", by=team.coach.user)
+    wrong = Team.objects.get(name="Team 02").coach.user
+    with pytest.raises(PermissionDenied):
+        spending.advance_player(player=slayer, kind="characteristic", characteristic="av", by=wrong)
+    slayer.refresh_from_db()
+    assert (slayer.spp, slayer.advancements) == (4, 2)
+
+
+@pytest.mark.django_db
+def test_the_advance_form_for_every_role(client, organiser, team):
+    slayer = _slayer(team, 12)
+    page = reverse("dungeonbowl:team_detail", args=[team.league.slug, team.slug])
+    url = reverse("dungeonbowl:advance_player", args=[team.league.slug, team.slug])
+    data = {"player": slayer.pk, "kind": "chosen_secondary", "category": "A", "skill": "Sidestep"}
+    assert client.post(url, data).status_code == 302 and not PlayerAdvancement.objects.exists()  # anonymous
+    assert "Spend Star Player Points" not in client.get(page).content.decode()
+    client.force_login(CoachFactory(name="Nobody").user)
+    assert client.post(url, data).status_code == 403
+    client.force_login(Team.objects.get(name="Team 02").coach.user)
+    assert client.post(url, data).status_code == 403 and not PlayerAdvancement.objects.exists()
+    client.force_login(team.coach.user)
+    body = client.get(page).content.decode()
+    assert "Spend Star Player Points" in body and "Random skills are not offered" in body
+    done = client.post(url, data, follow=True).content.decode()
+    assert "takes advancement 1: Sidestep for 12 SPP; value +40,000 gp." in done
+    refused = client.post(url, {**data, "skill": "Dodge"}, follow=True).content.decode()
+    assert "costs 14 SPP; the player has 0 (14 short)" in refused
+    bad = client.post(url, {**data, "kind": "random_primary"}, follow=True).content.decode()
+    assert "random skills are not offered" in bad
+    client.force_login(organiser)
+    Player.objects.filter(pk=slayer.pk).update(spp=20)
+    done = client.post(url, {"player": slayer.pk, "kind": "characteristic", "characteristic": "av"}, follow=True)
+    slayer.refresh_from_db()
+    assert "+1 AV" in done.content.decode() and (slayer.av, slayer.spp) == (10, 0)
+
+
+@pytest.mark.django_db
+def test_hiring_over_a_group_limit_is_refused(team):
+    """Team 01 already fields a Troll Slayer: the 0-2 Special group takes one more,
+    Slayer or Flamesmith, and then refuses."""
+    flamesmith = Position.objects.get(name="Chaos Dwarf Flamesmith")
+    from league.dungeonbowl.models import TreasuryLine
+
+    before = team.treasury()
+    spending.hire_player(team=team, position=flamesmith, by=team.coach.user)
+    with pytest.raises(ValidationError, match="allows 0-2 Special; Team 01 already has 2"):
+        spending.hire_player(team=team, position=Position.objects.get(name="Troll Slayer"), by=team.coach.user)
+    assert team.treasury() == before - 80_000
+    assert TreasuryLine.objects.filter(team=team, kind="purchase").count() == 1

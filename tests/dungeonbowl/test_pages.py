@@ -1,0 +1,140 @@
+"""Dungeon Bowl pages and feeds through the client, for every role."""
+
+import pytest
+from django.db import connection
+from django.http import HttpRequest
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from league import services as engine
+from league.dungeonbowl.models import Position, Team
+from league.models import Fixture
+from tests.dungeonbowl.builders import db_league, db_season
+from tests.factories import PASSWORD, CoachFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def login(client, user):
+    assert client.login(request=HttpRequest(), username=user.username, password=PASSWORD)
+
+
+def play(season, organiser, rounds=1):
+    for fixture in Fixture.objects.with_related().filter(round__season=season, round__number__lte=rounds):
+        engine.record_result(fixture=fixture, by=organiser, reason="sheet", home_score=1, away_score=0,
+                             ending="touchdown", home_gather=1, away_gather=0, home_journeymen=0, away_journeymen=0,
+                             dice=[4, 2])
+
+
+def test_standings_json_and_league_page(client, organiser):
+    season = db_season(organiser, teams=8, divisions=2)
+    play(season, organiser)
+    data = client.get(reverse("league:standings_json", args=["altdorf"])).json()
+    assert set(data) == {"league", "season", "standings"}
+    row = data["standings"][0]
+    assert list(row) == ["division", "position", "tied", "team", "coach", "played", "won", "drawn", "lost", "lp",
+                         "td_for", "td_against", "cas_for"]
+    assert [r["division"] for r in data["standings"]] == ["Division A"] * 4 + ["Division B"] * 4
+    assert [r["position"] for r in data["standings"][:4]] == sorted(r["position"] for r in data["standings"][:4])
+    winner = next(r for r in data["standings"] if r["won"])
+    assert (winner["lp"], winner["td_for"], winner["played"]) == (3, 1, 1)
+    page = client.get(reverse("league:league_detail", args=["altdorf"])).content.decode()
+    team = Team.objects.get(name=winner["team"])
+    assert reverse("dungeonbowl:team_detail", args=["altdorf", team.slug]) in page
+    assert "touchdowns scored, then SPP casualties" in page
+
+
+def test_team_page_and_json(client, organiser):
+    season = db_season(organiser, teams=4)
+    play(season, organiser)
+    team = Team.objects.get(name="Team 01")
+    page = client.get(reverse("dungeonbowl:team_detail", args=["altdorf", team.slug])).content.decode()
+    assert "Troll Slayer" in page and "Dauntless" in page and "Treasury:" in page and "Winnings" in page
+    data = client.get(reverse("dungeonbowl:team_json", args=["altdorf", team.slug])).json()
+    assert list(data) == ["league", "team", "coach", "college", "division", "treasury", "team_value",
+                          "current_team_value", "rerolls", "players"]
+    assert list(data["players"][0]) == ["name", "number", "position", "value", "ma", "st", "ag", "pa", "av", "skills",
+                                        "spp", "mvp_awards", "niggling_injuries", "miss_next_game"]
+    assert data["treasury"] == team.treasury() and isinstance(data["treasury"], int)
+    assert data["team_value"] == sum(p["value"] for p in data["players"]) + 2 * 50_000
+    assert client.get(reverse("dungeonbowl:team_json", args=["altdorf", "nobody"])).status_code == 404
+
+
+def test_game_page_and_dice_log(client, organiser):
+    season = db_season(organiser, teams=4)
+    play(season, organiser)
+    fixture = Fixture.objects.filter(round__season=season, round__number=1).first()
+    page = client.get(fixture.get_absolute_url()).content.decode()
+    assert "Ended by a touchdown" in page and "2D6 4 2" in page
+    log = client.get(reverse("dungeonbowl:dice_log", args=["altdorf"])).content.decode()
+    assert "Winnings" in log and "rolled at the table (longshanks)" in log
+
+
+def test_draft_form_for_every_role(client, organiser):
+    league = db_league(organiser)
+    url = reverse("dungeonbowl:draft", args=[league.slug])
+    assert client.get(url).status_code == 302  # anonymous: log in first
+    coach = CoachFactory(name="Ulrika")
+    login(client, coach.user)
+    page = client.get(url + "?college=college-of-shadows").content.decode()
+    assert "Dark Elf Blitzer" in page and "1000000 gp left" in page
+    shadows = {p.name: p.pk for p in Position.objects.filter(college__slug="college-of-shadows")}
+    data = {"name": "Night Cats", "rerolls": 2, f"pos_{shadows['Dark Elf Blitzer']}": 3, f"pos_{shadows['Dark Elf Lineman']}": 6, "check": ""}
+    page = client.post(url + "?college=college-of-shadows", data).content.decode()
+    assert "0-2 Blitzers" in page and "1 too many" in page and not Team.objects.exists()
+    data[f"pos_{shadows['Dark Elf Blitzer']}"] = 2
+    data.pop("check")
+    data["submit"] = ""
+    response = client.post(url + "?college=college-of-shadows", data)
+    team = Team.objects.get(name="Night Cats")
+    assert response.status_code == 302 and team.players.count() == 8 and team.treasury() == 1_000_000 - 200_000 - 420_000 - 100_000
+    client.logout()
+    login(client, organiser)
+    page = client.get(url).content.decode()
+    assert "Night Cats" in page and "Lock the draft" in page
+    other = CoachFactory(name="Wrong")
+    client.logout()
+    login(client, other.user)
+    assert client.post(reverse("dungeonbowl:lock_draft", args=[league.slug, team.slug])).status_code == 403
+    team.refresh_from_db()
+    assert not team.draft_locked
+    client.logout()
+    login(client, organiser)
+    client.post(reverse("dungeonbowl:lock_draft", args=[league.slug, team.slug]))
+    team.refresh_from_db()
+    assert team.draft_locked
+
+
+def _page_counts(client, season) -> dict[str, int]:
+    """Queries per page of ``season``'s league, cold cache, as the commissioner (who
+    sees the most: spending forms, the submitted drafts and the entry form)."""
+    slug = season.league.slug
+    team = Team.objects.filter(league=season.league).order_by("pk").first()
+    fixture = Fixture.objects.filter(round__season=season, round__number=1).order_by("pk").first()
+    urls = {
+        "league page": reverse("league:league_detail", args=[slug]),
+        "standings.json": reverse("league:standings_json", args=[slug]),
+        "fixtures": reverse("league:fixtures", args=[slug]) + "?round=1",
+        "team page": reverse("dungeonbowl:team_detail", args=[slug, team.slug]),
+        "team json": reverse("dungeonbowl:team_json", args=[slug, team.slug]),
+        "game page": fixture.get_absolute_url(),
+        "dice log": reverse("dungeonbowl:dice_log", args=[slug]),
+        "draft page": reverse("dungeonbowl:draft", args=[slug]),
+    }
+    counts = {}
+    for name, url in urls.items():
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200, name
+        counts[name] = len(queries)
+    return counts
+
+
+def test_query_counts_are_equal_at_4_and_40_teams(client, organiser):
+    small = db_season(organiser, teams=4)
+    play(small, organiser, rounds=2)
+    large = db_season(organiser, teams=40, league=db_league(organiser, slug="nuln"), prefix="Nuln")
+    play(large, organiser, rounds=2)
+    client.force_login(organiser)
+    at_4, at_40 = _page_counts(client, small), _page_counts(client, large)
+    assert at_4 == at_40
+    assert max(at_4.values()) <= 20, at_4
