@@ -38,6 +38,12 @@ def league_list(request: HttpRequest) -> HttpResponse:
     return render(request, "league/league_list.html", {"page": page, "leagues": page.object_list, "query": query})
 
 
+def bare(request: HttpRequest) -> HttpResponse:
+    """Constant JSON: the floor ``manage.py benchmark`` measures pages against
+    (mounted only when settings.BENCHMARK is on)."""
+    return JsonResponse({"ok": True})
+
+
 def _league_season(request: HttpRequest, slug: str):
     league = get_object_or_404(League, slug=slug)
     season = selectors.season_for(league, request.GET.get("season"))
