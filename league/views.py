@@ -20,7 +20,7 @@ from league import feeds, selectors, services, versions
 from league.forms import DisputeForm, RearrangeForm, ReasonForm, record_form, report_form
 from league.models import Entry, Fixture, League, Result
 from league.permissions import coach_for, get_fixture_for_coach
-from league.standings import standings_for
+from league.standings import history_for, standings_for
 from league.tables import StandingsTable
 
 # Public pages ------------------------------------------------------------------
@@ -110,6 +110,7 @@ def coach_detail(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse
     league, season = _league_season(request, slug)
     entry = get_object_or_404(Entry.objects.select_related("coach"), season=season, coach_id=coach_id)
     row = next(r for r in standings_for(season) if r.entry_id == entry.pk)
+    history = history_for(season).get(entry.pk, [])
     fixtures_ = list(
         Fixture.objects.involving(entry.coach).filter(round__season=season).with_related().order_by("round__number")
     )
@@ -121,6 +122,7 @@ def coach_detail(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse
             "season": season,
             "entry": entry,
             "row": row,
+            "history": history,
             "figures": league.rules.row_figures(row),
             "played": [f for f in fixtures_ if selectors.is_played(f)],
             "to_play": [f for f in fixtures_ if not selectors.is_played(f)],
