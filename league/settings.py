@@ -220,7 +220,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # Serve straight from the app folders as well, so `quickstart` needs no collectstatic.
 WHITENOISE_USE_FINDERS = True
@@ -250,6 +250,10 @@ LOGOUT_REDIRECT_URL = "league:league_list"
 # serves one process; with several app servers set CACHE_URL to a shared cache,
 # e.g. redis://127.0.0.1:6379/1 (needs the redis package) or
 # memcached://127.0.0.1:11211 (needs pymemcache).
+# ``manage.py benchmark`` serves the site with BENCHMARK=1 to compare a page with a
+# bare view (``/bench/bare/``) behind the same middleware; off, that URL does not exist.
+BENCHMARK = env_bool("BENCHMARK", False)
+
 _cache_url = os.environ.get("CACHE_URL", "")
 if _cache_url.startswith("redis://"):
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}}

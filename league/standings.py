@@ -304,8 +304,9 @@ def season_inputs(season) -> tuple[list[EntryInfo], list[PlayedResult]]:
 
 
 def standings_for(season) -> list[StandingRow]:
-    """The season's current table with each row's position history (GB-9, GB-10,
-    DB-5a, DR-4), computed once per version of the season (league/versions.py).
+    """The season's current table with each row's movement since the previous round
+    (GB-9, GB-10, DB-5a, DR-4), computed once per version of the season
+    (league/versions.py).
 
     For pages: ``season`` must have been read in this request, so its version is
     current. Code that has just written results uses ``compute_standings``."""
@@ -314,7 +315,29 @@ def standings_for(season) -> list[StandingRow]:
     return versions.cached(season, "standings", lambda: compute_standings(season))
 
 
+def history_for(season) -> dict[int, list[int]]:
+    """Each entry's position after every round with a result (GB-10, a coach's
+    page), computed once per version of the season in one pass over the results."""
+    from league import versions
+
+    def compute() -> dict[int, list[int]]:
+        entries, results = season_inputs(season)
+        return {row.entry_id: row.history for row in with_history(entries, results, season.league.rules)}
+
+    return versions.cached(season, "standings-history", compute)
+
+
 def compute_standings(season) -> list[StandingRow]:
-    """``standings_for`` without the cache: two queries, then pure functions."""
-    entries, results = season_inputs(season)
-    return with_history(entries, results, season.league.rules)
+    """``standings_for`` without the cache. A game that declares its ``terms`` has
+    its sums made in the database (league/sums.py: the entries, the latest round,
+    one aggregate query); any other game's in Python over the approved results."""
+    from league import sums
+
+    rules = season.league.rules
+    if rules.side_terms() is None:
+        entries, results = season_inputs(season)
+        table = with_history(entries, results, rules)
+        for row in table:
+            row.history = []
+        return table
+    return sums.standings(season, season_entries(season), rules)

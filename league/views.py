@@ -21,7 +21,7 @@ from league.forms import DisputeForm, RearrangeForm, ReasonForm, record_form, re
 from league.links import site_root
 from league.models import Entry, Fixture, League, Result
 from league.permissions import coach_for, get_fixture_for_coach
-from league.standings import standings_for
+from league.standings import history_for, standings_for
 from league.tables import StandingsTable
 
 # Public pages ------------------------------------------------------------------
@@ -44,6 +44,12 @@ def league_list(request: HttpRequest) -> HttpResponse:
         request, "league/league_list.html",
         {"page": page, "leagues": page.object_list, "query": query, "organises": bool(waiting)},
     )
+
+
+def bare(request: HttpRequest) -> HttpResponse:
+    """Constant JSON: the floor ``manage.py benchmark`` measures pages against
+    (mounted only when settings.BENCHMARK is on)."""
+    return JsonResponse({"ok": True})
 
 
 def _league_season(request: HttpRequest, slug: str):
@@ -73,8 +79,18 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "league/league_detail.html", context)
 
 
-def _league_body(request: HttpRequest, league: League, season) -> str:
+def with_histories(season) -> list:
+    """The season's table with each row's position after every round (for the
+    charts), both cached per version of the season."""
     standings = standings_for(season)
+    histories = history_for(season)
+    for row in standings:  # the cache hands out copies: changing them changes nothing stored
+        row.history = histories.get(row.entry_id, [])
+    return standings
+
+
+def _league_body(request: HttpRequest, league: League, season) -> str:
+    standings = with_histories(season)
     # The table sorts its own copy, so ``standings`` stays in the game's order.
     table = StandingsTable(list(standings), league=league, season=season)
     RequestConfig(request, paginate=False).configure(table)
@@ -122,12 +138,12 @@ def coach_detail(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse
     """A coach's season: standing, position after each round, results and fixtures."""
     league, season = _league_season(request, slug)
     entry = get_object_or_404(Entry.objects.select_related("coach"), season=season, coach_id=coach_id)
-    row = next(r for r in standings_for(season) if r.entry_id == entry.pk)
+    standings = with_histories(season)
+    row = next(r for r in standings if r.entry_id == entry.pk)
     fixtures_ = list(
         Fixture.objects.involving(entry.coach).filter(round__season=season).with_related().order_by("round__number")
     )
     played = [f for f in fixtures_ if selectors.is_played(f)]
-    standings = standings_for(season)
     field = next((series for division, series in charts.standings_series(standings) if division == row.division), [])
     return render(
         request,

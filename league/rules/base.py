@@ -195,12 +195,32 @@ class GameRules:
 
     # Standings -------------------------------------------------------------------
 
+    def terms(self) -> Mapping[str, Any] | None:
+        """League Points ("lp") and every key of ``stats`` as ``league.rules.terms.Term``:
+        one declaration that ``side_stats`` and ``league_points`` evaluate in Python
+        and the standings sum in the database. None for a game that writes its own
+        ``side_stats`` and ``league_points`` (its standings are then computed in
+        Python)."""
+        return None
+
+    def side_terms(self) -> Mapping[str, Any] | None:
+        """``terms()``, built once per rules object (they depend on its settings only)."""
+        if "_side_terms" not in self.__dict__:
+            self.__dict__["_side_terms"] = self.terms()
+        return self.__dict__["_side_terms"]
+
     def side_stats(self, result: PlayedResult, side: str) -> dict[str, int]:
         """What ``result`` adds to ``side``'s row, for every key in ``stats``."""
-        return {}
+        terms = self.side_terms()
+        if terms is None:
+            return {}
+        return {stat.key: terms[stat.key].value(result, side) for stat in self.stats}
 
     def league_points(self, result: PlayedResult, side: str) -> int:
-        raise NotImplementedError
+        terms = self.side_terms()
+        if terms is None:
+            raise NotImplementedError
+        return terms["lp"].value(result, side)
 
     def row_url(self, league, row) -> str:
         """Where a standings row links: the coach's page in the league."""

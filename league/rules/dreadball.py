@@ -36,7 +36,8 @@ from league.dreadball.models import (
     DreadBallResult,
     DreadBallSettings,
 )
-from league.rules.base import ABANDONED, AWAY_WIN, DRAW, HOME_WIN, GameRules, PlayedResult, Stat, Verdict
+from league.rules.base import ABANDONED, AWAY_WIN, DRAW, HOME_WIN, GameRules, Stat, Verdict
+from league.rules.terms import DRAWN, LOST_TO_OPPONENT, WON, Detail, Flag, when
 from league.rules.importing import parse_choice, parse_whole_number
 
 WINNERS = (HOME_WIN, AWAY_WIN, DRAW)
@@ -212,24 +213,19 @@ class DreadBallRules(GameRules):
 
     # Standings ---------------------------------------------------------------------
 
-    def side_stats(self, result: PlayedResult, side: str) -> dict[str, int]:
-        """DR-4: Strike Difference is the differences won minus those lost; an
-        abandoned match counts for neither (a loss with no difference)."""
-        if result.outcome in (ABANDONED, DRAW):
-            return {}
-        difference = result.details.get("difference") or 0
-        if result.outcome == side:
-            return {"strike_diff": difference, "landslides": int(bool(result.details.get("landslide")))}
-        return {"strike_diff": -difference}
-
-    def league_points(self, result: PlayedResult, side: str) -> int:
-        """DR-4 Decision, from the league's settings; abandoned is a loss for both."""
+    def terms(self):
+        """DR-4 Decision, from the league's settings: League Points per outcome
+        (abandoned is a loss for both); Strike Difference is the differences won
+        minus those lost, an abandoned match or a draw counting for neither;
+        landslides won."""
         points = self._points()
-        if result.outcome == DRAW:
-            return points.draw
-        if result.outcome == side:
-            return points.landslide_win if result.details.get("landslide") else points.win
-        return points.loss
+        difference = Detail("difference", self.detail_values["difference"])
+        landslide = Flag("landslide", self.detail_values["landslide"])
+        return {
+            "lp": when(DRAWN, points.draw, when(WON, when(landslide, points.landslide_win, points.win), points.loss)),
+            "strike_diff": when(WON, difference, when(LOST_TO_OPPONENT, -difference)),
+            "landslides": when(WON & landslide, 1),
+        }
 
     def row_figures(self, row) -> str:
         return f"Strike Difference {row.stats['strike_diff']:+d}, {row.stats['landslides']} landslide(s) won"

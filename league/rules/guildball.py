@@ -12,7 +12,8 @@ from league.forms import MAX_SCORE
 from league.guildball.forms import GuildBallResultForm
 from league.guildball.models import GuildBallSettings
 from league.rules.importing import parse_whole_number
-from league.rules.base import ABANDONED, AWAY_WIN, HOME_WIN, GameRules, PlayedResult, Stat, Verdict
+from league.rules.base import ABANDONED, AWAY_WIN, HOME_WIN, GameRules, Stat, Verdict
+from league.rules.terms import ABANDONED_MATCH, WON, Difference, Score, when
 
 WIN_LP = 3  # GB-7
 LOSS_LP = 0  # GB-7; GB-6: an abandoned match is a loss for both
@@ -127,18 +128,18 @@ class GuildBallRules(GameRules):
             home_vp = away_vp = 0  # GB-8: an abandoned match records the VP so far, or 0-0
         return {"home_score": home_vp, "away_score": away_vp}
 
-    def league_points(self, result: PlayedResult, side: str) -> int:
-        """GB-7: 3 LP for the winner, 0 for the loser; GB-6: 0 each when abandoned."""
-        return WIN_LP if result.outcome == side else LOSS_LP
-
-    def side_stats(self, result: PlayedResult, side: str) -> dict[str, int]:
-        """GB-9's VP; GB-6 Decision: VP of an abandoned match are kept for
-        information only and count for nothing here."""
-        if result.outcome == ABANDONED:
-            return {}
-        scored = result.score(side)
-        conceded = result.score("away" if side == "home" else "home")
-        return {"vp_for": scored, "vp_against": conceded, "vp_diff": scored - conceded}
+    def terms(self):
+        """GB-7: 3 LP for the winner, 0 for the loser; GB-6: 0 each when abandoned.
+        GB-9's VP; GB-6 Decision: VP of an abandoned match are kept for information
+        only and count for nothing here."""
+        counts = ~ABANDONED_MATCH
+        vp_for, vp_against = when(counts, Score()), when(counts, Score(mine=False))
+        return {
+            "lp": when(WON, WIN_LP, LOSS_LP),
+            "vp_for": vp_for,
+            "vp_against": vp_against,
+            "vp_diff": Difference(vp_for, vp_against, of=("vp_for", "vp_against")),
+        }
 
 
 def _check_not_negative(*scores: int) -> None:

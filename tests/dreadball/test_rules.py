@@ -112,10 +112,10 @@ def _played(outcome, difference=0, landslide=False):
 @pytest.mark.parametrize(
     "result, home, away",
     [
-        (_played("home", 7, True), (3, {"strike_diff": 7, "landslides": 1}), (0, {"strike_diff": -7})),
-        (_played("away", 3), (0, {"strike_diff": -3}), (2, {"strike_diff": 3, "landslides": 0})),
-        (_played("draw"), (1, {}), (1, {})),
-        (_played("abandoned"), (0, {}), (0, {})),
+        (_played("home", 7, True), (3, {"strike_diff": 7, "landslides": 1}), (0, {"strike_diff": -7, "landslides": 0})),
+        (_played("away", 3), (0, {"strike_diff": -3, "landslides": 0}), (2, {"strike_diff": 3, "landslides": 0})),
+        (_played("draw"), (1, {"strike_diff": 0, "landslides": 0}), (1, {"strike_diff": 0, "landslides": 0})),
+        (_played("abandoned"), (0, {"strike_diff": 0, "landslides": 0}), (0, {"strike_diff": 0, "landslides": 0})),
     ],
 )
 def test_dr4_default_points_and_stats(result, home, away):

@@ -91,22 +91,33 @@ def test_quickstart_accounts_can_log_in(client):
     assert page.context["to_confirm"] == [waiting.fixture]
 
 
+def test_benchmark_ratio_meets_or_misses_its_goal():
+    from league.benchmarking import Ratio
+
+    assert Ratio("page", 0.6, 0.5, at_least=True).ok
+    assert not Ratio("page", 0.4, 0.5, at_least=True).ok
+    assert Ratio("queries", 20, 20, at_least=False).ok
+    assert "MISSED" in Ratio("queries", 21, 20, at_least=False).line()
+
+
 @pytest.mark.django_db
-def test_benchmark_prints_figures_and_leaves_nothing_behind():
-    quickstart()
-    before = counts()
-    out = StringIO()
+def test_the_bare_view_exists_only_while_benchmarking(client):
+    """``/bench/bare/`` is mounted by BENCHMARK=1 (manage.py benchmark's gunicorn)."""
+    assert client.get("/bench/bare/").status_code == 404
 
-    call_command("benchmark", "--coaches", "6", "--repeat", "1", stdout=out)
 
-    output = out.getvalue()
-    assert counts() == before
-    assert "6 coaches, 10 rounds, 30 approved results" in output  # GB-4 double round robin
-    assert "standings of 6 coaches < 200 ms; each page < 500 ms" in output
-    lines = {line.split()[0]: line for line in output.splitlines() if line.strip()}
-    for name in ("standings_for(season)", "league_list", "league_detail", "fixtures", "standings_json",
-                 "standings_csv"):
-        median, queries, peak = lines[name].split()[1:4]
-        assert float(median) >= 0 and int(queries) > 0 and float(peak) >= 0
-    assert "HTTP 200 /leagues/" in lines["league_detail"]
-    assert "Rolled back" in output
+@pytest.mark.django_db
+def test_benchmark_import_file_and_its_bulk_floor_hold_the_same_rows():
+    from league.benchmarking import bulk_insert_csv, import_csv
+    from league.importer import import_rows, read_rows, rules_for, system_user
+
+    text = import_csv(4, league="Bench Import")
+    assert len(text.splitlines()) == 1 + 12  # GB-4: a double round robin of 4 coaches
+    rules = rules_for("guildball")
+    import_rows(read_rows(text.splitlines(keepends=True), rules=rules), rules=rules)
+    assert bulk_insert_csv(text, by=system_user()) == 12
+    imported = sorted(Result.objects.filter(fixture__round__season__league__slug="bench-import")
+                      .values_list("fixture__round__number", "home_score", "away_score"))
+    bulk = sorted(Result.objects.filter(fixture__round__season__league__slug__startswith="bulk-")
+                  .values_list("fixture__round__number", "home_score", "away_score"))
+    assert imported == bulk and len(bulk) == 12

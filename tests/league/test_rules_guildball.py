@@ -51,7 +51,7 @@ def test_abandoned_keeps_scores_and_both_lose():
     abandoned = PlayedResult(1, 1, 2, 7, 5, "abandoned")
     assert RULES.league_points(abandoned, "home") == 0
     assert RULES.league_points(abandoned, "away") == 0
-    assert RULES.side_stats(abandoned, "home") == {}  # GB-6 Decision: VP for information only
+    assert RULES.side_stats(abandoned, "home") == {"vp_for": 0, "vp_against": 0, "vp_diff": 0}  # GB-6 Decision: VP for information only
 
 
 def test_league_points_gb7():
