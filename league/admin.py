@@ -72,6 +72,13 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 3}), help_text="Kept in the fixture's history.")
 
 
+class OverrideReasonForm(forms.Form):
+    reason = forms.CharField(
+        max_length=500, widget=forms.Textarea(attrs={"rows": 3}), label="Why approve without the opponent's confirmation",
+        help_text="GB-8: kept in the history of each result approved.",
+    )
+
+
 # Coaches ---------------------------------------------------------------------
 
 
@@ -564,10 +571,30 @@ class ResultAdmin(OrganiserScopedAdmin):
 
     @admin.action(description="Approve selected results", permissions=["change"])
     def approve(self, request, queryset):
+        """GB-8 Decision: results both coaches agreed on (confirmed) are approved at
+        once; when any selected result is reported or disputed, approving it is an
+        override, so the action first asks for the reason (kept in its history)."""
+        if "apply" not in request.POST and not queryset.exclude(status=Result.Status.CONFIRMED).exists():
+            return self._approve(request, queryset, reason="")
+        unconfirmed = queryset.exclude(status=Result.Status.CONFIRMED).count()
+        return self.run_form_action(
+            request,
+            queryset,
+            form_class=OverrideReasonForm,
+            title="Approve results",
+            intro=(
+                f"{unconfirmed} of the selected results have not been confirmed by the opponent (reported or "
+                "disputed). Approving them anyway is an override (GB-8): the reason is kept in each one's history."
+            ),
+            apply=lambda result, data: services.approve_result(result=result, by=request.user, reason=data["reason"]),
+            done_message="{count} result(s) approved.",
+        )
+
+    def _approve(self, request, queryset, *, reason: str):
         approved, failed = 0, []
         for result in queryset:
             try:
-                services.approve_result(result=result, by=request.user)
+                services.approve_result(result=result, by=request.user, reason=reason)
             except (ValidationError, PermissionDenied) as exc:
                 failed.append((result, error_text(exc)))
             else:

@@ -85,5 +85,15 @@ class RearrangeForm(forms.Form):
     reason = forms.CharField(max_length=300, widget=forms.TextInput(attrs={"size": 40}))
 
 
+class ApproveForm(forms.Form):
+    """GB-8 Decision: approving a result the opponent has not confirmed (reported or
+    disputed) is an override that needs a reason; a confirmed one needs none."""
+
+    reason = forms.CharField(
+        max_length=500, required=False, label="Reason (needed when the opponent has not confirmed)",
+        widget=forms.TextInput(attrs={"size": 40}),
+    )
+
+
 class ReasonForm(forms.Form):
     reason = forms.CharField(max_length=500, widget=forms.TextInput(attrs={"size": 40}))

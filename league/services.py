@@ -254,16 +254,32 @@ def dispute_result(*, result: Result, by, reason: str) -> Result:
 
 
 @transaction.atomic
-def approve_result(*, result: Result, by) -> Result:
-    """The organiser approves a reported result; only approved results count."""
+def approve_result(*, result: Result, by, reason: str = "") -> Result:
+    """The organiser approves a reported result; only approved results count.
+
+    GB-8 Decision (every game): a result both coaches agreed on (confirmed) needs
+    nothing more; approving one the opponent has not confirmed, or has disputed,
+    is an override that needs a reason, kept in the fixture's history."""
     result = _lock_result(result)
     _require_organiser(result.fixture.round.season.league, by)
     if result.is_approved:
         raise ValidationError("This result is already approved.")
+    reason = (reason or "").strip()
+    note = ""
+    # A result the organiser entered (then reopened) has no opponent to confirm it.
+    if result.status != Result.Status.CONFIRMED and result.confirming_side is not None:
+        if not reason:
+            raise ValidationError(
+                f"The opponent has not confirmed this result ({result.get_status_display().lower()}): approving "
+                f"it anyway is an override; give the reason (GB-8)."
+            )
+        note = f"approved without the opponent's confirmation ({result.get_status_display().lower()}): {reason}"
+    elif reason:
+        note = reason
     result.status = Result.Status.APPROVED
     result.approved_at = timezone.now()
     result.save(update_fields=["status", "approved_at"])
-    _event(result, ResultEvent.Action.APPROVED, by)
+    _event(result, ResultEvent.Action.APPROVED, by, note=note[:500])
     _after_approval(result)
     return result
 

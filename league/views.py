@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
 from league import feeds, selectors, services, versions
-from league.forms import DisputeForm, RearrangeForm, ReasonForm, record_form, report_form
+from league.forms import ApproveForm, DisputeForm, RearrangeForm, ReasonForm, record_form, report_form
 from league.models import Entry, Fixture, League, Result
 from league.permissions import coach_for, get_fixture_for_coach
 from league.standings import standings_for
@@ -223,6 +223,8 @@ def fixture_detail(request: HttpRequest, pk: int, forms: dict | None = None, sta
             context["record_form"] = forms.get("record") or record_form(rules, fixture, initial=initial)
             if result is None or not result.is_approved:
                 context["rearrange_form"] = forms.get("rearrange") or RearrangeForm(initial={"date": fixture.date})
+            if result is not None and not result.is_approved:
+                context["approve_form"] = forms.get("approve") or ApproveForm()
             if result is not None and result.is_approved:
                 context["reopen_form"] = forms.get("reopen") or ReasonForm()
     shown = {id(value) for value in context.values()}
@@ -319,13 +321,14 @@ def approve_result(request: HttpRequest, pk: int) -> HttpResponse:
     if result is None:
         messages.error(request, "There is no result to approve yet.")
         return redirect(fixture)
-    try:
-        services.approve_result(result=result, by=request.user)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        messages.success(request, "Result approved: the standings now include it.")
-    return redirect(fixture)
+    return _submit(
+        request,
+        fixture,
+        "approve",
+        ApproveForm(request.POST),
+        lambda data: services.approve_result(result=result, by=request.user, reason=data["reason"]),
+        "Result approved: the standings now include it.",
+    )
 
 
 @login_required

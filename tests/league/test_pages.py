@@ -178,7 +178,7 @@ def test_only_approved_results_count(client, small_league, organiser):
     services.report_result(fixture=fixture, by=fixture.home.coach.user, home_score=12, away_score=0)
     rows = client.get(reverse("league:standings_json", args=["midlands"])).json()["standings"]
     assert {r["coach"]: r["lp"] for r in rows}["Brisket"] == 0
-    services.approve_result(result=Result.objects.get(fixture=fixture), by=organiser)
+    services.approve_result(result=Result.objects.get(fixture=fixture), by=organiser, reason="agreed")
     rows = client.get(reverse("league:standings_json", args=["midlands"])).json()["standings"]
     assert {r["coach"]: r["lp"] for r in rows}["Brisket"] == 3
 

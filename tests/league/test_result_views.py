@@ -183,10 +183,19 @@ def test_organiser_approves_and_standings_count_it(client, reported, organiser, 
     client.force_login(organiser)
     before = client.get(reverse("league:standings_json", args=[league.slug])).json()
     assert all(row["played"] == 0 for row in before["standings"])
-    response = client.post(reverse("league:approve_result", args=[reported.fixture.pk]))
+    # GB-8 Decision: the opponent has not confirmed it, so approving is an override
+    # that needs a reason; the page says so and nothing is approved without one.
+    page = client.get(reported.fixture.get_absolute_url()).content.decode()
+    assert "The opponent has not confirmed this result" in page and "Approve without confirmation" in page
+    response = client.post(reverse("league:approve_result", args=[reported.fixture.pk]), {"reason": " "})
+    assert response.status_code == 400 and "approving it anyway is an override; give the reason (GB-8)" in response.content.decode()
+    reported.refresh_from_db()
+    assert not reported.is_approved
+    response = client.post(reverse("league:approve_result", args=[reported.fixture.pk]), {"reason": "Agreed at the club"})
     assert response.status_code == 302
     reported.refresh_from_db()
     assert reported.is_approved
+    assert reported.fixture.events.get(action="approved").note.endswith("Agreed at the club")
     after = client.get(reverse("league:standings_json", args=[league.slug])).json()["standings"]
     assert after[0]["coach"] == "Velocity" and after[0]["lp"] == 3 and after[0]["vp_for"] == 12
 
@@ -211,7 +220,7 @@ def test_organiser_enters_result_directly_with_reason(client, fixture, organiser
 
 
 def test_organiser_corrects_approved_result_and_standings_follow(client, reported, organiser, league):
-    services.approve_result(result=reported, by=organiser)
+    services.approve_result(result=reported, by=organiser, reason="agreed at the club")
     client.force_login(organiser)
     client.post(
         reverse("league:record_result", args=[reported.fixture.pk]),
@@ -252,7 +261,7 @@ def test_organiser_abandons_gb6(client, fixture, organiser, league):
 
 
 def test_organiser_reopens_result(client, reported, organiser, league):
-    services.approve_result(result=reported, by=organiser)
+    services.approve_result(result=reported, by=organiser, reason="agreed at the club")
     client.force_login(organiser)
     client.post(reverse("league:reopen_result", args=[reported.fixture.pk]), {"reason": "Coach appeal"})
     reported.refresh_from_db()
