@@ -7,6 +7,7 @@ engine adds the organiser's fields (abandon, override, reason) to them.
 from __future__ import annotations
 
 from django import forms
+from django.utils import timezone
 
 MAX_SCORE = 99  # a sanity bound for the input box; the game's rules set the real limits
 
@@ -36,10 +37,21 @@ class OrganiserFields(forms.Form):
     reason = forms.CharField(max_length=500, widget=forms.TextInput(attrs={"size": 40}))
 
 
+EARLY_FIELD = "played_early"
+
+
 def report_form(rules, fixture, data=None, **kwargs) -> forms.Form:
-    """The game's result form for ``fixture``, labelled with its sides."""
+    """The game's result form for ``fixture``, labelled with its sides. A fixture
+    dated in the future is reported only after a warning that says so: a box to
+    tick (every game). The view takes ``played_early`` out before the service."""
     form = rules.report_form_class()(data, **kwargs)
     rules.form_labels(form, fixture)
+    if fixture.date > timezone.localdate():
+        warning = f"This fixture is dated {fixture.date:%A %d %B %Y}, in the future"
+        form.fields[EARLY_FIELD] = forms.BooleanField(
+            label=f"{warning}: I confirm it has already been played",
+            error_messages={"required": f"{warning}: tick the box to confirm it has already been played."},
+        )
     return form
 
 

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
 from league import feeds, selectors, services, versions
-from league.forms import ApproveForm, DisputeForm, RearrangeForm, ReasonForm, record_form, report_form
+from league.forms import EARLY_FIELD, ApproveForm, DisputeForm, RearrangeForm, ReasonForm, record_form, report_form
 from league.models import Entry, Fixture, League, Result
 from league.permissions import coach_for, get_fixture_for_coach
 from league.standings import standings_for
@@ -266,7 +266,9 @@ def report_result(request: HttpRequest, pk: int) -> HttpResponse:
         fixture,
         "report",
         report_form(rules, fixture, request.POST),
-        lambda data: services.report_result(fixture=fixture, by=request.user, **data),
+        lambda data: services.report_result(
+            fixture=fixture, by=request.user, **{key: value for key, value in data.items() if key != EARLY_FIELD}
+        ),
         "Result reported. Your opponent now confirms it.",
     )
 

@@ -310,3 +310,23 @@ def test_rearrange_needs_reason_and_valid_date(client, fixture, organiser):
     assert not mail.outbox
     fixture.refresh_from_db()
     assert fixture.rearranged_reason == ""
+
+
+def test_reporting_a_fixture_dated_in_the_future_needs_the_warning_ticked(client, fixture, home_user):
+    """Every game: a result for a fixture dated after today is taken only once the
+    coach has ticked the box under the warning that says so."""
+    Fixture.objects.filter(pk=fixture.pk).update(date=datetime.date.today() + datetime.timedelta(days=5))
+    client.force_login(home_user)
+    page = client.get(fixture.get_absolute_url()).content.decode()
+    assert "in the future: I confirm it has already been played" in page
+    url = reverse("league:report_result", args=[fixture.pk])
+    response = client.post(url, {"home_score": 12, "away_score": 7})
+    assert response.status_code == 400
+    assert "in the future: tick the box to confirm it has already been played" in response.content.decode()
+    assert not Result.objects.filter(fixture=fixture).exists()
+    assert client.post(url, {"home_score": 12, "away_score": 7, "played_early": "on"}).status_code == 302
+    assert Result.objects.get(fixture=fixture).summary == "12 – 7"
+    # A fixture dated today or earlier shows no such box.
+    other = FixtureFactory(round__season=fixture.round.season, home=fixture.home, away__coach__name="Later")
+    Fixture.objects.filter(pk=other.pk).update(date=datetime.date.today())
+    assert "in the future" not in client.get(other.get_absolute_url()).content.decode()
