@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, Sum
 
 from campaigns import rules
 from campaigns.balances import active_lines, favour_balance
@@ -179,6 +179,41 @@ def on_result_withdrawn(result: Result) -> None:
     for model in (CampaignPointLine, FavourLine):
         reverse_lines(list(active_lines(model).filter(result=result, kind__in=[LineKind.MATCH, LineKind.CARD])), why)
     _reconcile_match_favours(fixture.round.season, from_round=fixture.round.number + 1, exclude_result_id=result.pk)
+
+
+def _balances(season: Season) -> dict[int, tuple[str, int]]:
+    """Every coach's Favour balance in the season's campaign, by campaign row."""
+    rows = (
+        CampaignCoach.objects.filter(campaign__season=season)
+        .annotate(balance=Sum("favourline_set__amount"))
+        .values_list("pk", "entry__coach__name", "balance")
+    )
+    return {pk: (name, balance or 0) for pk, name, balance in rows}
+
+
+def correction_warnings(result: Result):
+    """GB-20 Decision: a correction reverses exactly what the corrected result gave,
+    even Favours already spent, so it can leave a coach owing Favours. Called before
+    the correction; what it returns, called after it (same transaction), names each
+    coach it leaves in debt or deeper in debt, with the amounts."""
+    fixture = Fixture.objects.select_related("round__season").get(pk=result.fixture_id)
+    season = fixture.round.season
+    before = _balances(season) if not fixture.is_bye and Campaign.objects.filter(season=season).exists() else {}
+
+    def after() -> list[str]:
+        if not before:
+            return []
+        warnings = []
+        for pk, (name, now) in sorted(_balances(season).items(), key=lambda item: item[1][0]):
+            was = before.get(pk, (name, 0))[1]
+            if now < 0 and now < was:
+                warnings.append(
+                    f"{name} has already spent Favours this correction takes back: their balance goes from {was} "
+                    f"to {now}, a debt of {-now} Favour{'s' if now != -1 else ''} (GB-20)."
+                )
+        return warnings
+
+    return after
 
 
 @transaction.atomic

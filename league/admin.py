@@ -61,11 +61,24 @@ def _result_form_class(rules) -> type[forms.Form]:
             max_length=500, widget=forms.Textarea(attrs={"rows": 3}), help_text="Kept in the fixture's history."
         )
     }
+    attrs["acknowledge"] = forms.BooleanField(
+        required=False, label="Go ahead even where the correction leaves a coach owing Favours",
+        help_text="You are warned first, with the coaches and amounts (GB-20).",
+    )
     if rules.allows_override:
         attrs["override"] = forms.BooleanField(
             required=False, label="Override the rules' checks", help_text="Accept a score the rules reject; the reason is recorded."
         )
     return type("ResultForm", (game_form,), attrs)
+
+
+def _record(fixture: Fixture, user, data: dict, **extra) -> Result:
+    """Enter, correct or abandon through the service; the form's "acknowledge" box
+    is the go-ahead after a warning (GB-20), not a fact of the result."""
+    facts = {key: value for key, value in data.items() if key != "acknowledge"}
+    return services.record_result(
+        fixture=fixture, by=user, acknowledged=bool(data.get("acknowledge")), **extra, **facts
+    )
 
 
 class ReasonForm(forms.Form):
@@ -471,7 +484,7 @@ class FixtureAdmin(OrganiserScopedAdmin):
             form_class=abandon_form_class(rules),
             title="Abandon fixtures",
             intro="An abandoned or unplayed match is a loss for both sides; its scores do not count in the tiebreakers.",
-            apply=lambda fixture, data: services.record_result(fixture=fixture, by=request.user, abandoned=True, **data),
+            apply=lambda fixture, data: _record(fixture, request.user, data, abandoned=True),
             done_message="{count} fixture(s) abandoned.",
         )
 
@@ -485,7 +498,7 @@ class FixtureAdmin(OrganiserScopedAdmin):
             form_class=_result_form_class(rules) if rules is not None else ReasonForm,
             title="Enter or correct the result",
             intro="The result is approved at once and the reason is kept in the fixture's history.",
-            apply=lambda fixture, data: services.record_result(fixture=fixture, by=request.user, **data),
+            apply=lambda fixture, data: _record(fixture, request.user, data),
             done_message="Result recorded.",
             single=True,
         )
@@ -618,7 +631,7 @@ class ResultAdmin(OrganiserScopedAdmin):
             form_class=_result_form_class(rules) if rules is not None else ReasonForm,
             title="Correct result",
             intro="The corrected result is approved at once and the reason is kept in the fixture's history.",
-            apply=lambda result, data: services.record_result(fixture=result.fixture, by=request.user, **data),
+            apply=lambda result, data: _record(result.fixture, request.user, data),
             done_message="Result corrected.",
             single=True,
         )

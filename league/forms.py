@@ -35,6 +35,10 @@ class OrganiserFields(forms.Form):
     abandoned = forms.BooleanField(required=False, label="Abandoned: both sides record a loss")
     override = forms.BooleanField(required=False, label="Accept a score the rules reject (the reason is recorded)")
     reason = forms.CharField(max_length=500, widget=forms.TextInput(attrs={"size": 40}))
+    acknowledge = forms.BooleanField(
+        required=False,
+        label="Go ahead even where the correction leaves a coach owing Favours (you are warned first)",
+    )
 
 
 EARLY_FIELD = "played_early"
@@ -76,6 +80,9 @@ class AbandonForm(forms.Form):
     a match that was not completed (Guild Ball: the VP so far)."""
 
     reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 3}))
+    acknowledge = forms.BooleanField(
+        required=False, label="Go ahead even where this leaves a coach owing Favours (you are warned first)"
+    )
 
 
 def abandon_form_class(rules) -> type[forms.Form]:

@@ -22,6 +22,15 @@ from league.models import Coach, Division, Entry, Fixture, League, Result, Resul
 from league.rules.base import GameRules, Verdict
 from league.scheduling import MIN_PER_DIVISION, division_sizes, draw_divisions, merge_rounds, round_dates, round_robin
 
+class NeedsAcknowledgement(ValidationError):
+    """A correction a layer warns about (GB-20: it leaves a coach owing Favours):
+    nothing is written until the organiser acknowledges the warnings."""
+
+    def __init__(self, warnings: list[str]):
+        super().__init__([*warnings, "Nothing was changed: tick the box to go ahead with this correction anyway."])
+        self.warnings = warnings
+
+
 # Fixtures -------------------------------------------------------------------
 
 
@@ -292,11 +301,14 @@ def record_result(
     reason: str,
     abandoned: bool = False,
     override: bool = False,
+    acknowledged: bool = False,
     **facts,
 ) -> Result:
     """The organiser enters, corrects or abandons a result directly; it is approved at
     once. GB-6/DB-5a: an abandoned or unplayed match is a loss for both. GB-8:
-    ``override`` accepts a score the rules reject, with the reason recorded."""
+    ``override`` accepts a score the rules reject, with the reason recorded.
+    GB-20: a correction a layer warns about (a coach left owing Favours) raises
+    ``NeedsAcknowledgement`` and writes nothing unless ``acknowledged``."""
     fixture = _lock_fixture(fixture)
     league = fixture.round.season.league
     _require_organiser(league, by)
@@ -309,6 +321,7 @@ def record_result(
     verdict = rules.validate(facts, override=override, abandoned=abandoned)
     result = fixture.result_or_none
     was_approved = result is not None and result.is_approved
+    warnings = layers.correction_check(result) if was_approved else list
     if was_approved:
         _before_withdrawal(result)
     if result is None:
@@ -322,6 +335,8 @@ def record_result(
     _store(result, verdict, rules)
     _event(result, action, by, note=reason)
     _after_approval(result)
+    if not acknowledged and (found := warnings()):
+        raise NeedsAcknowledgement(found)  # rolls the whole correction back
     return result
 
 

@@ -343,7 +343,10 @@ def record_result(request: HttpRequest, pk: int) -> HttpResponse:
         fixture,
         "record",
         record_form(rules, fixture, request.POST),
-        lambda data: services.record_result(fixture=fixture, by=request.user, **data),
+        lambda data: services.record_result(
+            fixture=fixture, by=request.user, acknowledged=bool(data.get("acknowledge")),
+            **{key: value for key, value in data.items() if key != "acknowledge"},
+        ),
         "Result recorded and approved.",
     )
 
