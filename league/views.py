@@ -53,8 +53,9 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         sort = request.GET.get("sort", "")
         if sort.lstrip("-") not in selectors.STANDINGS_SORTS | {stat.key for stat in league.rules.stats}:
             sort = ""
+        # This week's round depends on the day as well as on the season's writes.
         context["body"] = versions.cached(
-            season, f"league-page:{sort}", lambda: _league_body(request, league, season)
+            season, f"league-page:{sort}:{timezone.localdate():%Y-%m-%d}", lambda: _league_body(request, league, season)
         )
     return render(request, "league/league_detail.html", context)
 
@@ -64,16 +65,14 @@ def _league_body(request: HttpRequest, league: League, season) -> str:
     # The table sorts its own copy, so ``standings`` stays in the game's order.
     table = StandingsTable(list(standings), league=league, season=season)
     RequestConfig(request, paginate=False).configure(table)
-    latest, upcoming, round_count = selectors.publication(season)
+    week = selectors.publication(season)
     return render_to_string(
         "league/_league_body.html",
         {
             "league": league,
             "season": season,
             "table": table,
-            "latest": latest,
-            "upcoming": upcoming,
-            "round_count": round_count,
+            "week": week,
             "request": request,
         },
     )
