@@ -51,10 +51,13 @@ def test_the_service_warns_and_writes_nothing_until_acknowledged_gb20(spent, org
     )
     # Exactly what the result gave is reversed: b's 3 for the loss, a's 1 for the win.
     assert balances.favour_balance(b) == 3 - 3 - 3 + 1 and balances.favour_balance(a) == 1 - 1 + 3
-    # In debt, b cannot spend until the balance covers the cost.
-    assert "you have -2" in dealing.rules.check_spend(balance=-2, spent_in_phase=0, cost=1, what="x")
-    # A correction that leaves nobody in debt needs no acknowledgement.
-    league_services.record_result(fixture=fixture, by=organiser, reason="typo", **{**b_wins(fixture, b), "home_score": 12 if fixture.home_id == b.entry_id else 4})
+    # A correction that leaves nobody deeper in debt needs no acknowledgement.
+    b_home = fixture.home_id == b.entry_id
+    league_services.record_result(
+        fixture=fixture, by=organiser, reason="loser's VP typo",
+        home_score=12 if b_home else 4, away_score=4 if b_home else 12,
+    )
+    assert balances.favour_balance(b) == -2
 
 
 def test_fixture_page_correction_form_warns_then_goes_ahead_and_the_coach_sees_the_debt(spent, organiser, client):
@@ -73,9 +76,10 @@ def test_fixture_page_correction_form_warns_then_goes_ahead_and_the_coach_sees_t
     page = client.get(reverse("campaigns:coach_page", args=["midlands", b.entry.coach_id])).content.decode()
     assert "Favours owed: 2" in page
     assert f"-3: {fixture.round} result corrected or reopened: Round 1: lost to Coach 00 (GB-18)" in page
-    assert not phases.phase_for(b).is_open or "you have -2" in client.post(
-        reverse("campaigns:buy_advancement", args=["midlands"])
-    ).content.decode()
+    # In debt, b cannot spend until the balance covers the cost (GB-20).
+    assert phases.phase_for(b).is_open
+    response = client.post(reverse("campaigns:buy_advancement", args=["midlands"]))
+    assert response.status_code == 400 and "you have -2" in response.content.decode()
 
 
 def test_admin_correct_action_warns_then_goes_ahead_gb20(spent, organiser, client):
