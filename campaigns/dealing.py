@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from campaigns import rules
+from campaigns import notices, rules
 from campaigns.balances import favour_balance, spent_in_phase
 from campaigns.guards import (
     lock_coach,
@@ -23,6 +23,7 @@ from campaigns.models import (
     CampaignCoach,
     CampaignPointLine,
     CardOffer,
+    Deck,
     FavourLine,
     LineKind,
     Loan,
@@ -34,6 +35,19 @@ from campaigns.models import (
 from campaigns.moments import sync_moments
 from campaigns.phases import phase_for
 from league.models import Result
+
+
+def phase_share_note(coach: CampaignCoach, cost: int) -> str:
+    """GB-19: what a request will take from the requester's 5 Favours of this
+    phase once the other coach accepts, told when it is made."""
+    phase = phase_for(coach)
+    spent = spent_in_phase(coach, phase.number)
+    left = rules.SPEND_LIMIT_PER_PHASE - spent - cost
+    return (
+        f"When it is accepted it takes {cost} of the {rules.SPEND_LIMIT_PER_PHASE} Favours you may spend this "
+        f"Wheeling & Dealing phase (GB-19): you have spent {spent}, so {max(left, 0)} would be left. It is checked "
+        f"again then, and closed if your Favours no longer cover it."
+    )
 
 
 @transaction.atomic
@@ -120,10 +134,31 @@ def _answer(deal, *, status: str, what: str, extra_fields: tuple[str, ...] = ())
     deal.save(update_fields=["status", "answered_at", *extra_fields])
 
 
+def _close_by_rules(deal, *, reason: str, what: str, coaches: tuple[CampaignCoach, CampaignCoach]) -> None:
+    """GB-20 Decision: a deal agreed earlier is checked again when it is answered;
+    one the rules now refuse is closed (never left pending) and both coaches are
+    told why."""
+    deal.status = Status.CLOSED
+    deal.closed_reason = reason[:300]
+    deal.answered_at = timezone.now()
+    deal.save(update_fields=["status", "closed_reason", "answered_at"])
+    notices.tell(coaches, f"{what} could not go through and is closed: {reason}")
+
+
+def _refusal(check) -> str | None:
+    """The rules' refusal of ``check()`` as one message, None when it passes."""
+    try:
+        check()
+    except ValidationError as exc:
+        return " ".join(exc.messages)
+    return None
+
+
 @transaction.atomic
 def answer_loan(*, loan: Loan, accept: bool, by) -> Loan:
     """GB-22: the lender accepts (borrower pays 3: 2 to the lender, 1 to the bank;
-    the loan lasts the borrower's next match) or refuses."""
+    the loan lasts the borrower's next match) or refuses. An accepted request the
+    rules no longer allow (GB-19, GB-20) is closed and both coaches are told."""
     loan = Loan.objects.select_for_update(of=("self",)).select_related("borrower", "lender").get(pk=loan.pk)
     borrower, lender = lock_pair(loan.borrower, loan.lender)
     require_own(lender, by)
@@ -131,21 +166,33 @@ def answer_loan(*, loan: Loan, accept: bool, by) -> Loan:
         _answer(loan, status=Status.REFUSED, what="loan request")
         return loan
     _require_pending(loan, "loan request")
-    require_running(borrower.campaign)
-    refusal = rules.check_loanable(loan.model_type)
-    if refusal:
-        raise ValidationError(refusal)
-    phase = phase_for(borrower)
-    if not phase.is_open:
-        raise ValidationError(f"{borrower}'s Wheeling & Dealing is closed: {phase.closed_because}.")
-    if phase.next_fixture is None:
-        raise ValidationError(f"{borrower} has no League Match left to field the model in (GB-22).")
-    refusal = rules.check_spend(
-        balance=favour_balance(borrower), spent_in_phase=spent_in_phase(borrower, phase.number),
-        cost=rules.LOAN_COST, what="The loan", who=str(borrower),
-    )
-    if refusal:
-        raise ValidationError(refusal)
+    found = {}
+
+    def check() -> None:
+        require_running(borrower.campaign)
+        refusal = rules.check_loanable(loan.model_type)
+        if refusal:
+            raise ValidationError(refusal)
+        phase = phase_for(borrower)
+        if not phase.is_open:
+            raise ValidationError(f"{borrower}'s Wheeling & Dealing is closed: {phase.closed_because}.")
+        if phase.next_fixture is None:
+            raise ValidationError(f"{borrower} has no League Match left to field the model in (GB-22).")
+        refusal = rules.check_spend(
+            balance=favour_balance(borrower), spent_in_phase=spent_in_phase(borrower, phase.number),
+            cost=rules.LOAN_COST, what="The loan", who=str(borrower),
+        )
+        if refusal:
+            raise ValidationError(refusal)
+        found["phase"] = phase
+
+    reason = _refusal(check)
+    if reason:
+        _close_by_rules(
+            loan, reason=reason, what=f"{borrower}'s loan of {loan.model_name} from {lender}", coaches=(borrower, lender)
+        )
+        return loan
+    phase = found["phase"]
     loan.fixture = phase.next_fixture
     _answer(loan, status=Status.ACCEPTED, what="loan request", extra_fields=("fixture",))
     FavourLine.objects.create(
@@ -174,6 +221,20 @@ def _check_card_movable(card: OwnedCard, owner: CampaignCoach, receiver: Campaig
         raise ValidationError(f"{card.card} is {owner}'s starting pick and cannot change hands (GB-14).")
     if OwnedCard.objects.filter(coach=receiver, card_id=card.card_id, gone_at__isnull=True).exists():
         raise ValidationError(f"{receiver} already has {card.card} in their pool.")
+    # Decision (GB-16, GB-17, GB-23): a card in a registered deck stays with its
+    # owner until that match is approved, so it scores for one coach only.
+    deck = (
+        Deck.objects.filter(coach=owner, cards=card.card_id)
+        .exclude(fixture__result__status=Result.Status.APPROVED)
+        .select_related("fixture__round")
+        .order_by("fixture__date")
+        .first()
+    )
+    if deck is not None:
+        raise ValidationError(
+            f"{card.card} is in {owner}'s registered deck for {deck.fixture.round}: it can change hands once "
+            f"that match's result is approved (GB-16, GB-23)."
+        )
 
 
 @transaction.atomic
@@ -213,7 +274,9 @@ def offer_swap(*, proposer: CampaignCoach, wanted: OwnedCard, offered: OwnedCard
 @transaction.atomic
 def answer_offer(*, offer: CardOffer, accept: bool, by) -> CardOffer:
     """GB-23: the card's owner accepts or refuses. A sale moves the card to the buyer
-    and the Favours to the seller (spent by the buyer, GB-19); a swap moves both."""
+    and the Favours to the seller (spent by the buyer, GB-19); a swap moves both.
+    An accepted offer the rules no longer allow (a card now in a registered deck,
+    Favours spent meanwhile: GB-19, GB-20) is closed and both coaches are told."""
     offer = CardOffer.objects.select_for_update(of=("self",)).select_related("proposer", "recipient").get(pk=offer.pk)
     proposer, recipient = lock_pair(offer.proposer, offer.recipient)
     require_own(recipient, by)
@@ -221,22 +284,38 @@ def answer_offer(*, offer: CardOffer, accept: bool, by) -> CardOffer:
         _answer(offer, status=Status.REFUSED, what="offer")
         return offer
     _require_pending(offer, "offer")
-    require_running(proposer.campaign)
     wanted = OwnedCard.objects.select_for_update().select_related("card").get(pk=offer.wanted_id)
-    _check_card_movable(wanted, recipient, proposer)
+    offered = (
+        OwnedCard.objects.select_for_update().select_related("card").get(pk=offer.offered_id)
+        if offer.offered_id else None
+    )
+    found = {}
+
+    def check() -> None:
+        require_running(proposer.campaign)
+        _check_card_movable(wanted, recipient, proposer)
+        if offered is not None:
+            _check_card_movable(offered, proposer, recipient)
+        if offer.kind == CardOffer.Kind.PURCHASE:
+            phase = phase_for(proposer)
+            if not phase.is_open:
+                raise ValidationError(f"{proposer}'s Wheeling & Dealing is closed: {phase.closed_because}.")
+            refusal = rules.check_spend(
+                balance=favour_balance(proposer), spent_in_phase=spent_in_phase(proposer, phase.number),
+                cost=offer.favours, what="The offer", who=str(proposer),
+            )
+            if refusal:
+                raise ValidationError(refusal)
+            found["phase"] = phase
+
+    reason = _refusal(check)
+    if reason:
+        _close_by_rules(offer, reason=reason, what=f"{proposer}'s offer for {wanted.card}", coaches=(proposer, recipient))
+        return offer
     now = timezone.now()
     if offer.kind == CardOffer.Kind.PURCHASE:
-        phase = phase_for(proposer)
-        if not phase.is_open:
-            raise ValidationError(f"{proposer}'s Wheeling & Dealing is closed: {phase.closed_because}.")
-        refusal = rules.check_spend(
-            balance=favour_balance(proposer), spent_in_phase=spent_in_phase(proposer, phase.number),
-            cost=offer.favours, what="The offer", who=str(proposer),
-        )
-        if refusal:
-            raise ValidationError(refusal)
         FavourLine.objects.create(
-            coach=proposer, amount=-offer.favours, kind=LineKind.CARD_SALE, phase=phase.number, offer=offer,
+            coach=proposer, amount=-offer.favours, kind=LineKind.CARD_SALE, phase=found["phase"].number, offer=offer,
             created_by=by, reason=f"bought {wanted.card} from {recipient} (GB-23)",
         )
         FavourLine.objects.create(
@@ -245,8 +324,6 @@ def answer_offer(*, offer: CardOffer, accept: bool, by) -> CardOffer:
         )
         _move(wanted, proposer, OwnedCard.Source.BOUGHT, now)
     else:
-        offered = OwnedCard.objects.select_for_update().select_related("card").get(pk=offer.offered_id)
-        _check_card_movable(offered, proposer, recipient)
         _move(wanted, proposer, OwnedCard.Source.SWAPPED, now)
         _move(offered, recipient, OwnedCard.Source.SWAPPED, now)
     _answer(offer, status=Status.ACCEPTED, what="offer")

@@ -72,21 +72,29 @@ def register_deck(*, coach: CampaignCoach, fixture: Fixture, cards: Iterable[Plo
         deck.registered_at = timezone.now()
         deck.save(update_fields=["registered_at"])
     deck.cards.set(cards)
+    # GB-17: only the deck as it stands at match time counts; a card taken out
+    # takes its achievement with it.
+    Achievement.objects.filter(coach=coach, fixture=fixture).exclude(card__in=cards).delete()
     return deck
 
 
 @transaction.atomic
 def record_achievements(*, coach: CampaignCoach, fixture: Fixture, cards: Iterable[PlotCard], by) -> list[Achievement]:
     """GB-17: the campaign plot cards the coach achieved in this match, only from
-    their registered deck for it. The rewards come from the catalogue when the
-    result is approved. The coach or the Longshanks records them before approval."""
+    their registered deck for it and still in their pool. The rewards come from the
+    catalogue when the result is approved. The coach or the Longshanks records them
+    once the match is played (its result reported) and before approval."""
     coach = lock_coach(coach)
     if not coach.campaign.season.league.is_organised_by(by):
         require_own(coach, by)
     fixture = Fixture.objects.select_related("round", "result").get(pk=fixture.pk)
     _fixture_side(coach, fixture)
     result = fixture.result_or_none
-    if result is not None and result.is_approved:
+    if result is None:
+        raise ValidationError(
+            "Report the match first: cards are recorded as achieved once it has been played (GB-17)."
+        )
+    if result.is_approved:
         raise ValidationError("The result is approved; the Longshanks must reopen it to change achieved cards.")
     cards = list({c.pk: c for c in cards}.values())
     deck = Deck.objects.filter(coach=coach, fixture=fixture).first()
@@ -96,6 +104,9 @@ def record_achievements(*, coach: CampaignCoach, fixture: Fixture, cards: Iterab
     outside = sorted(c.name for c in cards if c.pk not in in_deck)
     if outside:
         raise ValidationError(f"Only cards from your deck for this match count (GB-17); not in it: {', '.join(outside)}.")
+    gone = sorted(c.name for c in cards if c.pk not in pool_card_ids(coach))
+    if gone:
+        raise ValidationError(f"No longer in your pool, so it scores for nobody here (GB-23): {', '.join(gone)}.")
     no_reward = sorted(c.name for c in cards if not (c.cp_reward or c.favour_reward))
     if no_reward:
         raise ValidationError(f"These have an in-game effect only and give no CP or Favours: {', '.join(no_reward)}.")

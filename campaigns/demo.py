@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from campaigns import dealing, decks, moments
+from campaigns import dealing, decks, moments, phases
 from campaigns.models import (
     Campaign,
     CampaignCoach,
@@ -176,7 +176,9 @@ def load_demo(*, today: datetime.date | None = None) -> League | None:
             services.approve_result(result=result, by=organiser)
         # Ada leaves the Moments of the last played round for the demo visitor to pick.
         big_league.moments(leave_pending={COACH_USERNAME} if number == PLAYED_ROUNDS else set())
-        big_league.wheeling_and_dealing(number)  # step 4
+        # Step 4, in the week after the round (GB-20: a phase closes on the next match day).
+        with phases.as_of(rounds[number - 1].date + datetime.timedelta(days=1)):
+            big_league.wheeling_and_dealing(number)
 
     # The current round, part-way through: the coach account has a report to
     # confirm, another report waits on its opponent, one waits on the organiser,

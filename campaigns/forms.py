@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.db.models import Q
 
+from campaigns.rules import UNLOANABLE_TYPES
 from campaigns.models import CampaignCoach, CardOffer, Guild, ModelType, OwnedCard, PlotCard, Sponsorship
 
 
@@ -67,10 +68,17 @@ class SponsorshipForm(forms.Form):
     sponsorship = forms.ModelChoiceField(queryset=Sponsorship.objects.all())
 
 
+LOANABLE_TYPES = [(value, label) for value, label in ModelType.choices if value not in UNLOANABLE_TYPES]
+
+
 class LoanForm(forms.Form):
+    """GB-22: Captains and Mascots cannot be loaned, so the form does not offer them."""
+
     lender = forms.ModelChoiceField(queryset=CampaignCoach.objects.none(), label="Borrow from")
     model_name = forms.CharField(max_length=80, label="Model")
-    model_type = forms.ChoiceField(choices=ModelType.choices, label="Model type")
+    model_type = forms.ChoiceField(
+        choices=LOANABLE_TYPES, label="Model type", help_text="Captains and Mascots cannot be loaned (GB-22)."
+    )
 
     def __init__(self, *args, coach: CampaignCoach, **kwargs):
         super().__init__(*args, **kwargs)

@@ -9,11 +9,22 @@ from collections.abc import Iterable
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q, Sum
 
 from campaigns import rules
 from campaigns.balances import active_lines, favour_balance
 from campaigns.guards import lock_coach, require_organiser
-from campaigns.models import Achievement, Campaign, CampaignCoach, CampaignPointLine, FavourLine, LineKind
+from campaigns.decks import base_pool
+from campaigns.models import (
+    Achievement,
+    Campaign,
+    CampaignCoach,
+    CampaignPointLine,
+    Deck,
+    FavourLine,
+    LineKind,
+    OwnedCard,
+)
 from campaigns.moments import sync_moments
 from campaigns.setup import ensure_campaign
 from league.models import Fixture, Result, Season
@@ -96,6 +107,31 @@ def _reconcile_match_favours(season: Season, *, from_round: int, exclude_result_
         _replace(FavourLine, existing=existing[r["pk"]], desired=desired, why="recomputed after an earlier round changed")
 
 
+def scoring_achievements(fixture: Fixture, result: Result, coaches: list[CampaignCoach]) -> list[Achievement]:
+    """GB-17, GB-23: the achieved cards that score: each in that coach's deck for
+    the match as it stands, and held by that coach when the match was reported (a
+    base-pool card always is; a Guild or Rare card must have been in their pool
+    then). So one card never scores for two coaches in one match."""
+    achieved = list(
+        Achievement.objects.filter(fixture=fixture, coach__in=coaches).select_related("card").order_by("card__name")
+    )
+    in_deck = set(
+        Deck.cards.through.objects.filter(deck__fixture=fixture, deck__coach__in=coaches).values_list(
+            "deck__coach_id", "plotcard_id"
+        )
+    )
+    base = set(base_pool().values_list("pk", flat=True))
+    held = set(
+        OwnedCard.objects.filter(coach__in=coaches, acquired_at__lte=result.reported_at)
+        .filter(Q(gone_at__isnull=True) | Q(gone_at__gt=result.reported_at))
+        .values_list("coach_id", "card_id")
+    )
+    return [
+        a for a in achieved
+        if (a.coach_id, a.card_id) in in_deck and (a.card_id in base or (a.coach_id, a.card_id) in held)
+    ]
+
+
 def on_result_approved(result: Result) -> None:
     """A result became approved (called inside the engine's transaction): CP and
     Favours of the cards achieved (GB-17, from the catalogue), the match Favours
@@ -109,9 +145,7 @@ def on_result_approved(result: Result) -> None:
         lock_coach(cc)
         for cc in CampaignCoach.objects.filter(entry_id__in=[fixture.home_id, fixture.away_id]).order_by("pk")
     ]
-    achievements = list(
-        Achievement.objects.filter(fixture=fixture, coach__in=coaches).select_related("card").order_by("card__name")
-    )
+    achievements = scoring_achievements(fixture, result, coaches)
     where = f"Round {fixture.round.number}"
     cp_rows = [
         {"coach_id": a.coach_id, "amount": a.card.cp_reward, "reason": f"{where}: achieved {a.card.name} (GB-17)",
@@ -145,6 +179,41 @@ def on_result_withdrawn(result: Result) -> None:
     for model in (CampaignPointLine, FavourLine):
         reverse_lines(list(active_lines(model).filter(result=result, kind__in=[LineKind.MATCH, LineKind.CARD])), why)
     _reconcile_match_favours(fixture.round.season, from_round=fixture.round.number + 1, exclude_result_id=result.pk)
+
+
+def _balances(season: Season) -> dict[int, tuple[str, int]]:
+    """Every coach's Favour balance in the season's campaign, by campaign row."""
+    rows = (
+        CampaignCoach.objects.filter(campaign__season=season)
+        .annotate(balance=Sum("favourline_set__amount"))
+        .values_list("pk", "entry__coach__name", "balance")
+    )
+    return {pk: (name, balance or 0) for pk, name, balance in rows}
+
+
+def correction_warnings(result: Result):
+    """GB-20 Decision: a correction reverses exactly what the corrected result gave,
+    even Favours already spent, so it can leave a coach owing Favours. Called before
+    the correction; what it returns, called after it (same transaction), names each
+    coach it leaves in debt or deeper in debt, with the amounts."""
+    fixture = Fixture.objects.select_related("round__season").get(pk=result.fixture_id)
+    season = fixture.round.season
+    before = _balances(season) if not fixture.is_bye and Campaign.objects.filter(season=season).exists() else {}
+
+    def after() -> list[str]:
+        if not before:
+            return []
+        warnings = []
+        for pk, (name, now) in sorted(_balances(season).items(), key=lambda item: item[1][0]):
+            was = before.get(pk, (name, 0))[1]
+            if now < 0 and now < was:
+                warnings.append(
+                    f"{name} has already spent Favours this correction takes back: their balance goes from {was} "
+                    f"to {now}, a debt of {-now} Favour{'s' if now != -1 else ''} (GB-20)."
+                )
+        return warnings
+
+    return after
 
 
 @transaction.atomic

@@ -362,6 +362,7 @@ class Status(models.TextChoices):
     ACCEPTED = "accepted", "accepted"
     REFUSED = "refused", "refused"
     WITHDRAWN = "withdrawn", "withdrawn"
+    CLOSED = "closed", "closed by the rules"  # GB-20: accepted, but it could no longer go through
 
 
 class Loan(models.Model):
@@ -378,6 +379,7 @@ class Loan(models.Model):
     )
     requested_at = models.DateTimeField(default=timezone.now)
     answered_at = models.DateTimeField(null=True, blank=True)
+    closed_reason = models.CharField(max_length=300, blank=True, help_text="Why the rules closed it (GB-20).")
 
     class Meta:
         ordering = ["-requested_at", "-id"]
@@ -408,6 +410,7 @@ class CardOffer(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     created_at = models.DateTimeField(default=timezone.now)
     answered_at = models.DateTimeField(null=True, blank=True)
+    closed_reason = models.CharField(max_length=300, blank=True, help_text="Why the rules closed it (GB-20).")
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -424,6 +427,22 @@ class CardOffer(models.Model):
         if self.kind == self.Kind.PURCHASE:
             return f"{self.proposer} offers {self.favours} Favour{'s' if self.favours != 1 else ''} for {self.wanted.card}"
         return f"{self.proposer} offers {self.offered.card} for {self.wanted.card}"
+
+
+class Notice(models.Model):
+    """Something a coach is told on their campaign page (and by email where they
+    have an address): a deal the rules closed, a card that could not change hands
+    (GB-20, GB-23). Append-only, newest first."""
+
+    coach = models.ForeignKey(CampaignCoach, on_delete=models.CASCADE, related_name="notices")
+    text = models.CharField(max_length=500)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.coach}: {self.text}"
 
 
 # Final Day ------------------------------------------------------------------------

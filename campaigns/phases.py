@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+import datetime
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from django.db.models import Q
@@ -10,6 +14,25 @@ from django.utils import timezone
 
 from campaigns.models import CampaignCoach, Deck
 from league.models import Fixture, Result
+
+
+_AS_OF: ContextVar[datetime.date | None] = ContextVar("campaign_as_of", default=None)
+
+
+def today() -> datetime.date:
+    """The day the phase rules read: today, or the day a replay of past weeks is at."""
+    return _AS_OF.get() or timezone.localdate()
+
+
+@contextmanager
+def as_of(day: datetime.date) -> Iterator[None]:
+    """Replay a past week (the demo loads weeks already played): the phases are
+    worked out as on ``day``."""
+    token = _AS_OF.set(day)
+    try:
+        yield
+    finally:
+        _AS_OF.reset(token)
 
 
 @dataclass
@@ -28,35 +51,56 @@ class Phase:
     step: str  # GB-25: what the coach does next
 
 
+def next_match(fixtures: list[Fixture]) -> Fixture | None:
+    """GB-20 Decision: the coach's next League Match is their first fixture by date
+    (a rearranged fixture counts at its new date) without an approved result.
+    ``fixtures`` are the coach's League Matches with their results loaded."""
+    ordered = sorted(fixtures, key=lambda f: (f.date, f.round.number, f.pk))
+    return next((f for f in ordered if not _approved(f)), None)
+
+
+def _approved(fixture: Fixture) -> bool:
+    result = fixture.result_or_none
+    return result is not None and result.is_approved
+
+
 def phase_for(coach: CampaignCoach, *, campaign_over: bool | None = None) -> Phase:
+    """GB-20 Decision: the phase opens when the coach's previous match by date is
+    approved, and closes when the next match's day starts or it is reported,
+    whichever comes first."""
     fixtures = list(
         Fixture.objects.matches()
         .filter(Q(home_id=coach.entry_id) | Q(away_id=coach.entry_id))
         .select_related("round", "result", "home__coach", "away__coach")
-        .order_by("round__number", "date", "id")
     )
     if campaign_over is None:
         campaign_over = coach.campaign.is_over
-    played = [f for f in fixtures if f.result_or_none is not None and f.result.is_approved]
-    upcoming = [f for f in fixtures if f not in played]
-    nxt = upcoming[0] if upcoming else None
+    played = sum(1 for f in fixtures if _approved(f))
+    nxt = next_match(fixtures)
     if campaign_over:
-        return Phase(len(played), False, "the Longshanks has declared the Final Day (GB-26)", nxt, "Final Day")
+        return Phase(played, False, "the Longshanks has declared the Final Day (GB-26)", nxt, "Final Day")
     if nxt is not None and nxt.result_or_none is not None:
         result = nxt.result
         return Phase(
-            len(played),
+            played,
             False,
             f"your match in {nxt.round} has been reported; Wheeling & Dealing reopens when its result is approved (GB-20)",
             nxt,
             "confirm the result" if result.status == Result.Status.REPORTED else "wait for the Longshanks' approval",
         )
+    if nxt is not None and today() >= nxt.date:
+        return Phase(
+            played,
+            False,
+            f"your match in {nxt.round} is due ({nxt.date:%d %b %Y}); Wheeling & Dealing reopens when its result "
+            f"is approved (GB-20)",
+            nxt,
+            "play your match and report it",
+        )
     if nxt is None:
         step = "Wheeling & Dealing (no League Match left)"
     elif coach.pk is None or not Deck.objects.filter(coach=coach, fixture=nxt).exists():
         step = "Wheeling & Dealing, then build your deck"
-    elif timezone.localdate() >= nxt.date:
-        step = "play your match and report it"
     else:
         step = "Wheeling & Dealing; your deck is registered"
-    return Phase(len(played), True, "", nxt, step)
+    return Phase(played, True, "", nxt, step)

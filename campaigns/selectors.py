@@ -23,6 +23,7 @@ from campaigns.models import (
     FavourLine,
     Loan,
     MomentUnlock,
+    Notice,
     SponsorshipPurchase,
     Status,
     Title,
@@ -32,6 +33,9 @@ from campaigns.phases import phase_for
 from campaigns.setup import NewCoach, new_coaches
 from league.models import Entry, Fixture, Season
 from league.standings import standings_for
+
+
+NOTICES_SHOWN = 10
 
 
 def campaign_of(season: Season) -> Campaign:
@@ -225,7 +229,7 @@ def coach_page(campaign: Campaign, cc: CampaignCoach, joining: NewCoach | None =
     if joining is not None:
         unlocks = joining.start
         carried = joining.carry_over_line()
-        owned, decks, offers, loans, sponsorships, cp_lines = [], [], [], [], [], []
+        owned, decks, offers, loans, sponsorships, cp_lines, notices = [], [], [], [], [], [], []
         favour_lines = [carried] if carried else []
     else:
         unlocks = list(cc.unlocks.select_related("picked__card").order_by("threshold"))
@@ -248,6 +252,7 @@ def coach_page(campaign: Campaign, cc: CampaignCoach, joining: NewCoach | None =
         # The match each line came from, to date it by its round (not the moment it was written).
         cp_lines = list(CampaignPointLine.objects.filter(coach=cc).select_related("created_by__coach", "result__fixture__round"))
         favour_lines = list(FavourLine.objects.filter(coach=cc).select_related("created_by__coach", "result__fixture__round"))
+        notices = list(Notice.objects.filter(coach=cc)[:NOTICES_SHOWN])
     reached = {m.threshold for m in rules.moments_reached(row.cp, table)}
     for u in unlocks:
         u.is_reached = u.threshold in reached
@@ -270,7 +275,19 @@ def coach_page(campaign: Campaign, cc: CampaignCoach, joining: NewCoach | None =
         "favour_lines": favour_lines,
         "cp_chart": pictures.cp_chart(cp_lines, table),
         "favours_chart": pictures.favours_chart(favour_lines),
+        "notices": notices,
+        **debt(row.favours_balance, favour_lines),
     }
+
+
+def debt(balance: int, favour_lines: list) -> dict:
+    """GB-20 Decision: a correction that takes back Favours already spent leaves a
+    debt; the page shows it with the lines that caused it (the reversals that took
+    Favours back). The coach can spend again once the balance covers the cost."""
+    if balance >= 0:
+        return {"debt": 0, "debt_causes": []}
+    causes = [e for e in favour_lines if e.reverses_id is not None and e.amount < 0]
+    return {"debt": -balance, "debt_causes": causes}
 
 
 # A fixture's campaign page ----------------------------------------------------------
@@ -310,7 +327,8 @@ def fixture_page(campaign: Campaign, fixture: Fixture, side: str | None, is_orga
     )
     visible = deck_visible_to_opponent(fixture)
     result = fixture.result_or_none
-    open_for_achievements = result is None or not result.is_approved
+    # GB-17: cards are recorded once the match is played (reported), until approval.
+    open_for_achievements = result is not None and not result.is_approved
     sides = []
     for this_side in ("home", "away"):
         cc = coaches[this_side]

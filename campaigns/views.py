@@ -22,8 +22,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
-from campaigns import dealing, decks, forms, ledgers, moments, selectors, setup, titles
-from campaigns.models import Campaign, CampaignCoach, CardOffer, Deck, Loan, MomentUnlock, Title
+from campaigns import dealing, decks, forms, ledgers, moments, rules, selectors, setup, titles
+from campaigns.models import Campaign, CampaignCoach, CardOffer, Deck, Loan, MomentUnlock, Status, Title
 from campaigns.tables import CampaignTable
 from league.models import Fixture, League, Season
 from league.permissions import coach_for
@@ -295,7 +295,7 @@ def request_loan(request: HttpRequest, slug: str) -> HttpResponse:
             borrower=cc, lender=form.cleaned_data["lender"], model_name=form.cleaned_data["model_name"],
             model_type=form.cleaned_data["model_type"], by=request.user,
         )
-        return f"Loan of {loan.model_name} requested from {loan.lender}."
+        return f"Loan of {loan.model_name} requested from {loan.lender}. {dealing.phase_share_note(cc, rules.LOAN_COST)}"
 
     return _coach_action(request, slug, "loan", lambda cc: forms.LoanForm(request.POST, coach=cc), act)
 
@@ -307,8 +307,8 @@ def make_offer(request: HttpRequest, slug: str) -> HttpResponse:
         data = form.cleaned_data
         if data["kind"] == CardOffer.Kind.PURCHASE:
             offer = dealing.offer_purchase(buyer=cc, wanted=data["wanted"], favours=data["favours"], by=request.user)
-        else:
-            offer = dealing.offer_swap(proposer=cc, wanted=data["wanted"], offered=data["offered"], by=request.user)
+            return f"Offer sent to {offer.recipient}. {dealing.phase_share_note(cc, offer.favours)}"
+        offer = dealing.offer_swap(proposer=cc, wanted=data["wanted"], offered=data["offered"], by=request.user)
         return f"Offer sent to {offer.recipient}."
 
     return _coach_action(request, slug, "offer", lambda cc: forms.OfferForm(request.POST, coach=cc), act)
@@ -327,11 +327,10 @@ def _answer_deal(request, slug, queryset, pk, *, section, withdraw, answer, done
         return HttpResponse("Unknown action.", status=400)
 
     def act(cc, form):
-        if action == "withdraw":
-            withdraw(deal)
-        else:
-            answer(deal, action == "accept")
-        return done(action, deal)
+        answered = withdraw(deal) if action == "withdraw" else answer(deal, action == "accept")
+        if answered.status == Status.CLOSED:  # GB-20: the rules closed it; both coaches were told
+            return f"It could not go through and is now closed: {answered.closed_reason}"
+        return done(action, answered)
 
     return _coach_action(request, slug, section, None, act)
 
@@ -455,12 +454,17 @@ def _render_fixture_page(request, campaign, fixture, side, is_organiser, bound=N
                 initial={"cards": [c.pk for c in block["achieved"]]},
                 prefix=f"achieved-{this_side}",
             )
+    # A refusal whose form the page no longer offers (no achievements before the
+    # report) is shown at the top instead.
+    shown = {id(block.get(key)) for block in page["sides"] for key in ("deck_form", "achieved_form")}
+    errors = [e for form in bound.values() if id(form) not in shown for e in form.non_field_errors()]
     context = {
         **page,
         "campaign": campaign,
         "league": campaign.season.league,
         "fixture": fixture,
         "is_organiser": is_organiser,
+        "errors": errors,
     }
     return render(request, "campaigns/fixture_page.html", context, status=status)
 

@@ -61,6 +61,10 @@ def _result_form_class(rules) -> type[forms.Form]:
             max_length=500, widget=forms.Textarea(attrs={"rows": 3}), help_text="Kept in the fixture's history."
         )
     }
+    attrs["acknowledge"] = forms.BooleanField(
+        required=False, label="Go ahead even where the correction leaves a coach owing Favours",
+        help_text="You are warned first, with the coaches and amounts (GB-20).",
+    )
     if rules.allows_override:
         attrs["override"] = forms.BooleanField(
             required=False, label="Override the rules' checks", help_text="Accept a score the rules reject; the reason is recorded."
@@ -68,8 +72,24 @@ def _result_form_class(rules) -> type[forms.Form]:
     return type("ResultForm", (game_form,), attrs)
 
 
+def _record(fixture: Fixture, user, data: dict, **extra) -> Result:
+    """Enter, correct or abandon through the service; the form's "acknowledge" box
+    is the go-ahead after a warning (GB-20), not a fact of the result."""
+    facts = {key: value for key, value in data.items() if key != "acknowledge"}
+    return services.record_result(
+        fixture=fixture, by=user, acknowledged=bool(data.get("acknowledge")), **extra, **facts
+    )
+
+
 class ReasonForm(forms.Form):
     reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 3}), help_text="Kept in the fixture's history.")
+
+
+class OverrideReasonForm(forms.Form):
+    reason = forms.CharField(
+        max_length=500, widget=forms.Textarea(attrs={"rows": 3}), label="Why approve without the opponent's confirmation",
+        help_text="GB-8: kept in the history of each result approved.",
+    )
 
 
 # Coaches ---------------------------------------------------------------------
@@ -494,7 +514,7 @@ class FixtureAdmin(OrganiserScopedAdmin):
             form_class=abandon_form_class(rules),
             title="Abandon fixtures",
             intro="An abandoned or unplayed match is a loss for both sides; its scores do not count in the tiebreakers.",
-            apply=lambda fixture, data: services.record_result(fixture=fixture, by=request.user, abandoned=True, **data),
+            apply=lambda fixture, data: _record(fixture, request.user, data, abandoned=True),
             done_message="{count} fixture(s) abandoned.",
         )
 
@@ -508,7 +528,7 @@ class FixtureAdmin(OrganiserScopedAdmin):
             form_class=_result_form_class(rules) if rules is not None else ReasonForm,
             title="Enter or correct the result",
             intro="The result is approved at once and the reason is kept in the fixture's history.",
-            apply=lambda fixture, data: services.record_result(fixture=fixture, by=request.user, **data),
+            apply=lambda fixture, data: _record(fixture, request.user, data),
             done_message="Result recorded.",
             single=True,
         )
@@ -594,10 +614,30 @@ class ResultAdmin(OrganiserScopedAdmin):
 
     @admin.action(description="Approve selected results", permissions=["change"])
     def approve(self, request, queryset):
+        """GB-8 Decision: results both coaches agreed on (confirmed) are approved at
+        once; when any selected result is reported or disputed, approving it is an
+        override, so the action first asks for the reason (kept in its history)."""
+        if "apply" not in request.POST and not queryset.exclude(status=Result.Status.CONFIRMED).exists():
+            return self._approve(request, queryset, reason="")
+        unconfirmed = queryset.exclude(status=Result.Status.CONFIRMED).count()
+        return self.run_form_action(
+            request,
+            queryset,
+            form_class=OverrideReasonForm,
+            title="Approve results",
+            intro=(
+                f"{unconfirmed} of the selected results have not been confirmed by the opponent (reported or "
+                "disputed). Approving them anyway is an override (GB-8): the reason is kept in each one's history."
+            ),
+            apply=lambda result, data: services.approve_result(result=result, by=request.user, reason=data["reason"]),
+            done_message="{count} result(s) approved.",
+        )
+
+    def _approve(self, request, queryset, *, reason: str):
         approved, failed = 0, []
         for result in queryset:
             try:
-                services.approve_result(result=result, by=request.user)
+                services.approve_result(result=result, by=request.user, reason=reason)
             except (ValidationError, PermissionDenied) as exc:
                 failed.append((result, error_text(exc)))
             else:
@@ -621,7 +661,7 @@ class ResultAdmin(OrganiserScopedAdmin):
             form_class=_result_form_class(rules) if rules is not None else ReasonForm,
             title="Correct result",
             intro="The corrected result is approved at once and the reason is kept in the fixture's history.",
-            apply=lambda result, data: services.record_result(fixture=result.fixture, by=request.user, **data),
+            apply=lambda result, data: _record(result.fixture, request.user, data),
             done_message="Result corrected.",
             single=True,
         )

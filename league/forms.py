@@ -7,6 +7,7 @@ engine adds the organiser's fields (abandon, override, reason) to them.
 from __future__ import annotations
 
 from django import forms
+from django.utils import timezone
 
 MAX_SCORE = 99  # a sanity bound for the input box; the game's rules set the real limits
 
@@ -34,12 +35,27 @@ class OrganiserFields(forms.Form):
     abandoned = forms.BooleanField(required=False, label="Abandoned: both sides record a loss")
     override = forms.BooleanField(required=False, label="Accept a score the rules reject (the reason is recorded)")
     reason = forms.CharField(max_length=500, widget=forms.TextInput(attrs={"size": 40}))
+    acknowledge = forms.BooleanField(
+        required=False,
+        label="Go ahead even where the correction leaves a coach owing Favours (you are warned first)",
+    )
+
+
+EARLY_FIELD = "played_early"
 
 
 def report_form(rules, fixture, data=None, **kwargs) -> forms.Form:
-    """The game's result form for ``fixture``, labelled with its sides."""
+    """The game's result form for ``fixture``, labelled with its sides. A fixture
+    dated in the future is reported only after a warning that says so: a box to
+    tick (every game). The view takes ``played_early`` out before the service."""
     form = rules.report_form_class()(data, **kwargs)
     rules.form_labels(form, fixture)
+    if fixture.date > timezone.localdate():
+        warning = f"This fixture is dated {fixture.date:%A %d %B %Y}, in the future"
+        form.fields[EARLY_FIELD] = forms.BooleanField(
+            label=f"{warning}: I confirm it has already been played",
+            error_messages={"required": f"{warning}: tick the box to confirm it has already been played."},
+        )
     return form
 
 
@@ -64,6 +80,9 @@ class AbandonForm(forms.Form):
     a match that was not completed (Guild Ball: the VP so far)."""
 
     reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 3}))
+    acknowledge = forms.BooleanField(
+        required=False, label="Go ahead even where this leaves a coach owing Favours (you are warned first)"
+    )
 
 
 def abandon_form_class(rules) -> type[forms.Form]:
@@ -83,6 +102,16 @@ class DisputeForm(forms.Form):
 class RearrangeForm(forms.Form):
     date = forms.DateField(label="New date", widget=forms.DateInput(attrs={"type": "date"}))
     reason = forms.CharField(max_length=300, widget=forms.TextInput(attrs={"size": 40}))
+
+
+class ApproveForm(forms.Form):
+    """GB-8 Decision: approving a result the opponent has not confirmed (reported or
+    disputed) is an override that needs a reason; a confirmed one needs none."""
+
+    reason = forms.CharField(
+        max_length=500, required=False, label="Reason (needed when the opponent has not confirmed)",
+        widget=forms.TextInput(attrs={"size": 40}),
+    )
 
 
 class ReasonForm(forms.Form):

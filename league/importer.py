@@ -422,8 +422,12 @@ def _result(row: ImportRow, fixture: Fixture, *, rules: GameRules, by, source: s
         if stored.is_approved:
             summary.unchanged += 1
             return
-        # The coaches' own report agrees with the organiser's file: approve it.
-        _call(row, services.approve_result, result=stored, by=by)
+        # The coaches' own report agrees with the organiser's file: approve it (the
+        # file is the reason when the opponent has not confirmed it, GB-8).
+        _call(
+            row, services.approve_result, result=stored, by=by,
+            reason=f"the organiser's file {source}, line {row.line}, gives the same result",
+        )
         summary.results_approved += 1
         return
     _call(

@@ -5,7 +5,8 @@ A layer's ``AppConfig.ready()`` calls ``register(Layer(...))``; the engine reads
 the list through the functions below and never imports the layer:
 
 - approval hooks, called inside the engine's transaction when a result becomes
-  approved or is about to stop counting (corrected or reopened);
+  approved or is about to stop counting (corrected or reopened), and the warnings
+  the organiser must acknowledge before a correction goes ahead;
 - ``season_started``, called inside ``generate_fixtures``'s transaction, so the
   rows a layer needs for a season exist before any page reads them (a GET never
   writes: STYLE habit 14);
@@ -66,6 +67,10 @@ class Layer:
     result_approved: Callable[[Any], None] | None = None
     result_withdrawn: Callable[[Any], None] | None = None
     season_started: Callable[[Any], None] | None = None
+    # Called before an approved result is corrected; returns what to call once the
+    # correction is applied (same transaction) to list what the organiser must be
+    # warned of before going ahead (a Big League debt, GB-20).
+    correction_warnings: Callable[[Any], Callable[[], list[str]]] | None = None
     import_columns: ImportColumns | None = None
     panels: Mapping[str, Callable[[Mapping[str, Any]], str]] = field(default_factory=dict)
     demo: Callable[[], DemoReport] | None = None  # loads once; running it again adds nothing
@@ -105,6 +110,17 @@ def result_withdrawn(result) -> None:
     for layer in layers_for(result.fixture.round.season.league.game_system):
         if layer.result_withdrawn is not None:
             layer.result_withdrawn(result)
+
+
+def correction_check(result) -> Callable[[], list[str]]:
+    """Before correcting ``result``: a function that, called after the correction,
+    returns every layer's warnings about it."""
+    checks = [
+        layer.correction_warnings(result)
+        for layer in layers_for(result.fixture.round.season.league.game_system)
+        if layer.correction_warnings is not None
+    ]
+    return lambda: [warning for check in checks for warning in check()]
 
 
 def season_started(season) -> None:

@@ -86,21 +86,37 @@ def is_played(fixture: Fixture) -> bool:
     return result is not None and result.is_approved
 
 
-def publication(season: Season) -> tuple[RoundFixtures | None, RoundFixtures | None, int]:
-    """GB-10 for the league page without loading the whole season: the latest round
-    with an approved result, the first later round with a match still to play (or,
-    when none is left after it, the first round that still has one), and how many
-    rounds the season has. At most five queries whatever the season's size."""
-    approved = Q(result__status=Result.Status.APPROVED)
+@dataclass
+class Publication:
+    """GB-10, the league page's week: ``this_week`` is the round whose week today
+    falls in (the last round dated today or earlier), ``upcoming`` the round after
+    it, each with every fixture and whatever result it has (a result approved early
+    shows in its own round). ``all_played`` when no match is left to play."""
+
+    this_week: RoundFixtures | None
+    upcoming: RoundFixtures | None
+    round_count: int
+    all_played: bool
+
+    @property
+    def this_week_done(self) -> bool:
+        return self.this_week is not None and all(is_played(f) for f in self.this_week.matches)
+
+
+def publication(season: Season, today: datetime.date | None = None) -> Publication:
+    """GB-10 for the league page without loading the whole season: this week's round
+    by date and the next one. Three queries whatever the season's size."""
+    today = today or timezone.localdate()
+    rounds = list(Round.objects.filter(season=season).order_by("number").values_list("number", "date"))
+    started = [number for number, date in rounds if date <= today]
+    current = started[-1] if started else None
+    later = [number for number, _ in rounds if current is None or number > current]
+    upcoming = later[0] if later else None
     fixtures = Fixture.objects.filter(round__season=season)
-    latest = fixtures.filter(approved).aggregate(n=Max("round__number"))["n"] or 0
-    unplayed = fixtures.matches().exclude(approved)
-    upcoming = unplayed.filter(round__number__gt=latest).aggregate(n=Min("round__number"))["n"]
-    if upcoming is None:  # only earlier matches are left: rearranged, or late in the latest round
-        upcoming = unplayed.aggregate(n=Min("round__number"))["n"]
-    shown = [n for n in (latest, upcoming) if n]
+    shown = [n for n in (current, upcoming) if n]
     groups = {g.round.number: g for g in by_round(list(fixtures.filter(round__number__in=shown).with_related()))}
-    return groups.get(latest), groups.get(upcoming), Round.objects.filter(season=season).count()
+    all_played = bool(rounds) and not fixtures.unplayed().exists()
+    return Publication(groups.get(current), groups.get(upcoming), len(rounds), all_played)
 
 
 def league_search(query: str = ""):

@@ -23,6 +23,15 @@ from league.models import Coach, Division, Entry, Fixture, League, Result, Resul
 from league.rules.base import GameRules, Verdict
 from league.scheduling import MIN_PER_DIVISION, division_sizes, draw_divisions, merge_rounds, round_dates, round_robin
 
+class NeedsAcknowledgement(ValidationError):
+    """A correction a layer warns about (GB-20: it leaves a coach owing Favours):
+    nothing is written until the organiser acknowledges the warnings."""
+
+    def __init__(self, warnings: list[str]):
+        super().__init__([*warnings, "Nothing was changed: tick the box to go ahead with this correction anyway."])
+        self.warnings = warnings
+
+
 # Fixtures -------------------------------------------------------------------
 
 
@@ -255,16 +264,32 @@ def dispute_result(*, result: Result, by, reason: str) -> Result:
 
 
 @transaction.atomic
-def approve_result(*, result: Result, by) -> Result:
-    """The organiser approves a reported result; only approved results count."""
+def approve_result(*, result: Result, by, reason: str = "") -> Result:
+    """The organiser approves a reported result; only approved results count.
+
+    GB-8 Decision (every game): a result both coaches agreed on (confirmed) needs
+    nothing more; approving one the opponent has not confirmed, or has disputed,
+    is an override that needs a reason, kept in the fixture's history."""
     result = _lock_result(result)
     _require_organiser(result.fixture.round.season.league, by)
     if result.is_approved:
         raise ValidationError("This result is already approved.")
+    reason = (reason or "").strip()
+    note = ""
+    # A result the organiser entered (then reopened) has no opponent to confirm it.
+    if result.status != Result.Status.CONFIRMED and result.confirming_side is not None:
+        if not reason:
+            raise ValidationError(
+                f"The opponent has not confirmed this result ({result.get_status_display().lower()}): approving "
+                f"it anyway is an override; give the reason (GB-8)."
+            )
+        note = f"approved without the opponent's confirmation ({result.get_status_display().lower()}): {reason}"
+    elif reason:
+        note = reason
     result.status = Result.Status.APPROVED
     result.approved_at = timezone.now()
     result.save(update_fields=["status", "approved_at"])
-    _event(result, ResultEvent.Action.APPROVED, by)
+    _event(result, ResultEvent.Action.APPROVED, by, note=note[:500])
     _after_approval(result)
     return result
 
@@ -277,11 +302,14 @@ def record_result(
     reason: str,
     abandoned: bool = False,
     override: bool = False,
+    acknowledged: bool = False,
     **facts,
 ) -> Result:
     """The organiser enters, corrects or abandons a result directly; it is approved at
     once. GB-6/DB-5a: an abandoned or unplayed match is a loss for both. GB-8:
-    ``override`` accepts a score the rules reject, with the reason recorded."""
+    ``override`` accepts a score the rules reject, with the reason recorded.
+    GB-20: a correction a layer warns about (a coach left owing Favours) raises
+    ``NeedsAcknowledgement`` and writes nothing unless ``acknowledged``."""
     fixture = _lock_fixture(fixture)
     league = fixture.round.season.league
     _require_organiser(league, by)
@@ -294,6 +322,7 @@ def record_result(
     verdict = rules.validate(facts, override=override, abandoned=abandoned)
     result = fixture.result_or_none
     was_approved = result is not None and result.is_approved
+    warnings = layers.correction_check(result) if was_approved else list
     if was_approved:
         _before_withdrawal(result)
     if result is None:
@@ -307,6 +336,8 @@ def record_result(
     _store(result, verdict, rules)
     _event(result, action, by, note=reason)
     _after_approval(result)
+    if not acknowledged and (found := warnings()):
+        raise NeedsAcknowledgement(found)  # rolls the whole correction back
     return result
 
 

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
 from league import charts, dashboard, feeds, selectors, services, versions
-from league.forms import DisputeForm, RearrangeForm, ReasonForm, record_form, report_form
+from league.forms import EARLY_FIELD, ApproveForm, DisputeForm, RearrangeForm, ReasonForm, record_form, report_form
 from league.links import site_root
 from league.models import Entry, Fixture, League, Result
 from league.permissions import coach_for, get_fixture_for_coach
@@ -72,9 +72,9 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         sort = request.GET.get("sort", "")
         if sort.lstrip("-") not in selectors.STANDINGS_SORTS | {stat.key for stat in league.rules.stats}:
             sort = ""
+        # This week's round depends on the day as well as on the season's writes.
         context["body"] = versions.cached(
-            # The day is in the key: the body says "today" and "tomorrow".
-            season, f"league-page:{sort}:{timezone.localdate()}", lambda: _league_body(request, league, season)
+            season, f"league-page:{sort}:{timezone.localdate():%Y-%m-%d}", lambda: _league_body(request, league, season)
         )
     return render(request, "league/league_detail.html", context)
 
@@ -94,7 +94,7 @@ def _league_body(request: HttpRequest, league: League, season) -> str:
     # The table sorts its own copy, so ``standings`` stays in the game's order.
     table = StandingsTable(list(standings), league=league, season=season)
     RequestConfig(request, paginate=False).configure(table)
-    latest, upcoming, round_count = selectors.publication(season)
+    week = selectors.publication(season)
     pictures = [
         (division, charts.bump_chart(series, chart_id=f"bump-{index}", title=f"Position by round{f': {division}' if division else ''}"))
         for index, (division, series) in enumerate(charts.standings_series(standings))
@@ -107,9 +107,7 @@ def _league_body(request: HttpRequest, league: League, season) -> str:
             "table": table,
             "standings": standings,
             "pictures": [(division, svg) for division, svg in pictures if svg],
-            "latest": latest,
-            "upcoming": upcoming,
-            "round_count": round_count,
+            "week": week,
             "request": request,
         },
     )
@@ -268,6 +266,8 @@ def fixture_detail(request: HttpRequest, pk: int, forms: dict | None = None, sta
             context["record_form"] = forms.get("record") or record_form(rules, fixture, initial=initial)
             if result is None or not result.is_approved:
                 context["rearrange_form"] = forms.get("rearrange") or RearrangeForm(initial={"date": fixture.date})
+            if result is not None and not result.is_approved:
+                context["approve_form"] = forms.get("approve") or ApproveForm()
             if result is not None and result.is_approved:
                 context["reopen_form"] = forms.get("reopen") or ReasonForm()
     shown = {id(value) for value in context.values()}
@@ -309,7 +309,9 @@ def report_result(request: HttpRequest, pk: int) -> HttpResponse:
         fixture,
         "report",
         report_form(rules, fixture, request.POST),
-        lambda data: services.report_result(fixture=fixture, by=request.user, **data),
+        lambda data: services.report_result(
+            fixture=fixture, by=request.user, **{key: value for key, value in data.items() if key != EARLY_FIELD}
+        ),
         "Result reported. Your opponent now confirms it.",
     )
 
@@ -364,13 +366,14 @@ def approve_result(request: HttpRequest, pk: int) -> HttpResponse:
     if result is None:
         messages.error(request, "There is no result to approve yet.")
         return redirect(fixture)
-    try:
-        services.approve_result(result=result, by=request.user)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        messages.success(request, "Result approved: the standings now include it.")
-    return redirect(fixture)
+    return _submit(
+        request,
+        fixture,
+        "approve",
+        ApproveForm(request.POST),
+        lambda data: services.approve_result(result=result, by=request.user, reason=data["reason"]),
+        "Result approved: the standings now include it.",
+    )
 
 
 @login_required
@@ -383,7 +386,10 @@ def record_result(request: HttpRequest, pk: int) -> HttpResponse:
         fixture,
         "record",
         record_form(rules, fixture, request.POST),
-        lambda data: services.record_result(fixture=fixture, by=request.user, **data),
+        lambda data: services.record_result(
+            fixture=fixture, by=request.user, acknowledged=bool(data.get("acknowledge")),
+            **{key: value for key, value in data.items() if key != "acknowledge"},
+        ),
         "Result recorded and approved.",
     )
 

@@ -21,7 +21,14 @@ def make_campaign(
     season: Season, n: int, *, organiser, fixtures: bool = True, seed: int = 7, prefix: str = "Coach"
 ) -> list[CampaignCoach]:
     """``n`` coaches (Guilds in turn) in ``season``, fixtures generated, campaign rows
-    created. Returns the campaign coaches ordered by coach name."""
+    created. Returns the campaign coaches ordered by coach name.
+
+    The season starts a week from today, so every match day is still ahead and
+    Wheeling & Dealing is open between matches (GB-20: a phase closes when the next
+    match's day starts); a test moves a match day with ``set_match_day``."""
+    if fixtures:
+        season.start_date = datetime.date.today() + datetime.timedelta(days=7)
+        season.save(update_fields=["start_date"])
     for i in range(n):
         EntryFactory(season=season, coach__name=f"{prefix} {i:02d}", team=GUILD_NAMES[i % len(GUILD_NAMES)])
     if fixtures:

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from campaigns import balances, dealing, decks, moments, setup, titles
 from campaigns.models import LineKind, FavourLine, MomentUnlock, OwnedCard, PlotCard, Sponsorship, Title
 from campaigns.selectors import campaign_feed
+from league import services as league_services
 from league.models import Entry, Fixture
 from tests.campaigns.factories import base_deck, make_campaign, play, starting_card, user_of
 from tests.factories import SeasonFactory
@@ -41,10 +42,16 @@ def test_eight_coach_campaign_to_final_day_and_carry_over(season, organiser, cli
             for entry in (f.home, f.away):
                 cc = entry.campaign_coach
                 decks.register_deck(coach=cc, fixture=f, cards=base_deck([geoff, beautiful]), by=user_of(cc))
-                if cc.pk == strategist.pk:
-                    decks.record_achievements(coach=cc, fixture=f, cards=[geoff, beautiful], by=user_of(cc))
             home, away = f.home.campaign_coach, f.away.campaign_coach
-            play(f, winner=home if rank[home.pk] < rank[away.pk] else away, organiser=organiser)
+            home_wins = rank[home.pk] < rank[away.pk]
+            # Played and reported, then the cards achieved (GB-17), confirmed, approved.
+            result = league_services.report_result(
+                fixture=f, by=user_of(home), home_score=12 if home_wins else 6, away_score=6 if home_wins else 12
+            )
+            if strategist.pk in (home.pk, away.pk):
+                decks.record_achievements(coach=strategist, fixture=f, cards=[geoff, beautiful], by=user_of(strategist))
+            league_services.confirm_result(result=result, by=user_of(away))
+            league_services.approve_result(result=result, by=organiser)
         # Results & Fixtures: the Longshanks confirms Moments, coaches pick (GB-13).
         for unlock in MomentUnlock.objects.filter(confirmed_at__isnull=True).select_related("coach"):
             moments.confirm_unlock(unlock=unlock, by=organiser)

@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from campaigns import balances, decks, ledgers, moments
 from campaigns.models import (
-    Campaign, CampaignPointLine, LineKind, FavourLine, Moment, MomentUnlock, PlotCard, Sponsorship,
+    Campaign, CampaignPointLine, Deck, LineKind, FavourLine, Moment, MomentUnlock, PlotCard, Sponsorship,
 )
 from league import services as league_services
 from league.models import Fixture
@@ -121,15 +121,15 @@ def test_cards_achieved_give_catalogue_rewards_on_approval(season, organiser):
     set_match_day(fixture, datetime.date.today() + datetime.timedelta(days=3))
     deck_with(a, fixture, [card("Winning Ugly"), card("It's Unbelievable Geoff!")])
     deck_with(b, fixture, [])
+    result = league_services.report_result(
+        fixture=fixture, by=user_of(a), home_score=12 if fixture.home_id == a.entry_id else 6,
+        away_score=6 if fixture.home_id == a.entry_id else 12,
+    )
     decks.record_achievements(
         coach=a, fixture=fixture, cards=[card("Winning Ugly"), card("It's Unbelievable Geoff!")], by=user_of(a)
     )
     # Nothing is credited before approval.
     assert balances.cp_total(a) == 0
-    result = league_services.report_result(
-        fixture=fixture, by=user_of(a), home_score=12 if fixture.home_id == a.entry_id else 6,
-        away_score=6 if fixture.home_id == a.entry_id else 12,
-    )
     league_services.confirm_result(result=result, by=user_of(b))
     league_services.approve_result(result=result, by=organiser)
     assert balances.cp_total(a) == 20
@@ -144,9 +144,12 @@ def test_only_cards_in_the_deck_count_gb17(season, organiser):
     a, b = make_campaign(season, 2, organiser=organiser)
     fixture = fixture_between(a, b)
     set_match_day(fixture, datetime.date.today() + datetime.timedelta(days=3))
+    league_services.report_result(fixture=fixture, by=user_of(a), home_score=12, away_score=6)
     with pytest.raises(ValidationError, match="No deck was registered"):
         decks.record_achievements(coach=a, fixture=fixture, cards=[card("Winning Ugly")], by=user_of(a))
-    deck_with(a, fixture, [card("Winning Ugly"), card("Tap In")])
+    Deck.objects.create(coach=a, fixture=fixture).cards.set(  # registered before the report
+        base_deck([card("Winning Ugly"), card("Tap In")])
+    )
     with pytest.raises(ValidationError, match="not in it: Payday"):
         decks.record_achievements(coach=a, fixture=fixture, cards=[card("Payday")], by=user_of(a))
     with pytest.raises(ValidationError, match="in-game effect only"):
@@ -176,6 +179,10 @@ def test_correction_reverses_exactly_what_the_result_gave(season, organiser):
     fixture = fixture_between(a, b)
     set_match_day(fixture, datetime.date.today() + datetime.timedelta(days=3))
     deck_with(a, fixture, [card("The Beautiful Game"), card("Winning Ugly")])
+    league_services.report_result(
+        fixture=fixture, by=user_of(a), home_score=12 if fixture.home_id == a.entry_id else 6,
+        away_score=6 if fixture.home_id == a.entry_id else 12,
+    )
     decks.record_achievements(
         coach=a, fixture=fixture, cards=[card("The Beautiful Game"), card("Winning Ugly")], by=user_of(a)
     )

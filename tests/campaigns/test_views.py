@@ -13,6 +13,7 @@ from campaigns.models import (
     Achievement, CampaignPointLine, CardOffer, Deck, LineKind, FavourLine, Loan, MomentUnlock, OwnedCard,
     PlotCard, Sponsorship, SponsorshipPurchase, Title,
 )
+from league import services as league_services
 from league.models import Fixture
 from tests.campaigns.factories import base_deck, make_campaign, play, set_match_day, starting_card, user_of
 from tests.factories import CoachFactory
@@ -189,8 +190,13 @@ def test_loan_forms(client, world, organiser, other_organiser):
     a, b, c = world["a"], world["b"], world["c"]
     data = {"lender": b.pk, "model_name": "Friday", "model_type": "squaddie"}
     _coach_action_roles(client, world, other_organiser, organiser, "request_loan", data, Loan.objects.exists)
-    response = as_user(client, user_of(a)).post(url("request_loan"), {**data, "model_type": "captain"})
-    assert response.status_code == 400 and "A Captain cannot be loaned (GB-22" in response.content.decode()
+    # GB-22: the form offers neither Captains nor Mascots, and refuses them if posted.
+    page = as_user(client, user_of(a)).get(url("coach_page", a.entry.coach_id)).content.decode()
+    assert 'value="squaddie"' in page and 'value="captain"' not in page and 'value="mascot"' not in page
+    for model_type in ("captain", "mascot"):
+        response = client.post(url("request_loan"), {**data, "model_type": model_type})
+        assert response.status_code == 400 and f"{model_type} is not one of the available choices" in response.content.decode()
+    assert not Loan.objects.exists()
     client.post(url("request_loan"), data)
     loan = Loan.objects.get()
     # Answering: anonymous, a coach not in the loan (404), the borrower cannot accept.
@@ -306,6 +312,10 @@ def test_deck_and_achievement_forms(client, world, organiser, other_organiser):
 
     ach_url = url("record_achievements", fixture.pk)
     ugly = PlotCard.objects.get(name="Winning Ugly")
+    # GB-17: recorded once the match is played and reported.
+    league_services.report_result(
+        fixture=fixture, by=user_of(a), home_score=12 if side == "home" else 6, away_score=6 if side == "home" else 12
+    )
     data = {"side": side, f"achieved-{side}-cards": [ugly.pk]}
     client.logout()
     assert_login_redirect(client.post(ach_url, data))

@@ -21,6 +21,8 @@ def dr_fixture(dr_season):
     """An unplayed DreadBall fixture between two coaches with logins."""
     return FixtureFactory(
         round__season=dr_season,
+        date=dr_season.start_date,  # not the round's: its number follows a global sequence
+
         home=EntryFactory(season=dr_season, coach__name="Dana", team="Voss Voltage"),
         away=EntryFactory(season=dr_season, coach__name="Tavi", team="Rell Riptide"),
     )

@@ -41,7 +41,7 @@ CASES = [
       [("anonymous", 302), ("outsider", 403), ("wrong_coach", 403), ("organiser", 403), ("away", 302)]],
     *[("dispute", who, True, {"reason": "It was 3, not 2"}, status) for who, status in
       [("anonymous", 302), ("outsider", 403), ("wrong_coach", 403), ("organiser", 403), ("away", 302)]],
-    *[("approve", who, True, {}, status) for who, status in
+    *[("approve", who, True, {"reason": "The away coach agreed by phone"}, status) for who, status in
       [("anonymous", 302), ("outsider", 403), ("wrong_coach", 403), ("home", 403), ("organiser", 302)]],
     *[("record", who, False, {**SUDDEN_DEATH_WIN, "reason": "From the scoresheet"}, status) for who, status in
       [("anonymous", 302), ("outsider", 403), ("wrong_coach", 403), ("home", 403), ("organiser", 302)]],

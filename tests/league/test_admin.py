@@ -394,20 +394,39 @@ def test_results_needing_attention_is_the_default_view(organiser_client, world, 
 
 
 def test_approve_selected_results(organiser_client, world):
+    """GB-8 Decision: a reported result is not confirmed, so the bulk action asks for
+    the override's reason first and approves nothing until it has one."""
     response = run_action(organiser_client, "result", "approve", [world["reported"], world["confirmed"]])
+    assert "1 of the selected results have not been confirmed" in response.content.decode()
+    response = run_action(organiser_client, "result", "approve", [world["reported"], world["confirmed"]], apply="1", reason="")
+    assert response.status_code == 200 and "This field is required" in response.content.decode()
+    assert not ResultEvent.objects.filter(action="approved").exists()
+    response = run_action(
+        organiser_client, "result", "approve", [world["reported"], world["confirmed"]],
+        apply="1", reason="the opponent agreed by phone",
+    )
     assert "2 result(s) approved." in messages_of(response)
     for key in ("reported", "confirmed"):
         world[key].refresh_from_db()
         assert world[key].is_approved
     assert ResultEvent.objects.filter(action="approved").count() == 2
+    note = ResultEvent.objects.get(action="approved", fixture=world["reported"].fixture).note
+    assert note == "approved without the opponent's confirmation (awaiting confirmation): the opponent agreed by phone"
+
+
+def test_approve_confirmed_results_needs_no_reason(organiser_client, world):
+    response = run_action(organiser_client, "result", "approve", [world["confirmed"]])
+    assert "1 result(s) approved." in messages_of(response)
 
 
 def test_approve_reports_what_failed(organiser_client, world):
     already = ResultFactory(fixture=world["unplayed"])
-    response = run_action(organiser_client, "result", "approve", [world["reported"], already], query="?show=all")
+    response = run_action(
+        organiser_client, "result", "approve", [world["reported"], already], query="?show=all", apply="1", reason="ok"
+    )
     texts = messages_of(response)
     assert "1 result(s) approved." in texts
-    assert any("1 result(s) not approved" in t and "already approved" in t for t in texts)
+    assert any("already approved" in t for t in texts)
     assert ResultEvent.objects.filter(fixture=already.fixture).count() == 0
 
 

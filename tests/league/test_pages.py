@@ -22,7 +22,10 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def small_league(season):
-    """Four coaches, two rounds played: Anvil 6 LP; Rage and Velocity 3 LP (Rage ahead on VP)."""
+    """Four coaches, two rounds played: Anvil 6 LP; Rage and Velocity 3 LP (Rage ahead on VP).
+    Round 2 is this week's (dated today), round 3 next week's."""
+    season.start_date = timezone.localdate() - datetime.timedelta(days=7)
+    season.save(update_fields=["start_date"])
     names = ["Anvil", "Brisket", "Rage", "Velocity"]
     entries = {n: EntryFactory(season=season, coach=CoachFactory(name=n), team="Mason's") for n in names}
     r1 = RoundFactory(season=season, number=1)
@@ -185,7 +188,7 @@ def test_only_approved_results_count(client, small_league, organiser):
     services.report_result(fixture=fixture, by=fixture.home.coach.user, home_score=12, away_score=0)
     rows = client.get(reverse("league:standings_json", args=["midlands"])).json()["standings"]
     assert {r["coach"]: r["lp"] for r in rows}["Brisket"] == 0
-    services.approve_result(result=Result.objects.get(fixture=fixture), by=organiser)
+    services.approve_result(result=Result.objects.get(fixture=fixture), by=organiser, reason="agreed")
     rows = client.get(reverse("league:standings_json", args=["midlands"])).json()["standings"]
     assert {r["coach"]: r["lp"] for r in rows}["Brisket"] == 3
 
@@ -264,15 +267,26 @@ def test_league_pages_lead_to_the_campaign(client, small_league, organiser):
     assert own_page in client.get(reverse("league:coach_detail", args=["midlands", anvil.pk])).content.decode()
 
 
-def test_league_page_when_only_earlier_matches_are_left(client, small_league, organiser):
-    """A round played but for one match: the page says it is still to play."""
+def test_league_page_shows_this_weeks_round_and_an_early_result_where_it_belongs_gb10(client, small_league, organiser):
+    """GB-10: a result of next week's round approved early does not push this
+    week's round off the page; it shows in its own round, next to the fixture still
+    to play."""
     round3 = small_league.rounds.get(number=3)
     done = round3.fixtures.get(home__coach__name="Anvil")
     services.record_result(fixture=done, by=organiser, home_score=12, away_score=4, reason="phone")
     page = client.get(reverse("league:league_detail", args=["midlands"])).content.decode()
-    assert "Results: Round 3" in page
-    assert "Still to play: Round 3" in page and "Every fixture" not in page
+    assert "Results: Round 2" in page and "<strong>14 – 4</strong>" in page
+    assert "Results: Round 3" not in page and "Next: Round 3" in page
+    next_week = page.split("Next: Round 3", 1)[1]
+    assert "<strong>12 – 4</strong>" in next_week and "Brisket\n    v\n    Velocity" in next_week
+    assert "Every fixture" not in page
+    # This week's round not finished: it says so rather than "Results".
+    Result.objects.filter(fixture__round__number=2, fixture__home__coach__name="Rage").delete()
+    page = client.get(reverse("league:league_detail", args=["midlands"])).content.decode()
+    assert "This week: Round 2" in page and "Next: Round 3" in page
     left = round3.fixtures.get(home__coach__name="Brisket")
     services.record_result(fixture=left, by=organiser, home_score=3, away_score=12, reason="phone")
+    rage = small_league.rounds.get(number=2).fixtures.get(home__coach__name="Rage")
+    services.record_result(fixture=rage, by=organiser, home_score=14, away_score=4, reason="phone")
     page = client.get(reverse("league:league_detail", args=["midlands"])).content.decode()
     assert "Every fixture of this season has been played." in page

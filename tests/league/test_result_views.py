@@ -201,10 +201,19 @@ def test_organiser_approves_and_standings_count_it(client, reported, organiser, 
     client.force_login(organiser)
     before = client.get(reverse("league:standings_json", args=[league.slug])).json()
     assert all(row["played"] == 0 for row in before["standings"])
-    response = client.post(reverse("league:approve_result", args=[reported.fixture.pk]))
+    # GB-8 Decision: the opponent has not confirmed it, so approving is an override
+    # that needs a reason; the page says so and nothing is approved without one.
+    page = client.get(reported.fixture.get_absolute_url()).content.decode()
+    assert "The opponent has not confirmed this result" in page and "Approve without confirmation" in page
+    response = client.post(reverse("league:approve_result", args=[reported.fixture.pk]), {"reason": " "})
+    assert response.status_code == 400 and "approving it anyway is an override; give the reason (GB-8)" in response.content.decode()
+    reported.refresh_from_db()
+    assert not reported.is_approved
+    response = client.post(reverse("league:approve_result", args=[reported.fixture.pk]), {"reason": "Agreed at the club"})
     assert response.status_code == 302
     reported.refresh_from_db()
     assert reported.is_approved
+    assert reported.fixture.events.get(action="approved").note.endswith("Agreed at the club")
     after = client.get(reverse("league:standings_json", args=[league.slug])).json()["standings"]
     assert after[0]["coach"] == "Velocity" and after[0]["lp"] == 3 and after[0]["vp_for"] == 12
 
@@ -229,7 +238,7 @@ def test_organiser_enters_result_directly_with_reason(client, fixture, organiser
 
 
 def test_organiser_corrects_approved_result_and_standings_follow(client, reported, organiser, league):
-    services.approve_result(result=reported, by=organiser)
+    services.approve_result(result=reported, by=organiser, reason="agreed at the club")
     client.force_login(organiser)
     client.post(
         reverse("league:record_result", args=[reported.fixture.pk]),
@@ -270,7 +279,7 @@ def test_organiser_abandons_gb6(client, fixture, organiser, league):
 
 
 def test_organiser_reopens_result(client, reported, organiser, league):
-    services.approve_result(result=reported, by=organiser)
+    services.approve_result(result=reported, by=organiser, reason="agreed at the club")
     client.force_login(organiser)
     client.post(reverse("league:reopen_result", args=[reported.fixture.pk]), {"reason": "Coach appeal"})
     reported.refresh_from_db()
@@ -319,3 +328,23 @@ def test_rearrange_needs_reason_and_valid_date(client, fixture, organiser):
     assert not mail.outbox
     fixture.refresh_from_db()
     assert fixture.rearranged_reason == ""
+
+
+def test_reporting_a_fixture_dated_in_the_future_needs_the_warning_ticked(client, fixture, home_user):
+    """Every game: a result for a fixture dated after today is taken only once the
+    coach has ticked the box under the warning that says so."""
+    Fixture.objects.filter(pk=fixture.pk).update(date=datetime.date.today() + datetime.timedelta(days=5))
+    client.force_login(home_user)
+    page = client.get(fixture.get_absolute_url()).content.decode()
+    assert "in the future: I confirm it has already been played" in page
+    url = reverse("league:report_result", args=[fixture.pk])
+    response = client.post(url, {"home_score": 12, "away_score": 7})
+    assert response.status_code == 400
+    assert "in the future: tick the box to confirm it has already been played" in response.content.decode()
+    assert not Result.objects.filter(fixture=fixture).exists()
+    assert client.post(url, {"home_score": 12, "away_score": 7, "played_early": "on"}).status_code == 302
+    assert Result.objects.get(fixture=fixture).summary == "12 – 7"
+    # A fixture dated today or earlier shows no such box.
+    other = FixtureFactory(round__season=fixture.round.season, home=fixture.home, away__coach__name="Later")
+    Fixture.objects.filter(pk=other.pk).update(date=datetime.date.today())
+    assert "in the future" not in client.get(other.get_absolute_url()).content.decode()

@@ -97,6 +97,21 @@ def test_double_round_robin_season(season):
     assert Fixture.objects.filter(round__season=season).count() == 12
 
 
+def test_approving_an_unconfirmed_result_needs_a_reason_gb8(fixture, organiser):
+    """GB-8 Decision, for every game: reported or disputed is an override."""
+    result = services.report_result(fixture=fixture, by=fixture.home.coach.user, home_score=12, away_score=4)
+    with pytest.raises(ValidationError, match="not confirmed .* override; give the reason .GB-8."):
+        services.approve_result(result=result, by=organiser)
+    services.dispute_result(result=result, by=fixture.away.coach.user, reason="It was 12-6")
+    with pytest.raises(ValidationError, match="disputed.* give the reason"):
+        services.approve_result(result=result, by=organiser, reason="  ")
+    result.refresh_from_db()
+    assert result.status == Result.Status.DISPUTED
+    services.approve_result(result=result, by=organiser, reason="scoresheet says 12-4")
+    event = fixture.events.get(action="approved")
+    assert event.note == "approved without the opponent's confirmation (disputed): scoresheet says 12-4"
+
+
 def test_reopen_then_reapprove(fixture, organiser):
     result = services.record_result(fixture=fixture, by=organiser, home_score=12, away_score=2, reason="phone")
     services.reopen_result(result=result, by=organiser, reason="appeal")
