@@ -47,6 +47,7 @@ def test_approval_correction_and_reopen_each_show_at_once(client, played, organi
     services.report_result(fixture=fixture, by=fixture.home.coach.user, home_score=12, away_score=4)
     assert all(lp == 0 for _, lp in table(client, played))  # reported, not approved: still nothing
     result = Result.objects.get(fixture=fixture)
+    services.confirm_result(result=result, by=fixture.away.coach.user)
     services.approve_result(result=result, by=organiser)
     assert dict(table(client, played))[winner] == 3
     assert f"<td >{winner}" in page(client, played) or winner in page(client, played)
