@@ -63,7 +63,8 @@ def report_and_approve(client, fixture, organiser, **extra):
     assert response.status_code == 302, response.content.decode()[:3000]
     client.logout()
     login(client, organiser)
-    assert client.post(reverse("league:approve_result", args=[fixture.pk])).status_code == 302
+    # GB-8 Decision (every game): approving before the opponent confirms needs a reason.
+    assert client.post(reverse("league:approve_result", args=[fixture.pk]), {"reason": "agreed at the table"}).status_code == 302
     client.logout()
     return Result.objects.get(fixture=fixture)
 
@@ -129,7 +130,7 @@ def test_a_correction_reverses_exactly_and_reuses_the_roll(client, organiser, fi
     assert DiceRoll.objects.count() == 1  # the log keeps the roll
     # Approved again, with no table dice: the logged roll is reused (no new roll).
     GameReport.objects.filter(result=result).update(dice=None)
-    engine.approve_result(result=result, by=organiser)
+    engine.approve_result(result=result, by=organiser, reason="agreed at the table")
     assert DiceRoll.objects.count() == 1
     assert treasury_balance(home) - before[0] == 70_000
     lines = TreasuryLine.objects.filter(team=home, kind="correction")
