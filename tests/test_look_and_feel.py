@@ -83,7 +83,7 @@ def test_favicon_and_league_nav(client, season, organiser):
 
 @pytest.mark.django_db
 def test_fixture_history_names_people_by_display_name(client, season, organiser):
-    fixture = FixtureFactory(round__season=season, home__coach__name="Velocity", away__coach__name="Rage")
+    fixture = FixtureFactory(round__season=season, round__number=1, home__coach__name="Velocity", away__coach__name="Rage")
     client.force_login(fixture.home.coach.user)
     client.post(reverse("league:report_result", args=[fixture.pk]), {"home_score": 12, "away_score": 4})
     page = client.get(fixture.get_absolute_url()).content.decode()
