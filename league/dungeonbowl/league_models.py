@@ -248,3 +248,38 @@ class PlayerAdvancement(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.skill or self.characteristic.upper()} ({self.spp_cost} SPP)"
+
+
+class Placing(models.IntegerChoices):
+    """DB-14: the season's placings that earn a prize."""
+
+    CHAMPION = 1, "Champion"
+    RUNNER_UP = 2, "Runner-up"
+    THIRD = 3, "Third place"
+
+
+class Honour(models.Model):
+    """DB-14: a team's placing in a finished season, fixed once the final and the
+    match for third place are approved. The champion's row is the Trophy: the
+    newest champion of a league holds it until the next season's is crowned. A
+    season with its champion row is over: its off-season (DB-15) has begun."""
+
+    Placing = Placing
+
+    season = models.ForeignKey("league.Season", on_delete=models.CASCADE, related_name="dungeonbowl_honours")
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="honours")
+    placing = models.PositiveSmallIntegerField(choices=Placing.choices)
+    prize = models.PositiveIntegerField(help_text="gp paid into the Treasury (DB-14).")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["season", "placing"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "placing"], name="dbhonour_one_team_per_placing"),
+            models.UniqueConstraint(fields=["season", "team"], name="dbhonour_one_placing_per_team"),
+            models.CheckConstraint(condition=Q(placing__gte=1, placing__lte=3), name="dbhonour_placing_1_to_3"),
+            models.CheckConstraint(condition=Q(prize__lte=MAX_GP), name="dbhonour_prize_in_range"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team}: {self.get_placing_display()} of {self.season}"

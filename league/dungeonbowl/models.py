@@ -401,6 +401,7 @@ class DiceRoll(models.Model):
 from league.dungeonbowl.league_models import (  # noqa: E402,F401
     DungeonBowlSettings,
     GameReport,
+    Honour,
     PlayerEffect,
     PlayerAdvancement,
     PlayerGame,
