@@ -266,9 +266,10 @@ class Command(BaseCommand):
 
 def _campaign_season(size: int):
     """A Guild Ball league (so a Big League campaign) of ``size`` coaches in a single
-    round robin, every match reported by its home coach and waiting for approval."""
+    round robin, every match reported by its home coach, confirmed by the other and
+    waiting for approval (GB-8: approving it needs no reason)."""
     league, season = bench.build_league(size, double=False, name="Campaign League")
-    Result.objects.filter(fixture__round__season=season).update(status=Result.Status.REPORTED, approved_at=None,
+    Result.objects.filter(fixture__round__season=season).update(status=Result.Status.CONFIRMED, approved_at=None,
                                                                   reported_side="home")
     versions.bump(Q(pk=season.pk))  # bulk writes send no signals
     return league, season
