@@ -25,6 +25,7 @@ them call ``bump`` themselves.
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -75,3 +76,69 @@ def cached(season, name: str, compute: Callable[[], Any]) -> Any:
         value = compute()
         cache.set(key, value, timeout=None)
     return value
+
+
+# Whole responses every anonymous visitor shares --------------------------------------
+
+
+def league_versions(slug: str) -> list[tuple[int, str, Any]]:
+    """One query: every season of the league ``slug`` as (pk, name, version), the
+    current one (latest start) first. Empty for an unknown league or one with no
+    season yet."""
+    from league.models import Season
+
+    return list(
+        Season.objects.filter(league__slug=slug).order_by("-start_date", "-id").values_list("pk", "name", "version")
+    )
+
+
+def response_key(slug: str, seasons: list[tuple[int, str, Any]], request, variant: str = "") -> str:
+    """The cache key of a whole response for ``request``: its address and host, the
+    versions of all the league's seasons (so a new or renamed season, a league change
+    and any write shown changes it) and ``variant`` (what else it depends on, such as
+    the day)."""
+    signature = ",".join(f"{pk}:{version}" for pk, _, version in seasons)
+    raw = f"{request.get_host()}|{request.get_full_path()}|{variant}|{signature}"
+    return f"response:{slug}:{hashlib.sha256(raw.encode()).hexdigest()}"
+
+
+def shared(request, slug: str, build: Callable[[], Any], *, variant: str = "", anonymous_only: bool = False):
+    """The response to ``request`` built once per version of its league's seasons and
+    shared by every visitor who would get the same bytes: one query (the versions)
+    and one cache read when warm, with an ETag so a client that has it gets 304.
+
+    ``anonymous_only``: the page shows who is looking (the menu, the organiser's
+    links, messages), so only a visitor with no session and no message is served
+    from here; anyone else gets ``build()``. Only 200 answers are stored."""
+    from django.conf import settings
+    from django.http import HttpResponse, HttpResponseNotModified
+    from django.utils.cache import patch_vary_headers
+
+    if anonymous_only and (settings.SESSION_COOKIE_NAME in request.COOKIES or "messages" in request.COOKIES):
+        return build()
+    seasons = league_versions(slug)
+    if not seasons:  # unknown league or no season yet: nothing to key on, and cheap
+        return build()
+    key = response_key(slug, seasons, request, variant)
+    etag = f'"{key.rsplit(":", 1)[1][:32]}"'
+
+    def finish(response):
+        response["ETag"] = etag
+        if anonymous_only:  # a shared HTTP cache must not hand it to someone logged in
+            patch_vary_headers(response, ["Cookie"])
+        return response
+
+    if request.headers.get("If-None-Match") == etag:
+        return finish(HttpResponseNotModified())
+    stored = cache.get(key)
+    if stored is None:
+        response = build()
+        if response.status_code != 200 or response.streaming:
+            return response
+        stored = (response.content, {name: value for name, value in response.items()})
+        cache.set(key, stored, timeout=None)
+    content, headers = stored
+    response = HttpResponse(content)
+    for name, value in headers.items():
+        response[name] = value
+    return finish(response)

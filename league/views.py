@@ -60,7 +60,14 @@ def _league_season(request: HttpRequest, slug: str):
 
 def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """The weekly publication (GB-10): standings, this week's results and the next
-    fixtures. The body is rendered once per version of the season."""
+    fixtures. The body is rendered once per version of the season, and the whole
+    page once per version for every anonymous visitor (league/versions.py)."""
+    # This week's round depends on the day as well as on the season's writes.
+    return versions.shared(request, slug, lambda: _league_detail(request, slug),
+                           variant=f"{timezone.localdate():%Y-%m-%d}", anonymous_only=True)
+
+
+def _league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     league, season = _league_season(request, slug)
     context = {
         "league": league,
@@ -115,7 +122,13 @@ def _league_body(request: HttpRequest, league: League, season) -> str:
 
 def fixtures(request: HttpRequest, slug: str) -> HttpResponse:
     """Fixtures and results one round at a time (this week's by default), with every
-    round in the navigation: the cost follows what is shown, not the season."""
+    round in the navigation: the cost follows what is shown, not the season. Shared
+    by anonymous visitors like the league page."""
+    return versions.shared(request, slug, lambda: _fixtures(request, slug),
+                           variant=f"{timezone.localdate():%Y-%m-%d}", anonymous_only=True)
+
+
+def _fixtures(request: HttpRequest, slug: str) -> HttpResponse:
     league, season = _league_season(request, slug)
     context = {"league": league, "season": season, "rounds": [], "is_organiser": league.is_organised_by(request.user)}
     if season is not None:
@@ -163,6 +176,11 @@ def coach_detail(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse
 
 
 def standings_json(request: HttpRequest, slug: str) -> HttpResponse:
+    """The same for everyone: one query and one cache read when warm."""
+    return versions.shared(request, slug, lambda: _standings_json(request, slug))
+
+
+def _standings_json(request: HttpRequest, slug: str) -> HttpResponse:
     league, season = _league_season(request, slug)
     if season is None:
         return JsonResponse({"error": f"{league} has no season yet."}, status=404)
@@ -182,6 +200,10 @@ def standings_json(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    return versions.shared(request, slug, lambda: _standings_csv(request, slug))
+
+
+def _standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     league, season = _league_season(request, slug)
     if season is None:
         return HttpResponse(f"{league} has no season yet.", status=404, content_type="text/plain")
@@ -195,6 +217,10 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 def league_ics(request: HttpRequest, slug: str) -> HttpResponse:
     """The whole season's calendar, built once per version of the season."""
+    return versions.shared(request, slug, lambda: _league_ics(request, slug))
+
+
+def _league_ics(request: HttpRequest, slug: str) -> HttpResponse:
     league, season = _league_season(request, slug)
     root = site_root(request)
     if season is None:
