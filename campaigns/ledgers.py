@@ -13,12 +13,15 @@ result at once, for an import (approve everything, then derive once)."""
 
 from __future__ import annotations
 
+import bisect
+import itertools
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Exists, F, OuterRef, Q, Sum
+from django.utils import timezone
 
 from campaigns import rules
 from campaigns.balances import active_lines, favour_balance
@@ -71,9 +74,17 @@ def match_favour_rows(
     Decision: by round number, whatever order they were approved in). ``approved``
     is every approved regular-season result of the season. Pure."""
     lp = lp_before_rounds(approved, game)
+    # Each entry's running total by round, so "LP before round n" is one bisection.
+    running: dict[int, tuple[list[int], list[int]]] = {}
+    for entry_id, by_round in lp.items():
+        numbers = sorted(by_round)
+        totals = list(itertools.accumulate(by_round[n] for n in numbers))
+        running[entry_id] = (numbers, totals)
 
     def before(entry_id: int, number: int) -> int:
-        return sum(points for n, points in lp.get(entry_id, {}).items() if n < number)
+        numbers, totals = running.get(entry_id, ((), ()))
+        index = bisect.bisect_left(numbers, number)
+        return totals[index - 1] if index else 0
 
     out: dict[int, list[dict]] = {}
     for r in targets:
@@ -113,40 +124,65 @@ def _key(line) -> tuple:
     return (line.coach_id, line.amount, line.reason, line.card_id)
 
 
-def reversals(lines: Iterable, why: str) -> list:
-    """The (unsaved) lines that reverse ``lines``."""
+def reversals(lines: Iterable, why: str) -> list[dict]:
+    """The lines (as rows for ``insert_lines``) that reverse ``lines``."""
     out = []
     for e in lines:
-        kwargs = {}
+        row = {"coach_id": e.coach_id, "amount": -e.amount, "kind": e.kind, "reason": f"{why}: {e.reason}"[:300],
+               "result_id": e.result_id, "card_id": e.card_id, "reverses_id": e.pk}
         if isinstance(e, FavourLine):
-            kwargs = {"sponsorship_id": e.sponsorship_id, "loan_id": e.loan_id, "offer_id": e.offer_id}
-        out.append(type(e)(
-            coach_id=e.coach_id, amount=-e.amount, kind=e.kind, reason=f"{why}: {e.reason}"[:300],
-            result_id=e.result_id, card_id=e.card_id, reverses=e, **kwargs,
-        ))
+            row.update(sponsorship_id=e.sponsorship_id, loan_id=e.loan_id, offer_id=e.offer_id)
+        out.append(row)
     return out
 
 
+COPY_FROM = 500  # lines: an import's derivation; an approval's few lines go in one INSERT
+
+
+def insert_lines(model, rows: list[dict]) -> None:
+    """Append ``rows`` (values by field attname; the others empty, ``created_at``
+    now) to a ledger in one statement. ``bulk_create`` builds and compiles a model
+    instance per row, which is most of an import's time at thousands of lines;
+    the lines are plain values here."""
+    if not rows:
+        return
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    now = timezone.now()
+    values = [[now if f.attname == "created_at" else row.get(f.attname) for f in fields] for row in rows]
+    quote = connection.ops.quote_name
+    table, columns = quote(model._meta.db_table), ", ".join(quote(f.column) for f in fields)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql" and len(values) >= COPY_FROM:  # the database's own bulk load
+            with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                for line in values:
+                    copy.write_row(line)
+            return
+        created = model._meta.get_field("created_at").get_db_prep_save(now, connection)
+        for line in values:
+            line[[f.attname for f in fields].index("created_at")] = created
+        cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})", values)
+
+
 def reverse_lines(lines: Iterable, why: str) -> None:
-    """Reverse ``lines`` (one bulk insert per ledger)."""
+    """Reverse ``lines`` (one insert per ledger)."""
     by_model = defaultdict(list)
-    for line in reversals(lines, why):
+    for line in lines:
         by_model[type(line)].append(line)
     for model, rows in by_model.items():
-        model.objects.bulk_create(rows)
+        insert_lines(model, reversals(rows, why))
 
 
-def changes(model, *, existing: dict[int, list], desired: dict[int, list[dict]], why: str) -> list:
-    """The lines to add so each result's active lines of ``model`` become what
-    ``desired`` says: nothing for a result whose lines already agree (so re-running
-    is harmless), otherwise the reversal of its lines and the new ones."""
+def changes(*, existing: dict[int, list], desired: dict[int, list[dict]], why: str) -> list[dict]:
+    """The lines to add so each result's active lines become what ``desired``
+    says: nothing for a result whose lines already agree (so re-running is
+    harmless), otherwise the reversal of its lines and the new ones."""
     out = []
     for result_id, rows in desired.items():
         have = existing.get(result_id, [])
         if sorted(map(_key, have)) == sorted(map(_key, rows)):
             continue
         out += reversals(have, why)
-        out += [model(**row) for row in rows]
+        out += rows
     return out
 
 
@@ -237,16 +273,13 @@ def _approved(season: Season, *, without: int | None = None) -> tuple[list[dict]
     raise AssertionError("unreachable")
 
 
-def _write(season: Season, *batches: list, bump: bool) -> None:
-    """One bulk insert per ledger. Bulk writes send no signals: ``bump`` gives the
-    season a new version (league/versions.py). The hooks need not: the engine saves
-    the result in the same transaction, which bumps it."""
-    wrote = False
-    for rows in batches:
-        if rows:
-            type(rows[0]).objects.bulk_create(rows)
-            wrote = True
-    if wrote and bump:
+def _write(season: Season, *, cp: list[dict], favours: list[dict], bump: bool) -> None:
+    """One insert per ledger. Raw inserts send no signals: ``bump`` gives the season
+    a new version (league/versions.py). The hooks need not: the engine saves the
+    result in the same transaction, which bumps it."""
+    insert_lines(CampaignPointLine, cp)
+    insert_lines(FavourLine, favours)
+    if bump and (cp or favours):
         versions.bump(Q(pk=season.pk))
 
 
@@ -290,12 +323,12 @@ def on_result_approved(result: Result) -> None:
         )
     )
     cp_lines = [] if cleared else list(active_lines(CampaignPointLine).filter(kind=LineKind.CARD, result_id=result.pk))
-    favours = changes(FavourLine, existing=_by_result(favour_lines, LineKind.MATCH), desired=match, why=RECOMPUTED)
-    favours += changes(FavourLine, existing=_by_result(favour_lines, LineKind.CARD),
+    favours = changes(existing=_by_result(favour_lines, LineKind.MATCH), desired=match, why=RECOMPUTED)
+    favours += changes(existing=_by_result(favour_lines, LineKind.CARD),
                        desired={result.pk: favour_cards.get(result.pk, [])}, why=OTHER_CARDS)
-    cp = changes(CampaignPointLine, existing=_by_result(cp_lines, LineKind.CARD),
+    cp = changes(existing=_by_result(cp_lines, LineKind.CARD),
                  desired={result.pk: cp_cards.get(result.pk, [])}, why=OTHER_CARDS)
-    _write(season, cp, favours, bump=False)
+    _write(season, cp=cp, favours=favours, bump=False)
     sync_moments_for(coaches)
 
 
@@ -323,9 +356,9 @@ def on_result_withdrawn(result: Result) -> None:
     favour_lines = list(active_lines(FavourLine).filter(own | Q(kind=LineKind.MATCH, result_id__in=list(match))))
     why = f"{fixture.round} result corrected or reopened"
     favours = reversals([line for line in favour_lines if line.result_id == result.pk], why)
-    favours += changes(FavourLine, existing=_by_result(favour_lines, LineKind.MATCH), desired=match, why=RECOMPUTED)
+    favours += changes(existing=_by_result(favour_lines, LineKind.MATCH), desired=match, why=RECOMPUTED)
     cp = reversals(active_lines(CampaignPointLine).filter(own), why)
-    _write(season, cp, favours, bump=False)
+    _write(season, cp=cp, favours=favours, bump=False)
     if len(coaches) == 2:
         result.__dict__[CLEARED] = coaches
 
@@ -351,12 +384,12 @@ def derive_season(season: Season) -> None:
     mine = Q(coach__campaign=campaign, kind__in=[LineKind.MATCH, LineKind.CARD], result__isnull=False)
     favour_lines = list(active_lines(FavourLine).filter(mine))
     cp_lines = list(active_lines(CampaignPointLine).filter(mine))
-    favours = changes(FavourLine, existing=_by_result(favour_lines, LineKind.MATCH), desired=match, why=RECOMPUTED)
-    favours += changes(FavourLine, existing=_by_result(favour_lines, LineKind.CARD),
+    favours = changes(existing=_by_result(favour_lines, LineKind.MATCH), desired=match, why=RECOMPUTED)
+    favours += changes(existing=_by_result(favour_lines, LineKind.CARD),
                        desired={pk: favour_cards.get(pk, []) for pk in every}, why=OTHER_CARDS)
-    cp = changes(CampaignPointLine, existing=_by_result(cp_lines, LineKind.CARD),
+    cp = changes(existing=_by_result(cp_lines, LineKind.CARD),
                  desired={pk: cp_cards.get(pk, []) for pk in every}, why=OTHER_CARDS)
-    _write(season, cp, favours, bump=True)
+    _write(season, cp=cp, favours=favours, bump=True)
     sync_moments_for(coaches)
 
 

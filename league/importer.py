@@ -319,9 +319,10 @@ def import_rows(
     by_slug: dict[str, list[ImportRow]] = {}
     for row in rows:
         by_slug.setdefault(row.slug, []).append(row)
-    for slug, league_rows in by_slug.items():
-        _import_league(slug, league_rows, game=rules, by=by, season_name=season_name, start_date=start_date,
-                       source=source, summary=summary)
+    with versions.deferred():  # one new version per season, not one per saved row
+        for slug, league_rows in by_slug.items():
+            _import_league(slug, league_rows, game=rules, by=by, season_name=season_name, start_date=start_date,
+                           source=source, summary=summary)
     return summary
 
 

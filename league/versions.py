@@ -25,7 +25,11 @@ them call ``bump`` themselves.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import functools
 import hashlib
+import operator
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -37,11 +41,37 @@ from django.db.models.signals import post_delete, post_save
 _TRACKED: dict[type, Callable[[Any], Q]] = {}
 
 
+_deferred: contextvars.ContextVar[list[Q] | None] = contextvars.ContextVar("versions_deferred", default=None)
+
+
 def bump(seasons: Q) -> None:
-    """Give every season selected by ``seasons`` a new version."""
+    """Give every season selected by ``seasons`` a new version (once at the end of
+    a ``deferred()`` block)."""
     from league.models import Season
 
+    pending = _deferred.get()
+    if pending is not None:
+        pending.append(seasons)
+        return
     Season.objects.filter(seasons).update(version=uuid.uuid4())
+
+
+@contextlib.contextmanager
+def deferred():
+    """Collect the bumps of a bulk write (an import saving rows one at a time) and
+    make them one UPDATE at the end of the block, inside the caller's transaction,
+    instead of one per saved row."""
+    if _deferred.get() is not None:  # already collecting
+        yield
+        return
+    token = _deferred.set([])
+    try:
+        yield
+        pending = _deferred.get()
+    finally:
+        _deferred.reset(token)
+    if pending:
+        bump(functools.reduce(operator.or_, pending))
 
 
 def track(model: type, seasons: Callable[[Any], Q]) -> None:
