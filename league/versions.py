@@ -35,6 +35,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.cache import cache
+from django.db import connection
 from django.db.models import Q
 from django.db.models.signals import post_delete, post_save
 
@@ -111,50 +112,77 @@ def cached(season, name: str, compute: Callable[[], Any]) -> Any:
 # Whole responses every anonymous visitor shares --------------------------------------
 
 
+@functools.cache
+def _versions_sql() -> str:
+    """The SQL of ``league_versions``, written by the ORM once per process."""
+    from league.models import Season
+
+    seasons = Season.objects.filter(league__slug="?").order_by("-start_date", "-id").values_list("pk", "name", "version")
+    sql, params = seasons.query.sql_with_params()
+    assert list(params) == ["?"]
+    return sql
+
+
 def league_versions(slug: str) -> list[tuple[int, str, Any]]:
     """One query: every season of the league ``slug`` as (pk, name, version), the
     current one (latest start) first. Empty for an unknown league or one with no
-    season yet."""
-    from league.models import Season
+    season yet. Every warm public page runs it, so it skips the ORM's compiling
+    (a millisecond, most of such a request)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_versions_sql(), [slug])
+        return cursor.fetchall()
 
-    return list(
-        Season.objects.filter(league__slug=slug).order_by("-start_date", "-id").values_list("pk", "name", "version")
-    )
 
-
-def response_key(slug: str, seasons: list[tuple[int, str, Any]], request, variant: str = "") -> str:
-    """The cache key of a whole response for ``request``: its address and host, the
-    versions of all the league's seasons (so a new or renamed season, a league change
-    and any write shown changes it) and ``variant`` (what else it depends on, such as
-    the day)."""
+def response_key(slug: str, seasons: list[tuple[int, str, Any]], request, variant: str = "",
+                 params: tuple[str, ...] = ("season",)) -> str:
+    """The cache key of a whole response for ``request``: its host, path and the
+    query ``params`` the view reads (any other parameter changes nothing, so it
+    makes no new entry), the versions of all the league's seasons (so a new or
+    renamed season, a league change and any write shown changes it) and
+    ``variant`` (what else it depends on, such as the day)."""
     signature = ",".join(f"{pk}:{version}" for pk, _, version in seasons)
-    raw = f"{request.get_host()}|{request.get_full_path()}|{variant}|{signature}"
+    query = "&".join(f"{name}={request.GET.get(name, '')}" for name in params)
+    raw = f"{request.get_host()}|{request.path}|{query}|{variant}|{signature}"
     return f"response:{slug}:{hashlib.sha256(raw.encode()).hexdigest()}"
 
 
-def shared(request, slug: str, build: Callable[[], Any], *, variant: str = "", anonymous_only: bool = False):
+def anonymous(request) -> bool:
+    """A visitor every other anonymous visitor can share a response with: no
+    session (so not logged in) and no message waiting to be shown."""
+    from django.conf import settings
+
+    return settings.SESSION_COOKIE_NAME not in request.COOKIES and "messages" not in request.COOKIES
+
+
+def shared(request, slug: str, build: Callable[[], Any], *, variant: str = "", params: tuple[str, ...] = ("season",),
+           anonymous_only: bool = False):
     """The response to ``request`` built once per version of its league's seasons and
     shared by every visitor who would get the same bytes: one query (the versions)
     and one cache read when warm, with an ETag so a client that has it gets 304.
 
     ``anonymous_only``: the page shows who is looking (the menu, the organiser's
-    links, messages), so only a visitor with no session and no message is served
-    from here; anyone else gets ``build()``. Only 200 answers are stored."""
-    from django.conf import settings
-    from django.http import HttpResponse, HttpResponseNotModified
-    from django.utils.cache import patch_vary_headers
-
-    if anonymous_only and (settings.SESSION_COOKIE_NAME in request.COOKIES or "messages" in request.COOKIES):
+    links, messages), so only an ``anonymous`` visitor is served from here; anyone
+    else gets ``build()``. Only 200 answers are stored."""
+    if anonymous_only and not anonymous(request):
         return build()
     seasons = league_versions(slug)
     if not seasons:  # unknown league or no season yet: nothing to key on, and cheap
         return build()
-    key = response_key(slug, seasons, request, variant)
-    etag = f'"{key.rsplit(":", 1)[1][:32]}"'
+    return serve(request, response_key(slug, seasons, request, variant, params), build, vary_cookie=anonymous_only)
+
+
+def serve(request, key: str, build: Callable[[], Any], *, vary_cookie: bool):
+    """The response stored under ``key`` (built and stored when missing, 200s
+    only), or 304 when the client already has it (its ETag is the key's hash).
+    ``vary_cookie``: a shared HTTP cache must not hand it to someone logged in."""
+    from django.http import HttpResponse, HttpResponseNotModified
+    from django.utils.cache import patch_vary_headers
+
+    etag = f'"{hashlib.sha256(key.encode()).hexdigest()[:32]}"'
 
     def finish(response):
         response["ETag"] = etag
-        if anonymous_only:  # a shared HTTP cache must not hand it to someone logged in
+        if vary_cookie:
             patch_vary_headers(response, ["Cookie"])
         return response
 
@@ -172,3 +200,18 @@ def shared(request, slug: str, build: Callable[[], Any], *, variant: str = "", a
     for name, value in headers.items():
         response[name] = value
     return finish(response)
+
+
+def leagues_key(request, leagues: list, *, extra: str = "") -> str:
+    """The cache key of a page listing ``leagues`` (the league list): what it shows
+    of each league and the versions of their seasons (current season, its coaches),
+    read in one query."""
+    from league.models import Season
+
+    seasons = sorted(Season.objects.filter(league__in=[league.pk for league in leagues]).values_list("pk", "version"))
+    raw = "|".join([
+        request.get_host(), request.path, extra,
+        ",".join(f"{league.pk}:{league.slug}:{league.game_system}:{league.name}" for league in leagues),
+        ",".join(f"{pk}:{version}" for pk, version in seasons),
+    ])
+    return f"response:list:{hashlib.sha256(raw.encode()).hexdigest()}"

@@ -32,9 +32,18 @@ LEAGUES_PER_PAGE = 25
 
 def league_list(request: HttpRequest) -> HttpResponse:
     """Every league, searchable by name, a page at a time (three queries whatever
-    the number of leagues)."""
+    the number of leagues). An anonymous visitor's page is rendered once per
+    version of what it shows (league/versions.py)."""
     query = request.GET.get("q", "").strip()[:100]
     page = Paginator(selectors.league_search(query), LEAGUES_PER_PAGE).get_page(request.GET.get("page"))
+    page.object_list = list(page.object_list)
+    if versions.anonymous(request):
+        key = versions.leagues_key(request, page.object_list, extra=f"{query}|{page.number}|{page.paginator.count}")
+        return versions.serve(request, key, lambda: _league_list(request, page, query), vary_cookie=True)
+    return _league_list(request, page, query)
+
+
+def _league_list(request: HttpRequest, page, query: str) -> HttpResponse:
     selectors.attach_current_seasons(page.object_list)
     # For an organiser: what waits on them in each of their leagues (league/dashboard.py).
     waiting = dashboard.counts_for(list(page.object_list), request.user)
@@ -64,7 +73,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     page once per version for every anonymous visitor (league/versions.py)."""
     # This week's round depends on the day as well as on the season's writes.
     return versions.shared(request, slug, lambda: _league_detail(request, slug),
-                           variant=f"{timezone.localdate():%Y-%m-%d}", anonymous_only=True)
+                           variant=f"{timezone.localdate():%Y-%m-%d}", params=("season", "sort"), anonymous_only=True)
 
 
 def _league_detail(request: HttpRequest, slug: str) -> HttpResponse:
@@ -125,7 +134,7 @@ def fixtures(request: HttpRequest, slug: str) -> HttpResponse:
     round in the navigation: the cost follows what is shown, not the season. Shared
     by anonymous visitors like the league page."""
     return versions.shared(request, slug, lambda: _fixtures(request, slug),
-                           variant=f"{timezone.localdate():%Y-%m-%d}", anonymous_only=True)
+                           variant=f"{timezone.localdate():%Y-%m-%d}", params=("season", "round"), anonymous_only=True)
 
 
 def _fixtures(request: HttpRequest, slug: str) -> HttpResponse:

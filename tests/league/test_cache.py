@@ -143,3 +143,22 @@ def test_a_new_season_and_a_renamed_league_change_every_shared_page(client, play
     Season.objects.create(league=played.league, name="Autumn", start_date=played.start_date.replace(year=played.start_date.year + 1))
     assert "This league has no season yet." not in client.get(url).content.decode()
     assert "Autumn" in client.get(url).content.decode()
+
+
+def test_the_anonymous_league_list_follows_every_change_it_shows(client, played, organiser, django_assert_max_num_queries):
+    url = reverse("league:league_list")
+    assert played.league.name in client.get(url).content.decode()
+    with django_assert_max_num_queries(3):  # count, the page of leagues, their seasons' versions
+        assert client.get(url).status_code == 200
+    played.league.name = "Listed Anew"
+    played.league.save()
+    assert "Listed Anew" in client.get(url).content.decode()
+    EntryFactory(season=played, coach=CoachFactory(name="Fifth"))
+    assert '<td class="num">5</td>' in client.get(url).content.decode()
+    from tests.factories import LeagueFactory
+
+    LeagueFactory(name="Another League", slug="another-league")
+    page = client.get(url).content.decode()
+    assert "Another League" in page and "no season yet" in page
+    client.force_login(organiser)
+    assert "Waiting on you" in client.get(url).content.decode()
