@@ -15,7 +15,6 @@ from django.views.decorators.http import require_POST
 
 from league import selectors
 from league.dungeonbowl import playoffs
-from league.dungeonbowl.forms import parse_dice
 from league.dungeonbowl.models import GAME_SYSTEM
 from league.models import League
 from league.permissions import get_league_for_organiser

@@ -199,7 +199,7 @@ def _lock_season(season: Season, by) -> Season:
     return season
 
 
-def _current_seeding(season: Season) -> tuple[pr.Seeding, list]:
+def current_seeding(season: Season) -> tuple[pr.Seeding, list]:
     from league.standings import compute_standings
 
     rows = compute_standings(season)
@@ -220,7 +220,7 @@ def settle_tie(
     logged) or entered from the table as ``dice`` (one per team, in ``teams``
     order; equal dice are refused: roll again at the table)."""
     season = _lock_season(season, by)
-    seeding, _ = _current_seeding(season)
+    seeding, _ = current_seeding(season)
     tie = next((t for t in seeding.ties if sorted(t.teams) == sorted(teams)), None)
     if tie is None:
         raise ValidationError("That tie is no longer open: the standings or the settled ties have changed. "
@@ -270,7 +270,7 @@ def start_playoffs(*, season: Season, by) -> list[PlayoffGame]:
     last (home: the better seed). Refused while the regular season is incomplete or
     a tie at a qualifying place is unsettled."""
     season = _lock_season(season, by)
-    seeding, rows = _current_seeding(season)
+    seeding, rows = current_seeding(season)
     if seeding.semi_finals is None:
         listed = "; ".join(f"{t.where}, places {'/'.join(map(str, t.places))}: {', '.join(t.teams)}"
                            for t in seeding.ties)
