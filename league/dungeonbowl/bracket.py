@@ -24,7 +24,8 @@ WIN_FILL = "#e7f3ea"
 # Top-left corner of each slot's box: semi-finals 1 and 2, the final, third place.
 CORNERS = {1: (4, 22), 2: (4, 142), 3: (196, 82), 4: (196, 184)}
 LABELS = {1: "Semi-final 1", 2: "Semi-final 2", 3: "Final", 4: "Third place"}
-WAITING = {3: ("Winner of semi-final 1", "Winner of semi-final 2"), 4: ("Loser of semi-final 1", "Loser of semi-final 2")}
+WAITING = {3: ("Semi-final 1 winner", "Semi-final 2 winner"), 4: ("Semi-final 1 loser", "Semi-final 2 loser")}
+SCORE_W = 24  # the score column at the right of a box; names are clipped before it
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ def bracket_svg(games: Sequence[Game], *, chart_id: str = "bracket", title: str 
     parts = [_connector()]
     for slot in (1, 2, 3, 4):
         game = by_slot.get(slot)
-        parts.append(_box(slot, game))
+        parts.append(_box(slot, game, chart_id))
     known = [describe(by_slot[s]) for s in sorted(by_slot)]
     if 3 not in by_slot:
         known.append("The final and the match for third place follow once both semi-finals are decided.")
@@ -78,11 +79,14 @@ def _connector() -> str:
     )
 
 
-def _box(slot: int, game: Game | None) -> SafeString:
+def _box(slot: int, game: Game | None, chart_id: str) -> SafeString:
     x, y = CORNERS[slot]
+    clip = f"{chart_id}-clip-{slot}"
     label = format_html('<text x="{}" y="{}" font-size="11" fill="{}">{}</text>', x, y - 5, MUTED, LABELS[slot])
     frame = format_html(
-        '<rect x="{}" y="{}" width="{}" height="{}" rx="4" fill="#fff" stroke="{}"/>', x, y + 2, BOX_W, BOX_H, GRID
+        '<rect x="{}" y="{}" width="{}" height="{}" rx="4" fill="#fff" stroke="{}"/>'
+        '<clipPath id="{}"><rect x="{}" y="{}" width="{}" height="{}"/></clipPath>',
+        x, y + 2, BOX_W, BOX_H, GRID, clip, x + 1, y + 2, BOX_W - SCORE_W - 2, BOX_H,
     )
     if game is None:
         rows = [(name, None, False, True) for name in WAITING.get(slot, ("", ""))]
@@ -99,9 +103,9 @@ def _box(slot: int, game: Game | None) -> SafeString:
                                      x + 1, top + 1, BOX_W - 2, BOX_H // 2 - 2, WIN_FILL))
         shown = "" if score is None or (game is not None and game.winner is None and not game.status) else score
         lines.append(format_html(
-            '<text x="{}" y="{}" font-size="13" fill="{}" font-weight="{}">{}<title>{}</title></text>'
+            '<text x="{}" y="{}" font-size="13" fill="{}" font-weight="{}" clip-path="url(#{})">{}<title>{}</title></text>'
             '<text x="{}" y="{}" font-size="13" fill="{}" text-anchor="end" font-weight="{}">{}</text>',
-            x + 6, top + 16, MUTED if waiting else INK, "bold" if won else "normal", _short(name, 19), name,
+            x + 6, top + 16, MUTED if waiting else INK, "bold" if won else "normal", clip, _short(name, 20), name,
             x + BOX_W - 6, top + 16, INK, "bold" if won else "normal", shown,
         ))
     return format_html("{}{}{}", label, frame, format_html_join("", "{}", ((line,) for line in lines)))
