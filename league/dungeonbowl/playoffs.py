@@ -366,9 +366,10 @@ def _award(season: Season, *, champion, runner_up, third, result) -> None:
         team = teams[by_entry[entry.pk]]
         prize = pr.PRIZES[placing]
         Honour.objects.create(season=season, team=team, placing=placing, prize=prize)
-        label = {1: "champion and the Dungeon Bowl Trophy", 2: "runner-up", 3: "third place"}[placing]
+        label = {1: f"champion of {season.name}, with the Dungeon Bowl Trophy", 2: f"runner-up of {season.name}",
+                 3: f"third place of {season.name}"}[placing]
         TreasuryLine.objects.create(team=team, amount=prize, kind=TreasuryLine.Kind.PRIZE, cause=season,
-                                    reason=f"Prize (DB-14): {label} of {season.name}", created_by=by)
+                                    reason=f"{label} (DB-14)", created_by=by)
 
 
 def _acting_user(result):
