@@ -273,3 +273,47 @@ def test_a_regular_result_cannot_change_once_the_play_offs_are_seeded(four, orga
     regular = Result.objects.filter(fixture__round__season=four, fixture__stage="regular").first()
     with pytest.raises(ValidationError, match="seeded from these standings"):
         engine.reopen_result(result=regular, by=organiser, reason="late correction")
+
+
+def test_eight_teams_in_two_divisions_through_the_regular_season_and_the_play_offs(organiser):
+    """Issue 8's league of 8 in 2 divisions, each team's gold checked against a hand
+    calculation: DB-6 opening Treasury, DB-10 winnings (dice 4 and 2), DB-14 prizes."""
+    from league.dungeonbowl import services
+    from league.models import Entry
+    from tests.dungeonbowl.builders import db_league, db_team
+    from tests.factories import SeasonFactory
+
+    league = db_league(organiser, playoffs=2)
+    season = SeasonFactory(league=league, name="Season 1")
+    for i in range(8):
+        team = db_team(league, f"Team {i + 1:02d}", college="college-of-fire" if i % 2 == 0 else "college-of-shadows")
+        services.enter_team(team=team, season=season, by=organiser)
+    entries = {entry.team: entry for entry in Entry.objects.filter(season=season)}
+    engine.set_season_divisions(season=season, by=organiser, divisions={
+        "North": [entries[f"Team {n:02d}"] for n in (1, 3, 5, 7)],
+        "South": [entries[f"Team {n:02d}"] for n in (2, 4, 6, 8)],
+    })
+    engine.generate_fixtures(season=season, seed=5)
+    play_regular(season, organiser, [f"Team {n:02d}" for n in range(1, 9)])
+    # DB-5b: 1st of each division against 2nd of the other.
+    semis = playoffs.start_playoffs(season=season, by=organiser)
+    assert [(g.fixture.home.team, g.fixture.away.team) for g in semis] == [("Team 01", "Team 04"), ("Team 02", "Team 03")]
+    win(season, S.SEMI_1, organiser, "Team 01")
+    win(season, S.SEMI_2, organiser, "Team 03")
+    win(season, S.FINAL, organiser, "Team 03")
+    win(season, S.THIRD, organiser, "Team 02")
+    # Regular season, 3 games each: a division's 1st won 3 (120,000), 2nd 100,000,
+    # 3rd 80,000, 4th 60,000. Play-off games: 40,000 a win, 20,000 a loss.
+    assert gold() == {
+        "Team 01": 345_000 + 120_000 + 40_000 + 20_000 + 60_000,  # runner-up
+        "Team 02": 285_000 + 120_000 + 20_000 + 40_000 + 30_000,  # third
+        "Team 03": 345_000 + 100_000 + 40_000 + 40_000 + 100_000,  # champion
+        "Team 04": 285_000 + 100_000 + 20_000 + 20_000,
+        "Team 05": 345_000 + 80_000,
+        "Team 06": 285_000 + 80_000,
+        "Team 07": 345_000 + 60_000,
+        "Team 08": 285_000 + 60_000,
+    }
+    assert trophy_holder_id(league) == Team.objects.get(name="Team 03").pk
+    assert [(row.division, row.name, row.lp) for row in compute_standings(season) if row.position == 1] == [
+        ("North", "Team 01", 9), ("South", "Team 02", 9)]
