@@ -379,8 +379,10 @@ def _acting_user(result):
 
 def before_withdrawal(result) -> None:
     """Undo what ``after_approval`` did before ``result`` stops counting. A regular
-    result cannot change once the play-offs are seeded from it, nor a semi-final
-    whose final or third-place match has a result."""
+    result cannot change once the play-offs are seeded from it, a semi-final whose
+    final or third-place match has a result cannot either, nor any play-off result
+    once a later season of the league exists (its off-season has been run on
+    these placings)."""
     fixture = result.fixture
     season = fixture.round.season
     if fixture.stage == Fixture.Stage.REGULAR:
@@ -396,6 +398,13 @@ def before_withdrawal(result) -> None:
     slot = next((g.slot for g in games.values() if g.fixture_id == fixture.pk), None)
     if slot is None:
         return
+    later = Season.objects.filter(league_id=season.league_id).filter(
+        Q(start_date__gt=season.start_date) | Q(start_date=season.start_date, pk__gt=season.pk)).first()
+    if later is not None:
+        raise ValidationError(
+            f"{later.name} has begun: the placings of {season.name} (its prizes and the Trophy, DB-14) can no "
+            f"longer change."
+        )
     if slot in SEMI_FINALS:
         later = [games[s] for s in (PlayoffSlot.FINAL, PlayoffSlot.THIRD) if s in games]
         played = [g for g in later if g.fixture.result_or_none is not None]

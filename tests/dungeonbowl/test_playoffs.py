@@ -317,3 +317,16 @@ def test_eight_teams_in_two_divisions_through_the_regular_season_and_the_play_of
     assert trophy_holder_id(league) == Team.objects.get(name="Team 03").pk
     assert [(row.division, row.name, row.lp) for row in compute_standings(season) if row.position == 1] == [
         ("North", "Team 01", 9), ("South", "Team 02", 9)]
+
+
+def test_a_play_off_result_cannot_change_once_the_next_season_has_begun(four, organiser):
+    import datetime
+
+    from tests.factories import SeasonFactory
+
+    _finish(four, organiser)
+    SeasonFactory(league=four.league, name="Season 2", start_date=four.start_date + datetime.timedelta(days=180))
+    final = game(four, S.FINAL).fixture.result
+    with pytest.raises(ValidationError, match="Season 2 has begun"):
+        engine.reopen_result(result=final, by=organiser, reason="too late")
+    assert Honour.objects.filter(season=four).count() == 3
