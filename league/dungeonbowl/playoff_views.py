@@ -29,7 +29,7 @@ class TieForm(forms.Form):
 
     teams = forms.CharField(widget=forms.HiddenInput)
     reason = forms.CharField(max_length=300, required=False, label="Reason",
-                             widget=forms.TextInput(attrs={"size": 40}))
+                             widget=forms.TextInput(attrs={"size": 24}))
     dice = forms.CharField(max_length=60, required=False, label="Dice rolled at the table (optional)",
                            help_text="A D6 per team in the order listed, e.g. 5 2. Empty: the app rolls.")
 
