@@ -282,3 +282,21 @@ def test_query_counts_are_equal_at_4_and_40_teams(client, organiser, django_asse
     with django_assert_max_num_queries(max(at_4.values())):
         client.get(reverse("league:league_detail", args=[large.league.slug]))
     assert max(at_4.values()) <= 25, at_4
+
+
+def test_the_admin_shows_the_play_offs_read_only_and_scoped(client, organiser, other_organiser):
+    season = _finished(organiser)
+    PlayoffTie.objects.create(season=season, where="Season 1", places="4, 5", teams=["Team 04", "Team 03"],
+                              how="reason", reason="Team 02 said so", created_by=organiser)
+    for model, shown in (("playoffgame", "Team 02"), ("playofftie", "Team 02 said so"), ("honour", "Team 02")):
+        url = reverse(f"admin:dungeonbowl_{model}_changelist")
+        client.force_login(organiser)
+        page = client.get(url).content.decode()
+        assert shown in page, model
+        assert client.get(reverse(f"admin:dungeonbowl_{model}_add")).status_code == 403
+        client.force_login(other_organiser)  # another league's commissioner sees none of them
+        assert "Team 02" not in client.get(url).content.decode()
+    honour = Honour.objects.get(season=season, placing=1)
+    client.force_login(organiser)
+    change = client.get(reverse("admin:dungeonbowl_honour_change", args=[honour.pk])).content.decode()
+    assert "Team 02" in change and 'name="_save"' not in change
