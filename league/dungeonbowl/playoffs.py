@@ -146,13 +146,6 @@ class BracketGame:
         side = self.result.winner_side()
         return {HOME_WIN: self.home, AWAY_WIN: self.away}.get(side)
 
-    @property
-    def loser(self) -> str | None:
-        winner = self.winner
-        if winner is None:
-            return None
-        return self.away if winner == self.home else self.home
-
 
 def bracket(season: Season) -> list[BracketGame]:
     """The season's play-off fixtures in slot order, with their results: one query."""
@@ -170,7 +163,9 @@ def bracket(season: Season) -> list[BracketGame]:
 
 
 def _name(entry) -> str:
-    return entry.team or str(entry.coach) if entry is not None else ""
+    if entry is None:
+        return ""
+    return entry.team or str(entry.coach)
 
 
 def honours_until(season: Season) -> list[Honour]:
