@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -13,6 +14,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
@@ -105,6 +107,9 @@ def with_histories(season) -> list:
     return standings
 
 
+INDENTATION = re.compile(r"[ \t]*\n\s*")
+
+
 def _league_body(request: HttpRequest, league: League, season) -> str:
     standings = with_histories(season)
     # The table sorts its own copy, so ``standings`` stays in the game's order.
@@ -115,7 +120,7 @@ def _league_body(request: HttpRequest, league: League, season) -> str:
         (division, charts.bump_chart(series, chart_id=f"bump-{index}", title=f"Position by round{f': {division}' if division else ''}"))
         for index, (division, series) in enumerate(charts.standings_series(standings))
     ]
-    return render_to_string(
+    html = render_to_string(
         "league/_league_body.html",
         {
             "league": league,
@@ -127,6 +132,10 @@ def _league_body(request: HttpRequest, league: League, season) -> str:
             "request": request,
         },
     )
+    # The table's template indents every cell: each run of blank space holding a
+    # line break becomes one line break, which a browser shows the same (the page
+    # has no <pre>), and the page is half the size (issue 13).
+    return mark_safe(INDENTATION.sub("\n", html))
 
 
 def fixtures(request: HttpRequest, slug: str) -> HttpResponse:
@@ -225,8 +234,9 @@ def _standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def league_ics(request: HttpRequest, slug: str) -> HttpResponse:
-    """The whole season's calendar, built once per version of the season."""
-    return versions.shared(request, slug, lambda: _league_ics(request, slug))
+    """The whole season's calendar, built once per version of the season (and per
+    address its links start with)."""
+    return versions.shared(request, slug, lambda: _league_ics(request, slug), variant=site_root(request))
 
 
 def _league_ics(request: HttpRequest, slug: str) -> HttpResponse:
