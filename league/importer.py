@@ -14,8 +14,10 @@ is read in two steps:
 2. ``import_rows`` writes them in one transaction: the league (slug from its name,
    with the game's settings row), a season, the entries the game's
    ``import_entry`` finds or makes, rounds, fixtures and approved results. Results
-   go through ``league.services`` so whatever hangs off an approval (a campaign's
-   Favours) happens exactly as for a result entered on the site.
+   go through ``services.record_results_in_bulk`` (issue 13): all stored and
+   approved at once, then whatever hangs off an approval (a campaign's Favours,
+   Dungeon Bowl's post-game sequence) derived once, exactly as approving them one
+   by one on the site in file order would (tests/league/test_bulk_import.py).
 
 Importing the same file again changes nothing: an approved result the file agrees
 with (the game's ``verdict_of``) is left alone, a different one refuses the line.
