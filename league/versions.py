@@ -208,7 +208,7 @@ def leagues_key(request, leagues: list, *, extra: str = "") -> str:
     read in one query."""
     from league.models import Season
 
-    seasons = sorted(Season.objects.filter(league__in=[league.pk for league in leagues]).values_list("pk", "version"))
+    seasons = sorted(Season.objects.filter(league_id__in=[league.pk for league in leagues]).values_list("pk", "version"))
     raw = "|".join([
         request.get_host(), request.path, extra,
         ",".join(f"{league.pk}:{league.slug}:{league.game_system}:{league.name}" for league in leagues),

@@ -137,6 +137,7 @@ class Command(BaseCommand):
                   f"{Result.objects.filter(fixture__round__season=season).count()} approved results, "
                   f"and {small_league.name} (12 results), {League.objects.count():,} leagues in all, "
                   f"in {time.perf_counter() - started:.1f} s.")
+        _analyze()
         if "list" in only:
             many = bench.best_of({"list": page(reverse("league:league_list"))}, repeat * 4)["list"]
             ratios.append(bench.Ratio("league list, 2,000 leagues / 1 league", many / one, GOALS["list"], False,
@@ -161,9 +162,7 @@ class Command(BaseCommand):
         results = Result.objects.filter(fixture__round__season=big_season).count()
         self._say(f"Built the standings data set: {big} coaches, {results} approved results in "
                   f"{time.perf_counter() - started:.1f} s.")
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("ANALYZE")  # as autovacuum would after a bulk load
+        _analyze()
         times = bench.best_of({
             "standings": lambda: compute_standings(Season.objects.select_related("league").get(pk=big_season.pk)),
             "group_by": lambda: bench.group_by_baseline(big_season),
@@ -292,6 +291,13 @@ def _campaign_season(size: int):
                                                                   reported_side="home")
     versions.bump(Q(pk=season.pk))  # bulk writes send no signals
     return league, season
+
+
+def _analyze() -> None:
+    """Table statistics, as autovacuum would gather them after a bulk load."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
 
 
 def _database_url() -> str:
