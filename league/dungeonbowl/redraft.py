@@ -365,7 +365,7 @@ def go_back(*, team: Team, to: int, by) -> Redraft:
     if to >= now:
         raise ValidationError(f"{team}'s re-draft is at step {now}; go back to an earlier step.")
     why = f"Re-draft after {season.name} taken back to step {to} by the commissioner"
-    team.players.select_for_update(of=("self",)).values_list("pk")  # lock order: team, then its players
+    list(team.players.select_for_update().values_list("pk", flat=True))  # lock order: team, then its players
     players = Player.objects.filter(team=team)
     if now == Step.DONE:
         done = redraft.drafted
