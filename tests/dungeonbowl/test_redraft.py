@@ -254,3 +254,16 @@ def test_pages_cost_a_fixed_number_of_queries(client, organiser, django_assert_m
         assert client.get(reverse("dungeonbowl:team_json", args=[team.league.slug, team.slug])).json()["redraft"]
     with django_assert_max_num_queries(9):
         client.get(reverse("dungeonbowl:next_season", args=[season.league.slug]))
+
+
+def test_the_admin_shows_redrafts_to_their_league_only(client, organiser, other_organiser, season, team):
+    redraft.scout(team=team, by=organiser)
+    changelist = reverse("admin:dungeonbowl_redraft_changelist")
+    login(client, organiser)
+    page = client.get(changelist)
+    assert page.status_code == 200 and team.name in page.content.decode()
+    assert client.get(reverse("admin:dungeonbowl_redraft_change", args=[Redraft.objects.get().pk])).status_code == 200
+    assert client.get(reverse("admin:dungeonbowl_redraft_add")).status_code == 403
+    client.logout()
+    login(client, other_organiser)
+    assert team.name not in client.get(changelist).content.decode()
