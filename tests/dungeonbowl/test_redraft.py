@@ -267,3 +267,13 @@ def test_the_admin_shows_redrafts_to_their_league_only(client, organiser, other_
     client.logout()
     login(client, other_organiser)
     assert team.name not in client.get(changelist).content.decode()
+
+
+def test_a_team_that_played_is_not_drafted_again_from_scratch(client, season, team):
+    """Its players and their history stay: the list changes by the re-draft (DB-15)."""
+    login(client, team.coach.user)
+    position = team.college.positions.get(name="Dwarf Blocker Lineman")
+    response = client.post(reverse("dungeonbowl:draft", args=[team.league.slug]),
+                           {"rerolls": 0, f"pos_{position.pk}": 11, "submit": "1"})
+    assert response.status_code == 200 and "never by a new draft" in response.content.decode()
+    assert team.players.on_draft_list().count() == 8 and team.players.count() == 8
