@@ -235,15 +235,22 @@ def redraft_page(request: HttpRequest, slug: str, team_slug: str) -> HttpRespons
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         return _act(request, league, team)
+    return _render(request, league, team)
+
+
+def _render(request: HttpRequest, league: League, team: Team, *, bound: forms.Form | None = None) -> HttpResponse:
+    """The page; ``bound`` is a refused step's form, shown again with its errors."""
     organiser = league.is_organised_by(request.user)
     may_run = organiser or (request.user.is_authenticated and team.coach.user_id == request.user.pk)
     sheet = redraft_sheet(team)
     context = {"league": league, "team": team, "sheet": sheet, "organiser": organiser, "may_run": may_run}
     if may_run and sheet.season is not None:
         if sheet.step == Step.SCOUTING:
-            context["scouting_form"] = ScoutingForm(players=sheet.mvp_players, table=organiser)
+            context["scouting_form"] = (bound if isinstance(bound, ScoutingForm)
+                                        else ScoutingForm(players=sheet.mvp_players, table=organiser))
         elif sheet.step == Step.DRAFT:
-            context["draft_form"] = _draft_form(None, team, sheet.players, organiser)
+            context["draft_form"] = (bound if isinstance(bound, RedraftForm)
+                                     else _draft_form(None, team, sheet.players, organiser))
         if organiser and sheet.redraft is not None:
             context["back_form"] = GoBackForm()
     return render(request, "dungeonbowl/redraft.html", context)
@@ -265,7 +272,8 @@ def _act(request: HttpRequest, league: League, team: Team) -> HttpResponse:
         if action == "scout":
             players = list(team.players.on_draft_list().filter(mvp_awards__gt=0).order_by("number"))
             form = ScoutingForm(request.POST, players=players, table=organiser)
-            _valid(form)
+            if not form.is_valid():
+                return _render(request, league, team, bound=form)
             done = redraft.scout(team=team, by=by, table=form.table())
             gone = done.rolls.filter(current=True, purpose=RedraftRoll.Purpose.SCOUTING, effect=True).count()
             message = f"Scouting rolled for {len(players)} player(s); {gone} left for a Blood Bowl team."
@@ -278,7 +286,8 @@ def _act(request: HttpRequest, league: League, team: Team) -> HttpResponse:
         elif action == "draft":
             players = list(team.players.on_draft_list().select_related("position").order_by("number"))
             form = _draft_form(request.POST, team, players, organiser)
-            _valid(form)
+            if not form.is_valid():
+                return _render(request, league, team, bound=form)
             done = redraft.redraft_team(team=team, by=by, rehire=form.rehire(), rookies=form.rookies(),
                                         rerolls=form.cleaned_data["rerolls"], niggling=form.niggling)
             message = f"{team.name} is re-drafted; {rules.gp(done.opened.amount)} opens the Treasury."
@@ -293,10 +302,24 @@ def _act(request: HttpRequest, league: League, team: Team) -> HttpResponse:
         else:
             raise ValidationError("Choose a step to take.")
     except ValidationError as error:
+        if _waits_on(team) == {"scout": Step.SCOUTING, "draft": Step.DRAFT}.get(action):
+            # the form again, with what was typed and every reason
+            for message in error.messages:
+                form.add_error(None, message)
+            return _render(request, league, team, bound=form)
         messages.error(request, " ".join(error.messages))
         return redirect(here)
     messages.success(request, message)
     return redirect(here)
+
+
+def _waits_on(team: Team) -> int | None:
+    """The step the team's re-draft waits on, None outside an off-season."""
+    season = redraft.off_season(team)
+    if season is None:
+        return None
+    step = Redraft.objects.filter(team=team, season=season).values_list("step", flat=True).first()
+    return Step.SCOUTING if step is None else step
 
 
 def _valid(form: forms.Form) -> dict:
