@@ -372,7 +372,12 @@ def go_back(*, team: Team, to: int, by) -> Redraft:
         Player.objects.filter(pk__in=done["rookies"], team=team).delete()  # they never played
         for pk, (niggling, seasons) in done["rehired"].items():
             players.filter(pk=int(pk)).update(niggling_injuries=niggling, seasons_played=seasons)
-        players.filter(pk__in=done["dropped"]).update(status=Player.Status.ACTIVE, status_reason="")
+        back = players.filter(pk__in=done["dropped"])
+        clash = players.filter(status=Player.Status.ACTIVE, number__in=back.values("number")).first()
+        if clash is not None:
+            raise ValidationError(f"#{clash.number} {clash.name} joined since the re-draft and wears a number a "
+                                  "dropped player would take back; fire them first.")
+        back.update(status=Player.Status.ACTIVE, status_reason="")
         team.rerolls = done["rerolls"]
         team.save(update_fields=["rerolls"])
         _reverse(redraft.opened, by=by, why=why)
@@ -391,6 +396,8 @@ def go_back(*, team: Team, to: int, by) -> Redraft:
         players.filter(pk__in=scouting.filter(effect=True).values("player_id"), status=Player.Status.LEFT).update(
             status=Player.Status.ACTIVE, status_reason="")
         scouting.update(current=False)
+    if _treasury(team) < 0:
+        raise ValidationError(f"{team} has spent since that step; going back would leave its Treasury below 0.")
     return _advance(redraft, to)
 
 

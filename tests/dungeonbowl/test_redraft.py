@@ -3,6 +3,7 @@ dice in the log (DB-16), corrections that leave budget and roster consistent, an
 the team as it ended the season kept."""
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.urls import reverse
 
@@ -280,3 +281,23 @@ def test_a_team_that_played_is_not_drafted_again_from_scratch(client, season, te
                            {"rerolls": 0, f"pos_{position.pk}": 11, "submit": "1"})
     assert response.status_code == 200 and "never by a new draft" in response.content.decode()
     assert team.players.on_draft_list().count() == 8 and team.players.count() == 8
+
+
+def test_going_back_after_spending_the_unspent_budget_is_refused(organiser, season, team):
+    from league.dungeonbowl import spending
+
+    slayer = team.players.get(number=1)
+    redraft.scout(team=team, by=organiser, table={slayer.pk: 1})
+    for act in (redraft.recover, redraft.raise_funds):
+        act(team=team, by=organiser)
+    redraft.redraft_team(team=team, by=organiser, rehire=[slayer.pk], rookies=[], rerolls=0)
+    spending.hire_player(team=team, position=team.college.positions.get(name="Ogre Blocker"), name="Big Un",
+                         by=team.coach.user)  # takes #2, a dropped player's number
+    lines = TreasuryLine.objects.count()
+    with pytest.raises(ValidationError, match="fire them first"):
+        redraft.go_back(team=team, to=1, by=organiser)
+    assert TreasuryLine.objects.count() == lines and Redraft.objects.get().step == 5
+    spending.fire_player(player=team.players.get(name="Big Un"), by=team.coach.user)
+    with pytest.raises(ValidationError, match="below 0"):
+        redraft.go_back(team=team, to=1, by=organiser)
+    assert TreasuryLine.objects.count() == lines and Redraft.objects.get().step == 5
