@@ -78,7 +78,10 @@ class RedraftForm(forms.Form):
         self.fields["rerolls"].initial = team.rerolls
         for p in players:
             self.fields[f"rehire_{p.pk}"] = forms.BooleanField(
-                label=f"#{p.number} {p.name}, {p.position.name}: {rules.gp(redraft.rehire_cost(p))}",
+                label=(f"#{p.number} {p.name} ({p.position.name}, {p.spp} SPP"
+                       f"{f', {p.niggling_injuries} Niggling' if p.niggling_injuries else ''}): value {rules.gp(p.value)}"
+                       f" + {rules.gp(redraft.rehire_cost(p) - p.value)} for {p.seasons_played + 1} season(s)"
+                       f" = {rules.gp(redraft.rehire_cost(p))}"),
                 required=False, initial=True,
             )
             if table and p.niggling_injuries:
