@@ -1,9 +1,8 @@
-"""Issue 8 end to end, in a league without play-offs (the play-offs were not on
-main when this was written): a Dungeon Bowl league of 8 teams in 2 divisions
-played through a whole year (DB-3): the regular season with a friendly, a
-concession and an unplayed fixture (DB-5a), over once every regular fixture is
-approved, re-drafting (DB-15, rolls logged DB-16) and into season 2, every team's
-gold checked against the hand calculation written here."""
+"""Issue 8 end to end: a Dungeon Bowl league of 8 teams in 2 divisions played
+through a whole year (DB-3): the regular season with a friendly, a concession and
+an unplayed fixture (DB-5a), the play-offs (DB-5b), prizes and the Trophy (DB-14),
+re-drafting (DB-15, rolls logged DB-16) and into season 2, every team's gold
+checked against the hand calculation written here."""
 
 import datetime
 
@@ -12,12 +11,14 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from league import services as engine
-from league.dungeonbowl import redraft, services
+from league.dungeonbowl import playoffs, redraft, services
 from league.dungeonbowl.models import College, DiceRoll, Team
-from league.dungeonbowl.seasons import season_over
+from league.dungeonbowl.playoff_models import PlayoffSlot as S
+from league.dungeonbowl.seasons import season_over, trophy_holder_id
 from league.models import Entry, Fixture, Season
 from tests.dungeonbowl.builders import db_league, db_team
 from tests.dungeonbowl.offseason import play
+from tests.dungeonbowl.playoff_builders import game
 from tests.factories import PASSWORD, CoachFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db
@@ -46,7 +47,7 @@ def login(client, user):
 
 
 def test_a_whole_year_to_the_gold_piece(client, organiser):
-    league = db_league(organiser)
+    league = db_league(organiser, playoffs=2)
     one = SeasonFactory(league=league, name="Season 1", start_date=datetime.date(2026, 9, 7))
     teams = {name: db_team(league, name, college="college-of-fire" if i % 2 == 0 else "college-of-shadows")
              for i, name in enumerate(NAMES)}
@@ -84,12 +85,32 @@ def test_a_whole_year_to_the_gold_piece(client, organiser):
         "Team 07": FIRE + 2 * LOSS + WIN,                # 405,000 (the concession: the higher die)
         "Team 08": SHADOWS + 2 * LOSS + WIN,             # 345,000 (conceded: nothing; the friendly won)
     }
-    assert season_over(one)  # DB-3: no play-offs, every regular fixture approved
-    ended = gold()
+    assert not season_over(one)
+
+    # Play-offs (DB-5b, two divisions): 01 (A1) v 06 (B2), 05 (B1) v 02 (A2); 02 wins it all, 05 is third.
+    semis = playoffs.start_playoffs(season=one, by=organiser)
+    assert [(g.fixture.home.team, g.fixture.away.team) for g in semis] == [("Team 01", "Team 06"), ("Team 05", "Team 02")]
+    won_by(game(one, S.SEMI_1).fixture, organiser, "Team 01")
+    won_by(game(one, S.SEMI_2).fixture, organiser, "Team 02")
+    won_by(game(one, S.FINAL).fixture, organiser, "Team 02")
+    assert not season_over(one)
+    won_by(game(one, S.THIRD).fixture, organiser, "Team 05")
+    assert season_over(one) and trophy_holder_id(league) == teams["Team 02"].pk
+    ended = {
+        "Team 01": 465_000 + WIN + LOSS + 60_000,       # semi won, final lost, runner-up: 575,000
+        "Team 02": 375_000 + WIN + WIN + 100_000,       # semi and final won, champion: 555,000
+        "Team 03": 365_000,
+        "Team 04": 315_000,
+        "Team 05": 465_000 + LOSS + WIN + 30_000,       # semi lost, third place won: 545,000
+        "Team 06": 375_000 + LOSS + LOSS,               # 395,000
+        "Team 07": 405_000,
+        "Team 08": 345_000,
+    }
+    assert gold() == ended
 
     # Off-season (DB-15). 04 does not re-draft: it retires, its coach drafts Team 09; a new coach joins with
     # Team 10. The others run every step; the commissioner enters the scouting dice from the table:
-    # a 6 for Team 01's #1 (3 MVP awards), a 1 for every other MVP.
+    # a 6 for Team 01's #1 (3 regular and 1 play-off MVP), a 1 for every other MVP.
     redraft.retire_team(team=teams["Team 04"], by=teams["Team 04"].coach.user)
     nine = db_team(league, "Team 09", coach=teams["Team 04"].coach)
     ten = db_team(league, "Team 10", college="college-of-shadows", coach=CoachFactory(name="Newcomer"))
@@ -105,12 +126,12 @@ def test_a_whole_year_to_the_gold_piece(client, organiser):
     # Budgets: 1,000,000 + the Treasury + 20,000 a game played (regular, play-off, friendly, conceded
     # included, the unplayed one not) + 20,000 a league fixture won (regular and play-off) + 20,000 a
     # player scouted.
-    games = {"Team 01": 3, "Team 02": 3, "Team 03": 2, "Team 05": 3, "Team 06": 3, "Team 07": 3, "Team 08": 4}
-    wins = {"Team 01": 3, "Team 02": 2, "Team 03": 0, "Team 05": 3, "Team 06": 2, "Team 07": 1, "Team 08": 0}
+    games = {"Team 01": 5, "Team 02": 5, "Team 03": 2, "Team 05": 5, "Team 06": 5, "Team 07": 3, "Team 08": 4}
+    wins = {"Team 01": 4, "Team 02": 4, "Team 03": 0, "Team 05": 4, "Team 06": 2, "Team 07": 1, "Team 08": 0}
     budgets = {n: 1_000_000 + ended[n] + 20_000 * games[n] + 20_000 * wins[n] + (20_000 if n == "Team 01" else 0)
                for n in games}
-    assert budgets == {"Team 01": 1_605_000, "Team 02": 1_475_000, "Team 03": 1_405_000, "Team 05": 1_585_000,
-                       "Team 06": 1_475_000, "Team 07": 1_485_000, "Team 08": 1_425_000}
+    assert budgets == {"Team 01": 1_775_000, "Team 02": 1_735_000, "Team 03": 1_405_000, "Team 05": 1_725_000,
+                       "Team 06": 1_535_000, "Team 07": 1_485_000, "Team 08": 1_425_000}
     for name, budget in budgets.items():
         feed = client.get(reverse("dungeonbowl:team_json", args=[league.slug, teams[name].slug])).json()["redraft"]
         assert (feed["budget"], feed["cap_applied"]) == (budget, False)
@@ -130,8 +151,8 @@ def test_a_whole_year_to_the_gold_piece(client, organiser):
     cost = {"Team 01": fire - (95_000 + 20_000) + 95_000, "Team 02": shadows, "Team 03": fire,
             "Team 05": fire, "Team 06": shadows, "Team 07": fire, "Team 08": shadows}
     after = {n: budgets[n] - cost[n] for n in budgets}
-    assert after == {"Team 01": 810_000, "Team 02": 600_000, "Team 03": 590_000, "Team 05": 770_000,
-                     "Team 06": 600_000, "Team 07": 670_000, "Team 08": 550_000}
+    assert after == {"Team 01": 980_000, "Team 02": 860_000, "Team 03": 590_000, "Team 05": 910_000,
+                     "Team 06": 660_000, "Team 07": 670_000, "Team 08": 550_000}
 
     # Season 2: the commissioner opens it, divisions kept, the new teams join the smaller division.
     login(client, organiser)
@@ -144,6 +165,7 @@ def test_a_whole_year_to_the_gold_piece(client, organiser):
                       "Team 09": "Division A", "Team 10": "Division A", "Team 05": "Division B",
                       "Team 06": "Division B", "Team 07": "Division B", "Team 08": "Division B"}
     assert gold() == {**after, "Team 04": ended["Team 04"], "Team 09": FIRE, "Team 10": SHADOWS}
+    assert trophy_holder_id(league) == teams["Team 02"].pk  # until season 2's champion is crowned
 
     # The first game of season 2 pays as any other.
     first = Fixture.objects.with_related().filter(round__season=two, away__isnull=False).order_by("round__number", "pk")[0]
@@ -152,6 +174,6 @@ def test_a_whole_year_to_the_gold_piece(client, organiser):
     expected[first.home.team] += WIN
     expected[first.away.team] += LOSS
     assert gold() == expected
-    # Season 1 is as it was: its 12 regular results and the friendly.
-    assert Fixture.objects.filter(round__season=one, result__status="approved").count() == 12 + 1
+    # Season 1 is as it was: its 12 regular results, the friendly and 4 play-off games.
+    assert Fixture.objects.filter(round__season=one, result__status="approved").count() == 12 + 1 + 4
     assert College.objects.get(slug="college-of-fire").teams.filter(league=league).count() == 5

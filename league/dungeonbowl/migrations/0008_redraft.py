@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('dungeonbowl', '0006_honours'),
+        ('dungeonbowl', '0007_playoffs'),
         ('league', '0004_season_version'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
