@@ -301,3 +301,22 @@ def test_going_back_after_spending_the_unspent_budget_is_refused(organiser, seas
     with pytest.raises(ValidationError, match="below 0"):  # the unspent budget, taken back, is partly spent
         redraft.go_back(team=team, to=4, by=organiser)
     assert TreasuryLine.objects.count() == lines and Redraft.objects.get().step == 5
+
+
+def test_the_demo_coach_can_try_the_redraft(client):
+    """The demo's finished season (issue 8) leaves its teams in the off-season (DB-15)."""
+    from django.contrib.auth import get_user_model
+
+    from league.dungeonbowl import demo
+
+    demo.load()
+    user = get_user_model().objects.get(username="dungeon")
+    team = Team.objects.get(league__slug=demo.DEMO_SLUG, coach__user=user)
+    client.force_login(user)
+    page = client.get(url(team)).content.decode()
+    assert "Roll the scouting dice" in page or "Roll (blank boxes)" in page
+    assert step(client, team, "scout").status_code == 302
+    assert step(client, team, "recover").status_code == 302
+    assert step(client, team, "funds").status_code == 302
+    feed = client.get(reverse("dungeonbowl:team_json", args=[demo.DEMO_SLUG, team.slug])).json()["redraft"]
+    assert feed["raised"] and feed["budget"] == Redraft.objects.get(team=team).budget >= 1_000_000
