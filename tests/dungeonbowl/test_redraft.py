@@ -185,7 +185,7 @@ def test_bad_input_says_why_and_writes_nothing(client, organiser, season, team):
     response = step(client, team, "scout", **{f"roll_{team.players.get(number=1).pk}": 9})
     assert response.status_code == 200 and "A D6 shows 1 to 6." in response.content.decode()
     assert not Redraft.objects.exists()
-    step(client, team, "scout")
+    step(client, team, "scout", **{f"roll_{team.players.get(number=1).pk}": 1})  # nobody scouted: 8 stay
     step(client, team, "recover")
     step(client, team, "funds")
     treasury_lines = TreasuryLine.objects.count()
