@@ -52,6 +52,39 @@ def off_season(team: Team) -> Season | None:
     return season if season is not None and season_over(season) else None
 
 
+def waiting_redrafts(teams: Sequence[Team]) -> dict[int, int]:
+    """team pk -> the re-draft step it waits on, for the teams in an off-season
+    whose re-draft is not done (nor the team retired): ``off_season`` for many
+    teams at once, in four queries whatever their number (DB-3, DB-15)."""
+    from league.dungeonbowl.league_models import DungeonBowlSettings, Honour, Placing
+
+    latest: dict[int, tuple] = {}
+    for team_id, season_id, start, league_id in TeamSeason.objects.filter(team__in=teams).values_list(
+        "team_id", "entry__season_id", "entry__season__start_date", "entry__season__league_id"
+    ):
+        if team_id not in latest or (start, season_id) > latest[team_id][:2]:
+            latest[team_id] = (start, season_id, league_id)
+    if not latest:
+        return {}
+    seasons = {season_id for _, season_id, _ in latest.values()}
+    crowned = set(Honour.objects.filter(season__in=seasons, placing=Placing.CHAMPION).values_list("season_id", flat=True))
+    with_playoffs = set(DungeonBowlSettings.objects.filter(
+        league__in={league_id for *_, league_id in latest.values()}, playoffs__gt=0).values_list("league_id", flat=True))
+    regular = dict(
+        Fixture.objects.filter(round__season__in=seasons, stage=Fixture.Stage.REGULAR).values("round__season")
+        .annotate(n=Count("pk"), open=Count("pk", filter=~Q(result__status=Result.Status.APPROVED)))
+        .values_list("round__season", "open")
+    )  # seasons with regular fixtures -> how many still wait for an approved result
+    steps = dict(Redraft.objects.filter(team__in=teams, season__in=seasons).values_list("team_id", "step"))
+    out = {}
+    for team_id, (_, season_id, league_id) in latest.items():
+        over = season_id in crowned or (league_id not in with_playoffs and regular.get(season_id) == 0)
+        step = steps.get(team_id, Step.SCOUTING)
+        if over and step not in (Step.RETIRED, Step.DONE):
+            out[team_id] = step
+    return out
+
+
 def games_and_wins(team: Team, season: Season) -> tuple[int, int]:
     """DB-15 Decision: games played count regular-season, play-off and friendly
     games actually played (a conceded one included, an unplayed one not); league
