@@ -13,7 +13,7 @@ from league.dungeonbowl import redraft
 from league.dungeonbowl.league_models import TeamSeason
 from league.dungeonbowl.models import Team
 from league.dungeonbowl.redraft_models import Redraft
-from league.models import Division, Entry, Fixture, Result, Season
+from league.models import Entry, Fixture, Result, Season
 from tests.dungeonbowl.builders import db_league, db_team
 from tests.dungeonbowl.offseason import finished_season
 from tests.factories import PASSWORD, CoachFactory

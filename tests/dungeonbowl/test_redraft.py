@@ -13,9 +13,9 @@ from league.dungeonbowl.models import DiceRoll, Player, Team, TreasuryLine
 from league.dungeonbowl.redraft_models import Redraft, RedraftRoll
 from league.dungeonbowl.services import treasury_balance
 from league.models import Fixture
-from tests.dungeonbowl.builders import db_league, db_season, db_team
+from tests.dungeonbowl.builders import db_league, db_season
 from tests.dungeonbowl.offseason import finished_season
-from tests.factories import PASSWORD, CoachFactory
+from tests.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
