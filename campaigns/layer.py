@@ -9,7 +9,7 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
-from campaigns import demo, imports, ledgers, selectors, setup
+from campaigns import demo, imports, ledgers, notices, selectors, setup
 from campaigns.models import Title
 from league.layers import ImportColumns, Layer
 
@@ -92,4 +92,5 @@ LAYER = Layer(
     },
     demo=demo.load,
     demo_accounts=demo.demo_accounts,
+    notification_kinds=notices.KINDS,
 )

@@ -17,7 +17,8 @@ the list through the functions below and never imports the layer:
   context with a fixed number of queries. "league_detail" panels are part of the
   league page's cached body (league/versions.py): a layer tracks every model its
   panel reads;
-- demo data for ``quickstart``.
+- demo data for ``quickstart``;
+- notification kinds (league/notifications.py), sent by the layer's own services.
 """
 
 from __future__ import annotations
@@ -75,6 +76,9 @@ class Layer:
     panels: Mapping[str, Callable[[Mapping[str, Any]], str]] = field(default_factory=dict)
     demo: Callable[[], DemoReport] | None = None  # loads once; running it again adds nothing
     demo_accounts: Callable[[], list[tuple[str, str, str]]] | None = None  # (role, username, password)
+    # The layer's own notification kinds (league.notifications.Kind), which a user
+    # can turn off on their profile like the engine's.
+    notification_kinds: tuple[Any, ...] = ()
 
 
 _LAYERS: list[Layer] = []

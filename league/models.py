@@ -63,6 +63,10 @@ class League(models.Model):
     organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="organised_leagues")
     description = models.TextField(blank=True)
     created_at = models.DateTimeField(default=timezone.now)
+    discord_webhook = models.URLField(
+        max_length=300, blank=True,
+        help_text="A Discord channel's webhook address: approved results and the new top of the table are posted there.",
+    )
 
     objects = LeagueQuerySet.as_manager()
 
@@ -362,3 +366,14 @@ class ResultEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.fixture} {self.get_action_display()}"
+
+
+class NotificationPreference(models.Model):
+    """The notification kinds (league/notifications.py) a user has turned off; a
+    kind not listed, new ones included, is sent."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_preference")
+    off = models.JSONField(default=list, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.user}: {len(self.off)} kind(s) off"
