@@ -16,6 +16,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import cached_property
 
+from league.webhooks import validate_webhook_url
+
 
 def game_choices() -> list[tuple[str, str]]:
     """The game systems the engine knows (league/rules), for ``League.game_system``."""
@@ -64,7 +66,7 @@ class League(models.Model):
     description = models.TextField(blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     discord_webhook = models.URLField(
-        max_length=300, blank=True,
+        max_length=300, blank=True, validators=[validate_webhook_url],
         help_text="A Discord channel's webhook address: approved results and the new top of the table are posted there.",
     )
 

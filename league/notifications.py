@@ -97,7 +97,7 @@ def send(kind: Kind, recipients: Iterable[Recipient | None], *, subject: str, bo
         return
     text = f"{body}\n\n{site_root()}{link}\n" if link else f"{body}\n"
     targets = list(unique.values())
-    transaction.on_commit(lambda: _deliver(kind, targets, subject, text))
+    transaction.on_commit(lambda: _deliver(kind, targets, subject, text), robust=True)
 
 
 def _deliver(kind: Kind, recipients: list[Recipient], subject: str, text: str) -> None:

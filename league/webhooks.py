@@ -49,7 +49,8 @@ def validate_webhook_url(url: str) -> None:
 def result_approved(result) -> None:
     """Queue the post for an approved (or corrected) result, if the league has a
     webhook. Called inside the approving transaction; the table is read after it
-    commits, so it includes this result."""
+    commits (in the request, a few queries, so it includes this result), and only
+    the HTTP post runs in the background thread."""
     fixture = result.fixture
     season = fixture.round.season
     league = season.league
@@ -62,7 +63,9 @@ def result_approved(result) -> None:
     )
     link = f"{site_root()}{fixture.get_absolute_url()}"
     season_id = season.pk
-    transaction.on_commit(lambda: _post_in_background(url, _message(line, link, season_id)))
+    # robust: a failure here is logged by Django, never raised into the request
+    # whose write has already committed.
+    transaction.on_commit(lambda: _post_in_background(url, _message(line, link, season_id)), robust=True)
 
 
 def _message(line: str, link: str, season_id: int) -> str:
