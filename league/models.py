@@ -292,6 +292,10 @@ class Result(models.Model):
         help_text="The side whose coach reported it; the other side confirms. Blank when the organiser entered it.",
     )
     dispute_reason = models.CharField(max_length=500, blank=True)
+    # The result the disputing coach says is right: their answers to the game's own
+    # report form, and its summary, for the organiser to accept instead (disputes.py).
+    proposed_facts = models.JSONField(null=True, blank=True)
+    proposed_summary = models.CharField(max_length=100, blank=True)
     override_reason = models.CharField(
         max_length=500, blank=True, help_text="GB-8: why the organiser accepted a score the rules reject."
     )

@@ -229,8 +229,10 @@ def confirm_result(*, result: Result, by) -> Result:
 
 
 @transaction.atomic
-def dispute_result(*, result: Result, by, reason: str) -> Result:
-    """The opponent disagrees; the organiser then settles it."""
+def dispute_result(*, result: Result, by, reason: str, proposed: dict | None = None) -> Result:
+    """The opponent disagrees; the organiser then settles it. ``proposed``: the
+    result they say is right, in the game's report form's terms, checked by the
+    game's rules; the organiser may accept it instead (league/disputes.py)."""
     result = _lock_result(result)
     _require_confirming_coach(result, by)
     if result.status != Result.Status.REPORTED:
@@ -238,9 +240,12 @@ def dispute_result(*, result: Result, by, reason: str) -> Result:
     reason = reason.strip()
     if not reason:
         raise ValidationError("Say what is wrong with the report, so the organiser can settle it.")
+    rules = result.fixture.round.season.league.rules
+    result.proposed_summary = rules.summary(rules.validate(proposed)) if proposed else ""
+    result.proposed_facts = proposed or None
     result.status = Result.Status.DISPUTED
     result.dispute_reason = reason
-    result.save(update_fields=["status", "dispute_reason"])
+    result.save(update_fields=["status", "dispute_reason", "proposed_facts", "proposed_summary"])
     _event(result, ResultEvent.Action.DISPUTED, by, note=reason)
     notifications.result_disputed(result)
     return result
