@@ -479,8 +479,9 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
     coach = coach_for(request.user)
     to_confirm, to_report, upcoming, awaiting_opponent, recent = [], [], [], [], []
     leagues: dict[int, League] = {}
+    fixtures = selectors.coach_fixtures(coach) if coach is not None else []
     if coach is not None:
-        for fixture in selectors.coach_fixtures(coach):
+        for fixture in fixtures:
             leagues.setdefault(fixture.round.season.league_id, fixture.round.season.league)
             if fixture.is_bye:
                 upcoming.append(fixture)
@@ -507,6 +508,7 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
             "awaiting": awaiting_opponent,
             "recent": recent[-10:][::-1],
             "organiser_queue": organiser_queue,
+            "fixtures": fixtures,  # for the layers' panels (what waits in a campaign)
             "leagues": sorted(leagues.values(), key=lambda league: league.name),
         },
     )
