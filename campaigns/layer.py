@@ -101,4 +101,5 @@ LAYER = Layer(
     demo=demo.load,
     demo_accounts=demo.demo_accounts,
     notification_kinds=notices.KINDS,
+    organiser_counts=waiting.moments_to_confirm_counts,
 )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from django.db.models import Sum
+from django.db.models import Count, Sum
 from django.urls import reverse
 
 from campaigns.models import CampaignCoach, CardOffer, Deck, FavourLine, Loan, MomentUnlock, Status
@@ -102,3 +102,16 @@ def waiting_on(coach, fixtures) -> list[Waiting]:
                 page[cc_id], fixture.date,
             ))
     return found
+
+
+def moments_to_confirm_counts(season_ids: list[int]) -> dict[int, dict[str, int]]:
+    """For the organiser's home page (league.layers organiser_counts): unconfirmed
+    Moments per season, one query. The dashboard leaves out a Moment a correction
+    has since taken out of reach (GB-12); this count, for speed, does not."""
+    rows = (
+        MomentUnlock.objects.filter(coach__campaign__season__in=season_ids, confirmed_at__isnull=True)
+        .values("coach__campaign__season")
+        .annotate(n=Count("pk"))
+        .values_list("coach__campaign__season", "n")
+    )
+    return {season_id: {"Moment to confirm" if n == 1 else "Moments to confirm": n} for season_id, n in rows}
