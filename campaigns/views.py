@@ -190,8 +190,23 @@ def _render_coach_page(
         "errors": errors,
         "is_owner": is_owner,
         "is_organiser": is_organiser,
+        "tab": _tab_for(bound),
     }
     return render(request, "campaigns/coach_page.html", context, status=status)
+
+
+_TAB_OF_FORM = {"start": "picks", "sponsorship": "dealing", "loan": "dealing", "offer": "dealing"}
+
+
+def _tab_for(bound: dict) -> str:
+    """The section of the page opened first: the one holding a refused form, else
+    the overview (the page's tabs are anchors; static/css/site.css)."""
+    for key in bound:
+        if key.startswith("pick-"):
+            return "picks"
+        if key in _TAB_OF_FORM:
+            return _TAB_OF_FORM[key]
+    return "overview"
 
 
 def _coach_action(
