@@ -105,6 +105,32 @@ class CoachAdmin(OrganiserScopedAdmin):
     search_fields = ["name", "email", "user__email"]
     actions = ["invite"]
 
+    # Nobody sees another person's email address: an organiser's list shows it
+    # masked, their search does not match it, and the address of a coach with an
+    # account (who edits it on their profile) is not on the organiser's form.
+    def get_list_display(self, request):
+        if request.user.is_superuser:
+            return self.list_display
+        return ["name", "masked_email", "has_account"]
+
+    def get_search_fields(self, request):
+        return self.search_fields if request.user.is_superuser else ["name"]
+
+    def get_exclude(self, request, obj=None):
+        if request.user.is_superuser or obj is None or obj.user_id is None:
+            return []
+        return ["email"]
+
+    @admin.display(description="Email")
+    def masked_email(self, obj: Coach) -> str:
+        from league.invitations import mask_email
+
+        return mask_email(obj.email) or "–"
+
+    @admin.display(description="Has an account", boolean=True)
+    def has_account(self, obj: Coach) -> bool:
+        return obj.user_id is not None
+
     @admin.action(description="Email an invitation to set up an account")
     def invite(self, request, queryset):
         """league/invitations.py: a signed link, valid a week, used once. Sent for
