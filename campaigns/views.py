@@ -190,10 +190,12 @@ def _render_coach_page(
         "is_owner": is_owner,
         "is_organiser": is_organiser,
         "tab": _tab_for(bound),
+        "tabs": TABS,
     }
     return render(request, "campaigns/coach_page.html", context, status=status)
 
 
+TABS = [("overview", "Overview"), ("picks", "Picks"), ("decks", "Decks"), ("dealing", "Dealing"), ("history", "History")]
 _TAB_OF_FORM = {"start": "picks", "sponsorship": "dealing", "loan": "dealing", "offer": "dealing"}
 
 
