@@ -26,7 +26,6 @@ from league.links import site_root
 logger = logging.getLogger(__name__)
 
 ATTEMPTS = 3
-TIMEOUT_SECONDS = 5
 BACKOFF_SECONDS = (1.0, 4.0)  # pause before the 2nd and the 3rd attempt
 DISCORD_HOSTS = ("discord.com", "discordapp.com", "canary.discord.com", "ptb.discord.com")
 MAX_CONTENT = 2000  # Discord refuses longer messages
@@ -111,7 +110,7 @@ def post(url: str, content: str, *, sleep=time.sleep) -> bool:
             headers={"Content-Type": "application/json", "User-Agent": "longshanks-league (webhook)"},
         )
         try:
-            with urllib.request.urlopen(request, timeout=getattr(settings, "WEBHOOK_TIMEOUT", TIMEOUT_SECONDS)):
+            with urllib.request.urlopen(request, timeout=settings.WEBHOOK_TIMEOUT):
                 return True
         except urllib.error.HTTPError as error:
             if error.code != 429 and error.code < 500:
@@ -121,7 +120,7 @@ def post(url: str, content: str, *, sleep=time.sleep) -> bool:
         except (urllib.error.URLError, OSError) as error:
             problem = str(error)
         if attempt < ATTEMPTS:
-            sleep(BACKOFF_SECONDS[min(attempt - 1, len(BACKOFF_SECONDS) - 1)] * getattr(settings, "WEBHOOK_BACKOFF_SCALE", 1))
+            sleep(BACKOFF_SECONDS[min(attempt - 1, len(BACKOFF_SECONDS) - 1)] * settings.WEBHOOK_BACKOFF_SCALE)
         else:
             logger.error("Discord webhook post failed after %d attempts: %s", ATTEMPTS, problem)
     return False

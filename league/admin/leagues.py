@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import models
 from django.db.models import Count
 
 from league import services
@@ -25,6 +26,7 @@ class LeagueAdmin(OrganiserScopedAdmin):
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["organisers"]
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}  # the Discord webhook
 
     def get_exclude(self, request, obj=None):
         return [] if request.user.is_superuser else ["organisers"]

@@ -197,3 +197,9 @@ def test_only_discord_webhook_addresses_are_accepted(league, url, ok):
     else:
         with pytest.raises(ValidationError, match="webhook address Discord gives you"):
             league.full_clean()
+
+
+def test_the_organiser_sets_the_webhook_on_the_league_in_the_admin(client, league, organiser):
+    client.force_login(organiser)
+    page = client.get(reverse("admin:league_league_change", args=[league.pk])).content.decode()
+    assert 'name="discord_webhook"' in page and "approved results and the new top of the table" in page
