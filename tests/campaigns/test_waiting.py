@@ -91,3 +91,19 @@ def test_the_panel_costs_the_same_with_more_deals(client, pair, organiser):
     page = client.get(reverse("league:my_fixtures")).content.decode()
     assert "asks to borrow Harry" in page and page.count("pick your card") >= 2
     assert count() == before
+
+
+def test_a_coachs_home_costs_the_same_at_4_and_40_coaches(client, organiser):
+    from tests.factories import LeagueFactory, SeasonFactory
+
+    counts = {}
+    for size in (4, 40):
+        season = SeasonFactory(league=LeagueFactory(slug=f"home-{size}", organisers=[organiser]))
+        coaches = make_campaign(season, size, organiser=organiser, prefix=f"C{size}")
+        ledgers.adjust(coach=coaches[0], ledger="favours", amount=3, reason="grant", by=organiser)
+        client.force_login(user_of(coaches[0]))
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(reverse("league:my_fixtures")).content.decode()
+        assert "3 Favours before" in page and "your deck for Round 1" in page
+        counts[size] = len(queries)
+    assert counts[4] == counts[40], counts
