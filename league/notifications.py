@@ -16,7 +16,9 @@ action triggered the mail (their write has already committed).
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -84,11 +86,28 @@ def organiser_recipients(league) -> list[Recipient]:
     return [r for r in (user_recipient(user) for user in league.organisers.all()) if r]
 
 
+_QUIET: ContextVar[bool] = ContextVar("notifications_quiet", default=False)
+
+
+@contextmanager
+def quiet() -> Iterator[None]:
+    """No email and no webhook post for the writes made inside: bulk work the
+    organiser runs themselves (an import of a season's results, the demo data),
+    where a message per result would flood every coach and the channel."""
+    token = _QUIET.set(True)
+    try:
+        yield
+    finally:
+        _QUIET.reset(token)
+
+
 def send(kind: Kind, recipients: Iterable[Recipient | None], *, subject: str, body: str, link: str = "") -> None:
     """Queue ``subject``/``body`` (plus the absolute ``link``) to each recipient once
     the current transaction commits; at once outside a transaction."""
     if kind.key not in kind_keys():
         raise ValueError(f"Unknown notification kind {kind.key!r}: register it first.")
+    if _QUIET.get():
+        return
     unique: dict[str, Recipient] = {}
     for recipient in recipients:
         if recipient is not None and recipient.email:
@@ -193,6 +212,8 @@ def result_approved(result, *, corrected: bool = False) -> None:
     """To both coaches; and the league's webhook, if it has one (league/webhooks.py)."""
     from league import webhooks
 
+    if _QUIET.get():
+        return
     fixture = result.fixture
     league = fixture.round.season.league
     what = "corrected by the organiser" if corrected else "approved"

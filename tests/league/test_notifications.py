@@ -143,3 +143,41 @@ def test_a_mail_server_that_refuses_is_logged_not_raised(
 def test_an_unregistered_kind_is_refused():
     with pytest.raises(ValueError, match="Unknown notification kind"):
         notifications.send(notifications.Kind("nope", "Nope"), [], subject="s", body="b")
+
+
+def test_an_import_tells_nobody(tmp_path, league, organiser, django_capture_on_commit_callbacks):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from league import webhooks
+    from tests.factories import CoachFactory
+
+    CoachFactory(name="Zoë O'Brien", email="zoe@example.com")
+    league.discord_webhook = "http://127.0.0.1:9/api/webhooks/1/x"
+    league.save()
+    path = tmp_path / "results.csv"
+    path.write_text(
+        "league,round,home,away,home_vp,away_vp,status\nMidlands Big League,1,Zoë O'Brien,Renée d'Arc,12,0,played\n",
+        encoding="utf-8",
+    )
+    before = list(webhooks._threads)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        call_command("import_results", str(path), "--by", organiser.username, stdout=StringIO())
+    assert Result.objects.get().is_approved
+    assert mail.outbox == [] and callbacks == [] and webhooks._threads == before
+    # Outside the quiet block the next step is told again.
+    fixture = Result.objects.get().fixture
+    with django_capture_on_commit_callbacks(execute=True):
+        services.reopen_result(result=fixture.result, by=organiser, reason="check")
+        services.approve_result(result=Result.objects.get(), by=organiser, reason="checked")
+    assert sorted(m.to[0] for m in mail.outbox) == ["zoe@example.com"]
+
+
+def test_the_demo_tells_nobody(django_capture_on_commit_callbacks):
+    from league import demo
+
+    with django_capture_on_commit_callbacks(execute=True):
+        demo.load_demos()
+    assert Result.objects.filter(status="approved").exists()
+    assert mail.outbox == []
