@@ -141,7 +141,7 @@ def profile(request: HttpRequest) -> HttpResponse:
     if coach is not None:
         initial["name"] = coach.name
     off = notifications.turned_off(request.user)
-    posted = request.POST if request.method == "POST" else None
+    posted = request.POST or None  # a POST without data is refused (400), never an empty save
     which = request.POST.get("form") if posted else None
     form = ProfileForm(posted if which != "notifications" else None, initial=initial, has_coach=coach is not None)
     prefs = NotificationsForm(
@@ -149,7 +149,9 @@ def profile(request: HttpRequest) -> HttpResponse:
         initial={"on": [kind.key for kind in kinds if kind.key not in off]},
     )
     status = 200
-    if which == "notifications":
+    if request.method == "POST" and posted is None:
+        status = 400
+    elif which == "notifications":
         if prefs.is_valid():
             notifications.set_preferences(user=request.user, on=prefs.cleaned_data["on"])
             messages.success(request, "Notification settings saved.")
