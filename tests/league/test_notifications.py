@@ -111,6 +111,7 @@ def test_preferences_bad_input_and_anonymous(client, home_user):
     response = client.post(reverse("profile"), {"form": "notifications", "on": ["result_reported"]})
     assert response.status_code == 302 and reverse("login") in response.url
     client.force_login(home_user)
+    assert client.post(reverse("profile")).status_code == 400  # nothing posted: nothing saved
     response = client.post(reverse("profile"), {"form": "notifications", "on": ["no_such_kind"]})
     assert response.status_code == 400 and "not one of the available choices" in response.content.decode()
     assert NotificationPreference.objects.count() == 0
