@@ -663,3 +663,8 @@ def test_read_only_pages_have_no_save_button(client, organiser, world):
     assert 'name="_save"' not in page and 'name="_continue"' not in page and "Close" in page
     page = client.get(reverse("admin:league_fixture_change", args=[result.fixture.pk])).content.decode()
     assert 'name="_save"' not in page
+    # The shared catalogue: organisers read it, only a superuser edits it.
+    from campaigns.models import Guild
+
+    page = client.get(reverse("admin:campaigns_guild_change", args=[Guild.objects.first().pk])).content.decode()
+    assert 'name="_save"' not in page and "Close" in page
