@@ -320,3 +320,17 @@ def test_the_demo_coach_can_try_the_redraft(client):
     assert step(client, team, "funds").status_code == 302
     feed = client.get(reverse("dungeonbowl:team_json", args=[demo.DEMO_SLUG, team.slug])).json()["redraft"]
     assert feed["raised"] and feed["budget"] == Redraft.objects.get(team=team).budget >= 1_000_000
+
+
+def test_once_a_team_redrafts_the_seasons_results_cannot_change(client, organiser, season, team):
+    """DB-15 counts the season's games, wins and prizes: once a team has begun
+    re-drafting from them, reopening one of its results is refused."""
+    from league import services as engine
+
+    result = Fixture.objects.filter(round__season=season).first().result
+    login(client, team.coach.user)
+    assert step(client, team, "scout").status_code == 302
+    with pytest.raises(ValidationError, match="Re-drafting after"):
+        engine.reopen_result(result=result, by=organiser, reason="late correction")
+    result.refresh_from_db()
+    assert result.status == result.Status.APPROVED
