@@ -3,6 +3,7 @@ table, unlocks reached by a coach's CP total, the starting pick and Moment picks
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 
 from django.core.exceptions import ValidationError
@@ -10,7 +11,7 @@ from django.db import transaction
 from django.db.models import Q, Sum, Value
 from django.utils import timezone
 
-from campaigns import rules
+from campaigns import notices, rules
 from campaigns.balances import cp_total
 from campaigns.guards import lock_coach, require_organiser, require_own, require_running
 from campaigns.models import CampaignCoach, CampaignPointLine, Guild, Moment, MomentUnlock, OwnedCard, PlotCard
@@ -58,7 +59,10 @@ def sync_moments_for(coaches: Iterable[CampaignCoach]) -> list[MomentUnlock]:
         for m in rules.moments_reached(cp.get(pk, 0), table)
         if (pk, m.threshold) not in have
     ]
-    return MomentUnlock.objects.bulk_create(new, ignore_conflicts=True) if new else []
+    created = MomentUnlock.objects.bulk_create(new, ignore_conflicts=True) if new else []
+    for _, reached in itertools.groupby(created, key=lambda unlock: unlock.coach_id):
+        notices.moments_reached(list(reached))  # one notice per coach, as for one coach
+    return created
 
 
 def pick_options(coach: CampaignCoach, unlocks: str):
@@ -112,6 +116,7 @@ def confirm_unlock(*, unlock: MomentUnlock, by) -> MomentUnlock:
     unlock.confirmed_at = timezone.now()
     unlock.confirmed_by = by
     unlock.save(update_fields=["confirmed_at", "confirmed_by"])
+    notices.card_to_pick(unlock)
     return unlock
 
 

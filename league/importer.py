@@ -44,7 +44,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 
-from league import layers, services, versions
+from league import layers, notifications, services, versions
 from league.models import Coach, Fixture, League, Result, Round, Season
 from league.rules import GAMES, GameRules
 from league.rules.base import Verdict
@@ -321,7 +321,9 @@ def import_rows(
     by_slug: dict[str, list[ImportRow]] = {}
     for row in rows:
         by_slug.setdefault(row.slug, []).append(row)
-    with versions.deferred():  # one new version per season, not one per saved row
+    # One email per imported result would flood every coach; one new version per
+    # season, not one per saved row.
+    with notifications.quiet(), versions.deferred():
         for slug, league_rows in by_slug.items():
             _import_league(slug, league_rows, game=rules, by=by, season_name=season_name, start_date=start_date,
                            source=source, summary=summary)
