@@ -13,7 +13,7 @@ from django.db.models import Q, Sum
 
 from campaigns import rules
 from campaigns.balances import active_lines, favour_balance
-from campaigns.guards import lock_coach, require_organiser
+from campaigns.guards import lock_coach, lock_fixture_sides, require_organiser
 from campaigns.decks import base_pool
 from campaigns.models import (
     Achievement,
@@ -141,10 +141,7 @@ def on_result_approved(result: Result) -> None:
         return
     season = fixture.round.season
     ensure_campaign(season)
-    coaches = [
-        lock_coach(cc)
-        for cc in CampaignCoach.objects.filter(entry_id__in=[fixture.home_id, fixture.away_id]).order_by("pk")
-    ]
+    coaches = lock_fixture_sides(fixture)  # already held when the engine called (league/locks.py)
     achievements = scoring_achievements(fixture, result, coaches)
     where = f"Round {fixture.round.number}"
     cp_rows = [
@@ -173,8 +170,7 @@ def on_result_withdrawn(result: Result) -> None:
     fixture = Fixture.objects.select_related("round__season").get(pk=result.fixture_id)
     if fixture.is_bye or not Campaign.objects.filter(season=fixture.round.season).exists():
         return
-    for cc in CampaignCoach.objects.filter(entry_id__in=[fixture.home_id, fixture.away_id]).order_by("pk"):
-        lock_coach(cc)
+    lock_fixture_sides(fixture)
     why = f"{fixture.round} result corrected or reopened"
     for model in (CampaignPointLine, FavourLine):
         reverse_lines(list(active_lines(model).filter(result=result, kind__in=[LineKind.MATCH, LineKind.CARD])), why)

@@ -244,6 +244,12 @@ class GameRules:
     # inside the engine's transaction. Layers on top of a game (The Big League) hook in
     # through league.layers instead.
 
+    def lock_sides(self, fixture) -> None:
+        """Lock the game's own rows for the fixture's two sides (what
+        ``result_approved`` and ``result_withdrawn`` change), in primary-key order
+        through ``league.locks.rows_in_order``: step 3 of the one lock order
+        (league/locks.py). Nothing by default."""
+
     def result_approved(self, result) -> None:
         """A result has just become approved. Nothing to derive by default."""
 

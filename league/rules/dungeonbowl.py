@@ -350,6 +350,13 @@ class DungeonBowlRules(GameRules):
 
     # The post-game sequence (DB-9 to DB-13) --------------------------------------
 
+    def lock_sides(self, fixture) -> None:
+        """The two teams, whose Treasury and players the post-game sequence changes
+        (league/locks.py, step 3)."""
+        from league.dungeonbowl.postgame import lock_teams
+
+        lock_teams(fixture)
+
     def result_approved(self, result) -> None:
         from league.dungeonbowl.postgame import apply_postgame
 
