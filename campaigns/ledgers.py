@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import Q, Sum
 
 from campaigns import rules
-from campaigns.balances import active_lines, favour_balance
+from campaigns.balances import active_lines, cp_total, favour_balance
 from campaigns.guards import lock_coach, lock_fixture_sides, require_organiser
 from campaigns.decks import base_pool
 from campaigns.models import (
@@ -215,7 +215,9 @@ def correction_warnings(result: Result):
 @transaction.atomic
 def adjust(*, coach: CampaignCoach, ledger: str, amount: int, reason: str, by, result: Result | None = None):
     """GB-1/GB-11: the Longshanks adds CP or Favours (or takes them away) with a
-    reason. Favours taken away never leave a negative balance (GB-20)."""
+    reason. Favours taken away never leave a negative balance (GB-20). Bounded
+    (STYLE habit 15): at most MAX_ADJUSTMENT either way, a CP total at most
+    MAX_CP_TOTAL."""
     coach = lock_coach(coach)
     require_organiser(coach.campaign, by)
     reason = (reason or "").strip()
@@ -223,6 +225,9 @@ def adjust(*, coach: CampaignCoach, ledger: str, amount: int, reason: str, by, r
         raise ValidationError("Give a reason: the coach sees it in their ledger.")
     if amount == 0:
         raise ValidationError("An adjustment of 0 changes nothing.")
+    refusal = rules.check_adjustment(ledger=ledger, amount=amount, cp_total=cp_total(coach) if ledger == "cp" else 0)
+    if refusal:
+        raise ValidationError(refusal)
     if ledger == "cp":
         line = CampaignPointLine.objects.create(
             coach=coach, amount=amount, kind=LineKind.ADJUSTMENT, reason=reason, created_by=by, result=result

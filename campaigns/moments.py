@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from campaigns import rules
@@ -24,13 +24,13 @@ def sync_moments(coach: CampaignCoach) -> list[MomentUnlock]:
     """GB-13: create an unlock for every Moment the CP total has reached, several at
     once after a jump. Rows are never deleted: a Moment no longer reached after a
     correction shows as such."""
-    reached = rules.moments_reached(cp_total(coach), moment_table())
-    have = set(coach.unlocks.values_list("threshold", flat=True))
-    new = [
-        MomentUnlock(coach=coach, threshold=m.threshold, name=m.name, unlocks=m.unlocks)
-        for m in reached
-        if m.threshold not in have
-    ]
+    # Unlocks are created in threshold order and never deleted, so every Moment up to
+    # the highest one held is already there: only those past it are new. The cost
+    # is the Moments newly reached, not the CP total (issue 12: one adjustment of
+    # 100,000,000 CP built five million of them).
+    highest = coach.unlocks.aggregate(highest=Max("threshold"))["highest"]
+    reached = rules.moments_reached(cp_total(coach), moment_table(), above=-1 if highest is None else highest)
+    new = [MomentUnlock(coach=coach, threshold=m.threshold, name=m.name, unlocks=m.unlocks) for m in reached]
     return MomentUnlock.objects.bulk_create(new, ignore_conflicts=True)
 
 

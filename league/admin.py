@@ -28,6 +28,7 @@ from league.admin_scoping import (
     error_text,
     organised_leagues,
 )
+from league.datebounds import MatchDateField
 from league.forms import abandon_form_class
 from league.models import Coach, Division, Entry, Fixture, League, Result, ResultEvent, Round, Season
 
@@ -35,7 +36,7 @@ from league.models import Coach, Division, Entry, Fixture, League, Result, Resul
 
 
 class RearrangeForm(forms.Form):
-    new_date = forms.DateField(widget=AdminDateWidget, help_text="GB-5: the fixture keeps its round.")
+    new_date = MatchDateField(widget=AdminDateWidget, help_text="GB-5: the fixture keeps its round.")
     reason = forms.CharField(max_length=250, widget=forms.Textarea(attrs={"rows": 3}), help_text="Every coach of the season with an email address is told.")
 
 

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from league import layers, locks, versions
+from league import datebounds, layers, locks, versions
 from league.links import site_root
 from league.models import Coach, Division, Entry, Fixture, League, Result, ResultEvent, Round, Season
 from league.rules.base import GameRules, Verdict
@@ -58,6 +58,8 @@ def generate_fixtures(*, season: Season, by=None, seed: int | None = None) -> li
     schedule = merge_rounds(
         [round_robin(group, double=season.double_round_robin, seed=seed) for group in _division_groups(entries)]
     )
+    # Every round's date within league/datebounds.py's range, at most MAX_ROUNDS rounds.
+    datebounds.validate_season_dates(season.start_date, rounds=len(schedule), days_between=season.cadence_days)
     dates = round_dates(season.start_date, len(schedule), season.cadence_days)
     rounds = Round.objects.bulk_create(
         Round(season=season, number=number, date=date) for number, date in enumerate(dates, start=1)
@@ -155,6 +157,7 @@ def add_friendly(*, season: Season, by, home: Entry, away: Entry, date: datetime
         raise ValidationError("Both sides of a friendly must be entries of this season.")
     if home.pk == away.pk:
         raise ValidationError("A friendly needs two different sides.")
+    datebounds.validate_match_date(date)
     rnd = season.rounds.filter(date__lte=date).order_by("-number").first() or season.rounds.order_by("number").first()
     if rnd is None:
         raise ValidationError("Generate the season's fixtures first; a friendly joins the round of its week.")
@@ -175,6 +178,7 @@ def rearrange_fixture(*, fixture: Fixture, by, new_date: datetime.date, reason: 
     reason = reason.strip()
     if not reason:
         raise ValidationError("Give a reason for the rearrangement; every coach is told it.")
+    datebounds.validate_match_date(new_date)  # 9999-12-31 broke every .ics feed listing it
     old_date = fixture.date
     fixture.date = new_date
     fixture.rearranged_reason = reason

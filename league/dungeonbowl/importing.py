@@ -35,7 +35,8 @@ from django.utils.text import slugify
 from league.dungeonbowl import rules, services
 from league.dungeonbowl.league_models import DungeonBowlSettings, TeamSeason
 from league.dungeonbowl.models import GAME_SYSTEM, College, Team
-from league.importer import DEFAULT_SEASON, BadRow, ImportRefused, system_user
+from league.importer import DEFAULT_SEASON, BadRow, ImportRefused, check_season_options, system_user
+from league.rules.importing import csv_records, shown
 from league.models import Coach, Division, League, Season
 from league.scheduling import MAX_DIVISIONS, MIN_DIVISIONS, MIN_PER_DIVISION
 
@@ -102,8 +103,7 @@ def read_team_rows(lines: Iterable[str]) -> list[TeamLines]:
     reader.fieldnames = header
     teams: dict[tuple[str, str], TeamLines] = {}
     coaches: dict[tuple[str, str], tuple[str, int]] = {}
-    for record in reader:
-        line = reader.line_num
+    for line, record in csv_records(reader, BadRow):
         if "\0extra" in record or (None in record.values() and any(record.values())):
             raise BadRow(line, f"the line does not have the header's {len(COLUMNS)} fields")
         values = {key: (value or "").strip() for key, value in record.items()}
@@ -111,19 +111,22 @@ def read_team_rows(lines: Iterable[str]) -> list[TeamLines]:
             continue
         league = _field(values, "league", line, League._meta.get_field("name").max_length)
         if not slugify(league):
-            raise BadRow(line, f"the league name {league!r} gives no usable web address (slug)")
+            raise BadRow(line, f"the league name {shown(league)} gives no usable web address (slug)")
         team = _field(values, "team", line, Team._meta.get_field("name").max_length)
         if not slugify(team) or slugify(team) == "new":
-            raise BadRow(line, f"the team name {team!r} cannot be a web address; choose another")
+            raise BadRow(line, f"the team name {shown(team)} cannot be a web address; choose another")
         coach = _field(values, "coach", line, Coach._meta.get_field("name").max_length)
         college = _field(values, "college", line, College._meta.get_field("name").max_length)
         division = _field(values, "division", line, Division._meta.get_field("name").max_length, required=False)
         position = _field(values, "position", line, 60)
         player = _field(values, "player", line, 60, required=False)
+        text = values.get("rerolls", "")
         try:
-            rerolls = int(values.get("rerolls", ""))
+            if len(text) > 6:  # no int() of thousands of digits: far past the range below anyway
+                raise ValueError(text)
+            rerolls = int(text)
         except ValueError:
-            raise BadRow(line, f"rerolls must be a whole number, not {values.get('rerolls', '')!r}") from None
+            raise BadRow(line, f"rerolls must be a whole number, not {shown(text)}") from None
         if not 0 <= rerolls <= rules.MAX_REROLLS:
             raise BadRow(line, f"a team has 0 to {rules.MAX_REROLLS} re-rolls (DB-6), not {rerolls}")
         key = (slugify(league), slugify(team))
@@ -175,6 +178,7 @@ def _check_divisions(teams: list[TeamLines]) -> None:
 def import_teams(teams: list[TeamLines], *, by=None, season_name: str = DEFAULT_SEASON,
                  start_date=None) -> TeamImportSummary:
     """Write the checked teams: everything or, on the first problem, nothing."""
+    check_season_options(season_name, start_date)
     by = by or system_user()
     summary = TeamImportSummary()
     colleges = {c.name.lower(): c for c in College.objects.all()}
