@@ -17,7 +17,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.widgets import AdminDateWidget
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Count, Q
+from django.db.models import BooleanField, Case, Count, Q, Value, When
 from django.utils.html import format_html, format_html_join
 
 from league import services
@@ -101,10 +101,46 @@ class CoachAdmin(OrganiserScopedAdmin):
     """Coaches are shared between leagues: an organiser sees those with an entry in
     one of their leagues and those they created (a new coach has no entry yet)."""
 
-    list_display = ["name", "email", "user"]
+    list_display = ["name", "contact_email", "user"]
     list_select_related = ["user"]
     search_fields = ["name", "email", "user__email"]
     actions = ["invite"]
+
+    # Issue 12: an organiser sees the coaches of their leagues but changes, and
+    # reads the address of, only the coaches they created (added, invited or
+    # imported); another organiser's coach entered in their league is read-only,
+    # its address masked. A superuser sees and changes everything.
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        if request.user.is_superuser:
+            return queryset.annotate(is_own=Value(True))
+        return queryset.annotate(
+            is_own=Case(When(created_by=request.user.pk, then=Value(True)), default=Value(False), output_field=BooleanField())
+        )
+
+    def is_own(self, request, obj) -> bool:
+        return obj is None or request.user.is_superuser or obj.created_by_id == request.user.pk
+
+    @admin.display(description="email", ordering="email")
+    def contact_email(self, obj) -> str:
+        from league.invitations import mask_email
+
+        return obj.email if getattr(obj, "is_own", False) else mask_email(obj.email)
+
+    def get_search_fields(self, request):
+        # Searching by address would tell whether another organiser's coach has it.
+        return self.search_fields if request.user.is_superuser else ["name"]
+
+    def get_exclude(self, request, obj=None):
+        excluded = list(super().get_exclude(request, obj) or [])
+        return excluded if self.is_own(request, obj) else [*excluded, "email"]
+
+    def has_change_permission(self, request, obj=None):
+        return super().has_change_permission(request, obj) and self.is_own(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return super().has_delete_permission(request, obj) and self.is_own(request, obj)
 
     @admin.action(description="Email an invitation to set up an account")
     def invite(self, request, queryset):
@@ -123,6 +159,8 @@ class CoachAdmin(OrganiserScopedAdmin):
         for coach in queryset:
             league = leagues.get(coach.pk)
             try:
+                if not self.is_own(request, coach):
+                    raise ValidationError(f"{coach} was added by another organiser; they send the invitation.")
                 if league is None:
                     raise ValidationError(f"{coach} is in no league yet.")
                 invitations.send_invitation(coach=coach, league=league, request=request)

@@ -255,6 +255,17 @@ def _whole_number(values: dict[str, str], column: str, line: int) -> int | None:
         raise BadRow(line, str(error)) from None
 
 
+def coach_for_name(*, name: str, league: League, by) -> tuple[Coach, bool]:
+    """The coach an import line's ``name`` means for the organiser ``by`` in
+    ``league`` (issue 12: never another organiser's coach): one already entered in
+    this league, else one ``by`` created, else a new coach ``by`` creates, even when
+    someone else's coach has that name. Returns (coach, created)."""
+    entered = Coach.objects.filter(name=name, entries__season__league=league).order_by("pk").first()
+    if entered is not None:
+        return entered, False
+    return Coach.objects.get_or_create(name=name, created_by=by)
+
+
 def rules_for(game: str) -> GameRules:
     """The game's rules with its default settings, for reading a file."""
     return GAMES[game]()

@@ -35,7 +35,7 @@ from django.utils.text import slugify
 from league.dungeonbowl import rules, services
 from league.dungeonbowl.league_models import DungeonBowlSettings, TeamSeason
 from league.dungeonbowl.models import GAME_SYSTEM, College, Team
-from league.importer import DEFAULT_SEASON, BadRow, ImportRefused, check_season_options, system_user
+from league.importer import DEFAULT_SEASON, BadRow, ImportRefused, check_season_options, coach_for_name, system_user
 from league.rules.importing import csv_records, shown
 from league.models import Coach, Division, League, Season
 from league.scheduling import MAX_DIVISIONS, MIN_DIVISIONS, MIN_PER_DIVISION
@@ -228,7 +228,7 @@ def _import_team(lines: TeamLines, *, league, season, budget, colleges, by, summ
     if not check.ok:
         raise BadRow(lines.last_line, f"{lines.team}'s draft is refused: {' '.join(check.refusals)}")
 
-    coach, created = Coach.objects.get_or_create(name=lines.coach, defaults={"created_by": by})
+    coach, created = coach_for_name(name=lines.coach, league=league, by=by)  # never another organiser's
     summary.coaches += created
     division = None
     if lines.division:
