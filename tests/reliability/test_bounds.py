@@ -38,7 +38,7 @@ def test_the_adjust_form_refuses_an_unbounded_amount(client, season, organiser, 
     a, _ = campaign
     client.force_login(organiser)
     response = client.post(
-        reverse("campaigns:adjust", args=[season.league.slug, a.pk]),
+        reverse("campaigns:adjust", args=[season.league.slug, a.entry.coach_id]),
         {"ledger": ledger, "amount": str(amount), "reason": "typo"},
     )
     assert response.status_code == 400
@@ -51,7 +51,7 @@ def test_the_adjust_form_accepts_the_bound(client, season, organiser, campaign):
     a, _ = campaign
     client.force_login(organiser)
     response = client.post(
-        reverse("campaigns:adjust", args=[season.league.slug, a.pk]), {"ledger": "cp", "amount": "1000", "reason": "ok"}
+        reverse("campaigns:adjust", args=[season.league.slug, a.entry.coach_id]), {"ledger": "cp", "amount": "1000", "reason": "ok"}
     )
     assert response.status_code == 302
     assert CampaignPointLine.objects.get(kind=LineKind.ADJUSTMENT).amount == 1000
