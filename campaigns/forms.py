@@ -98,7 +98,7 @@ class OfferForm(forms.Form):
 
     kind = forms.ChoiceField(choices=CardOffer.Kind.choices)
     wanted = OwnedCardField(queryset=OwnedCard.objects.none(), label="Card you want")
-    favours = forms.IntegerField(required=False, min_value=0, max_value=rules.MAX_CARD_OFFER, label="Favours offered (purchase)")
+    favours = forms.IntegerField(required=False, min_value=0, label="Favours offered (purchase)")  # GB-23 bound: the service says it
     offered = OwnedCardField(queryset=OwnedCard.objects.none(), required=False, label="Your card (swap)")
 
     def __init__(self, *args, coach: CampaignCoach, **kwargs):
