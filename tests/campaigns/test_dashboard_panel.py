@@ -43,3 +43,16 @@ def test_no_panel_for_another_game(client, organiser):
     SeasonFactory(league=league)
     client.force_login(organiser)
     assert "Moments to confirm" not in client.get(reverse("league:organiser_dashboard", args=[league.slug])).content.decode()
+
+
+def test_the_home_page_counts_moments_to_confirm_for_the_organiser(client, season, organiser, other_organiser):
+    a = make_campaign(season, 2, organiser=organiser)[0]
+    client.force_login(organiser)
+    assert "moments to confirm" not in client.get(reverse("league:league_list")).content.decode()
+    ledgers.adjust(coach=a, ledger="cp", amount=20, reason="test", by=organiser)
+    page = client.get(reverse("league:league_list")).content.decode()
+    assert "1 to do" in page and "1 moment to confirm" in page
+    client.force_login(other_organiser)
+    assert "moment to confirm" not in client.get(reverse("league:league_list")).content.decode()
+    client.force_login(a.entry.coach.user)
+    assert "moment to confirm" not in client.get(reverse("league:league_list")).content.decode()

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0004_season_version'),
+        ('league', '0005_notifications_webhook_disputes'),
     ]
 
     operations = [

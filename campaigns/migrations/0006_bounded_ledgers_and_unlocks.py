@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaigns', '0004_notices_and_closed_deals'),
+        ('campaigns', '0005_campaign_coaches_plural'),
         ('league', '0004_season_version'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0005_bounded_dates_rounds_scores'),
+        ('league', '0006_bounded_dates_rounds_scores'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
