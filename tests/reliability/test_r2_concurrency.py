@@ -178,7 +178,10 @@ def test_big_league_workflow_and_spends_at_once():
     run = run_together(plans_for(calls, [spender(a, 0), spender(a, 3), spender(b, 0)]))
 
     assert run.errors == []
-    assert run.ok["approve"] + run.ok["record"] >= 1 and run.ok["sponsor"] + run.ok["advance"] >= 1, run.reasons
+    # Spends go through only while the coach's Wheeling & Dealing is open (closed
+    # while their match is reported and not approved): refusals by the rules are
+    # fine, the organiser's adjustments on the same rows always go through.
+    assert run.ok["approve"] + run.ok["record"] >= 1 and run.ok["adjust"] == 3, run.reasons
     assert_history_matches(run, first)
     coaches = list(CampaignCoach.objects.filter(campaign__season=season))
     for cc in coaches:
