@@ -35,12 +35,12 @@ from campaigns.models import (
     SponsorshipPurchase,
     Title,
 )
-from league.admin_scoping import OrganiserScopedAdmin, ScopedRelatedFilter, error_text
+from league.admin_scoping import BoundedSelectionMixin, OrganiserScopedAdmin, ScopedRelatedFilter, error_text
 
 # Catalogue -------------------------------------------------------------------------
 
 
-class CatalogueAdmin(admin.ModelAdmin):
+class CatalogueAdmin(BoundedSelectionMixin, admin.ModelAdmin):
     """Shared by every league: a superuser edits it, organisers read it."""
 
     def has_add_permission(self, request):

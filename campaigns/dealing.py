@@ -147,6 +147,26 @@ def _close_by_rules(deal, *, reason: str, what: str, coaches: tuple[CampaignCoac
     notices.tell(coaches, f"{what} could not go through and is closed: {reason}")
 
 
+def _payer_phase(payer: CampaignCoach):
+    """GB-19 when a deal is answered: the paying coach's Wheeling & Dealing phase,
+    which must still be open (the message names them: both coaches are told)."""
+    phase = phase_for(payer)
+    if not phase.is_open:
+        raise ValidationError(f"{payer}'s Wheeling & Dealing is closed: {phase.closed_because}.")
+    return phase
+
+
+def _payer_can_spend(payer: CampaignCoach, phase, cost: int, what: str) -> None:
+    """GB-19, GB-20 when a deal is answered: the payer still has the Favours and the
+    phase's allowance for it."""
+    refusal = rules.check_spend(
+        balance=favour_balance(payer), spent_in_phase=spent_in_phase(payer, phase.number),
+        cost=cost, what=what, who=str(payer),
+    )
+    if refusal:
+        raise ValidationError(refusal)
+
+
 def _refusal(check) -> str | None:
     """The rules' refusal of ``check()`` as one message, None when it passes."""
     try:
@@ -176,17 +196,10 @@ def answer_loan(*, loan: Loan, accept: bool, by) -> Loan:
         refusal = rules.check_loanable(loan.model_type)
         if refusal:
             raise ValidationError(refusal)
-        phase = phase_for(borrower)
-        if not phase.is_open:
-            raise ValidationError(f"{borrower}'s Wheeling & Dealing is closed: {phase.closed_because}.")
+        phase = _payer_phase(borrower)
         if phase.next_fixture is None:
             raise ValidationError(f"{borrower} has no League Match left to field the model in (GB-22).")
-        refusal = rules.check_spend(
-            balance=favour_balance(borrower), spent_in_phase=spent_in_phase(borrower, phase.number),
-            cost=rules.LOAN_COST, what="The loan", who=str(borrower),
-        )
-        if refusal:
-            raise ValidationError(refusal)
+        _payer_can_spend(borrower, phase, rules.LOAN_COST, "The loan")
         found["phase"] = phase
 
     reason = _refusal(check)
@@ -293,9 +306,9 @@ def answer_offer(*, offer: CardOffer, accept: bool, by) -> CardOffer:
         notices.offer_answered(offer)
         return offer
     _require_pending(offer, "offer")
-    wanted = OwnedCard.objects.select_for_update().select_related("card").get(pk=offer.wanted_id)
+    wanted = OwnedCard.objects.select_for_update(of=("self",)).select_related("card").get(pk=offer.wanted_id)
     offered = (
-        OwnedCard.objects.select_for_update().select_related("card").get(pk=offer.offered_id)
+        OwnedCard.objects.select_for_update(of=("self",)).select_related("card").get(pk=offer.offered_id)
         if offer.offered_id else None
     )
     found = {}
@@ -306,15 +319,8 @@ def answer_offer(*, offer: CardOffer, accept: bool, by) -> CardOffer:
         if offered is not None:
             _check_card_movable(offered, proposer, recipient)
         if offer.kind == CardOffer.Kind.PURCHASE:
-            phase = phase_for(proposer)
-            if not phase.is_open:
-                raise ValidationError(f"{proposer}'s Wheeling & Dealing is closed: {phase.closed_because}.")
-            refusal = rules.check_spend(
-                balance=favour_balance(proposer), spent_in_phase=spent_in_phase(proposer, phase.number),
-                cost=offer.favours, what="The offer", who=str(proposer),
-            )
-            if refusal:
-                raise ValidationError(refusal)
+            phase = _payer_phase(proposer)
+            _payer_can_spend(proposer, phase, offer.favours, "The offer")
             found["phase"] = phase
 
     reason = _refusal(check)

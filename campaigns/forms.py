@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.db.models import Q
 
+from campaigns import rules
 from campaigns.rules import UNLOANABLE_TYPES
 from campaigns.models import CampaignCoach, CardOffer, Guild, ModelType, OwnedCard, PlotCard, Sponsorship
 
@@ -97,7 +98,7 @@ class OfferForm(forms.Form):
 
     kind = forms.ChoiceField(choices=CardOffer.Kind.choices)
     wanted = OwnedCardField(queryset=OwnedCard.objects.none(), label="Card you want")
-    favours = forms.IntegerField(required=False, min_value=0, label="Favours offered (purchase)")
+    favours = forms.IntegerField(required=False, min_value=0, label="Favours offered (purchase)")  # GB-23 bound: the service says it
     offered = OwnedCardField(queryset=OwnedCard.objects.none(), required=False, label="Your card (swap)")
 
     def __init__(self, *args, coach: CampaignCoach, **kwargs):
@@ -124,5 +125,9 @@ class AdjustForm(forms.Form):
     """GB-1/GB-11: the Longshanks' adjustment, with the reason the coach will see."""
 
     ledger = forms.ChoiceField(choices=[("cp", "Campaign Points"), ("favours", "Favours")])
-    amount = forms.IntegerField()
+    amount = forms.IntegerField(
+        min_value=-rules.MAX_ADJUSTMENT,
+        max_value=rules.MAX_ADJUSTMENT,
+        help_text=f"Between -{rules.MAX_ADJUSTMENT} and {rules.MAX_ADJUSTMENT}.",
+    )
     reason = forms.CharField(max_length=300)

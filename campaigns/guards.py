@@ -1,32 +1,48 @@
 """Locks and permission checks shared by every Big League service.
 
-One lock order (STYLE habit 16): a deal between two coaches locks both
-``CampaignCoach`` rows in primary-key order (``lock_pair``)."""
+One lock order (STYLE habit 16, written in league/locks.py): a campaign's coaches
+are side rows (step 3), locked in primary-key order: a deal between two coaches
+locks both with ``lock_pair``, a workflow step on a match locks the fixture's
+coaches with ``lock_fixture_sides`` after the fixture and its result."""
 
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from campaigns import rules
+from league import locks
 from campaigns.balances import favour_balance, spent_in_phase
 from campaigns.models import Campaign, CampaignCoach
 from campaigns.phases import Phase, phase_for
 
 
+COACH_RELATED = ("campaign__season__league", "entry__coach__user", "guild")
+LOCKED_SIDES = "_campaign_coaches_locked"  # on a fixture whose sides this transaction holds
+
+
 def lock_coach(coach: CampaignCoach) -> CampaignCoach:
-    return (
-        CampaignCoach.objects.select_for_update(of=("self",))
-        .select_related("campaign__season__league", "entry__coach__user", "guild")
-        .get(pk=coach.pk)
-    )
+    (locked,) = locks.rows_in_order(CampaignCoach.objects.all(), [coach.pk], related=COACH_RELATED)
+    return locked
 
 
 def lock_pair(a: CampaignCoach, b: CampaignCoach) -> tuple[CampaignCoach, CampaignCoach]:
     """Lock two coaches' rows always in the same order, so two deals between the
     same coaches cannot deadlock."""
-    first, second = sorted([a, b], key=lambda c: c.pk)
-    locked = {first.pk: lock_coach(first), second.pk: lock_coach(second)}
+    locked = {c.pk: c for c in locks.rows_in_order(CampaignCoach.objects.all(), [a.pk, b.pk], related=COACH_RELATED)}
     return locked[a.pk], locked[b.pk]
+
+
+def lock_fixture_sides(fixture) -> list[CampaignCoach]:
+    """The Layer hook (league/locks.py, step 3): the campaign coaches of a fixture's
+    two entries, whose ledgers approving or withdrawing its result changes."""
+    coaches = list(
+        CampaignCoach.objects.select_for_update(of=("self",), no_key=True)
+        .select_related(*COACH_RELATED)
+        .filter(entry_id__in=[fixture.home_id, fixture.away_id])
+        .order_by("pk")
+    )  # one query, rows locked lowest primary key first (step 3)
+    fixture.__dict__[LOCKED_SIDES] = coaches  # the approval hooks reuse them: no second query
+    return coaches
 
 
 def require_own(coach: CampaignCoach, by) -> None:

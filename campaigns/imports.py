@@ -11,7 +11,8 @@ from campaigns.balances import active_lines
 from campaigns.ledgers import adjust
 from campaigns.models import CampaignCoach, CampaignPointLine, LineKind
 from campaigns.setup import ensure_campaign
-from league.models import Fixture, Result
+from league import locks
+from league.models import Result
 from league.rules.importing import parse_whole_number
 
 
@@ -25,7 +26,7 @@ def record_match_cp(*, result: Result, home_cp: int | None, away_cp: int | None,
     are not here: the import approves results through ``league.services``, so GB-18
     applies exactly as for a result entered on the site.
     """
-    fixture = Fixture.objects.select_related("round__season__league").get(pk=result.fixture_id)
+    fixture, _ = locks.fixture(result.fixture_id)  # the one lock order: both coaches in pk order first
     ensure_campaign(fixture.round.season)
     added = 0
     for entry_id, cp in ((fixture.home_id, home_cp), (fixture.away_id, away_cp)):

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
-from campaigns import demo, imports, ledgers, notices, selectors, setup, waiting
+from campaigns import demo, guards, imports, ledgers, notices, selectors, setup, waiting
 from campaigns.models import Title
 from league.layers import ImportColumns, Layer
 
@@ -90,6 +90,7 @@ LAYER = Layer(
     result_withdrawn=ledgers.on_result_withdrawn,
     results_imported=ledgers.derive_season,
     correction_warnings=ledgers.correction_warnings,
+    lock_sides=guards.lock_fixture_sides,
     season_started=setup.ensure_campaign,
     import_columns=ImportColumns(columns=imports.COLUMNS, parse=imports.parse_cp, apply=imports.apply_cp),
     panels={

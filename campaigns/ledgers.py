@@ -24,8 +24,8 @@ from django.db.models import Exists, F, OuterRef, Q, Sum
 from django.utils import timezone
 
 from campaigns import rules
-from campaigns.balances import active_lines, favour_balance
-from campaigns.guards import lock_coach, require_organiser
+from campaigns.balances import active_lines, cp_total, favour_balance
+from campaigns.guards import LOCKED_SIDES, lock_coach, require_organiser
 from campaigns.models import (
     Achievement,
     Campaign,
@@ -247,11 +247,17 @@ def _fixture_of(result: Result) -> Fixture:
     return Fixture.objects.select_related("round__season__league").get(pk=result.fixture_id)
 
 
-def _lock_coaches(fixture: Fixture) -> list[CampaignCoach]:
-    """Both coaches' campaign rows, locked in one query in primary-key order (the
-    lock order of ``guards.lock_pair``)."""
+def _lock_coaches(fixture: Fixture, *, again: bool = False) -> list[CampaignCoach]:
+    """Both coaches' campaign rows, locked in one query in primary-key order, FOR NO
+    KEY UPDATE: step 3 of the one lock order (league/locks.py), which the engine
+    has already taken through ``guards.lock_fixture_sides``; a direct call (an
+    import's derivation) takes it the same way. ``again`` reads them afresh (the
+    rows were just created)."""
+    held = None if again else fixture.__dict__.get(LOCKED_SIDES)
+    if held is not None and len(held) == 2:
+        return held
     return list(
-        CampaignCoach.objects.select_for_update(of=("self",))
+        CampaignCoach.objects.select_for_update(of=("self",), no_key=True)
         .filter(entry_id__in=[fixture.home_id, fixture.away_id])
         .order_by("pk")
     )
@@ -306,7 +312,7 @@ def on_result_approved(result: Result) -> None:
     coaches = cleared if cleared is not None else _lock_coaches(fixture)
     if len(coaches) < 2:  # a season made without its campaign rows (an import, a late entry)
         ensure_campaign(season)
-        coaches = _lock_coaches(fixture)
+        coaches = _lock_coaches(fixture, again=True)
     n = fixture.round.number
     targets: list[dict] = []
     approved: list[dict] = []
@@ -431,7 +437,9 @@ def correction_warnings(result: Result):
 @transaction.atomic
 def adjust(*, coach: CampaignCoach, ledger: str, amount: int, reason: str, by, result: Result | None = None):
     """GB-1/GB-11: the Longshanks adds CP or Favours (or takes them away) with a
-    reason. Favours taken away never leave a negative balance (GB-20)."""
+    reason. Favours taken away never leave a negative balance (GB-20). Bounded
+    (STYLE habit 15): at most MAX_ADJUSTMENT either way, a CP total at most
+    MAX_CP_TOTAL."""
     coach = lock_coach(coach)
     require_organiser(coach.campaign, by)
     reason = (reason or "").strip()
@@ -439,6 +447,9 @@ def adjust(*, coach: CampaignCoach, ledger: str, amount: int, reason: str, by, r
         raise ValidationError("Give a reason: the coach sees it in their ledger.")
     if amount == 0:
         raise ValidationError("An adjustment of 0 changes nothing.")
+    refusal = rules.check_adjustment(ledger=ledger, amount=amount, cp_total=cp_total(coach) if ledger == "cp" else 0)
+    if refusal:
+        raise ValidationError(refusal)
     if ledger == "cp":
         line = CampaignPointLine.objects.create(
             coach=coach, amount=amount, kind=LineKind.ADJUSTMENT, reason=reason, created_by=by, result=result

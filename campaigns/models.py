@@ -15,6 +15,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from campaigns.rules import MAX_ADJUSTMENT, MAX_CP_TOTAL
+
 # Catalogue ------------------------------------------------------------------
 
 
@@ -55,6 +57,11 @@ class PlotCard(models.Model):
             ),
             models.CheckConstraint(
                 condition=~Q(kind="rare") | Q(is_rare=True), name="plotcard_season_rares_are_rare"
+            ),
+            # A card's reward is a ledger line, which stays within MAX_ADJUSTMENT.
+            models.CheckConstraint(
+                condition=Q(cp_reward__lte=MAX_ADJUSTMENT, favour_reward__lte=MAX_ADJUSTMENT),
+                name="plotcard_rewards_bounded",
             ),
         ]
 
@@ -197,7 +204,13 @@ class CampaignPointLine(LedgerLine):
     class Meta(LedgerLine.Meta):
         verbose_name = "Campaign Point entry"
         verbose_name_plural = "Campaign Point entries"
-        constraints = [models.CheckConstraint(condition=~Q(amount=0), name="cp_entry_not_zero")]
+        constraints = [
+            models.CheckConstraint(condition=~Q(amount=0), name="cp_entry_not_zero"),
+            # STYLE habit 15: no line (an adjustment, a reversal) beyond the bound.
+            models.CheckConstraint(
+                condition=Q(amount__gte=-MAX_ADJUSTMENT, amount__lte=MAX_ADJUSTMENT), name="cp_entry_bounded"
+            ),
+        ]
 
 
 class FavourLine(LedgerLine):
@@ -220,6 +233,9 @@ class FavourLine(LedgerLine):
         verbose_name_plural = "Favour entries"
         constraints = [
             models.CheckConstraint(condition=~Q(amount=0), name="favour_entry_not_zero"),
+            models.CheckConstraint(
+                condition=Q(amount__gte=-MAX_ADJUSTMENT, amount__lte=MAX_ADJUSTMENT), name="favour_entry_bounded"
+            ),
             # Spending is always a debit.
             models.CheckConstraint(condition=Q(phase__isnull=True) | Q(amount__lt=0), name="favour_spend_is_debit"),
             # GB-26: one carry-over per coach per finished campaign.
@@ -240,7 +256,9 @@ class MomentUnlock(models.Model):
     below the threshold: the page shows it as no longer reached."""
 
     coach = models.ForeignKey(CampaignCoach, on_delete=models.CASCADE, related_name="unlocks")
-    threshold = models.PositiveSmallIntegerField()
+    # An integer, not a smallint: a repeating Moment reaches any threshold up to
+    # MAX_CP_TOTAL (PostgreSQL's smallint stopped at 32,767: a 500).
+    threshold = models.PositiveIntegerField()
     name = models.CharField(max_length=60)
     unlocks = models.CharField(max_length=5, choices=Moment.Unlocks.choices)
     reached_at = models.DateTimeField(default=timezone.now)
@@ -251,7 +269,10 @@ class MomentUnlock(models.Model):
 
     class Meta:
         ordering = ["coach", "threshold"]
-        constraints = [models.UniqueConstraint(fields=["coach", "threshold"], name="unlock_once_per_threshold")]
+        constraints = [
+            models.UniqueConstraint(fields=["coach", "threshold"], name="unlock_once_per_threshold"),
+            models.CheckConstraint(condition=Q(threshold__lte=MAX_CP_TOTAL), name="unlock_threshold_bounded"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.coach}: {self.name} ({self.threshold} CP)"

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q, Sum, Value
+from django.db.models import Max, Q, Sum, Value
 from django.utils import timezone
 
 from campaigns import notices, rules
@@ -32,32 +32,35 @@ def sync_moments(coach: CampaignCoach) -> list[MomentUnlock]:
 
 def sync_moments_for(coaches: Iterable[CampaignCoach]) -> list[MomentUnlock]:
     """``sync_moments`` for several coaches in three queries whatever their number
-    (the Moment table; the CP totals with the unlocks they have; the new ones)."""
+    (the Moment table; the CP totals with the highest unlock each holds; the new
+    ones). Unlocks are created in threshold order and never deleted, so every
+    Moment up to the highest one held is already there: only those past it are new.
+    The cost is the Moments newly reached, not the CP total (issue 12: one
+    adjustment of 100,000,000 CP built five million of them)."""
     ids = [coach.pk for coach in coaches]
     if not ids:
         return []
     table = moment_table()
-    # One query: each coach's CP total (0) and each unlock they have (1).
+    # One query: each coach's CP total (0) and the highest unlock they hold (1).
     totals = (
         CampaignPointLine.objects.filter(coach_id__in=ids).order_by().values("coach_id")
         .annotate(value=Sum("amount"), what=Value(0)).values_list("coach_id", "value", "what")
     )
-    unlocks = (
-        MomentUnlock.objects.filter(coach_id__in=ids).order_by()
-        .annotate(what=Value(1)).values_list("coach_id", "threshold", "what")
+    highest_held = (
+        MomentUnlock.objects.filter(coach_id__in=ids).order_by().values("coach_id")
+        .annotate(value=Max("threshold"), what=Value(1)).values_list("coach_id", "value", "what")
     )
     cp: dict[int, int] = {}
-    have: set[tuple[int, int]] = set()
-    for pk, value, what in totals.union(unlocks, all=True):
+    highest: dict[int, int] = {}
+    for pk, value, what in totals.union(highest_held, all=True):
         if what:
-            have.add((pk, value))
+            highest[pk] = value
         else:
             cp[pk] = value or 0
     new = [
         MomentUnlock(coach_id=pk, threshold=m.threshold, name=m.name, unlocks=m.unlocks)
         for pk in ids
-        for m in rules.moments_reached(cp.get(pk, 0), table)
-        if (pk, m.threshold) not in have
+        for m in rules.moments_reached(cp.get(pk, 0), table, above=highest.get(pk, -1))
     ]
     created = MomentUnlock.objects.bulk_create(new, ignore_conflicts=True) if new else []
     for _, reached in itertools.groupby(created, key=lambda unlock: unlock.coach_id):

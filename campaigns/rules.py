@@ -19,6 +19,14 @@ ADVANCEMENT_COST = 1  # GB-24
 ADVANCEMENT_CP = 5  # GB-24
 CARRY_OVER_FAVOURS = 5  # GB-26
 UNLOANABLE_TYPES = {"captain": "Captain", "mascot": "Mascot"}  # GB-22
+# STYLE habit 15, issue 12: the bounds of what a person or a file can enter. One
+# Longshanks adjustment (GB-1, GB-11) or imported match CP moves a ledger by at most
+# MAX_ADJUSTMENT; every ledger line (a reversal too) stays within it (a database
+# check); a coach's CP total never passes MAX_CP_TOTAL, so the Moments reached
+# (one per 20 CP past 200) stay a few thousand at the very most. Real campaigns end
+# with a few hundred CP.
+MAX_ADJUSTMENT = 1000
+MAX_CP_TOTAL = 100_000
 
 GUILD = "guild"
 RARE = "rare"
@@ -42,41 +50,83 @@ class ReachedMoment:
     unlocks: str
 
 
-def _expand(table: Sequence[MomentDef], up_to: int) -> list[ReachedMoment]:
-    """Every Moment with a threshold <= up_to, repeating rows unrolled."""
+def _expand(table: Sequence[MomentDef], up_to: int, *, above: int = -1) -> list[ReachedMoment]:
+    """Every Moment with ``above`` < threshold <= ``up_to``, repeating rows unrolled:
+    the cost is the number of Moments in that range, never the CP total itself."""
     out: list[ReachedMoment] = []
     for m in sorted(table, key=lambda m: m.threshold):
         if m.threshold > up_to:
             break
         if m.repeat_every:
-            out.extend(ReachedMoment(t, m.name, m.unlocks) for t in range(m.threshold, up_to + 1, m.repeat_every))
-        else:
+            first = m.threshold
+            if first <= above:  # skip the repeats at or below ``above`` arithmetically
+                first += ((above - m.threshold) // m.repeat_every + 1) * m.repeat_every
+            out.extend(ReachedMoment(t, m.name, m.unlocks) for t in range(first, up_to + 1, m.repeat_every))
+        elif m.threshold > above:
             out.append(ReachedMoment(m.threshold, m.name, m.unlocks))
     out.sort(key=lambda r: r.threshold)
-    # A repeating row stops where a later fixed row takes over.
+    # Where two rows share a threshold, the one listed first in threshold order wins.
     seen: dict[int, ReachedMoment] = {}
     for r in out:
         seen.setdefault(r.threshold, r)
     return [seen[t] for t in sorted(seen)]
 
 
-def moments_reached(cp_total: int, table: Sequence[MomentDef]) -> list[ReachedMoment]:
+def moments_reached(cp_total: int, table: Sequence[MomentDef], *, above: int = -1) -> list[ReachedMoment]:
     """GB-12: every Moment whose threshold the CP total has reached (Plotting at 0
-    is always reached)."""
-    return _expand(table, max(cp_total, 0))
+    is always reached); with ``above``, only those past that threshold (the ones a
+    coach who already holds every unlock up to ``above`` has newly reached)."""
+    return _expand(table, max(cp_total, 0), above=above)
+
+
+def count_reached(cp_total: int, table: Sequence[MomentDef]) -> int:
+    """How many Moments the total has reached (``len(moments_reached(...))``) in
+    O(table rows²), whatever the total. A fixed row on a threshold a repeating row
+    also reaches counts once; the catalogue has one repeating row."""
+    cp = max(cp_total, 0)
+    repeating = [m for m in table if m.repeat_every and m.threshold <= cp]
+    count = sum((cp - m.threshold) // m.repeat_every + 1 for m in repeating)
+    for m in table:
+        if m.repeat_every or m.threshold > cp:
+            continue
+        if not any(m.threshold >= r.threshold and (m.threshold - r.threshold) % r.repeat_every == 0 for r in repeating):
+            count += 1
+    return count
+
+
+def _last_at_or_below(m: MomentDef, cp: int) -> int | None:
+    if m.threshold > cp:
+        return None
+    if not m.repeat_every:
+        return m.threshold
+    return m.threshold + (cp - m.threshold) // m.repeat_every * m.repeat_every
+
+
+def _first_above(m: MomentDef, cp: int) -> int:
+    if m.threshold > cp or not m.repeat_every:
+        return m.threshold
+    return m.threshold + ((cp - m.threshold) // m.repeat_every + 1) * m.repeat_every
+
+
+def _named(table: Sequence[MomentDef], threshold: int) -> ReachedMoment:
+    """The Moment at ``threshold`` (the row listed first in threshold order, as in _expand)."""
+    for m in sorted(table, key=lambda m: m.threshold):
+        if _last_at_or_below(m, threshold) == threshold:
+            return ReachedMoment(threshold, m.name, m.unlocks)
+    raise ValueError(threshold)
+
+
+def last_reached(cp_total: int, table: Sequence[MomentDef]) -> ReachedMoment | None:
+    """The highest Moment the total has reached, in O(table rows)."""
+    candidates = [t for m in table if (t := _last_at_or_below(m, max(cp_total, 0))) is not None]
+    return _named(table, max(candidates)) if candidates else None
 
 
 def next_moment(cp_total: int, table: Sequence[MomentDef]) -> ReachedMoment | None:
-    """The first Moment not yet reached (None only for an empty table)."""
-    if not table:
-        return None
-    top = max(m.threshold for m in table)
-    step = max((m.repeat_every or 0) for m in table) or 20
-    horizon = max(cp_total, top) + step
-    for m in _expand(table, horizon):
-        if m.threshold > cp_total:
-            return m
-    return None
+    """The first Moment not yet reached (None only for an empty table), in
+    O(table rows) whatever the total."""
+    candidates = [t for m in table if (t := _first_above(m, cp_total)) > cp_total]
+    return _named(table, min(candidates)) if candidates else None
 
 
 def progress(cp_total: int, table: Sequence[MomentDef]) -> tuple[int, int | None, int]:
@@ -85,10 +135,19 @@ def progress(cp_total: int, table: Sequence[MomentDef]) -> tuple[int, int | None
     nxt = next_moment(cp_total, table)
     if nxt is None:
         return 0, None, 100
-    reached = moments_reached(cp_total, table)
-    start = reached[-1].threshold if reached else 0
+    last = last_reached(cp_total, table)
+    start = last.threshold if last else 0
     span = max(nxt.threshold - start, 1)
     return nxt.threshold - cp_total, nxt.threshold, max(0, min(100, (cp_total - start) * 100 // span))
+
+
+def check_adjustment(*, ledger: str, amount: int, cp_total: int) -> str | None:
+    """GB-1/GB-11 with STYLE habit 15's bounds: a refusal message, or None."""
+    if not -MAX_ADJUSTMENT <= amount <= MAX_ADJUSTMENT:
+        return f"An adjustment is between -{MAX_ADJUSTMENT} and {MAX_ADJUSTMENT}; {amount} is not."
+    if ledger == "cp" and cp_total + amount > MAX_CP_TOTAL:
+        return f"That would take the CP total to {cp_total + amount}; a coach's total stays at most {MAX_CP_TOTAL}."
+    return None
 
 
 # Favours gained (GB-18) ----------------------------------------------------------

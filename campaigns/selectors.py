@@ -131,7 +131,7 @@ def campaign_rows(campaign: Campaign, table=None, standings=None) -> list[CoachR
                 rank=standing.position,
                 lp=standing.lp,
                 cp=total,
-                moments=len(rules.moments_reached(total, moments)),
+                moments=rules.count_reached(total, moments),
                 next_moment=nxt.name if nxt else "",
                 next_threshold=threshold,
                 cp_needed=needed,
@@ -253,9 +253,8 @@ def coach_page(campaign: Campaign, cc: CampaignCoach, joining: NewCoach | None =
         cp_lines = list(CampaignPointLine.objects.filter(coach=cc).select_related("created_by__coach", "result__fixture__round"))
         favour_lines = list(FavourLine.objects.filter(coach=cc).select_related("created_by__coach", "result__fixture__round"))
         notices = list(Notice.objects.filter(coach=cc)[:NOTICES_SHOWN])
-    reached = {m.threshold for m in rules.moments_reached(row.cp, table)}
     for u in unlocks:
-        u.is_reached = u.threshold in reached
+        u.is_reached = u.threshold <= row.cp  # GB-12: still reached after any correction
         u.picked_card = getattr(u, "picked", None) if u.pk else None
     return {
         "row": row,
@@ -375,8 +374,7 @@ def moments_to_confirm(campaign: Campaign, standings=None) -> list[MomentUnlock]
     )
     waiting = []
     for unlock in unlocks:
-        reached = {m.threshold for m in rules.moments_reached(cp.get(unlock.coach_id, 0), table)}
-        if unlock.threshold in reached:
+        if unlock.threshold <= cp.get(unlock.coach_id, 0):  # still reached (GB-12)
             unlock.coach_name = unlock.coach.entry.coach.name
             waiting.append(unlock)
     return waiting

@@ -18,9 +18,10 @@ from django.contrib.admin.exceptions import NotRegistered
 from django.core import checks
 from django.core.exceptions import FieldDoesNotExist, PermissionDenied, ValidationError
 from django.db import models
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponseRedirect
 from django.template.response import TemplateResponse
 
+from league.converters import MAX_ID
 from league.models import League
 
 
@@ -79,7 +80,25 @@ class ScopedChoicesMixin:
         return super().formfield_for_manytomany(db_field, request, **kwargs)
 
 
-class OrganiserScopedAdmin(ScopedChoicesMixin, admin.ModelAdmin):
+def is_id(value: str) -> bool:
+    """A database id as league/converters.py bounds it (no int() of a long string)."""
+    return value.isascii() and value.isdigit() and len(value) <= len(str(MAX_ID)) and 0 < int(value) <= MAX_ID
+
+
+class BoundedSelectionMixin:
+    """An admin action on ids beyond 64 bits (``_selected_action=999…9``) reached
+    the ORM, where SQLite raises OverflowError (a 500): such a selection is
+    refused with a message instead, as the ``<id:>`` URL converter does for paths."""
+
+    def response_action(self, request, queryset):
+        selected = request.POST.getlist(helpers.ACTION_CHECKBOX_NAME)
+        if not all(is_id(value) for value in selected):
+            self.message_user(request, "The selection holds something that is not an item of this list.", messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())
+        return super().response_action(request, queryset)
+
+
+class OrganiserScopedAdmin(BoundedSelectionMixin, ScopedChoicesMixin, admin.ModelAdmin):
     """A ModelAdmin for a model that belongs to a league (GB-1: each league has its
     own Longshanks).
 

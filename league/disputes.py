@@ -9,8 +9,8 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
-from league import services
-from league.models import Fixture, Result
+from league import locks, services
+from league.models import Result
 
 REPORTED = "reported"
 PROPOSED = "proposed"
@@ -20,13 +20,12 @@ PROPOSED = "proposed"
 def settle_dispute(*, result: Result, by, accept: str) -> Result:
     """GB-8 Decision: the organiser settles a disputed result by accepting the
     reported version or the disputing coach's; either becomes the approved result."""
-    # The engine's lock order, fixture then result: the services called below take
-    # the same locks again (held already), and a second click waits here, then
-    # finds the dispute settled.
-    Fixture.objects.select_for_update(of=("self",)).filter(pk=result.fixture_id).first()
-    result = Result.objects.select_for_update(of=("self",)).select_related(
-        "fixture__round__season__league", "fixture__home__coach", "fixture__away__coach"
-    ).get(pk=result.pk)
+    # The one lock order (league/locks.py): fixture, result, the sides' rows; the
+    # services called below take the same locks again (held already), and a second
+    # click waits here, then finds the dispute settled.
+    _, result = locks.fixture(result.fixture_id, sides=True)
+    if result is None:
+        raise ValidationError("This fixture has no result to settle.")
     if not result.fixture.round.season.league.is_organised_by(by):
         raise PermissionDenied("Only the league's organiser can settle a dispute.")
     if result.status != Result.Status.DISPUTED:

@@ -7,6 +7,9 @@ something is wrong, rendered so that it works while the database is down.
   context processors read the session and the user from the database).
 - not_found (handler404) answers JSON for URLs ending in .json, the styled 404.html
   otherwise; 403.html is Django's default handler's template.
+- RejectNulBytesMiddleware answers 400 to a query string or form value holding a
+  NUL byte, which no form of the site accepts and PostgreSQL cannot store or
+  compare (a text parameter with a NUL is a DataError there, a 500).
 - health: GET /health/ runs SELECT 1 and answers {"status": "ok"} or 503
   {"status": "unavailable"}.
 """
@@ -17,6 +20,7 @@ import logging
 import sys
 from collections.abc import Callable
 
+from django.core.exceptions import BadRequest
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
 from django.template import loader
@@ -54,6 +58,26 @@ class DatabaseUnavailableMiddleware:
             logger.error("Database unavailable on %s %s: %s", request.method, request.path, exception)
             return unavailable_response()
         return None
+
+
+class RejectNulBytesMiddleware:
+    """400 for a NUL byte in any query or form key or value (``?season=%00``)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if _has_nul(request.GET) or (
+            request.method == "POST"
+            and request.content_type in ("application/x-www-form-urlencoded", "multipart/form-data")
+            and _has_nul(request.POST)
+        ):
+            raise BadRequest("A NUL byte is not allowed in a form or query value.")
+        return self.get_response(request)
+
+
+def _has_nul(data) -> bool:
+    return any("\x00" in key or any("\x00" in value for value in data.getlist(key)) for key in data)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import csv
 import datetime
 import io
 from collections.abc import Iterable
 
 from django.utils import timezone
 
+from league import csvsafe
 from league.links import site_root
 from league.models import Fixture
 from league.rules.base import GameRules
@@ -28,12 +28,21 @@ def standings_rows(table: Iterable[StandingRow], rules: GameRules) -> list[dict]
     return [{key: row.value(key) for key in columns} for row in table]
 
 
+def csv_value(value):
+    """A JSON value as standings.csv writes it: true/false as in standings.json
+    (Python would write True/False), None as an empty cell."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
+
+
 def standings_csv(table: Iterable[StandingRow], rules: GameRules) -> str:
-    """standings.csv: the same columns as standings.json."""
+    """standings.csv: the same columns as standings.json. Every cell passes
+    league/csvsafe.py, so a coach named ``=HYPERLINK(...)`` opens as text."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=standings_columns(rules))
+    writer = csvsafe.writer(out, fieldnames=standings_columns(rules))
     writer.writeheader()
-    writer.writerows(standings_rows(table, rules))
+    writer.writerows({key: csv_value(value) for key, value in row.items()} for row in standings_rows(table, rules))
     return out.getvalue()
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 from django import forms
 from django.utils import timezone
 
-MAX_SCORE = 99  # a sanity bound for the input box; the game's rules set the real limits
+from league.datebounds import MatchDateField
+from league.models import MAX_SCORE  # a sanity bound for the input box; the game's rules set the real limits
 
 
 def score_field(label: str, *, max_value: int = MAX_SCORE, required_message: str = "Enter both scores.") -> forms.IntegerField:
@@ -115,7 +116,7 @@ def proposal_form(rules, fixture, data=None, **kwargs) -> forms.Form:
 
 
 class RearrangeForm(forms.Form):
-    date = forms.DateField(label="New date", widget=forms.DateInput(attrs={"type": "date"}))
+    date = MatchDateField(label="New date")
     reason = forms.CharField(max_length=300, widget=forms.TextInput(attrs={"size": 40}))
 
 

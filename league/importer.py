@@ -44,11 +44,12 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 
-from league import layers, notifications, services, versions
+from league import datebounds, layers, notifications, services, versions
+from league.datebounds import MAX_ROUNDS
 from league.models import Coach, Fixture, League, Result, Round, Season
 from league.rules import GAMES, GameRules
 from league.rules.base import Verdict
-from league.rules.importing import either, parse_whole_number
+from league.rules.importing import csv_records, either, parse_whole_number, shown
 
 ENGINE_COLUMNS = ("league", "round", "home", "away")  # then the game's columns, then "status"
 
@@ -168,8 +169,7 @@ def csv_lines(lines: Iterable[str], *, required: Sequence[str], optional: Sequen
     if duplicated:
         raise BadRow(1, f"column(s) {', '.join(duplicated)} appear more than once")
     reader.fieldnames = columns
-    for record in reader:
-        line = reader.line_num
+    for line, record in csv_records(reader, BadRow):
         if "\0extra" in record:
             raise BadRow(line, f"more fields than the header's {len(columns)}")
         if None in record.values() and any(record.values()):
@@ -213,7 +213,7 @@ def parse_row(
     own columns, its layers theirs."""
     league = _name(values, "league", line, _MAX_LEAGUE_NAME)
     if not slugify(league):
-        raise BadRow(line, f"the league name {league!r} gives no usable web address (slug)")
+        raise BadRow(line, f"the league name {shown(league)} gives no usable web address (slug)")
     home = _name(values, "home", line, _MAX_COACH_NAME)
     away = _name(values, "away", line, _MAX_COACH_NAME)
     if home == away:
@@ -221,11 +221,11 @@ def parse_row(
     round_number = _whole_number(values, "round", line)
     if round_number is None:
         raise BadRow(line, "the round number is missing")
-    if round_number < 1:
-        raise BadRow(line, f"the round number must be 1 or more, not {round_number}")
+    if not 1 <= round_number <= MAX_ROUNDS:
+        raise BadRow(line, f"the round number must be from 1 to {MAX_ROUNDS}, not {round_number}")
     status = values.get("status", "").lower()
     if status not in rules.import_statuses:
-        raise BadRow(line, f"unknown status {values.get('status', '')!r}; use {either(rules.import_statuses)}")
+        raise BadRow(line, f"unknown status {shown(values.get('status', ''))}; use {either(rules.import_statuses)}")
     try:
         facts = rules.parse_import_row(values, status=status)
     except ValueError as error:
@@ -278,6 +278,17 @@ def _whole_number(values: dict[str, str], column: str, line: int) -> int | None:
         raise BadRow(line, str(error)) from None
 
 
+def coach_for_name(*, name: str, league: League, by) -> tuple[Coach, bool]:
+    """The coach an import line's ``name`` means for the organiser ``by`` in
+    ``league`` (issue 12: never another organiser's coach): one already entered in
+    this league, else one ``by`` created, else a new coach ``by`` creates, even when
+    someone else's coach has that name. Returns (coach, created)."""
+    entered = Coach.objects.filter(name=name, entries__season__league=league).order_by("pk").first()
+    if entered is not None:
+        return entered, False
+    return Coach.objects.get_or_create(name=name, created_by=by)
+
+
 def rules_for(game: str) -> GameRules:
     """The game's rules with its default settings, for reading a file."""
     return GAMES[game]()
@@ -315,6 +326,7 @@ def import_rows(
     season is found by name or created starting on ``start_date`` (default today);
     round n is dated start + cadence * (n - 1).
     """
+    check_season_options(season_name, start_date)
     if by is None:
         by = system_user()
     summary = ImportSummary()
@@ -328,6 +340,19 @@ def import_rows(
             _import_league(slug, league_rows, game=rules, by=by, season_name=season_name, start_date=start_date,
                            source=source, summary=summary)
     return summary
+
+
+def check_season_options(season_name: str, start_date: datetime.date | None) -> None:
+    """The season an import names or creates: a name that fits its column (SQLite
+    would store a longer one) and a start date within league/datebounds.py's range."""
+    limit = Season._meta.get_field("name").max_length
+    if not season_name.strip() or len(season_name) > limit or "\x00" in season_name:
+        raise ImportRefused(f"--season: a season name is 1 to {limit} characters of text")
+    if start_date is not None:
+        try:
+            datebounds.validate_match_date(start_date)
+        except ValidationError as error:
+            raise ImportRefused(f"--start: {' '.join(error.messages)}") from None
 
 
 def _find_league(slug: str, name: str, line: int) -> League | None:
@@ -381,6 +406,11 @@ def _import_league(slug, rows, *, game: GameRules, by, season_name, start_date, 
         summary.coaches += coach_created
         summary.entries += entry_created
 
+    last = max(rows, key=lambda row: row.round)
+    try:  # every round's date within league/datebounds.py's range
+        datebounds.validate_season_dates(season.start_date, rounds=last.round, days_between=season.cadence_days)
+    except ValidationError as error:
+        raise BadRow(last.line, " ".join(error.messages)) from None
     numbers = sorted({row.round for row in rows})
     rounds = {rnd.number: rnd for rnd in Round.objects.filter(season=season, number__in=numbers)}
     missing = [

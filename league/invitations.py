@@ -18,6 +18,7 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare, salted_hmac
@@ -91,7 +92,9 @@ def add_coach(*, league: League, season: Season | None, by, name: str, email: st
     name, email, team = name.strip()[:MAX_NAME], email.strip(), team.strip()[:MAX_TEAM]
     if not name:
         raise ValidationError("Give the coach a name.")
-    if Coach.objects.filter(name__iexact=name).exists():
+    # Names are unique per creator (league/models.py): among this organiser's coaches
+    # and this league's, where a second one would be confusing.
+    if Coach.objects.filter(Q(created_by=by) | Q(entries__season__league=league), name__iexact=name).exists():
         raise ValidationError(f"There is already a coach called {name}; choose a name people can tell apart.")
     try:
         with transaction.atomic():

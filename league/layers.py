@@ -4,6 +4,8 @@ The engine knows no game layer (The Big League campaign is one, for Guild Ball).
 A layer's ``AppConfig.ready()`` calls ``register(Layer(...))``; the engine reads
 the list through the functions below and never imports the layer:
 
+- ``lock_sides``: the layer's rows for a fixture's sides, locked in the one
+  lock order (league/locks.py) before a workflow step writes;
 - approval hooks, called inside the engine's transaction when a result becomes
   approved or is about to stop counting (corrected or reopened), and the warnings
   the organiser must acknowledge before a correction goes ahead; ``results_imported``
@@ -77,6 +79,9 @@ class Layer:
     # correction is applied (same transaction) to list what the organiser must be
     # warned of before going ahead (a Big League debt, GB-20).
     correction_warnings: Callable[[Any], Callable[[], list[str]]] | None = None
+    # Locks the layer's rows for a fixture's two sides (its balances) in primary-key
+    # order, at step 3 of league/locks.py, before any workflow step writes.
+    lock_sides: Callable[[Any], None] | None = None
     import_columns: ImportColumns | None = None
     panels: Mapping[str, Callable[[Mapping[str, Any]], str]] = field(default_factory=dict)
     demo: Callable[[], DemoReport] | None = None  # loads once; running it again adds nothing
@@ -134,6 +139,12 @@ def results_imported(season, results) -> None:
         elif layer.result_approved is not None:
             for result in results:
                 layer.result_approved(result)
+
+
+def lock_sides(fixture) -> None:
+    for layer in layers_for(fixture.round.season.league.game_system):
+        if layer.lock_sides is not None:
+            layer.lock_sides(fixture)
 
 
 def correction_check(result) -> Callable[[], list[str]]:

@@ -10,6 +10,7 @@ import datetime
 import uuid
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
@@ -17,6 +18,18 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 
 from league.webhooks import validate_webhook_url
+from league.datebounds import EARLIEST, LATEST, MAX_ROUNDS, validate_match_date
+
+# STYLE habit 15: what a person or a file can enter is bounded here too, by
+# database checks (the forms and services say why in words first).
+MAX_SCORE = 99  # a side's score in any game's unit (Guild Ball VP even with an override)
+MAX_CADENCE_DAYS = 365
+
+
+def _date_within_bounds(field: str) -> Q:
+    """league/datebounds.py's range for a date column (a fixture rearranged to
+    9999-12-31 broke every .ics feed that listed it)."""
+    return Q(**{f"{field}__gte": EARLIEST, f"{field}__lte": LATEST})
 
 
 def game_choices() -> list[tuple[str, str]]:
@@ -30,7 +43,10 @@ class Coach(models.Model):
     """A person who plays in leagues. The account link is optional: an organiser can
     run a league for coaches who never log in."""
 
-    name = models.CharField(max_length=100, unique=True)
+    # Unique per creator, not site-wide (issue 12): an organiser's import naming a
+    # coach another organiser created makes the organiser a coach of their own
+    # instead of reaching that one.
+    name = models.CharField(max_length=100, db_index=True)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="coach"
     )
@@ -42,6 +58,12 @@ class Coach(models.Model):
     class Meta:
         ordering = ["name"]
         verbose_name_plural = "coaches"
+        constraints = [
+            models.UniqueConstraint(fields=["created_by", "name"], name="coach_name_unique_per_creator"),
+            models.UniqueConstraint(
+                fields=["name"], condition=Q(created_by__isnull=True), name="coach_name_unique_without_creator"
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -103,9 +125,11 @@ class League(models.Model):
 class Season(models.Model):
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
     name = models.CharField(max_length=100)
-    start_date = models.DateField(default=datetime.date.today)
+    start_date = models.DateField(default=datetime.date.today, validators=[validate_match_date])
     cadence_days = models.PositiveSmallIntegerField(
-        default=7, help_text="GB-5: days between rounds (7 = one League Match a week)."
+        default=7,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_CADENCE_DAYS)],
+        help_text="GB-5: days between rounds (7 = one League Match a week).",
     )
     double_round_robin = models.BooleanField(
         default=False, help_text="GB-4: every coach meets every other coach twice, home and away."
@@ -120,7 +144,13 @@ class Season(models.Model):
 
     class Meta:
         ordering = ["league", "-start_date", "-id"]
-        constraints = [models.UniqueConstraint(fields=["league", "name"], name="season_name_unique_in_league")]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "name"], name="season_name_unique_in_league"),
+            models.CheckConstraint(condition=_date_within_bounds("start_date"), name="season_start_date_bounded"),
+            models.CheckConstraint(
+                condition=Q(cadence_days__gte=1, cadence_days__lte=MAX_CADENCE_DAYS), name="season_cadence_bounded"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.league} – {self.name}"
@@ -160,14 +190,16 @@ class Entry(models.Model):
 
 class Round(models.Model):
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="rounds")
-    number = models.PositiveSmallIntegerField()
-    date = models.DateField()
+    number = models.PositiveSmallIntegerField(validators=[MinValueValidator(1), MaxValueValidator(MAX_ROUNDS)])
+    date = models.DateField(validators=[validate_match_date])
 
     class Meta:
         ordering = ["season", "number"]
         constraints = [
             models.UniqueConstraint(fields=["season", "number"], name="round_number_unique_in_season"),
             models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+            models.CheckConstraint(condition=Q(number__lte=MAX_ROUNDS), name="round_number_bounded"),
+            models.CheckConstraint(condition=_date_within_bounds("date"), name="round_date_bounded"),
         ]
 
     def __str__(self) -> str:
@@ -209,7 +241,9 @@ class Fixture(models.Model):
     stage = models.CharField(max_length=10, choices=Stage.choices, default=Stage.REGULAR)
     home = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="home_fixtures")
     away = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.CASCADE, related_name="away_fixtures")
-    date = models.DateField(help_text="When it is to be played; the round's date unless rearranged.")
+    date = models.DateField(
+        validators=[validate_match_date], help_text="When it is to be played; the round's date unless rearranged."
+    )
     rearranged_reason = models.CharField(max_length=300, blank=True)
 
     objects = FixtureQuerySet.as_manager()
@@ -225,6 +259,7 @@ class Fixture(models.Model):
                 fields=["round", "away"], condition=Q(stage="regular"), name="fixture_away_once_per_round"
             ),
             models.CheckConstraint(condition=Q(stage__in=["regular", "playoff", "friendly"]), name="fixture_stage_valid"),
+            models.CheckConstraint(condition=_date_within_bounds("date"), name="fixture_date_bounded"),
         ]
 
     def __str__(self) -> str:
@@ -282,8 +317,8 @@ class Result(models.Model):
         APPROVED = "approved", "Approved"
 
     fixture = models.OneToOneField(Fixture, on_delete=models.CASCADE, related_name="result")
-    home_score = models.PositiveSmallIntegerField(null=True, blank=True)
-    away_score = models.PositiveSmallIntegerField(null=True, blank=True)
+    home_score = models.PositiveSmallIntegerField(null=True, blank=True, validators=[MaxValueValidator(MAX_SCORE)])
+    away_score = models.PositiveSmallIntegerField(null=True, blank=True, validators=[MaxValueValidator(MAX_SCORE)])
     outcome = models.CharField(max_length=10, choices=Outcome.choices)
     conceded = models.BooleanField(default=False, help_text="DB-5a: the losing side conceded.")
     summary = models.CharField(
@@ -319,6 +354,11 @@ class Result(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(conceded=False) | Q(outcome__in=["home", "away"]), name="result_conceded_has_winner"
+            ),
+            models.CheckConstraint(
+                condition=Q(home_score__lte=MAX_SCORE) & Q(away_score__lte=MAX_SCORE)
+                | Q(home_score__isnull=True) | Q(away_score__isnull=True),
+                name="result_scores_bounded",
             ),
         ]
 
@@ -365,8 +405,8 @@ class ResultEvent(models.Model):
     action = models.CharField(max_length=12, choices=Action.choices)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     at = models.DateTimeField(default=timezone.now)
-    home_score = models.PositiveSmallIntegerField(null=True, blank=True)
-    away_score = models.PositiveSmallIntegerField(null=True, blank=True)
+    home_score = models.PositiveSmallIntegerField(null=True, blank=True, validators=[MaxValueValidator(MAX_SCORE)])
+    away_score = models.PositiveSmallIntegerField(null=True, blank=True, validators=[MaxValueValidator(MAX_SCORE)])
     summary = models.CharField(max_length=200, blank=True, help_text="The result as it stood at this step.")
     note = models.CharField(max_length=500, blank=True)
 

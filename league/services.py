@@ -1,5 +1,7 @@
 """Every write to the league engine. Each service is one transaction and locks the
 row it changes, so a double click or two coaches at once cannot record twice.
+Every workflow step on a match takes its locks in the one order of
+league/locks.py (fixture, result, the sides' rows, the season's version last).
 
 Refusals raise ``django.core.exceptions.ValidationError`` (a message for the form)
 or ``PermissionDenied`` (the caller has no business doing this).
@@ -16,7 +18,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from league import layers, notifications, versions
+from league import datebounds, layers, locks, notifications, versions
 from league.models import Coach, Division, Entry, Fixture, League, Result, ResultEvent, Round, Season
 from league.rules.base import GameRules, Verdict
 from league.scheduling import MIN_PER_DIVISION, division_sizes, draw_divisions, merge_rounds, round_dates, round_robin
@@ -41,7 +43,7 @@ def generate_fixtures(*, season: Season, by=None, seed: int | None = None) -> li
     a seed stored on the season so the schedule can be reproduced. ``by`` is the
     organiser asking; None only for the system's own jobs (demo data, tests).
     """
-    season = Season.objects.select_for_update().select_related("league").get(pk=season.pk)
+    season = Season.objects.select_for_update(of=("self",)).select_related("league").get(pk=season.pk)
     if by is not None:
         _require_organiser(season.league, by)
     if season.rounds.exists():
@@ -54,6 +56,8 @@ def generate_fixtures(*, season: Season, by=None, seed: int | None = None) -> li
     schedule = merge_rounds(
         [round_robin(group, double=season.double_round_robin, seed=seed) for group in _division_groups(entries)]
     )
+    # Every round's date within league/datebounds.py's range, at most MAX_ROUNDS rounds.
+    datebounds.validate_season_dates(season.start_date, rounds=len(schedule), days_between=season.cadence_days)
     dates = round_dates(season.start_date, len(schedule), season.cadence_days)
     rounds = Round.objects.bulk_create(
         Round(season=season, number=number, date=date) for number, date in enumerate(dates, start=1)
@@ -122,7 +126,7 @@ def set_season_divisions(*, season: Season, by, divisions: dict[str, list[Entry]
 
 
 def _lock_season_without_fixtures(season: Season, by) -> Season:
-    season = Season.objects.select_for_update().select_related("league").get(pk=season.pk)
+    season = Season.objects.select_for_update(of=("self",)).select_related("league").get(pk=season.pk)
     if by is not None:
         _require_organiser(season.league, by)
     if season.rounds.exists():
@@ -151,6 +155,7 @@ def add_friendly(*, season: Season, by, home: Entry, away: Entry, date: datetime
         raise ValidationError("Both sides of a friendly must be entries of this season.")
     if home.pk == away.pk:
         raise ValidationError("A friendly needs two different sides.")
+    datebounds.validate_match_date(date)
     rnd = season.rounds.filter(date__lte=date).order_by("-number").first() or season.rounds.order_by("number").first()
     if rnd is None:
         raise ValidationError("Generate the season's fixtures first; a friendly joins the round of its week.")
@@ -161,7 +166,7 @@ def add_friendly(*, season: Season, by, home: Entry, away: Entry, date: datetime
 def rearrange_fixture(*, fixture: Fixture, by, new_date: datetime.date, reason: str) -> Fixture:
     """GB-5: move an unplayed fixture to a new date; every coach of the season with
     an email address is told. The fixture keeps its round."""
-    fixture = _lock_fixture(fixture)
+    fixture, _ = locks.fixture(fixture.pk, sides=False)
     _require_organiser(fixture.round.season.league, by)
     if fixture.is_bye:
         raise ValidationError("A bye has no match to rearrange.")
@@ -171,6 +176,7 @@ def rearrange_fixture(*, fixture: Fixture, by, new_date: datetime.date, reason: 
     reason = reason.strip()
     if not reason:
         raise ValidationError("Give a reason for the rearrangement; every coach is told it.")
+    datebounds.validate_match_date(new_date)  # 9999-12-31 broke every .ics feed listing it
     old_date = fixture.date
     fixture.date = new_date
     fixture.rearranged_reason = reason
@@ -189,7 +195,7 @@ def rearrange_fixture(*, fixture: Fixture, by, new_date: datetime.date, reason: 
 def report_result(*, fixture: Fixture, by, **facts) -> Result:
     """A coach in the fixture reports it with the facts the game's form asks for
     (GB-8, DB-9, DR-3); the opponent then confirms it."""
-    fixture = _lock_fixture(fixture)
+    fixture, _ = locks.fixture(fixture.pk, sides=False)
     side = _coach_side(fixture, by)
     if side is None:
         raise PermissionDenied("Only the two coaches of a fixture can report it.")
@@ -219,7 +225,7 @@ def _store(result: Result, verdict: Verdict, rules: GameRules) -> None:
 @transaction.atomic
 def confirm_result(*, result: Result, by) -> Result:
     """The opponent of the reporting coach agrees with the report (GB-8)."""
-    result = _lock_result(result)
+    result = _lock_result(result, sides=False)
     _require_confirming_coach(result, by)
     if result.status != Result.Status.REPORTED:
         raise ValidationError(f"This result is {result.get_status_display().lower()}; it cannot be confirmed now.")
@@ -234,7 +240,7 @@ def dispute_result(*, result: Result, by, reason: str, proposed: dict | None = N
     """The opponent disagrees; the organiser then settles it. ``proposed``: the
     result they say is right, in the game's report form's terms, checked by the
     game's rules; the organiser may accept it instead (league/disputes.py)."""
-    result = _lock_result(result)
+    result = _lock_result(result, sides=False)
     _require_confirming_coach(result, by)
     if result.status != Result.Status.REPORTED:
         raise ValidationError(f"This result is {result.get_status_display().lower()}; it cannot be disputed now.")
@@ -259,7 +265,7 @@ def approve_result(*, result: Result, by, reason: str = "") -> Result:
     GB-8 Decision (every game): a result both coaches agreed on (confirmed) needs
     nothing more; approving one the opponent has not confirmed, or has disputed,
     is an override that needs a reason, kept in the fixture's history."""
-    result = _lock_result(result)
+    result = _lock_result(result, sides=True)
     _require_organiser(result.fixture.round.season.league, by)
     if result.is_approved:
         raise ValidationError("This result is already approved.")
@@ -380,7 +386,7 @@ def record_result(
     ``override`` accepts a score the rules reject, with the reason recorded.
     GB-20: a correction a layer warns about (a coach left owing Favours) raises
     ``NeedsAcknowledgement`` and writes nothing unless ``acknowledged``."""
-    fixture = _lock_fixture(fixture)
+    fixture, _ = locks.fixture(fixture.pk, sides=True)
     league = fixture.round.season.league
     _require_organiser(league, by)
     _check_has_match(fixture)
@@ -416,7 +422,7 @@ def record_result(
 def reopen_result(*, result: Result, by, reason: str) -> Result:
     """The organiser takes an approved result back to the coaches: it stops counting
     until it is approved again."""
-    result = _lock_result(result)
+    result = _lock_result(result, sides=True)
     _require_organiser(result.fixture.round.season.league, by)
     if not result.is_approved:
         raise ValidationError("Only an approved result can be reopened.")
@@ -452,20 +458,13 @@ def _before_withdrawal(result: Result) -> None:
 # Helpers --------------------------------------------------------------------
 
 
-def _lock_fixture(fixture: Fixture) -> Fixture:
-    return (
-        Fixture.objects.select_for_update(of=("self",))
-        .select_related("round__season__league", "home__coach", "away__coach")
-        .get(pk=fixture.pk)
-    )
-
-
-def _lock_result(result: Result) -> Result:
-    return (
-        Result.objects.select_for_update(of=("self",))
-        .select_related("fixture__round__season__league", "fixture__home__coach", "fixture__away__coach")
-        .get(pk=result.pk)
-    )
+def _lock_result(result: Result, *, sides: bool) -> Result:
+    """The result's fixture, then the result, then (``sides``) the rows approving
+    or withdrawing it changes: the one lock order of league/locks.py."""
+    _, locked = locks.fixture(result.fixture_id, sides=sides)
+    if locked is None or locked.pk != result.pk:
+        raise ValidationError("This result has changed since the page was loaded; reload it and try again.")
+    return locked
 
 
 def _coach_of(user) -> Coach | None:

@@ -112,6 +112,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # A view that fails because the database is unreachable answers a styled 503.
     "league.errors.DatabaseUnavailableMiddleware",
+    # A NUL byte in a query or form value is a 400, not a PostgreSQL DataError (500).
+    "league.errors.RejectNulBytesMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

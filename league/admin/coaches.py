@@ -33,9 +33,22 @@ class CoachAdmin(OrganiserScopedAdmin):
         return self.search_fields if request.user.is_superuser else ["name"]
 
     def get_exclude(self, request, obj=None):
-        if request.user.is_superuser or obj is None or obj.user_id is None:
+        if request.user.is_superuser or obj is None or (obj.user_id is None and self.is_own(request, obj)):
             return []
         return ["email"]
+
+    # Issue 12: an organiser sees the coaches of their leagues but changes, deletes
+    # and invites only the coaches they created (added, invited or imported); another
+    # organiser's coach entered in their league is read-only.
+
+    def is_own(self, request, obj) -> bool:
+        return obj is None or request.user.is_superuser or obj.created_by_id == request.user.pk
+
+    def has_change_permission(self, request, obj=None):
+        return super().has_change_permission(request, obj) and self.is_own(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return super().has_delete_permission(request, obj) and self.is_own(request, obj)
 
     @admin.display(description="Email")
     def masked_email(self, obj: Coach) -> str:
@@ -64,6 +77,8 @@ class CoachAdmin(OrganiserScopedAdmin):
         for coach in queryset:
             league = leagues.get(coach.pk)
             try:
+                if not self.is_own(request, coach):
+                    raise ValidationError(f"{coach} was added by another organiser; they send the invitation.")
                 if league is None:
                     raise ValidationError(f"{coach} is in no league yet.")
                 invitations.send_invitation(coach=coach, league=league, request=request)

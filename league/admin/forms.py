@@ -7,11 +7,12 @@ from django import forms
 from django.contrib.admin.widgets import AdminDateWidget
 
 from league import services
+from league.datebounds import MatchDateField
 from league.models import Fixture, Result
 
 
 class RearrangeForm(forms.Form):
-    new_date = forms.DateField(widget=AdminDateWidget, help_text="GB-5: the fixture keeps its round.")
+    new_date = MatchDateField(widget=AdminDateWidget, help_text="GB-5: the fixture keeps its round.")
     reason = forms.CharField(max_length=250, widget=forms.Textarea(attrs={"rows": 3}), help_text="Every coach of the season with an email address is told.")
 
 

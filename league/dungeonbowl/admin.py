@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from django.contrib import admin
 
+from league.admin_scoping import BoundedSelectionMixin
 from league.dungeonbowl.models import College, Position, PositionGroup, target
 
 
-class SuperuserEditsAdminMixin:
+class SuperuserEditsAdminMixin(BoundedSelectionMixin):
     """Edited by a superuser, read by any staff user (organisers)."""
 
     def has_add_permission(self, request, obj=None) -> bool:

@@ -33,7 +33,11 @@ from django.utils.text import slugify
 from league.dungeonbowl import rules, services
 from league.dungeonbowl.league_models import DungeonBowlSettings, TeamSeason
 from league.dungeonbowl.models import GAME_SYSTEM, College, Team
-from league.importer import DEFAULT_SEASON, BadRow, ImportRefused, Summary, call_service, csv_lines, system_user, text_field
+from league.importer import (
+    DEFAULT_SEASON, BadRow, ImportRefused, Summary, call_service, check_season_options, coach_for_name, csv_lines,
+    system_user, text_field,
+)
+from league.rules.importing import shown
 from league.models import Coach, Division, League, Season
 from league.scheduling import MAX_DIVISIONS, MIN_DIVISIONS, MIN_PER_DIVISION
 
@@ -77,19 +81,22 @@ def read_team_rows(lines: Iterable[str]) -> list[TeamLines]:
     for line, values in csv_lines(lines, required=COLUMNS):
         league = text_field(values, "league", line, League._meta.get_field("name").max_length)
         if not slugify(league):
-            raise BadRow(line, f"the league name {league!r} gives no usable web address (slug)")
+            raise BadRow(line, f"the league name {shown(league)} gives no usable web address (slug)")
         team = text_field(values, "team", line, Team._meta.get_field("name").max_length)
         if not slugify(team) or slugify(team) == "new":
-            raise BadRow(line, f"the team name {team!r} cannot be a web address; choose another")
+            raise BadRow(line, f"the team name {shown(team)} cannot be a web address; choose another")
         coach = text_field(values, "coach", line, Coach._meta.get_field("name").max_length)
         college = text_field(values, "college", line, College._meta.get_field("name").max_length)
         division = text_field(values, "division", line, Division._meta.get_field("name").max_length, required=False)
         position = text_field(values, "position", line, 60)
         player = text_field(values, "player", line, 60, required=False)
+        text = values.get("rerolls", "")
         try:
-            rerolls = int(values.get("rerolls", ""))
+            if len(text) > 6:  # no int() of thousands of digits: far past the range below anyway
+                raise ValueError(text)
+            rerolls = int(text)
         except ValueError:
-            raise BadRow(line, f"rerolls must be a whole number, not {values.get('rerolls', '')!r}") from None
+            raise BadRow(line, f"rerolls must be a whole number, not {shown(text)}") from None
         if not 0 <= rerolls <= rules.MAX_REROLLS:
             raise BadRow(line, f"a team has 0 to {rules.MAX_REROLLS} re-rolls (DB-6), not {rerolls}")
         key = (slugify(league), slugify(team))
@@ -141,6 +148,7 @@ def _check_divisions(teams: list[TeamLines]) -> None:
 def import_teams(teams: list[TeamLines], *, by=None, season_name: str = DEFAULT_SEASON,
                  start_date=None) -> TeamImportSummary:
     """Write the checked teams: everything or, on the first problem, nothing."""
+    check_season_options(season_name, start_date)
     by = by or system_user()
     summary = TeamImportSummary()
     colleges = {c.name.lower(): c for c in College.objects.all()}
@@ -190,7 +198,7 @@ def _import_team(lines: TeamLines, *, league, season, budget, colleges, by, summ
     if not check.ok:
         raise BadRow(lines.last_line, f"{lines.team}'s draft is refused: {' '.join(check.refusals)}")
 
-    coach, created = Coach.objects.get_or_create(name=lines.coach, defaults={"created_by": by})
+    coach, created = coach_for_name(name=lines.coach, league=league, by=by)  # never another organiser's
     summary.coaches += created
     division = None
     if lines.division:

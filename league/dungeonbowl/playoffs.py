@@ -33,6 +33,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
 
+from league import locks
 from league.dungeonbowl import playoff_rules as pr
 from league.dungeonbowl.league_models import Honour, TeamSeason
 from league.dungeonbowl.models import GAME_SYSTEM, DiceRoll, Team, TreasuryLine
@@ -184,7 +185,7 @@ def honours_until(season: Season) -> list[Honour]:
 
 
 def _lock_season(season: Season, by) -> Season:
-    season = Season.objects.select_for_update().select_related("league").get(pk=season.pk)
+    season = Season.objects.select_for_update(of=("self",)).select_related("league").get(pk=season.pk)
     if by is None or not season.league.is_organised_by(by):
         raise PermissionDenied("Only the league's commissioner runs the play-offs.")
     if season.league.game_system != GAME_SYSTEM:
@@ -299,6 +300,19 @@ def check_winner(result) -> None:
         raise ValidationError(NO_DRAW)
     if result.outcome not in (HOME_WIN, AWAY_WIN):
         raise ValidationError(NO_UNPLAYED)
+
+
+def lock_playoff_sides(fixture) -> None:
+    """league/locks.py, step 3, for a play-off fixture: approving or withdrawing its
+    result can pay or take back the prizes of the final's and the third-place
+    match's teams and create the next games, so every play-off team of the season
+    is locked (by primary key), then the season's play-off rows, before any write."""
+    season_id = fixture.round.season_id
+    sides = Fixture.objects.filter(round__season_id=season_id, stage=Fixture.Stage.PLAYOFF).values_list("home_id", "away_id")
+    entries = {entry for pair in sides for entry in pair if entry} | {fixture.home_id, fixture.away_id} - {None}
+    team_ids = TeamSeason.objects.filter(entry_id__in=entries).values_list("team_id", flat=True)
+    locks.rows_in_order(Team.objects.all(), list(team_ids))
+    locks.rows_in_order(PlayoffGame.objects.all(), list(PlayoffGame.objects.filter(season_id=season_id).values_list("pk", flat=True)))
 
 
 def _games(season_id: int) -> dict[int, PlayoffGame]:

@@ -24,19 +24,24 @@ from league.dungeonbowl import rules as db
 from league.dungeonbowl.league_models import Ending, GameReport, PlayerEffect, TeamSeason
 from league.dungeonbowl.models import DiceRoll, Player, Team, TreasuryLine
 from league.dungeonbowl.services import record_roll
+from league import locks
 from league.rules.base import SIDES, other_side
 
 
-def _teams(result) -> dict[str, Team]:
-    """Each side's team, locked in primary-key order."""
-    fixture = result.fixture
+def lock_teams(fixture) -> dict[str, Team]:
+    """Each side's team, locked in primary-key order (league/locks.py, step 3;
+    only the teams' rows, not their league's or college's)."""
     entry_side = {fixture.home_id: "home", fixture.away_id: "away"}
     team_side = {
         ts.team_id: entry_side[ts.entry_id]
         for ts in TeamSeason.objects.filter(entry_id__in=[e for e in entry_side if e])
     }
-    locked = Team.objects.select_for_update().select_related("league", "college").filter(pk__in=team_side).order_by("pk")
+    locked = locks.rows_in_order(Team.objects.all(), team_side, related=("league", "college"))
     return {team_side[team.pk]: team for team in locked}
+
+
+def _teams(result) -> dict[str, Team]:
+    return lock_teams(result.fixture)
 
 
 def _acting_user(result):
@@ -125,7 +130,7 @@ def apply_postgame(result) -> None:
     lines = {line.player_id: line for line in report.players.select_related("player")}
     values = result.fixture.round.season.league.rules.settings.spp_values
     effects: dict[int, PlayerEffect] = {}
-    missing = Player.objects.select_for_update().filter(
+    missing = Player.objects.select_for_update(of=("self",)).filter(
         team__in=teams.values(), status=Player.Status.ACTIVE, miss_next_game=True
     ).exclude(pk__in=lines)
     for player in missing:
@@ -134,7 +139,7 @@ def apply_postgame(result) -> None:
         effects[player.pk] = PlayerEffect(result=result, player=player, recovered=True, note="missed this game: fit again")
 
     # DB-11 SPP and MVP, DB-13 injuries.
-    players = {p.pk: p for p in Player.objects.select_for_update().select_related("position").filter(pk__in=lines)}
+    players = {p.pk: p for p in Player.objects.select_for_update(of=("self",)).select_related("position").filter(pk__in=lines)}
     for pid, line in lines.items():
         player = players[pid]
         effect = PlayerEffect(result=result, player=player, spp=db.spp_earned(line.events, values), mvp=line.mvp)
@@ -179,7 +184,7 @@ def reverse_postgame(result) -> None:
             team=line.team, amount=-line.amount, kind=TreasuryLine.Kind.CORRECTION, reverses=line, cause=result,
             reason=f"Result corrected or reopened: takes back “{line.reason}”"[:300], created_by=by,
         )
-    players = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[e.player_id for e in effects])}
+    players = {p.pk: p for p in Player.objects.select_for_update(of=("self",)).filter(pk__in=[e.player_id for e in effects])}
     for effect in effects:
         player = players[effect.player_id]
         if player.spp < effect.spp:

@@ -273,8 +273,11 @@ def enter_team(*, team: Team, season, by, division=None):
     from league.dungeonbowl.league_models import TeamSeason
     from league.models import Entry, Season
 
-    season = Season.objects.select_for_update().select_related("league").get(pk=season.pk)
+    # The team, then the season: the season's row comes last in the one lock order
+    # (league/locks.py), as in a post-game sequence that locks the team and then
+    # bumps the season's version.
     team = Team.objects.select_for_update(of=("self",)).select_related("coach").get(pk=team.pk)
+    season = Season.objects.select_for_update(of=("self",)).select_related("league").get(pk=season.pk)
     if by is None or not season.league.is_organised_by(by):
         raise PermissionDenied("Only the league's commissioner enters teams in a season.")
     if team.league_id != season.league_id:

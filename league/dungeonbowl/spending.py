@@ -74,7 +74,7 @@ def hire_player(*, team: Team, position: Position, name: str = "", by) -> Player
 def fire_player(*, player: Player, by) -> Player:
     """DB-12: the player leaves the draft list (Team Value falls); no gold back."""
     team = _lock(player.team, by)
-    player = Player.objects.select_for_update().get(pk=player.pk, team=team)
+    player = Player.objects.select_for_update(of=("self",)).get(pk=player.pk, team=team)
     if player.status != Player.Status.ACTIVE:
         raise ValidationError(f"{player} is not on the draft list.")
     player.status, player.status_reason = Player.Status.FIRED, "Fired by the coach"
@@ -148,7 +148,7 @@ def advance_player(
     from league.dungeonbowl.league_models import PlayerAdvancement
 
     team = _lock(player.team, by)
-    player = Player.objects.select_for_update().select_related("position").get(pk=player.pk, team=team)
+    player = Player.objects.select_for_update(of=("self",)).select_related("position").get(pk=player.pk, team=team)
     if player.status != Player.Status.ACTIVE:
         raise ValidationError(f"{player} is not on the draft list.")
     skill = " ".join((skill or "").split())

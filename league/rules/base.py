@@ -186,10 +186,12 @@ class GameRules:
     def import_entry(self, *, season, name: str, by) -> tuple[Any, bool, bool]:
         """The season's entry a line's home or away ``name`` means, created when
         missing: (entry, coach created, entry created). By default ``name`` is a
-        coach's name; a game whose lines name teams finds the team's entry instead."""
-        from league.models import Coach, Entry
+        coach's name, of this league or created by ``by`` (``coach_for_name``); a
+        game whose lines name teams finds the team's entry instead."""
+        from league.importer import coach_for_name
+        from league.models import Entry
 
-        coach, coach_created = Coach.objects.get_or_create(name=name, defaults={"created_by": by})
+        coach, coach_created = coach_for_name(name=name, league=season.league, by=by)
         entry, entry_created = Entry.objects.get_or_create(season=season, coach=coach)
         return entry, coach_created, entry_created
 
@@ -243,6 +245,12 @@ class GameRules:
     # The game's own post-game sequence (Dungeon Bowl's winnings and injuries), called
     # inside the engine's transaction. Layers on top of a game (The Big League) hook in
     # through league.layers instead.
+
+    def lock_sides(self, fixture) -> None:
+        """Lock the game's own rows for the fixture's two sides (what
+        ``result_approved`` and ``result_withdrawn`` change), in primary-key order
+        through ``league.locks.rows_in_order``: step 3 of the one lock order
+        (league/locks.py). Nothing by default."""
 
     def result_approved(self, result) -> None:
         """A result has just become approved. Nothing to derive by default."""

@@ -364,6 +364,17 @@ class DungeonBowlRules(GameRules):
 
     # The post-game sequence (DB-9 to DB-13) --------------------------------------
 
+    def lock_sides(self, fixture) -> None:
+        """The two teams, whose Treasury and players the post-game sequence changes
+        (league/locks.py, step 3)."""
+        from league.dungeonbowl.playoffs import lock_playoff_sides
+        from league.dungeonbowl.postgame import lock_teams
+
+        if fixture.stage == "playoff":
+            lock_playoff_sides(fixture)  # prizes and the next games reach beyond the two teams
+        else:
+            lock_teams(fixture)
+
     def result_approved(self, result) -> None:
         """DB-9 to DB-13, then what a play-off result sets going (DB-5b, DB-14)."""
         from league.dungeonbowl import playoffs

@@ -143,5 +143,9 @@ class GuildBallRules(GameRules):
 
 
 def _check_not_negative(*scores: int) -> None:
+    """No negative VP, and none above the engine's bound even with an override
+    (STYLE habit 15: a Result's scores are bounded by a database check too)."""
     if any(score < 0 for score in scores):
         raise ValidationError("Victory Points cannot be negative.")
+    if any(score > MAX_SCORE for score in scores):
+        raise ValidationError(f"No side scores more than {MAX_SCORE} VP, even with an override.")

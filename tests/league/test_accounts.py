@@ -116,7 +116,7 @@ def test_invite_refuses_a_coach_of_another_league(client, organiser, season, oth
 
 
 def test_admin_action_invites(client, organiser, season):
-    coach = EntryFactory(season=season, coach=CoachFactory(name="Admin Invite", user=None, email="ai@example.org")).coach
+    coach = EntryFactory(season=season, coach=CoachFactory(name="Admin Invite", user=None, email="ai@example.org", created_by=organiser)).coach
     client.force_login(organiser)
     response = client.post(
         reverse("admin:league_coach_changelist"), {"action": "invite", "_selected_action": [coach.pk]}, follow=True

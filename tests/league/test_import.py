@@ -132,7 +132,9 @@ def test_reimport_of_a_longer_file_adds_only_the_new_results(tmp_path):
 
 @pytest.mark.django_db
 def test_existing_league_and_coach_are_reused(tmp_path, league, organiser):
-    zoe = CoachFactory(name="Zoë O'Brien")
+    # The organiser's own coach is reused; another organiser's namesake would not be
+    # (issue 12: tests/reliability/test_coach_scoping.py).
+    zoe = CoachFactory(name="Zoë O'Brien", created_by=organiser)
     lines = [HEADER, "Midlands Big League,1,Zoë O'Brien,Renée d'Arc,12,0,played"]
 
     run(write(tmp_path, lines), "--by", organiser.username, "--season", "Autumn")

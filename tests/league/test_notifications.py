@@ -154,7 +154,7 @@ def test_an_import_tells_nobody(tmp_path, league, organiser, django_capture_on_c
     from league import webhooks
     from tests.factories import CoachFactory
 
-    CoachFactory(name="Zoë O'Brien", email="zoe@example.com")
+    CoachFactory(name="Zoë O'Brien", email="zoe@example.com", created_by=organiser)  # the import finds its own coach (issue 12)
     league.discord_webhook = "http://127.0.0.1:9/api/webhooks/1/x"
     league.save()
     path = tmp_path / "results.csv"

@@ -178,7 +178,7 @@ def test_standings_csv_same_columns(client, small_league):
     rows = list(csv.DictReader(io.StringIO(response.content.decode())))
     assert list(rows[0]) == ["division", "position", "tied", "coach", "played", "won", "lost", "lp", "vp_for", "vp_against", "vp_diff"]
     assert rows[1] == {
-        "division": "", "position": "2", "tied": "False", "coach": "Rage", "played": "2", "won": "1", "lost": "1",
+        "division": "", "position": "2", "tied": "false", "coach": "Rage", "played": "2", "won": "1", "lost": "1",
         "lp": "3", "vp_for": "24", "vp_against": "16", "vp_diff": "8",
     }
 

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0005_notifications_webhook_disputes'),
+        ('league', '0007_coach_name_unique_per_creator'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
