@@ -40,6 +40,8 @@ class Game:
     fixture: Fixture  # waits on ``right``'s confirmation of the opponent's report
     right: Coach  # the coach the fixture, the coach page and the team belong to
     wrong: Coach  # a coach of the same league who is not in the fixture
+    open_fixture: Fixture  # a later fixture of ``right`` with no result yet
+    approved_fixture: Fixture  # a fixture of ``right`` with an approved result
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,14 @@ def _game(name: str) -> Game:
         .order_by("name")
         .first()
     )
-    return Game(name=name, league=league, fixture=fixture, right=right, wrong=wrong)
+    theirs = Fixture.objects.filter(round__season__league=league, away__isnull=False).filter(
+        Q(home__coach=right) | Q(away__coach=right)
+    ).order_by("round__number", "pk")
+    return Game(
+        name=name, league=league, fixture=fixture, right=right, wrong=wrong,
+        open_fixture=theirs.filter(result__isnull=True).first(),
+        approved_fixture=theirs.filter(result__status=Result.Status.APPROVED).first(),
+    )
 
 
 def build_world() -> World:
