@@ -312,3 +312,37 @@ class DiceRollAdmin(ReadOnlyAdminMixin, OrganiserScopedAdmin):
 
     def has_view_permission(self, request, obj=None):
         return request.user.is_active and request.user.is_staff and self.is_in_scope(request, obj)
+
+
+# The play-off season (DB-5b, DB-14): written by the play-offs page and the result
+# workflow, so that a bracket, its settled ties and the honours stay consistent.
+from league.dungeonbowl.league_models import Honour  # noqa: E402
+from league.dungeonbowl.playoff_models import PlayoffGame, PlayoffTie  # noqa: E402
+
+
+class _ScopedReadOnly(ReadOnlyAdminMixin, OrganiserScopedAdmin):
+    league_lookup = "season__league"
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.is_active and request.user.is_staff and self.is_in_scope(request, obj)
+
+
+@admin.register(PlayoffGame)
+class PlayoffGameAdmin(_ScopedReadOnly):
+    list_display = ["season", "slot", "fixture"]
+    list_filter = ["slot"]
+    list_select_related = ["season", "fixture__round", "fixture__home__coach", "fixture__away__coach"]
+
+
+@admin.register(PlayoffTie)
+class PlayoffTieAdmin(_ScopedReadOnly):
+    list_display = ["created_at", "season", "where", "places", "teams", "how", "reason", "created_by"]
+    list_filter = ["how"]
+    list_select_related = ["season", "created_by"]
+
+
+@admin.register(Honour)
+class HonourAdmin(_ScopedReadOnly):
+    list_display = ["season", "placing", "team", "prize"]
+    list_filter = ["placing"]
+    list_select_related = ["season", "team"]

@@ -15,14 +15,20 @@ class DungeonBowlConfig(AppConfig):
 
         from league import layers, versions
         from league.dungeonbowl import demo
-        from league.dungeonbowl.league_models import TeamSeason
-        from league.dungeonbowl.panels import fixture_panel, my_fixtures_panel
+        from league.dungeonbowl.league_models import Honour, TeamSeason
+        from league.dungeonbowl.panels import fixture_panel, league_panel, my_fixtures_panel, organiser_panel
+        from league.dungeonbowl.playoff_models import PlayoffGame
 
         # A team's place in a season links its standings row to the team (versions.py).
         versions.track(TeamSeason, lambda ts: Q(entries__pk=ts.entry_id))
+        # The league page's play-off bracket (DB-5b) and honours (DB-14): a season's
+        # honours show on the page of every season of the league.
+        versions.track(PlayoffGame, lambda game: Q(pk=game.season_id))
+        versions.track(Honour, lambda honour: Q(league__seasons__pk=honour.season_id))
 
         layers.register(layers.Layer(
             name="dungeonbowl", game_systems=frozenset({"dungeonbowl"}),
-            panels={"fixture_detail": fixture_panel, "my_fixtures": my_fixtures_panel},
+            panels={"league_detail": league_panel, "fixture_detail": fixture_panel, "my_fixtures": my_fixtures_panel,
+                    "organiser_dashboard": organiser_panel},
             demo=demo.load, demo_accounts=demo.quickstart_accounts,
         ))

@@ -1,12 +1,15 @@
 """The demo Dungeon Bowl league that ``manage.py quickstart`` loads (issue 7).
 
 Eight teams, four of the College of Fire and four of the College of Shadows, in
-two divisions that meet twice (six rounds); the first three rounds are reported,
-confirmed and approved through the services, so the post-game sequence has paid
-winnings and the Treasure Room bonus, given SPP and MVP awards and put a player
-out of the next game. The demo coach (``dungeon``) has spent gold on a player and
-a re-roll and SPP on a skill, and in round 4 has a report from the opponent
-waiting for confirmation. Winnings dice are rolled by the app and logged (DB-16).
+two divisions that meet twice (six rounds). Every game is reported, confirmed and
+approved through the services, so the post-game sequence has paid winnings and
+the Treasure Room bonus, given SPP and MVP awards and put players out of the next
+game. After round 3 the demo coach (``dungeon``) spent gold on a player and a
+re-roll and SPP on a skill. Then the play-off season (DB-5b): ties at qualifying
+places settled by a logged roll, the semi-finals, the final and the match for
+third place, the prizes paid and the Trophy held (DB-14). Season One is over: the
+league is in its off-season, where the re-draft (DB-15) can be tried. Every die
+is rolled by the app and logged (DB-16).
 """
 
 from __future__ import annotations
@@ -31,8 +34,8 @@ DEMO_LEAGUE = "Altdorf Colleges Dungeon Bowl League"
 DEMO_SEASON = "Season One"
 DEMO_SEED = 20270117
 COACH_USERNAME = "dungeon"
-PLAYED_ROUNDS = 3
-CURRENT_ROUND = 4
+SPENT_AFTER_ROUND = 3
+ROUNDS = 6  # two divisions of four, meeting twice
 
 FIRE_DRAFT = ["Troll Slayer", "Dwarf Blitzer", "Dwarf Runner", *["Dwarf Blocker Lineman"] * 4, "Gnoblar Lineman"]
 SHADOWS_DRAFT = ["Dark Elf Blitzer", "Gutter Runner", "Dark Elf Runner", *["Dark Elf Lineman"] * 5]
@@ -56,7 +59,7 @@ SKILLS = {"G": ["Pro", "Fend", "Kick"], "A": ["Sure Feet", "Sprint", "Catch"], "
 ORGANISER = Credentials(ORGANISER_USERNAME, ORGANISER_PASSWORD, "commissioner of the Dungeon Bowl league too")
 COACH = Credentials(
     COACH_USERNAME, COACH_PASSWORD,
-    f"Dungeon Bowl coach ({TEAMS[0][0]}, {TEAMS[0][2]}: a round {CURRENT_ROUND} report to confirm, gold to spend)",
+    f"Dungeon Bowl coach ({TEAMS[0][0]}, {TEAMS[0][2]}: {DEMO_SEASON} is over, the re-draft to try)",
 )
 
 
@@ -75,12 +78,12 @@ def load() -> DemoReport:
     load_demo()
     return DemoReport(
         f"Loaded the demo league {DEMO_LEAGUE}: {len(TEAMS)} Dungeon Bowl teams of both colleges in two "
-        f"divisions, {PLAYED_ROUNDS} of 6 rounds played with their post-game sequence, round {CURRENT_ROUND} "
-        f"under way.",
+        f"divisions, {DEMO_SEASON} played to the end with its post-game sequences and play-offs, the prizes "
+        f"paid and the Trophy held; the off-season has begun.",
         True,
         DEMO_SLUG,
-        note="Dungeon Bowl: the draft form, team pages, dice log and the coach's next steps are linked from the "
-             "league page and /me/.",
+        note="Dungeon Bowl: the play-off bracket and honours are on the league page; the draft form, team pages, "
+             "dice log and the coach's next steps are linked from the league page and /me/.",
     )
 
 
@@ -109,9 +112,11 @@ def load_demo(*, today: datetime.date | None = None) -> None:
     league = League.objects.create(name=DEMO_LEAGUE, slug=DEMO_SLUG, game_system=GAME_SYSTEM,
                                    description="A demo Dungeon Bowl college league loaded by quickstart.")
     league.organisers.add(organiser)
-    DungeonBowlSettings.objects.create(league=league, casualty_bonus=True)
+    DungeonBowlSettings.objects.create(league=league, casualty_bonus=True,
+                                       playoffs=DungeonBowlSettings.Playoffs.TWO)
+    # Six rounds and two of play-offs, the last of them last week.
     season = Season.objects.create(league=league, name=DEMO_SEASON, double_round_robin=True,
-                                   start_date=this_monday - datetime.timedelta(weeks=CURRENT_ROUND - 1))
+                                   start_date=this_monday - datetime.timedelta(weeks=ROUNDS + 2))
     colleges = {c.slug: c for c in College.objects.all()}
     divisions: dict[str, list] = {}
     for name, username, team_name, college, division in TEAMS:
@@ -128,15 +133,20 @@ def load_demo(*, today: datetime.date | None = None) -> None:
     rounds = engine.generate_fixtures(season=season, by=organiser, seed=DEMO_SEED)
 
     teams = {ts.entry_id: ts.team for ts in TeamSeason.objects.filter(entry__season=season).select_related("team")}
-    for rnd in rounds[:PLAYED_ROUNDS]:
+    for rnd in rounds:
         fixtures = Fixture.objects.filter(round=rnd).select_related("home__coach__user", "away__coach__user")
         for index, fixture in enumerate(fixtures.order_by("pk")):
             _play(fixture, teams, organiser, draw=(rnd.number == 2 and index == 0),
-                  injury="seriously_hurt" if rnd.number == PLAYED_ROUNDS and index == 0 else "")
+                  injury="seriously_hurt" if rnd.number == SPENT_AFTER_ROUND and index == 0 else "")
+        if rnd.number == SPENT_AFTER_ROUND:
+            _spend(league)
+    _play_offs(season, teams, organiser)
 
+
+def _spend(league: League) -> None:
+    """Gold spent after the games (DB-12) and SPP on a skill where the scorer has enough (DB-11)."""
     demo_team = Team.objects.get(league=league, coach__user__username=COACH_USERNAME)
     user = demo_team.coach.user
-    # Gold spent after the games (DB-12) and SPP on a skill where the scorer has enough (DB-11).
     spending.hire_player(team=demo_team, position=Position.objects.get(college=demo_team.college,
                                                                        name="Gnoblar Lineman"),
                          name="Snikkit", by=user)
@@ -147,18 +157,28 @@ def load_demo(*, today: datetime.date | None = None) -> None:
         skill = next(s for s in SKILLS[category] if s not in scorer.skills)
         spending.advance_player(player=scorer, kind="chosen_primary", category=category, skill=skill, by=user)
 
-    # Round 4: the demo coach's opponent has reported; the demo coach confirms or disputes.
-    current = Fixture.objects.involving(demo_team.coach).select_related(
-        "home__coach__user", "away__coach__user").get(round=rounds[CURRENT_ROUND - 1])
-    opponent = "away" if current.side_of(demo_team.coach) == "home" else "home"
-    players = _side_players(current, teams)
-    engine.report_result(
-        fixture=current, by=current.entry_for(opponent).coach.user,
-        home_score=1 if opponent == "home" else 0, away_score=1 if opponent == "away" else 0, ending="touchdown",
-        home_gather=1, away_gather=0, home_journeymen=0, away_journeymen=0, dice=None,
-        players={side: _lines(players[side], touchdowns=int(side == opponent), casualties=1, mvp=True)
-                 for side in ("home", "away")},
-    )
+
+def _play_offs(season: Season, teams, organiser) -> None:
+    """DB-5b: ties at qualifying places settled by a roll each (logged, DB-16), the
+    semi-finals, then the final and the match for third place, played like any
+    game; approving the last pays the prizes (DB-14)."""
+    from league.dungeonbowl import playoffs
+    from league.dungeonbowl.playoff_models import PlayoffGame
+
+    season = Season.objects.select_related("league").get(pk=season.pk)
+    for _ in range(len(TEAMS)):  # each settlement closes a tie; there are fewer ties than teams
+        seeding, _rows = playoffs.current_seeding(season)
+        if seeding.semi_finals is not None:
+            break
+        tie = seeding.ties[0]
+        playoffs.settle_tie(season=season, by=organiser, teams=list(tie.teams), roll=True,
+                            reason="Level on everything: settled by a D6 each")
+    playoffs.start_playoffs(season=season, by=organiser)
+    for slots in ((1, 2), (3, 4)):
+        games = PlayoffGame.objects.filter(season=season, slot__in=slots).select_related(
+            "fixture__home__coach__user", "fixture__away__coach__user").order_by("slot")
+        for game in games:  # the final leaves a player hurt: R&R (DB-15) has someone to heal
+            _play(game.fixture, teams, organiser, draw=False, injury="seriously_hurt" if game.slot == 3 else "")
 
 
 def _side_players(fixture: Fixture, teams) -> dict[str, list[Player]]:

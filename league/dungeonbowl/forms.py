@@ -122,4 +122,6 @@ class DungeonBowlResultForm(forms.Form):
                 players[side].append(line)
         data["players"] = players
         data["names"] = dict(getattr(self, "team_names", {}))
+        if getattr(self, "playoff", False):
+            data["playoff"] = True  # DB-5b: the rules refuse a draw in a play-off
         return data

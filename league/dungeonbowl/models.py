@@ -407,3 +407,4 @@ from league.dungeonbowl.league_models import (  # noqa: E402,F401
     PlayerGame,
     TeamSeason,
 )
+from league.dungeonbowl.playoff_models import PlayoffGame, PlayoffTie  # noqa: E402,F401

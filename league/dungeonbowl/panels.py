@@ -33,3 +33,48 @@ def my_fixtures_panel(context: Mapping[str, Any]) -> str:
     if not steps:
         return ""
     return render_to_string("dungeonbowl/_next_steps.html", {"steps": steps})
+
+
+def league_panel(context: Mapping[str, Any]) -> str:
+    """The league page (cached with its body): the season's play-off bracket as a
+    picture and as a list (DB-5b), and the league's honours up to this season
+    (DB-14). Two queries."""
+    from league.dungeonbowl import playoffs
+    from league.dungeonbowl.bracket import Game, bracket_svg, describe
+
+    season, league = context.get("season"), context.get("league")
+    if season is None or league is None:
+        return ""
+    games = [
+        Game(g.slot, g.home, g.away,
+             g.result.home_score if g.result else None, g.result.away_score if g.result else None,
+             g.result.winner_side() if g.result is not None and g.result.is_approved else None,
+             g.result.get_status_display().lower() if g.result else "")
+        for g in playoffs.bracket(season)
+    ]
+    honours = playoffs.honours_until(season)
+    settings = league.rules.settings
+    if not games and not honours and not (settings is not None and settings.playoffs):
+        return ""
+    by_season: dict[int, dict[str, Any]] = {}
+    for honour in honours:
+        by_season.setdefault(honour.season_id, {"season": honour.season, "teams": []})["teams"].append(honour)
+    return render_to_string("dungeonbowl/_league_panel.html", {
+        "league": league, "season": season, "svg": bracket_svg(games, title=f"Play-offs of {season.name}"),
+        "lines": [describe(game) for game in games], "started": bool(games),
+        "final_pending": bool(games) and not any(game.slot == 3 for game in games),
+        "honours": list(by_season.values()), "format": settings.get_playoffs_display() if settings else "",
+        "playoffs": bool(settings is not None and settings.playoffs),
+    })
+
+
+def organiser_panel(context: Mapping[str, Any]) -> str:
+    """The organiser's dashboard: the way to the play-offs page (no query)."""
+    from django.urls import reverse
+
+    league = context.get("league")
+    settings = league.rules.settings if league is not None else None
+    if settings is None or not settings.playoffs:
+        return ""
+    url = reverse("dungeonbowl:playoffs", args=[league.slug])
+    return render_to_string("dungeonbowl/_organiser_panel.html", {"url": url})

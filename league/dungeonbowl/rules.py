@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
-from itertools import groupby
 
 
 def gp(amount: int) -> str:
@@ -572,93 +571,6 @@ def niggling_recovery(niggling_injuries: int, rolls: Sequence[int]) -> int:
     for roll in rolls:
         _check_die(roll)
     return sum(1 for roll in rolls if roll < 4)
-
-
-# Play-off seeding (DB-5b) ---------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Standing:
-    """A team's row in its division's final standings; ``key`` is the ordering
-    (League points, touchdowns, SPP casualties), higher is better."""
-
-    team: str
-    key: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class SeedingTie:
-    where: str  # "North" or "division winners" / "second-placed teams"
-    places: tuple[int, ...]
-    teams: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Seeding:
-    semi_finals: tuple[tuple[str, str], tuple[str, str]] | None
-    ties: tuple[SeedingTie, ...] = field(default=())
-
-
-def _ties(where: str, rows: Sequence[Standing], roles: Sequence[str]) -> list[SeedingTie]:
-    """Tied rows (equal keys) whose order decides something: they straddle the cut
-    (``len(roles)`` places qualify) or hold places with different roles."""
-    found = []
-    place = 1
-    for _, group in groupby(rows, key=lambda r: r.key):
-        group = list(group)
-        places = range(place, place + len(group))
-        if len(group) > 1 and len({roles[p - 1] if p <= len(roles) else "out" for p in places}) > 1:
-            found.append(SeedingTie(where, tuple(places), tuple(r.team for r in group)))
-        place += len(group)
-    return found
-
-
-def playoff_seeding(divisions: Mapping[str, Sequence[Standing]], settled: Sequence[str] = ()) -> Seeding:
-    """DB-5b: the two semi-finals, or the ties the commissioner must settle first.
-
-    One division: 1st v 4th, 2nd v 3rd. Two: 1st of each v 2nd of the other.
-    Three: the division winners and the best second-placed team; the best winner
-    plays that team, the other two winners meet. Four: the four winners, best v
-    worst. Winners and seconds of different divisions are compared by their keys.
-    ``settled`` lists teams in the order the commissioner settled a tie (earlier is
-    better): it breaks equal keys, nothing else.
-    """
-    rank = {team: len(settled) - i for i, team in enumerate(settled)}
-
-    def keyed(rows: Sequence[Standing]) -> list[Standing]:
-        out = [Standing(r.team, (*r.key, rank.get(r.team, 0))) for r in rows]
-        return sorted(out, key=lambda r: r.key, reverse=True)
-
-    count = len(divisions)
-    needed = {1: 4, 2: 2, 3: 2, 4: 1}.get(count)
-    if needed is None:
-        raise ValueError(f"Play-offs are for 1 to 4 divisions, not {count}.")
-    tables = {name: keyed(rows) for name, rows in divisions.items()}
-    for name, rows in tables.items():
-        if len(rows) < needed:
-            raise ValueError(f"{name} has {len(rows)} teams; the play-offs need its top {needed}.")
-    roles = {1: "ABBC", 2: "AB", 3: "AB", 4: "A"}[count]
-    ties = [tie for name, rows in tables.items() for tie in _ties(name, rows, roles)]
-    names = list(tables)
-    if count == 1:
-        order = [r.team for r in tables[names[0]]]
-        pairs = ((order[0], order[3]), (order[1], order[2]))
-    elif count == 2:
-        a, b = tables[names[0]], tables[names[1]]
-        pairs = ((a[0].team, b[1].team), (b[0].team, a[1].team))
-    else:
-        winners = sorted((rows[0] for rows in tables.values()), key=lambda r: r.key, reverse=True)
-        if count == 3:
-            seconds = sorted((rows[1] for rows in tables.values()), key=lambda r: r.key, reverse=True)
-            ties += _ties("second-placed teams", seconds, "A")
-            ties += _ties("division winners", winners, "ABB")
-            pairs = ((winners[0].team, seconds[0].team), (winners[1].team, winners[2].team))
-        else:
-            ties += _ties("division winners", winners, "ABBC")
-            pairs = ((winners[0].team, winners[3].team), (winners[1].team, winners[2].team))
-    if ties:
-        return Seeding(None, tuple(ties))
-    return Seeding(pairs)
 
 
 # Skill access (DB-11) ----------------------------------------------------------------

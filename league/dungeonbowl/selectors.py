@@ -3,12 +3,13 @@ league's size."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.contrib.contenttypes.models import ContentType
 from django.shortcuts import get_object_or_404
 
 from league.dungeonbowl import rules
+from league.dungeonbowl.playoff_rules import PLACING_NAMES
 from league.dungeonbowl.league_models import GameReport, TeamSeason
 from league.dungeonbowl.models import DiceRoll, Player, Team, TreasuryLine
 
@@ -22,10 +23,16 @@ class TeamSheet:
     value: rules.TeamValue
     division: str | None
     season: str | None
+    trophy: bool = False  # DB-14: holds the Dungeon Bowl Trophy (an extra re-roll in TV)
+    honours: list = field(default_factory=list)  # DB-14: its Honour rows, newest season first
 
 
 def team_sheet(league, slug: str) -> TeamSheet:
-    """The team, its draft list, its ledger and its latest season: five queries."""
+    """The team, its draft list, its ledger, its latest season, its honours and
+    whether it holds the Trophy: six queries."""
+    from league.dungeonbowl.league_models import Honour
+    from league.dungeonbowl.seasons import trophy_holder_id
+
     team = get_object_or_404(Team.objects.select_related("coach", "college"), league=league, slug=slug)
     team.league = league
     players = list(team.players.on_draft_list().select_related("position").order_by("number"))
@@ -34,20 +41,27 @@ def team_sheet(league, slug: str) -> TeamSheet:
         TeamSeason.objects.filter(team=team).select_related("entry__division", "entry__season")
         .order_by("-entry__season__start_date", "-entry__season_id").first()
     )
+    honours = list(Honour.objects.filter(team=team).select_related("season")
+                   .order_by("-season__start_date", "-season_id"))
+    trophy = trophy_holder_id(league) == team.pk
     value = rules.team_value(
         (rules.PlayerValue(p.value, p.miss_next_game) for p in players),
-        rerolls=team.rerolls, reroll_cost=team.college.reroll_cost,
+        rerolls=team.rerolls, reroll_cost=team.college.reroll_cost, trophy=trophy,
     )
     return TeamSheet(
         team, players, lines, sum(line.amount for line in lines), value,
         latest.entry.division.name if latest and latest.entry.division_id else None,
         latest.entry.season.name if latest else None,
+        trophy, honours,
     )
 
 
 def team_json(sheet: TeamSheet) -> dict:
     """The team feed (issue 7): gold in gp as integers; AG, PA and AV as the
-    roster's target number (3 for 3+), PA null for "-"."""
+    roster's target number (3 for 3+), PA null for "-". Issue 8: ``trophy`` (true
+    while it holds the Dungeon Bowl Trophy, whose re-roll ``team_value`` counts)
+    and ``honours``, each ``{"season": name, "placing": "champion" | "runner-up" |
+    "third"}``, newest season first (DB-14)."""
     team = sheet.team
     return {
         "league": team.league.slug,
@@ -59,6 +73,8 @@ def team_json(sheet: TeamSheet) -> dict:
         "team_value": sheet.value.team_value,
         "current_team_value": sheet.value.current_team_value,
         "rerolls": team.rerolls,
+        "trophy": sheet.trophy,
+        "honours": [{"season": h.season.name, "placing": PLACING_NAMES[h.placing]} for h in sheet.honours],
         "players": [
             {
                 "name": p.name, "number": p.number, "position": p.position.name, "value": p.value,

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from league.dungeonbowl import views
+from league.dungeonbowl import playoff_views, views
 
 app_name = "dungeonbowl"
 
@@ -16,4 +16,8 @@ urlpatterns = [
     path("leagues/<slug:slug>/dice/", views.dice_log, name="dice_log"),
     path("leagues/<slug:slug>/draft/", views.draft, name="draft"),
     path("leagues/<slug:slug>/entries/", views.enter_team, name="enter_team"),
+    path("leagues/<slug:slug>/playoffs/", playoff_views.playoffs_page, name="playoffs"),
+    path("leagues/<slug:slug>/playoffs/settle/", playoff_views.settle_tie, name="settle_tie"),
+    path("leagues/<slug:slug>/playoffs/start/", playoff_views.start_playoffs, name="start_playoffs"),
+    path("leagues/<slug:slug>/playoffs.json", playoff_views.playoffs_json, name="playoffs_json"),
 ]

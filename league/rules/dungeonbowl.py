@@ -86,6 +86,13 @@ class DungeonBowlRules(GameRules):
         ]
         if "abandoned" in form.fields:
             form.fields["abandoned"].label = self.abandon_help()
+        if fixture.stage == "playoff":
+            # DB-5b: a play-off needs a winner (league.dungeonbowl.playoffs, Decision).
+            from league.dungeonbowl.playoffs import NO_DRAW
+
+            form.playoff = True
+            form.fields["ending"].choices = [c for c in form.fields["ending"].choices if c[0] != Ending.DRAW]
+            form.fields["ending"].error_messages["invalid_choice"] = NO_DRAW
         form.add_players(fixture_players(fixture), names)
 
     def initial_from(self, result) -> dict[str, Any]:
@@ -116,6 +123,13 @@ class DungeonBowlRules(GameRules):
         return "Unplayed by the deadline (DB-5a: a loss for both, 0 touchdowns, no winnings, no SPP)"
 
     def validate(self, facts: Mapping[str, Any], *, override: bool = False, abandoned: bool = False) -> Verdict:
+        if facts.get("playoff"):  # DB-5b: a play-off needs a winner
+            from league.dungeonbowl.playoffs import NO_DRAW, NO_UNPLAYED
+
+            if abandoned:
+                raise ValidationError(NO_UNPLAYED)
+            if facts.get("ending") == Ending.DRAW:
+                raise ValidationError(NO_DRAW)
         if abandoned:
             return Verdict(ABANDONED, 0, 0, details={"ending": Ending.UNPLAYED})
         names = {"home": "the home team", "away": "the away team", **(facts.get("names") or {})}
@@ -351,11 +365,17 @@ class DungeonBowlRules(GameRules):
     # The post-game sequence (DB-9 to DB-13) --------------------------------------
 
     def result_approved(self, result) -> None:
+        """DB-9 to DB-13, then what a play-off result sets going (DB-5b, DB-14)."""
+        from league.dungeonbowl import playoffs
         from league.dungeonbowl.postgame import apply_postgame
 
+        playoffs.check_winner(result)
         apply_postgame(result)
+        playoffs.after_approval(result)
 
     def result_withdrawn(self, result) -> None:
+        from league.dungeonbowl import playoffs
         from league.dungeonbowl.postgame import reverse_postgame
 
+        playoffs.before_withdrawal(result)
         reverse_postgame(result)

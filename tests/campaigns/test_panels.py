@@ -46,3 +46,13 @@ def test_the_league_page_shows_a_new_title_race_at_once(client, season, organise
     play(Fixture.objects.get(round__season=season), winner=a, organiser=organiser)
     titles.declare_final_day(campaign=a.campaign, by=organiser)
     assert "Titles fixed on Final Day" in client.get(url).content.decode()
+
+
+def test_the_fixture_page_shows_the_big_league_link_once(client, season, organiser):
+    """Each layer's fixture panel is rendered once on the fixture page."""
+    from django.urls import reverse
+
+    make_campaign(season, 2, organiser=organiser)
+    fixture = Fixture.objects.get(round__season=season)
+    html = client.get(reverse("league:fixture_detail", args=[fixture.pk])).content.decode()
+    assert html.count("The Big League for this match") == 1

@@ -52,11 +52,12 @@ def test_team_page_and_json(client, organiser):
     assert "Troll Slayer" in page and "Dauntless" in page and "Treasury:" in page and "Winnings" in page
     data = client.get(reverse("dungeonbowl:team_json", args=["altdorf", team.slug])).json()
     assert list(data) == ["league", "team", "coach", "college", "division", "treasury", "team_value",
-                          "current_team_value", "rerolls", "players"]
+                          "current_team_value", "rerolls", "trophy", "honours", "players"]
     assert list(data["players"][0]) == ["name", "number", "position", "value", "ma", "st", "ag", "pa", "av", "skills",
                                         "spp", "mvp_awards", "niggling_injuries", "miss_next_game"]
     assert data["treasury"] == team.treasury() and isinstance(data["treasury"], int)
     assert data["team_value"] == sum(p["value"] for p in data["players"]) + 2 * 50_000
+    assert data["trophy"] is False and data["honours"] == []  # DB-14: no champion crowned yet
     assert client.get(reverse("dungeonbowl:team_json", args=["altdorf", "nobody"])).status_code == 404
 
 
