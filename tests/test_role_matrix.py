@@ -150,13 +150,25 @@ MATRIX: dict[str, Row] = {
                              elsewhere=NOT_THIS_GAME_LOGIN),
     "dungeonbowl:create_team": Row(s("302 200 200 200 403 403"), s("302 200 200 200 403 403"), DB,
                                    elsewhere=NOT_THIS_GAME_LOGIN),
-    "dungeonbowl:lock_draft": Row(s(POST_ONLY), s("302 403 403 403 403 302"), DB, elsewhere=NOT_THIS_GAME_ACTION),
+    # The live league's drafts are not locked yet: the organiser's empty POST locks one.
+    "dungeonbowl:lock_draft": Row(s(POST_ONLY), s("302 403 403 403 403 302"), DB, writes=("organiser",),
+                                  elsewhere=NOT_THIS_GAME_ACTION),
     "dungeonbowl:enter_team": Row(s(POST_ONLY), s("302 403 403 403 403 302"), DB, elsewhere=NOT_THIS_GAME_ACTION),
     # A re-roll needs no choice: the empty POST buys one (DB-12).
     "dungeonbowl:buy_reroll": Row(s(POST_ONLY), s("302 403 403 302 403 302"), DB, writes=("right", "organiser"),
                                   elsewhere=NOT_THIS_GAME_ACTION),
     "dungeonbowl:hire_player": Row(s(POST_ONLY), s("302 403 403 302 403 302"), DB, elsewhere=NOT_THIS_GAME_ACTION),
     "dungeonbowl:fire_player": Row(s(POST_ONLY), s("302 403 403 302 403 302"), DB, elsewhere=NOT_THIS_GAME_ACTION),
+    # Play-offs (DB-5b): the commissioner's page; the regular season is still under
+    # way, so settling a tie or starting them does nothing yet. For another game's
+    # league only its organiser learns there are no play-offs there.
+    "dungeonbowl:playoffs": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 200"), DB,
+                                elsewhere=(s("302 403 403 403 403 404"), s("302 403 403 403 403 404"))),
+    "dungeonbowl:settle_tie": Row(s(POST_ONLY), s("302 403 403 403 403 302"), DB,
+                                  elsewhere=(s(POST_ONLY), s("302 403 403 403 403 404"))),
+    "dungeonbowl:start_playoffs": Row(s(POST_ONLY), s("302 403 403 403 403 302"), DB,
+                                      elsewhere=(s(POST_ONLY), s("302 403 403 403 403 404"))),
+    "dungeonbowl:playoffs_json": Row(s("200"), s("200"), DB, elsewhere=NOT_THIS_GAME),
     "dungeonbowl:advance_player": Row(s(POST_ONLY), s("302 403 403 302 403 302"), DB, elsewhere=NOT_THIS_GAME_ACTION),
 }
 

@@ -17,6 +17,7 @@ from django.contrib.auth.models import User
 from django.db import connections, transaction
 from django.db.models import Q
 from django.test import override_settings
+from django.urls import reverse
 
 from campaigns.models import CampaignCoach, Loan
 from league.demo import ORGANISER_USERNAME, load_demos
@@ -24,10 +25,12 @@ from league.models import Coach, Fixture, League, Result
 from league.permissions import make_organiser
 from tests.factories import CoachFactory, LeagueFactory, SeasonFactory, UserFactory
 
-# The game, its demo league and its demo coach (league/*/demo.py).
+# The game, its league and the coach concerned: the demo league and coach for
+# the Big League and DreadBall (league/*/demo.py); Dungeon Bowl's demo season is
+# over, so a league of its own is played here up to a report waiting (live_dungeon_bowl).
 DEMOS = {
     "guildball": ("harbour-lights", "ada"),
-    "dungeonbowl": ("altdorf-colleges", "dungeon"),
+    "dungeonbowl": ("altdorf-live", "coachofteam01"),
     "dreadball": ("neon-dome", "dreadball"),
 }
 GAMES = list(DEMOS)
@@ -81,8 +84,34 @@ def _game(name: str) -> Game:
     )
 
 
+def live_dungeon_bowl(organiser) -> None:
+    """Four drafted teams in one round robin: the first coach's round 1 game
+    approved, their round 2 game reported by the opponent and waiting on them,
+    round 3 to play. Reports go through the report form (the post-game sequence)."""
+    from django.test import Client
+
+    from tests.dungeonbowl.builders import db_league, db_season
+    from tests.dungeonbowl.test_postgame import post
+
+    season = db_season(organiser, teams=4, league=db_league(organiser, slug="altdorf-live"))
+    right = Coach.objects.get(name="Coach of Team 01")
+    theirs = Fixture.objects.filter(round__season=season).filter(Q(home__coach=right) | Q(away__coach=right))
+    client = Client()
+    for number, approve in ((1, True), (2, False)):
+        fixture = theirs.select_related("home__coach__user", "away__coach__user").get(round__number=number)
+        reporter = fixture.away if fixture.home.coach_id == right.pk else fixture.home
+        client.force_login(reporter.coach.user)
+        response = client.post(reverse("league:report_result", args=[fixture.pk]), post(fixture))
+        assert response.status_code == 302, response.content.decode()[:2000]
+        if approve:
+            client.force_login(organiser)
+            response = client.post(reverse("league:approve_result", args=[fixture.pk]), {"reason": "Played"})
+            assert response.status_code == 302, response.content.decode()[:2000]
+
+
 def build_world() -> World:
     load_demos()
+    live_dungeon_bowl(User.objects.get(username=ORGANISER_USERNAME))
     rival = UserFactory(username="rival")
     make_organiser(rival)
     SeasonFactory(league=LeagueFactory(name="Rival League", slug="rival-league", organisers=[rival]), name="Season 1")
