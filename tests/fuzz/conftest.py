@@ -29,7 +29,7 @@ _COMMON = dict(
                            HealthCheck.filter_too_much],
 )
 # ci: the same examples every run (a failure is reproducible, the run's time stable).
-settings.register_profile("ci", max_examples=6, derandomize=True, **_COMMON)
+settings.register_profile("ci", max_examples=4, derandomize=True, **_COMMON)
 settings.register_profile("long", max_examples=260, **_COMMON)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
