@@ -82,6 +82,13 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(f"fuzz: {INPUTS['count']} generated inputs tried (profile {profile})")
 
 
+def pytest_runtest_logfinish(nodeid, location):
+    # The running count, for a long run watched from outside (FUZZ_COUNT_FILE).
+    if os.environ.get("FUZZ_COUNT_FILE"):
+        with open(os.environ["FUZZ_COUNT_FILE"], "a") as out:
+            out.write(f"{INPUTS['count']} {nodeid}\n")
+
+
 class Attempt:
     """One input, in a savepoint rolled back afterwards: what it answered and wrote."""
 

@@ -37,8 +37,17 @@ TEXT = st.one_of(
 GARBAGE = st.one_of(NUMBERS, TEXT, DATES)
 
 
+# The Longshanks' CP adjustment has no bound yet: a large amount makes the Moment
+# sync build one item per 20 CP and exhausts memory (issue 12's first finding, the
+# reliability work). Until it lands the fuzzing keeps that one field small, and
+# test_known_findings.py pins the missing bound.
+UNBOUNDED_FIELDS = {"amount": st.integers(min_value=-10**4, max_value=10**4).map(str)}
+
+
 def field_values(field: Field) -> st.SearchStrategy:
     """Usually a value the page offers, otherwise anything; sometimes the field is left out."""
+    if field.name in UNBOUNDED_FIELDS:
+        return st.one_of(UNBOUNDED_FIELDS[field.name], TEXT, st.just(None))
     offered = field.options or ([field.value] if field.value else [])
     right = st.sampled_from(offered) if offered else st.nothing()
     if field.kind in ("select", "checkbox", "radio", "hidden"):
