@@ -117,7 +117,9 @@ def request_loan(*, borrower: CampaignCoach, lender: CampaignCoach, model_name: 
     if phase.next_fixture is None:
         raise ValidationError("You have no League Match left to field a loaned model in (GB-22).")
     require_spend(borrower, phase, rules.LOAN_COST, "A loan")
-    return Loan.objects.create(borrower=borrower, lender=lender, model_name=model_name, model_type=model_type)
+    loan = Loan.objects.create(borrower=borrower, lender=lender, model_name=model_name, model_type=model_type)
+    notices.loan_requested(loan)
+    return loan
 
 
 def _require_pending(deal, what: str) -> None:
@@ -164,6 +166,7 @@ def answer_loan(*, loan: Loan, accept: bool, by) -> Loan:
     require_own(lender, by)
     if not accept:
         _answer(loan, status=Status.REFUSED, what="loan request")
+        notices.loan_answered(loan)
         return loan
     _require_pending(loan, "loan request")
     found = {}
@@ -203,6 +206,7 @@ def answer_loan(*, loan: Loan, accept: bool, by) -> Loan:
         coach=lender, amount=rules.LOAN_TO_LENDER, kind=LineKind.LOAN_FEE, loan=loan, created_by=by,
         reason=f"lent {loan.model_name} to {borrower} (GB-22)",
     )
+    notices.loan_answered(loan)
     return loan
 
 
@@ -251,9 +255,11 @@ def offer_purchase(*, buyer: CampaignCoach, wanted: OwnedCard, favours: int, by)
     _check_card_movable(wanted, seller, buyer)
     phase = require_open_phase(buyer)
     require_spend(buyer, phase, favours, f"Your offer for {wanted.card}")
-    return CardOffer.objects.create(
+    offer = CardOffer.objects.create(
         kind=CardOffer.Kind.PURCHASE, proposer=buyer, recipient=seller, wanted=wanted, favours=favours
     )
+    notices.offer_made(offer)
+    return offer
 
 
 @transaction.atomic
@@ -266,9 +272,11 @@ def offer_swap(*, proposer: CampaignCoach, wanted: OwnedCard, offered: OwnedCard
     require_running(proposer.campaign)
     _check_card_movable(wanted, other, proposer)
     _check_card_movable(offered, proposer, other)
-    return CardOffer.objects.create(
+    offer = CardOffer.objects.create(
         kind=CardOffer.Kind.SWAP, proposer=proposer, recipient=other, wanted=wanted, offered=offered
     )
+    notices.offer_made(offer)
+    return offer
 
 
 @transaction.atomic
@@ -282,6 +290,7 @@ def answer_offer(*, offer: CardOffer, accept: bool, by) -> CardOffer:
     require_own(recipient, by)
     if not accept:
         _answer(offer, status=Status.REFUSED, what="offer")
+        notices.offer_answered(offer)
         return offer
     _require_pending(offer, "offer")
     wanted = OwnedCard.objects.select_for_update().select_related("card").get(pk=offer.wanted_id)
@@ -327,6 +336,7 @@ def answer_offer(*, offer: CardOffer, accept: bool, by) -> CardOffer:
         _move(wanted, proposer, OwnedCard.Source.SWAPPED, now)
         _move(offered, recipient, OwnedCard.Source.SWAPPED, now)
     _answer(offer, status=Status.ACCEPTED, what="offer")
+    notices.offer_answered(offer)
     return offer
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
-from campaigns import demo, imports, ledgers, selectors, setup
+from campaigns import demo, imports, ledgers, notices, selectors, setup, waiting
 from campaigns.models import Title
 from league.layers import ImportColumns, Layer
 
@@ -54,11 +54,19 @@ def coach_panel(context: Mapping[str, Any]) -> str:
 
 
 def my_fixtures_panel(context: Mapping[str, Any]) -> str:
-    """A coach's home: their campaign page in each of their Guild Ball leagues."""
+    """A coach's home: what waits on them in their campaigns (campaigns/waiting.py,
+    six queries) and their campaign page in each of their Guild Ball leagues."""
     leagues = [league for league in context.get("leagues") or () if league.game_system in GAME_SYSTEMS]
     if not context.get("coach") or not leagues:
         return ""
-    return render_to_string("campaigns/panels/my_fixtures.html", {"leagues": leagues, "coach": context["coach"]})
+    return render_to_string(
+        "campaigns/panels/my_fixtures.html",
+        {
+            "leagues": leagues,
+            "coach": context["coach"],
+            "waiting": waiting.waiting_on(context["coach"], context.get("fixtures") or ()),
+        },
+    )
 
 
 def organiser_panel(context: Mapping[str, Any]) -> str:
@@ -92,4 +100,6 @@ LAYER = Layer(
     },
     demo=demo.load,
     demo_accounts=demo.demo_accounts,
+    notification_kinds=notices.KINDS,
+    organiser_counts=waiting.moments_to_confirm_counts,
 )

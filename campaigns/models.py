@@ -136,6 +136,8 @@ class CampaignCoach(models.Model):
 
     class Meta:
         ordering = ["entry__coach__name"]
+        verbose_name = "campaign coach"
+        verbose_name_plural = "campaign coaches"
 
     def __str__(self) -> str:
         return self.entry.coach.name

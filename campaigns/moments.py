@@ -8,7 +8,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from campaigns import rules
+from campaigns import notices, rules
 from campaigns.balances import cp_total
 from campaigns.guards import lock_coach, require_organiser, require_own, require_running
 from campaigns.models import CampaignCoach, Guild, Moment, MomentUnlock, OwnedCard, PlotCard
@@ -31,7 +31,9 @@ def sync_moments(coach: CampaignCoach) -> list[MomentUnlock]:
         for m in reached
         if m.threshold not in have
     ]
-    return MomentUnlock.objects.bulk_create(new, ignore_conflicts=True)
+    created = MomentUnlock.objects.bulk_create(new, ignore_conflicts=True)
+    notices.moments_reached(created)
+    return created
 
 
 def pick_options(coach: CampaignCoach, unlocks: str):
@@ -85,6 +87,7 @@ def confirm_unlock(*, unlock: MomentUnlock, by) -> MomentUnlock:
     unlock.confirmed_at = timezone.now()
     unlock.confirmed_by = by
     unlock.save(update_fields=["confirmed_at", "confirmed_by"])
+    notices.card_to_pick(unlock)
     return unlock
 
 

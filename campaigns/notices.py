@@ -1,17 +1,48 @@
-"""Telling coaches what happened to their deals (GB-20, GB-23): a line on their
-campaign page and, where they have an address, an email sent once the
-transaction commits."""
+"""Telling coaches and the Longshanks what waits on them in the Big League
+(GB-13, GB-20, GB-22, GB-23): the campaign's notification kinds, registered with
+the engine's notifications (league/notifications.py) through the layer, and one
+function per step, called inside that step's transaction (mail goes out once it
+commits)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.conf import settings
-from django.core.mail import send_mass_mail
-from django.db import transaction
 from django.urls import reverse
 
-from campaigns.models import CampaignCoach, Notice
+from campaigns.models import CampaignCoach, CardOffer, Loan, MomentUnlock, Notice
+from league import notifications
+from league.notifications import Kind
+
+LOAN_REQUESTED = Kind("loan_requested", "Another coach asks to borrow a model from you (Big League)")
+LOAN_ANSWERED = Kind("loan_answered", "Your loan request is accepted or refused (Big League)")
+OFFER_MADE = Kind("offer_made", "Another coach offers for one of your plot cards (Big League)")
+OFFER_ANSWERED = Kind("offer_answered", "Your card offer is accepted or refused (Big League)")
+MOMENT_TO_CONFIRM = Kind("moment_to_confirm", "A coach reached a Moment for you to confirm (Big League organisers)")
+CARD_TO_PICK = Kind("card_to_pick", "A Moment of yours is confirmed: a card to pick (Big League)")
+DEAL_CLOSED = Kind("deal_closed", "A deal of yours is closed because the rules no longer allow it (Big League)")
+
+KINDS = (LOAN_REQUESTED, LOAN_ANSWERED, OFFER_MADE, OFFER_ANSWERED, MOMENT_TO_CONFIRM, CARD_TO_PICK, DEAL_CLOSED)
+
+
+def _coach(cc: CampaignCoach):
+    return notifications.coach_recipient(cc.entry.coach)
+
+
+def _page(cc: CampaignCoach) -> str:
+    return reverse("campaigns:coach_page", args=[cc.campaign.season.league.slug, cc.entry.coach_id])
+
+
+def _subject(cc: CampaignCoach, what: str) -> str:
+    return f"[{cc.campaign.season.league.name}] The Big League: {what}"
+
+
+def _load(*coaches: CampaignCoach) -> list[CampaignCoach]:
+    """The coaches with what a message needs (their account, league), one query."""
+    by_pk = CampaignCoach.objects.select_related("entry__coach__user", "campaign__season__league").in_bulk(
+        [cc.pk for cc in coaches]
+    )
+    return [by_pk[cc.pk] for cc in coaches]
 
 
 def tell(coaches: Iterable[CampaignCoach], text: str) -> list[Notice]:
@@ -19,24 +50,81 @@ def tell(coaches: Iterable[CampaignCoach], text: str) -> list[Notice]:
     address. Call inside the write's transaction: a refused write tells nobody."""
     coaches = list({cc.pk: cc for cc in coaches}.values())
     notices = Notice.objects.bulk_create([Notice(coach=cc, text=text[:500]) for cc in coaches])
-    ids = [cc.pk for cc in coaches]
-    transaction.on_commit(lambda: _mail(ids, text))
+    for cc in _load(*coaches):
+        notifications.send(
+            DEAL_CLOSED, [_coach(cc)], subject=_subject(cc, f"news for {cc.name}"), body=text, link=_page(cc)
+        )
     return notices
 
 
-def _mail(coach_ids: list[int], text: str) -> None:
-    messages = []
-    for cc in CampaignCoach.objects.filter(pk__in=coach_ids).select_related(
-        "entry__coach__user", "campaign__season__league"
-    ):
-        to = cc.entry.coach.contact_email
-        if not to:
-            continue
-        league = cc.campaign.season.league
-        page = reverse("campaigns:coach_page", args=[league.slug, cc.entry.coach_id])
-        messages.append(
-            (f"[{league.name}] The Big League: news for {cc.name}", f"{text}\n\n{settings.SITE_URL}{page}\n",
-             settings.DEFAULT_FROM_EMAIL, [to])
-        )
-    if messages:
-        send_mass_mail(messages)
+def loan_requested(loan: Loan) -> None:
+    """GB-22: to the lender, who accepts or refuses."""
+    borrower, lender = _load(loan.borrower, loan.lender)
+    notifications.send(
+        LOAN_REQUESTED, [_coach(lender)],
+        subject=_subject(lender, f"{borrower} asks to borrow {loan.model_name}"),
+        body=f"{borrower} asks to borrow {loan.model_name} ({loan.get_model_type_display()}) for their next League "
+        f"Match, for 3 Favours (2 to you). Accept or refuse it on your campaign page.",
+        link=_page(lender),
+    )
+
+
+def loan_answered(loan: Loan) -> None:
+    """GB-22: to the borrower."""
+    borrower, lender = _load(loan.borrower, loan.lender)
+    notifications.send(
+        LOAN_ANSWERED, [_coach(borrower)],
+        subject=_subject(borrower, f"{lender} {loan.status} your loan request"),
+        body=f"{lender} {loan.status} your request to borrow {loan.model_name}.",
+        link=_page(borrower),
+    )
+
+
+def offer_made(offer: CardOffer) -> None:
+    """GB-23: to the card's owner."""
+    proposer, recipient = _load(offer.proposer, offer.recipient)
+    what = f"{offer.favours} Favour{'s' if offer.favours != 1 else ''}" if offer.kind == CardOffer.Kind.PURCHASE else "a swap"
+    notifications.send(
+        OFFER_MADE, [_coach(recipient)],
+        subject=_subject(recipient, f"{proposer} offers {what} for one of your cards"),
+        body=f"{proposer} offers {what} for {offer.wanted.card}. Accept or refuse it on your campaign page.",
+        link=_page(recipient),
+    )
+
+
+def offer_answered(offer: CardOffer) -> None:
+    """GB-23: to the coach who made the offer."""
+    proposer, recipient = _load(offer.proposer, offer.recipient)
+    notifications.send(
+        OFFER_ANSWERED, [_coach(proposer)],
+        subject=_subject(proposer, f"{recipient} {offer.status} your offer"),
+        body=f"{recipient} {offer.status} your offer for {offer.wanted.card}.",
+        link=_page(proposer),
+    )
+
+
+def moments_reached(unlocks: list[MomentUnlock]) -> None:
+    """GB-13: new Moments waiting for the Longshanks to confirm, to the league's
+    organisers."""
+    if not unlocks:
+        return
+    (cc,) = _load(unlocks[0].coach)
+    league = cc.campaign.season.league
+    names = ", ".join(f"{u.name} ({u.threshold} CP)" for u in unlocks)
+    notifications.send(
+        MOMENT_TO_CONFIRM, notifications.organiser_recipients(league),
+        subject=_subject(cc, f"{cc} reached {names}"),
+        body=f"{cc} has reached {names}. Confirm it from the organiser's dashboard so they can pick their card (GB-13).",
+        link=reverse("league:organiser_dashboard", args=[league.slug]),
+    )
+
+
+def card_to_pick(unlock: MomentUnlock) -> None:
+    """GB-13: the coach whose Moment the Longshanks confirmed picks their card."""
+    (cc,) = _load(unlock.coach)
+    notifications.send(
+        CARD_TO_PICK, [_coach(cc)],
+        subject=_subject(cc, f"{unlock.name} confirmed: pick your card"),
+        body=f"The Longshanks confirmed {unlock.name} ({unlock.threshold} CP). Pick your card on your campaign page.",
+        link=_page(cc),
+    )

@@ -50,3 +50,16 @@ class ProfileForm(forms.Form):
         super().__init__(*args, **kwargs)
         if not has_coach:
             del self.fields["name"]
+
+
+class NotificationsForm(forms.Form):
+    """One tick box per notification kind (league/notifications.py); unticked is off."""
+
+    on = forms.MultipleChoiceField(
+        required=False, widget=forms.CheckboxSelectMultiple, label="Email me when",
+        help_text="Untick what you do not want by email. The pages still show everything that waits on you.",
+    )
+
+    def __init__(self, *args, kinds, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["on"].choices = [(kind.key, kind.label) for kind in kinds]

@@ -21,8 +21,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
-from league import invitations, selectors
-from league.account_forms import AcceptInvitationForm, AddCoachForm, ProfileForm
+from league import invitations, notifications, selectors
+from league.account_forms import AcceptInvitationForm, AddCoachForm, NotificationsForm, ProfileForm
 from league.models import Coach, Entry
 from league.permissions import coach_for, get_league_for_organiser
 
@@ -132,14 +132,32 @@ def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
-    """A coach's display name and email address; anyone's own email address."""
+    """A coach's display name and email address; anyone's own email address and
+    which notifications they get by email (two forms, each posting here with its
+    own button)."""
     coach = coach_for(request.user)
+    kinds = notifications.kinds()
     initial = {"email": request.user.email or (coach.email if coach else "")}
     if coach is not None:
         initial["name"] = coach.name
-    form = ProfileForm(request.POST or None, initial=initial, has_coach=coach is not None)
+    off = notifications.turned_off(request.user)
+    posted = request.POST or None  # a POST without data is refused (400), never an empty save
+    which = request.POST.get("form") if posted else None
+    form = ProfileForm(posted if which != "notifications" else None, initial=initial, has_coach=coach is not None)
+    prefs = NotificationsForm(
+        posted if which == "notifications" else None, kinds=kinds,
+        initial={"on": [kind.key for kind in kinds if kind.key not in off]},
+    )
     status = 200
-    if request.method == "POST":
+    if request.method == "POST" and posted is None:
+        status = 400
+    elif which == "notifications":
+        if prefs.is_valid():
+            notifications.set_preferences(user=request.user, on=prefs.cleaned_data["on"])
+            messages.success(request, "Notification settings saved.")
+            return redirect(reverse("profile"))
+        status = 400
+    elif posted is not None:
         if form.is_valid():
             try:
                 invitations.update_profile(
@@ -151,4 +169,6 @@ def profile(request: HttpRequest) -> HttpResponse:
                 messages.success(request, "Profile saved.")
                 return redirect(reverse("profile"))
         status = 400
-    return render(request, "registration/profile.html", {"form": form, "coach": coach}, status=status)
+    return render(
+        request, "registration/profile.html", {"form": form, "prefs": prefs, "coach": coach}, status=status
+    )

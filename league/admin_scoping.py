@@ -1,5 +1,5 @@
 """Scoping the admin to the leagues an organiser runs (GB-1), for every app whose
-models belong to a league (league/admin.py, campaigns/admin.py).
+models belong to a league (league/admin/, campaigns/admin.py).
 
 A non-superuser organiser sees and changes only the leagues they organise and
 what hangs off them: ``OrganiserScopedAdmin`` scopes querysets, object

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from league import layers
 from league.models import Fixture, League, Result, Season
 
 STALE_AFTER = datetime.timedelta(days=3)  # a report unconfirmed this long needs chasing
@@ -76,10 +77,11 @@ class Counts:
     stale: int = 0
     to_approve: int = 0
     overdue: int = 0
+    layered: tuple[tuple[str, int], ...] = ()  # (label, count) from the league's layers (Moments to confirm)
 
     @property
     def total(self) -> int:
-        return self.disputed + self.stale + self.to_approve + self.overdue
+        return self.disputed + self.stale + self.to_approve + self.overdue + sum(n for _, n in self.layered)
 
 
 def counts_for(leagues: list[League], user, *, now: datetime.datetime | None = None) -> dict[int, Counts]:
@@ -117,6 +119,8 @@ def counts_for(leagues: list[League], user, *, now: datetime.datetime | None = N
         .annotate(n=Count("pk"))
         .values_list("round__season", "n")
     )
+    games = {league.pk: league.game_system for league in leagues}
+    layered = layers.organiser_counts({season_id: games[league_id] for league_id, season_id in seasons.items()})
     counts = {}
     for league_id, season_id in seasons.items():
         row = by_season.get(season_id, {})
@@ -125,5 +129,6 @@ def counts_for(leagues: list[League], user, *, now: datetime.datetime | None = N
             stale=row.get("stale", 0),
             to_approve=row.get("to_approve", 0),
             overdue=overdue.get(season_id, 0),
+            layered=tuple((label, n) for label, n in layered.get(season_id, {}).items() if n),
         )
     return counts

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 
-from league import layers
+from league import layers, notifications
 
 # Every demo league is run by the same organiser, and every demo coach has the same
 # password, so one set of credentials tries them all.
@@ -35,8 +35,10 @@ def account(username: str, password: str, **fields):
 
 
 def load_demos() -> list[layers.DemoReport]:
-    """Load every registered layer's demo (each adds nothing when run again)."""
-    return [layer.demo() for layer in layers.layers() if layer.demo is not None]
+    """Load every registered layer's demo (each adds nothing when run again), with
+    notifications off: the demo's matches are played at once, not waited on."""
+    with notifications.quiet():
+        return [layer.demo() for layer in layers.layers() if layer.demo is not None]
 
 
 def demo_accounts() -> list[tuple[str, str, str]]:

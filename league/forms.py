@@ -97,6 +97,21 @@ class DisputeForm(forms.Form):
         error_messages={"required": "Say what is wrong with the report, so the organiser can settle it."},
         widget=forms.Textarea(attrs={"rows": 2}),
     )
+    propose = forms.BooleanField(
+        required=False, label="I know the right result: the organiser can accept my version (enter it below)"
+    )
+
+
+PROPOSAL_PREFIX = "proposed"
+
+
+def proposal_form(rules, fixture, data=None, **kwargs) -> forms.Form:
+    """The game's own report form, for the result a disputing coach says is right
+    (filled in with the report to start from); no early-play box, the match was
+    reported already."""
+    form = report_form(rules, fixture, data, prefix=PROPOSAL_PREFIX, **kwargs)
+    form.fields.pop(EARLY_FIELD, None)
+    return form
 
 
 class RearrangeForm(forms.Form):

@@ -41,7 +41,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from league import layers, services
+from league import layers, notifications, services
 from league.models import Coach, Fixture, League, Result, Round, Season
 from league.rules import GAMES, GameRules
 from league.rules.base import Verdict
@@ -298,9 +298,10 @@ def import_rows(
     by_slug: dict[str, list[ImportRow]] = {}
     for row in rows:
         by_slug.setdefault(row.slug, []).append(row)
-    for slug, league_rows in by_slug.items():
-        _import_league(slug, league_rows, game=rules, by=by, season_name=season_name, start_date=start_date,
-                       source=source, summary=summary)
+    with notifications.quiet():  # one email per imported result would flood every coach
+        for slug, league_rows in by_slug.items():
+            _import_league(slug, league_rows, game=rules, by=by, season_name=season_name, start_date=start_date,
+                           source=source, summary=summary)
     return summary
 
 

@@ -17,7 +17,8 @@ the list through the functions below and never imports the layer:
   context with a fixed number of queries. "league_detail" panels are part of the
   league page's cached body (league/versions.py): a layer tracks every model its
   panel reads;
-- demo data for ``quickstart``.
+- demo data for ``quickstart``;
+- notification kinds (league/notifications.py), sent by the layer's own services.
 """
 
 from __future__ import annotations
@@ -75,6 +76,12 @@ class Layer:
     panels: Mapping[str, Callable[[Mapping[str, Any]], str]] = field(default_factory=dict)
     demo: Callable[[], DemoReport] | None = None  # loads once; running it again adds nothing
     demo_accounts: Callable[[], list[tuple[str, str, str]]] | None = None  # (role, username, password)
+    # The layer's own notification kinds (league.notifications.Kind), which a user
+    # can turn off on their profile like the engine's.
+    notification_kinds: tuple[Any, ...] = ()
+    # What waits on the organiser in the layer, counted for the home page: given
+    # season ids, {season id: {label: count}} in one query.
+    organiser_counts: Callable[[list[int]], dict[int, dict[str, int]]] | None = None
 
 
 _LAYERS: list[Layer] = []
@@ -140,3 +147,19 @@ def render_panels(page: str, context: Mapping[str, Any]) -> SafeString:
     candidates = layers_for(league.game_system) if league is not None else layers()
     parts = [layer.panels[page](context) for layer in candidates if page in layer.panels]
     return mark_safe("".join(parts))
+
+
+def organiser_counts(seasons: Mapping[int, str]) -> dict[int, dict[str, int]]:
+    """{season id: {label: count}} from every layer that counts what waits on an
+    organiser; ``seasons`` maps season ids to their league's game system. One query
+    per such layer."""
+    found: dict[int, dict[str, int]] = {}
+    for layer in _LAYERS:
+        if layer.organiser_counts is None:
+            continue
+        ids = [pk for pk, game in seasons.items() if game in layer.game_systems]
+        if not ids:
+            continue
+        for season_id, counts in layer.organiser_counts(ids).items():
+            found.setdefault(season_id, {}).update(counts)
+    return found

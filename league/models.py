@@ -16,6 +16,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import cached_property
 
+from league.webhooks import validate_webhook_url
+
 
 def game_choices() -> list[tuple[str, str]]:
     """The game systems the engine knows (league/rules), for ``League.game_system``."""
@@ -63,6 +65,10 @@ class League(models.Model):
     organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="organised_leagues")
     description = models.TextField(blank=True)
     created_at = models.DateTimeField(default=timezone.now)
+    discord_webhook = models.URLField(
+        max_length=300, blank=True, validators=[validate_webhook_url],
+        help_text="A Discord channel's webhook address: approved results and the new top of the table are posted there.",
+    )
 
     objects = LeagueQuerySet.as_manager()
 
@@ -286,6 +292,10 @@ class Result(models.Model):
         help_text="The side whose coach reported it; the other side confirms. Blank when the organiser entered it.",
     )
     dispute_reason = models.CharField(max_length=500, blank=True)
+    # The result the disputing coach says is right: their answers to the game's own
+    # report form, and its summary, for the organiser to accept instead (disputes.py).
+    proposed_facts = models.JSONField(null=True, blank=True)
+    proposed_summary = models.CharField(max_length=100, blank=True)
     override_reason = models.CharField(
         max_length=500, blank=True, help_text="GB-8: why the organiser accepted a score the rules reject."
     )
@@ -362,3 +372,14 @@ class ResultEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.fixture} {self.get_action_display()}"
+
+
+class NotificationPreference(models.Model):
+    """The notification kinds (league/notifications.py) a user has turned off; a
+    kind not listed, new ones included, is sent."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_preference")
+    off = models.JSONField(default=list, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.user}: {len(self.off)} kind(s) off"

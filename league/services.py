@@ -10,15 +10,12 @@ from __future__ import annotations
 import datetime
 import random
 
-from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.core.mail import send_mass_mail
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from league import layers, versions
-from league.links import site_root
+from league import layers, notifications, versions
 from league.models import Coach, Division, Entry, Fixture, League, Result, ResultEvent, Round, Season
 from league.rules.base import GameRules, Verdict
 from league.scheduling import MIN_PER_DIVISION, division_sizes, draw_divisions, merge_rounds, round_dates, round_robin
@@ -180,24 +177,8 @@ def rearrange_fixture(*, fixture: Fixture, by, new_date: datetime.date, reason: 
     ResultEvent.objects.create(
         fixture=fixture, action=ResultEvent.Action.REARRANGED, by=by, note=f"{old_date:%d %b %Y} → {new_date:%d %b %Y}: {reason}"
     )
-    transaction.on_commit(lambda: _mail_rearrangement(fixture, old_date, reason))
+    notifications.fixture_rearranged(fixture, old_date)
     return fixture
-
-
-def _mail_rearrangement(fixture: Fixture, old_date: datetime.date, reason: str) -> None:
-    season = fixture.round.season
-    coaches = Coach.objects.filter(entries__season=season).select_related("user")
-    recipients = sorted({coach.contact_email for coach in coaches} - {""})
-    if not recipients:
-        return
-    subject = f"[{season.league.name}] {fixture.home} v {fixture.away} moved to {fixture.date:%a %d %b %Y}"
-    body = (
-        f"The Longshanks has rearranged a fixture in {season.league.name} ({season.name}).\n\n"
-        f"{fixture.round}: {fixture.home} v {fixture.away}\n"
-        f"Was: {old_date:%A %d %B %Y}\nNow: {fixture.date:%A %d %B %Y}\nReason: {reason}\n\n"
-        f"{site_root()}{fixture.get_absolute_url()}\n"
-    )
-    send_mass_mail([(subject, body, settings.DEFAULT_FROM_EMAIL, [to]) for to in sorted(set(recipients))])
 
 
 # Results --------------------------------------------------------------------
@@ -219,6 +200,7 @@ def report_result(*, fixture: Fixture, by, **facts) -> Result:
     result = Result(fixture=fixture, reported_side=side)
     _store(result, verdict, rules)
     _event(result, ResultEvent.Action.REPORTED, by)
+    notifications.result_reported(result)
     return result
 
 
@@ -247,8 +229,10 @@ def confirm_result(*, result: Result, by) -> Result:
 
 
 @transaction.atomic
-def dispute_result(*, result: Result, by, reason: str) -> Result:
-    """The opponent disagrees; the organiser then settles it."""
+def dispute_result(*, result: Result, by, reason: str, proposed: dict | None = None) -> Result:
+    """The opponent disagrees; the organiser then settles it. ``proposed``: the
+    result they say is right, in the game's report form's terms, checked by the
+    game's rules; the organiser may accept it instead (league/disputes.py)."""
     result = _lock_result(result)
     _require_confirming_coach(result, by)
     if result.status != Result.Status.REPORTED:
@@ -256,10 +240,14 @@ def dispute_result(*, result: Result, by, reason: str) -> Result:
     reason = reason.strip()
     if not reason:
         raise ValidationError("Say what is wrong with the report, so the organiser can settle it.")
+    rules = result.fixture.round.season.league.rules
+    result.proposed_summary = rules.summary(rules.validate(proposed)) if proposed else ""
+    result.proposed_facts = proposed or None
     result.status = Result.Status.DISPUTED
     result.dispute_reason = reason
-    result.save(update_fields=["status", "dispute_reason"])
+    result.save(update_fields=["status", "dispute_reason", "proposed_facts", "proposed_summary"])
     _event(result, ResultEvent.Action.DISPUTED, by, note=reason)
+    notifications.result_disputed(result)
     return result
 
 
@@ -291,6 +279,7 @@ def approve_result(*, result: Result, by, reason: str = "") -> Result:
     result.save(update_fields=["status", "approved_at"])
     _event(result, ResultEvent.Action.APPROVED, by, note=note[:500])
     _after_approval(result)
+    notifications.result_approved(result)
     return result
 
 
@@ -336,6 +325,7 @@ def record_result(
     _store(result, verdict, rules)
     _event(result, action, by, note=reason)
     _after_approval(result)
+    notifications.result_approved(result, corrected=action == ResultEvent.Action.CORRECTED)
     if not acknowledged and (found := warnings()):
         raise NeedsAcknowledgement(found)  # rolls the whole correction back
     return result

@@ -276,6 +276,10 @@ EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.conso
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "longshanks@localhost")
 # Empty: links in emails and calendars use the address the request came to.
 SITE_URL = os.environ.get("SITE_URL", "").strip()
+# A league's Discord webhook (league/webhooks.py): seconds per attempt; tests
+# shrink the pauses between attempts with WEBHOOK_BACKOFF_SCALE.
+WEBHOOK_TIMEOUT = float(os.environ.get("WEBHOOK_TIMEOUT", "5"))
+WEBHOOK_BACKOFF_SCALE = 1.0
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 

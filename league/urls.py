@@ -29,6 +29,7 @@ league_patterns = [
     path("fixtures/<id:pk>/report/", views.report_result, name="report_result"),
     path("fixtures/<id:pk>/confirm/", views.confirm_result, name="confirm_result"),
     path("fixtures/<id:pk>/dispute/", views.dispute_result, name="dispute_result"),
+    path("fixtures/<id:pk>/settle/", views.settle_dispute, name="settle_dispute"),
     path("fixtures/<id:pk>/approve/", views.approve_result, name="approve_result"),
     path("fixtures/<id:pk>/record/", views.record_result, name="record_result"),
     path("fixtures/<id:pk>/rearrange/", views.rearrange_fixture, name="rearrange_fixture"),

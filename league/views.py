@@ -16,8 +16,10 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
-from league import charts, dashboard, feeds, selectors, services, versions
-from league.forms import EARLY_FIELD, ApproveForm, DisputeForm, RearrangeForm, ReasonForm, record_form, report_form
+from league import charts, dashboard, disputes, feeds, selectors, services, versions
+from league.forms import (
+    EARLY_FIELD, ApproveForm, DisputeForm, RearrangeForm, ReasonForm, proposal_form, record_form, report_form,
+)
 from league.links import site_root
 from league.models import Entry, Fixture, League, Result
 from league.permissions import coach_for, get_fixture_for_coach
@@ -261,6 +263,9 @@ def fixture_detail(request: HttpRequest, pk: int, forms: dict | None = None, sta
         if side and result is not None and result.status == Result.Status.REPORTED and side == result.confirming_side:
             context["can_confirm"] = True
             context["dispute_form"] = forms.get("dispute") or DisputeForm()
+            context["proposal_form"] = forms.get("proposal") or proposal_form(
+                rules, fixture, initial=rules.initial_from(result)
+            )
         if is_organiser:
             initial = rules.initial_from(result) if result else {}
             context["record_form"] = forms.get("record") or record_form(rules, fixture, initial=initial)
@@ -340,15 +345,51 @@ def confirm_result(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def dispute_result(request: HttpRequest, pk: int) -> HttpResponse:
+    """The opponent disputes the report, with the result they say is right when
+    they tick ``propose`` (the game's report form, prefixed ``proposed-``)."""
     result = _result_for_coach(request, pk)
-    return _submit(
-        request,
-        result.fixture,
-        "dispute",
-        DisputeForm(request.POST),
-        lambda data: services.dispute_result(result=result, by=request.user, reason=data["reason"]),
-        "Dispute sent to the organiser.",
+    fixture = result.fixture
+    form = DisputeForm(request.POST)
+    proposal = proposal_form(fixture.round.season.league.rules, fixture, request.POST)
+    wanted = form.is_valid() and form.cleaned_data["propose"]
+    refused = {"dispute": form, "proposal": proposal}
+    if not form.is_valid() or (wanted and not proposal.is_valid()):
+        return fixture_detail(request, fixture.pk, forms=refused, status=400)
+    try:
+        services.dispute_result(
+            result=result, by=request.user, reason=form.cleaned_data["reason"],
+            proposed=dict(proposal.cleaned_data) if wanted else None,
+        )
+    except ValidationError as error:
+        for message in error.messages:
+            (proposal if wanted else form).add_error(None, message)
+        return fixture_detail(request, fixture.pk, forms=refused, status=400)
+    messages.success(request, "Dispute sent to the organiser" + (" with your version of the result." if wanted else "."))
+    return redirect(fixture)
+
+
+@login_required
+@require_POST
+def settle_dispute(request: HttpRequest, pk: int) -> HttpResponse:
+    """The organiser accepts one version of a disputed result (``accept``:
+    reported or proposed); back to the dashboard when asked from there."""
+    fixture = _fixture_for_organiser(request, pk)
+    league = fixture.round.season.league
+    back = (
+        redirect("league:organiser_dashboard", slug=league.slug) if request.POST.get("back") == "dashboard"
+        else redirect(fixture)
     )
+    result = fixture.result_or_none
+    if result is None:
+        messages.error(request, "There is no result to settle.")
+        return back
+    try:
+        settled = disputes.settle_dispute(result=result, by=request.user, accept=request.POST.get("accept", ""))
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return back
+    messages.success(request, f"Dispute settled: {fixture.home} {settled.summary} {fixture.away} is approved.")
+    return back
 
 
 def _fixture_for_organiser(request: HttpRequest, pk: int) -> Fixture:
@@ -438,8 +479,9 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
     coach = coach_for(request.user)
     to_confirm, to_report, upcoming, awaiting_opponent, recent = [], [], [], [], []
     leagues: dict[int, League] = {}
+    fixtures = selectors.coach_fixtures(coach) if coach is not None else []
     if coach is not None:
-        for fixture in selectors.coach_fixtures(coach):
+        for fixture in fixtures:
             leagues.setdefault(fixture.round.season.league_id, fixture.round.season.league)
             if fixture.is_bye:
                 upcoming.append(fixture)
@@ -466,6 +508,7 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
             "awaiting": awaiting_opponent,
             "recent": recent[-10:][::-1],
             "organiser_queue": organiser_queue,
+            "fixtures": fixtures,  # for the layers' panels (what waits in a campaign)
             "leagues": sorted(leagues.values(), key=lambda league: league.name),
         },
     )

@@ -58,3 +58,17 @@ def test_a_next_that_is_no_address_goes_to_the_coach_page(client, season, organi
     assert response["Location"] == reverse("campaigns:coach_page", args=[season.league.slug, a.entry.coach_id])
     unlock.refresh_from_db()
     assert unlock.confirmed_at is not None
+
+
+def test_the_home_page_counts_moments_to_confirm_for_the_organiser(client, season, organiser, other_organiser):
+    a = make_campaign(season, 2, organiser=organiser)[0]
+    client.force_login(organiser)
+    assert "moments to confirm" not in client.get(reverse("league:league_list")).content.decode()
+    ledgers.adjust(coach=a, ledger="cp", amount=20, reason="test", by=organiser)
+    page = client.get(reverse("league:league_list")).content.decode()
+    assert "1 to do" in page and "1 moment to confirm" in page
+    client.force_login(other_organiser)
+    assert "moment to confirm" not in client.get(reverse("league:league_list")).content.decode()
+    client.force_login(a.entry.coach.user)
+    assert "moment to confirm" not in client.get(reverse("league:league_list")).content.decode()
+

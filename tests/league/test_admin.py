@@ -627,3 +627,44 @@ def test_schedule_fields_freeze_once_fixtures_exist(organiser_client, world):
     assert 'name="date"' not in content
     empty = SeasonFactory(league=world["season"].league, name="Season 9")
     assert 'name="start_date"' in organiser_client.get(change_url(empty)).content.decode()
+
+
+# Tidy: addresses, names, read-only pages -----------------------------------------------
+
+
+def test_organisers_see_coach_emails_masked_and_cannot_search_them(client, organiser, world):
+    from django.contrib.auth import get_user_model
+
+    client.force_login(organiser)
+    url = reverse("admin:league_coach_changelist")
+    page = client.get(url).content.decode()
+    assert "rage@example.com" not in page and "r…@example.com" in page
+    assert "0 coaches" in client.get(url, {"q": "rage@example"}).content.decode()  # no match by address
+    assert "1 coach" in client.get(url, {"q": "Rage"}).content.decode()
+    coach = Coach.objects.get(email="rage@example.com")
+    form = client.get(reverse("admin:league_coach_change", args=[coach.pk])).content.decode()
+    assert "rage@example.com" not in form  # a coach with an account keeps their address to themself
+    superuser = get_user_model().objects.create_superuser("root", "root@example.com", "pw")
+    client.force_login(superuser)
+    assert "rage@example.com" in client.get(url).content.decode()
+
+
+def test_admin_names_and_stylesheet(client, organiser, world):
+    client.force_login(organiser)
+    page = client.get(reverse("admin:index")).content.decode()
+    assert "Campaign coaches" in page and "coachs" not in page
+    assert "css/admin.css" in page
+
+
+def test_read_only_pages_have_no_save_button(client, organiser, world):
+    client.force_login(organiser)
+    result = world["reported"]
+    page = client.get(reverse("admin:league_result_change", args=[result.pk])).content.decode()
+    assert 'name="_save"' not in page and 'name="_continue"' not in page and "Close" in page
+    page = client.get(reverse("admin:league_fixture_change", args=[result.fixture.pk])).content.decode()
+    assert 'name="_save"' not in page
+    # The shared catalogue: organisers read it, only a superuser edits it.
+    from campaigns.models import Guild
+
+    page = client.get(reverse("admin:campaigns_guild_change", args=[Guild.objects.first().pk])).content.decode()
+    assert 'name="_save"' not in page and "Close" in page

@@ -1,0 +1,22 @@
+"""The Django admin as the Longshanks' cockpit (STYLE habit 8, GB-1), one module
+per job: the actions' forms, coaches, leagues and seasons, rounds and fixtures,
+results.
+
+An organiser who is not a superuser sees and changes only the leagues they
+organise and what hangs off them (``league.admin_scoping``, shared with
+campaigns/admin.py).
+
+Every write of the result workflow goes through ``league.services``: results are
+read-only here and change only through the admin actions (approve, correct, reopen;
+on fixtures: enter a result, abandon, rearrange), which call the services and turn
+their ``ValidationError``/``PermissionDenied`` into admin messages.
+"""
+
+from django.contrib import admin
+
+from league.admin import coaches, fixtures, forms, leagues, results  # noqa: F401  registers the model admins
+from league.admin_scoping import OrganiserScopedAdmin, OrganiserScopedInline  # noqa: F401  for the game apps' admins
+
+admin.site.site_header = "League Manager: the organiser's site"
+admin.site.site_title = "League Manager"
+admin.site.index_title = "Your leagues, results and campaigns"

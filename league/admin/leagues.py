@@ -1,0 +1,170 @@
+"""Leagues, seasons (with divisions and entries) and entries in the organiser's
+admin; the game's own settings inline on its league."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import models
+from django.db.models import Count
+
+from league import services
+from league.admin_scoping import OrganiserScopedAdmin, OrganiserScopedInline, ScopedRelatedFilter, error_text
+from league.models import Division, Entry, League, Season
+
+
+@admin.register(League)
+class LeagueAdmin(OrganiserScopedAdmin):
+    """Only a superuser chooses organisers: the widget would list every account of
+    the site, and an organiser could hand their league to anyone. An organiser who
+    adds a league becomes its organiser (``save_related``)."""
+
+    league_lookup = ""
+    list_display = ["name", "slug", "game_system"]
+    list_filter = ["game_system"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    filter_horizontal = ["organisers"]
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}  # the Discord webhook
+
+    def get_exclude(self, request, obj=None):
+        return [] if request.user.is_superuser else ["organisers"]
+
+    def get_readonly_fields(self, request, obj=None):
+        # The game is chosen once: results and settings are the game's own.
+        fixed = ["game_system"] if obj is not None else []
+        return fixed + (["created_at"] if request.user.is_superuser else ["organiser_names", "created_at"])
+
+    def get_inlines(self, request, obj):
+        """The game's own settings (GB-8's VP target, DR-4's points ...), with the
+        rulebook's defaults, once the league exists and its game is known."""
+        if obj is None or obj.rules.settings_model is None:
+            return []
+        return [_settings_inline(obj.rules.settings_model)]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        model = obj.rules.settings_model
+        if not change and model is not None:
+            model.objects.get_or_create(league=obj)
+
+    @admin.display(description="Organisers")
+    def organiser_names(self, obj: League) -> str:
+        if obj.pk is None:
+            return "You, once it is saved."
+        return ", ".join(user.get_username() for user in obj.organisers.all()) or "–"
+
+
+def _settings_inline(model) -> type[admin.StackedInline]:
+    return type(
+        f"{model.__name__}Inline",
+        (admin.StackedInline,),
+        {"model": model, "can_delete": False, "min_num": 1, "max_num": 1, "extra": 0},
+    )
+
+
+class DivisionInline(admin.TabularInline):
+    model = Division
+    extra = 0
+    fields = ["name"]
+
+
+class DivisionDrawForm(forms.Form):
+    count = forms.IntegerField(label="Divisions", min_value=2, max_value=4, initial=2)
+    seed = forms.IntegerField(
+        required=False, min_value=0, max_value=2**31 - 1, help_text="Leave empty for a fresh draw; the same seed gives the same draw."
+    )
+
+
+class EntryInline(OrganiserScopedInline, admin.TabularInline):
+    model = Entry
+    extra = 1
+    fields = ["coach", "team", "division"]
+
+    def get_formset(self, request, obj=None, **kwargs):
+        self.season = obj  # an inline instance serves one request
+        return super().get_formset(request, obj, **kwargs)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "division":
+            # DB-2: only this season's divisions (never another league's).
+            season = getattr(self, "season", None)
+            kwargs["queryset"] = Division.objects.filter(season=season) if season else Division.objects.none()
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+@admin.register(Season)
+class SeasonAdmin(OrganiserScopedAdmin):
+    league_lookup = "league"
+    list_display = ["name", "league", "start_date", "cadence_days", "double_round_robin", "entry_count", "round_count"]
+    list_filter = [("league", ScopedRelatedFilter)]
+    list_select_related = ["league"]
+    search_fields = ["name", "league__name"]
+    inlines = [DivisionInline, EntryInline]
+    actions = ["draw_divisions", "generate_fixtures"]
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .select_related(*self.list_select_related)
+            .annotate(entry_count=Count("entries", distinct=True), round_count=Count("rounds", distinct=True))
+        )
+
+    @admin.action(description="Draw divisions (random, before the fixtures)", permissions=["change"])
+    def draw_divisions(self, request, queryset):
+        """DB-2: a seeded random draw into 2 to 4 divisions of at least 4 entries."""
+        return self.run_form_action(
+            request,
+            queryset,
+            form_class=DivisionDrawForm,
+            title="Draw divisions",
+            intro="DB-2: 2 to 4 divisions, as equal in size as possible, never fewer than 4 entries each. "
+            "To split them yourself, add divisions below the season and choose each entry's division.",
+            apply=lambda season, data: services.draw_season_divisions(
+                season=season, by=request.user, count=data["count"], seed=data["seed"]
+            ),
+            done_message="Divisions drawn for {count} season(s).",
+        )
+
+    def get_readonly_fields(self, request, obj=None):
+        # Once the fixtures exist, the schedule settings no longer change anything.
+        if obj is not None and obj.rounds.exists():
+            return ["schedule_seed", "start_date", "cadence_days", "double_round_robin"]
+        return ["schedule_seed"]
+
+    @admin.display(description="coaches", ordering="entry_count")
+    def entry_count(self, obj: Season) -> int:
+        return obj.entry_count
+
+    @admin.display(description="rounds", ordering="round_count")
+    def round_count(self, obj: Season) -> int:
+        return obj.round_count
+
+    @admin.action(description="Generate fixtures", permissions=["change"])
+    def generate_fixtures(self, request, queryset):
+        """GB-4/GB-5: the whole fixture list of each selected season."""
+        for season in queryset:
+            try:
+                rounds = services.generate_fixtures(season=season, by=request.user)
+            except (ValidationError, PermissionDenied) as exc:
+                self.message_user(request, f"{season}: {error_text(exc)}", messages.ERROR)
+            else:
+                self.message_user(request, f"{season}: {len(rounds)} rounds of fixtures generated.", messages.SUCCESS)
+
+
+@admin.register(Entry)
+class EntryAdmin(OrganiserScopedAdmin):
+    league_lookup = "season__league"
+    list_display = ["coach", "team", "season"]
+    list_filter = [("season", ScopedRelatedFilter)]
+    list_select_related = ["coach", "season__league"]
+    search_fields = ["coach__name", "team"]
+
+    def get_readonly_fields(self, request, obj=None):
+        # An entry's fixtures belong to its season: it never moves to another one.
+        return ["season"] if obj is not None else []
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related(*self.list_select_related)

@@ -1,0 +1,248 @@
+"""Email at each step that waits on someone, and the kinds a person can turn off.
+
+One registry of kinds: the engine's own below, and each layer's through
+``league.layers`` (``Layer.notification_kinds``), so this module never imports a
+layer. A write calls ``send`` (or one of the engine's step functions below) inside
+its transaction; the mail goes out once the transaction commits, so a refused or
+rolled-back write tells nobody. Each recipient gets their own message: nobody
+sees another person's address. A kind a user has turned off on their profile
+(``NotificationPreference.off``) is not sent to them; coaches without an account
+cannot turn anything off and get every kind at the address the organiser gave.
+
+A mail server that refuses is logged, never an error for the person whose
+action triggered the mail (their write has already committed).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.mail import send_mass_mail
+from django.db import transaction
+
+from league import layers
+from league.links import site_root
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of notification: ``key`` is stored in preferences, ``label`` is what
+    the profile page shows next to its tick box."""
+
+    key: str
+    label: str
+
+
+RESULT_REPORTED = Kind("result_reported", "Your opponent reported a result for you to confirm")
+RESULT_DISPUTED = Kind("result_disputed", "A result in a league you organise is disputed")
+RESULT_APPROVED = Kind("result_approved", "A result of yours is approved or corrected by the organiser")
+FIXTURE_REARRANGED = Kind("fixture_rearranged", "A fixture in your league is rearranged")
+
+ENGINE_KINDS: tuple[Kind, ...] = (RESULT_REPORTED, RESULT_DISPUTED, RESULT_APPROVED, FIXTURE_REARRANGED)
+
+
+def kinds() -> list[Kind]:
+    """Every kind: the engine's, then each registered layer's."""
+    found = list(ENGINE_KINDS)
+    for layer in layers.layers():
+        found.extend(layer.notification_kinds)
+    return found
+
+
+def kind_keys() -> set[str]:
+    return {kind.key for kind in kinds()}
+
+
+@dataclass(frozen=True)
+class Recipient:
+    """Where one message goes: an address, and the account whose preferences apply
+    (None for a coach without an account)."""
+
+    email: str
+    user_id: int | None
+
+
+def coach_recipient(coach) -> Recipient | None:
+    """A league ``Coach``: the address the organiser gave, else their account's.
+    Needs ``coach.user`` loaded (select_related) to avoid a query."""
+    email = coach.contact_email
+    return Recipient(email, coach.user_id) if email else None
+
+
+def user_recipient(user) -> Recipient | None:
+    return Recipient(user.email, user.pk) if user.email else None
+
+
+def organiser_recipients(league) -> list[Recipient]:
+    """The league's organisers with an address; superusers are not organisers of
+    every league for mail purposes (they are told nothing they did not ask for)."""
+    return [r for r in (user_recipient(user) for user in league.organisers.all()) if r]
+
+
+_QUIET: ContextVar[bool] = ContextVar("notifications_quiet", default=False)
+
+
+@contextmanager
+def quiet() -> Iterator[None]:
+    """No email and no webhook post for the writes made inside: bulk work the
+    organiser runs themselves (an import of a season's results, the demo data),
+    where a message per result would flood every coach and the channel."""
+    token = _QUIET.set(True)
+    try:
+        yield
+    finally:
+        _QUIET.reset(token)
+
+
+def send(kind: Kind, recipients: Iterable[Recipient | None], *, subject: str, body: str, link: str = "") -> None:
+    """Queue ``subject``/``body`` (plus the absolute ``link``) to each recipient once
+    the current transaction commits; at once outside a transaction."""
+    if kind.key not in kind_keys():
+        raise ValueError(f"Unknown notification kind {kind.key!r}: register it first.")
+    if _QUIET.get():
+        return
+    unique: dict[str, Recipient] = {}
+    for recipient in recipients:
+        if recipient is not None and recipient.email:
+            unique.setdefault(recipient.email.lower(), recipient)
+    if not unique:
+        return
+    text = f"{body}\n\n{site_root()}{link}\n" if link else f"{body}\n"
+    targets = list(unique.values())
+    transaction.on_commit(lambda: _deliver(kind, targets, subject, text), robust=True)
+
+
+def _deliver(kind: Kind, recipients: list[Recipient], subject: str, text: str) -> None:
+    muted = _muted([r.user_id for r in recipients if r.user_id is not None], kind.key)
+    messages = [
+        (subject, text, settings.DEFAULT_FROM_EMAIL, [r.email])
+        for r in recipients
+        if r.user_id is None or r.user_id not in muted
+    ]
+    if not messages:
+        return
+    try:
+        send_mass_mail(messages)
+    except Exception:  # the write has committed: a mail server's refusal is logged, not raised
+        logger.exception("Notification %s not sent to %d recipient(s)", kind.key, len(messages))
+
+
+def _muted(user_ids: list[int], key: str) -> set[int]:
+    """Who of ``user_ids`` turned ``key`` off (one query; the list is short)."""
+    from league.models import NotificationPreference
+
+    if not user_ids:
+        return set()
+    return {
+        user_id
+        for user_id, off in NotificationPreference.objects.filter(user_id__in=user_ids).values_list("user_id", "off")
+        if key in (off or [])
+    }
+
+
+def turned_off(user) -> set[str]:
+    from league.models import NotificationPreference
+
+    pref = NotificationPreference.objects.filter(user=user).first()
+    return set(pref.off) if pref else set()
+
+
+@transaction.atomic
+def set_preferences(*, user, on: Iterable[str]) -> None:
+    """Save which kinds ``user`` receives: every known kind not in ``on`` is off.
+    Unknown keys are ignored (a kind removed since the form was shown)."""
+    from league.models import NotificationPreference
+
+    on = set(on)
+    off = sorted(kind_keys() - on)
+    NotificationPreference.objects.update_or_create(user=user, defaults={"off": off})
+
+
+# The engine's steps -------------------------------------------------------------
+
+
+def _fixture_line(fixture) -> str:
+    league = fixture.round.season.league
+    return f"{league.name}, {fixture.round}: {fixture.home} v {fixture.away}"
+
+
+def result_reported(result) -> None:
+    """To the coach who confirms (or disputes) the report."""
+    fixture = result.fixture
+    side = result.confirming_side
+    if side is None:
+        return
+    reporter = fixture.entry_for(result.reported_side)
+    send(
+        RESULT_REPORTED,
+        [coach_recipient(fixture.entry_for(side).coach)],
+        subject=f"[{fixture.round.season.league.name}] {reporter} reported {fixture.home} v {fixture.away}: please confirm",
+        body=(
+            f"{_fixture_line(fixture)}\n{reporter} reported: {result.summary or result.get_outcome_display()}.\n"
+            f"Confirm it if it is right, or dispute it with the score you think is right."
+        ),
+        link=fixture.get_absolute_url(),
+    )
+
+
+def result_disputed(result) -> None:
+    """To the league's organisers, who settle it."""
+    fixture = result.fixture
+    league = fixture.round.season.league
+    send(
+        RESULT_DISPUTED,
+        organiser_recipients(league),
+        subject=f"[{league.name}] Disputed: {fixture.home} v {fixture.away}",
+        body=(
+            f"{_fixture_line(fixture)}\nReported: {result.summary or result.get_outcome_display()}.\n"
+            f"Disputed: {result.dispute_reason}"
+        ),
+        link=fixture.get_absolute_url(),
+    )
+
+
+def result_approved(result, *, corrected: bool = False) -> None:
+    """To both coaches; and the league's webhook, if it has one (league/webhooks.py)."""
+    from league import webhooks
+
+    if _QUIET.get():
+        return
+    fixture = result.fixture
+    league = fixture.round.season.league
+    what = "corrected by the organiser" if corrected else "approved"
+    coaches = [fixture.home.coach] + ([fixture.away.coach] if fixture.away_id else [])
+    send(
+        RESULT_APPROVED,
+        [coach_recipient(coach) for coach in coaches],
+        subject=f"[{league.name}] {fixture.home} v {fixture.away} {what}",
+        body=f"{_fixture_line(fixture)}\nThe result is {what}: {result.summary or result.get_outcome_display()}.",
+        link=fixture.get_absolute_url(),
+    )
+    webhooks.result_approved(result)
+
+
+def fixture_rearranged(fixture, old_date) -> None:
+    """GB-5: every coach of the season (both of the fixture among them)."""
+    from league.models import Coach
+
+    season = fixture.round.season
+    coaches = Coach.objects.filter(entries__season=season).select_related("user")
+    reason = fixture.rearranged_reason
+    send(
+        FIXTURE_REARRANGED,
+        [coach_recipient(coach) for coach in coaches],
+        subject=f"[{season.league.name}] {fixture.home} v {fixture.away} moved to {fixture.date:%a %d %b %Y}",
+        body=(
+            f"The Longshanks has rearranged a fixture in {season.league.name} ({season.name}).\n\n"
+            f"{fixture.round}: {fixture.home} v {fixture.away}\n"
+            f"Was: {old_date:%A %d %B %Y}\nNow: {fixture.date:%A %d %B %Y}\nReason: {reason}"
+        ),
+        link=fixture.get_absolute_url(),
+    )

@@ -1,0 +1,205 @@
+"""A league's Discord webhook, against a local HTTP receiver (http.server on
+127.0.0.1 in a thread): an approved result and the new top of the table are
+posted after the transaction commits, retried on a 5xx, given up on (logged)
+when the receiver keeps failing; the organiser's request is never failed nor
+held up by it."""
+
+import json
+import logging
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from league import services, webhooks
+from league.models import Result
+from tests.factories import EntryFactory, FixtureFactory
+
+pytestmark = pytest.mark.django_db
+
+
+class Receiver:
+    """A local webhook receiver answering with the statuses in ``script`` in turn
+    (the last one repeated), after ``delay`` seconds."""
+
+    def __init__(self, script=(204,), delay=0.0):
+        self.script = list(script)
+        self.delay = delay
+        self.bodies: list[dict] = []
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length", 0))
+                receiver.bodies.append(json.loads(self.rfile.read(length)))
+                time.sleep(receiver.delay)
+                status = receiver.script[min(len(receiver.bodies), len(receiver.script)) - 1]
+                self.send_response(status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = HTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_port}/api/webhooks/1/token"
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture(autouse=True)
+def _quick_retries(settings):
+    settings.WEBHOOK_BACKOFF_SCALE = 0.01
+    settings.WEBHOOK_TIMEOUT = 2
+
+
+def confirmed(fixture, home_user, away_user, home=12, away=6):
+    result = services.report_result(fixture=fixture, by=home_user, home_score=home, away_score=away)
+    return services.confirm_result(result=result, by=away_user)
+
+
+def approve(client, organiser, fixture, capture):
+    client.force_login(organiser)
+    with capture(execute=True):
+        return client.post(reverse("league:approve_result", args=[fixture.pk]))
+
+
+def use_webhook(league, url):
+    # Set through the ORM: the model only accepts Discord's own addresses.
+    league.discord_webhook = url
+    league.save(update_fields=["discord_webhook"])
+
+
+def test_an_approved_result_and_the_top_of_the_table_are_posted(
+    client, league, fixture, home_user, away_user, organiser, django_capture_on_commit_callbacks
+):
+    EntryFactory(season=fixture.round.season, coach__name="Idle")
+    confirmed(fixture, home_user, away_user)
+    with Receiver() as receiver:
+        use_webhook(league, receiver.url)
+        response = approve(client, organiser, fixture, django_capture_on_commit_callbacks)
+        webhooks.wait_for_posts()
+    assert response.status_code == 302 and Result.objects.get().is_approved
+    assert len(receiver.bodies) == 1
+    content = receiver.bodies[0]["content"]
+    assert "Midlands Big League" in content and "Velocity v Rage" in content and "12 – 6" in content
+    assert "Top of the table:\n1. Velocity — 3 LP" in content
+    assert fixture.get_absolute_url() in content
+    assert receiver.bodies[0]["allowed_mentions"] == {"parse": []}  # nobody is pinged
+
+
+def test_a_receiver_that_fails_once_is_retried(
+    client, league, fixture, home_user, away_user, organiser, django_capture_on_commit_callbacks, caplog
+):
+    confirmed(fixture, home_user, away_user)
+    with Receiver(script=(503, 204)) as receiver, caplog.at_level(logging.ERROR, logger="league.webhooks"):
+        use_webhook(league, receiver.url)
+        response = approve(client, organiser, fixture, django_capture_on_commit_callbacks)
+        webhooks.wait_for_posts()
+    assert response.status_code == 302
+    assert len(receiver.bodies) == 2 and receiver.bodies[0] == receiver.bodies[1]
+    assert "webhook" not in caplog.text
+
+
+def test_a_receiver_that_always_fails_is_logged_and_the_request_still_succeeds(
+    client, league, fixture, home_user, away_user, organiser, django_capture_on_commit_callbacks, caplog
+):
+    confirmed(fixture, home_user, away_user)
+    with Receiver(script=(500,)) as receiver, caplog.at_level(logging.ERROR, logger="league.webhooks"):
+        use_webhook(league, receiver.url)
+        response = approve(client, organiser, fixture, django_capture_on_commit_callbacks)
+        webhooks.wait_for_posts()
+    assert response.status_code == 302 and Result.objects.get().is_approved
+    assert len(receiver.bodies) == webhooks.ATTEMPTS
+    assert f"failed after {webhooks.ATTEMPTS} attempts: HTTP 500" in caplog.text
+    # The fixture page still shows the approved result.
+    assert "Approved" in client.get(fixture.get_absolute_url()).content.decode()
+
+
+def test_a_slow_receiver_does_not_hold_up_the_request(
+    client, league, fixture, home_user, away_user, organiser, django_capture_on_commit_callbacks
+):
+    confirmed(fixture, home_user, away_user)
+    with Receiver(delay=1.5) as receiver:
+        use_webhook(league, receiver.url)
+        started = time.monotonic()
+        response = approve(client, organiser, fixture, django_capture_on_commit_callbacks)
+        elapsed = time.monotonic() - started
+        webhooks.wait_for_posts()
+    assert response.status_code == 302 and elapsed < 1.0
+    assert len(receiver.bodies) == 1
+
+
+def test_a_refused_address_is_not_retried_and_nothing_is_posted_without_a_webhook(
+    client, league, fixture, home_user, away_user, organiser, django_capture_on_commit_callbacks, caplog
+):
+    with Receiver(script=(404,)) as receiver, caplog.at_level(logging.ERROR, logger="league.webhooks"):
+        assert webhooks.post(receiver.url, "hello", sleep=lambda s: None) is False
+    assert len(receiver.bodies) == 1 and "HTTP 404" in caplog.text
+    confirmed(fixture, home_user, away_user)
+    before = list(webhooks._threads)
+    assert approve(client, organiser, fixture, django_capture_on_commit_callbacks).status_code == 302
+    assert webhooks._threads == before  # no webhook: no post started
+
+
+def test_an_unreachable_receiver_is_retried_then_logged(caplog):
+    pauses = []
+    with caplog.at_level(logging.ERROR, logger="league.webhooks"):
+        # Port 9 on localhost: nothing listens, the connection is refused at once.
+        assert webhooks.post("http://127.0.0.1:9/api/webhooks/1/x", "hello", sleep=pauses.append) is False
+    assert len(pauses) == webhooks.ATTEMPTS - 1 and pauses == sorted(pauses)
+    assert "failed after" in caplog.text
+
+
+def test_a_correction_is_posted_too(client, league, fixture, organiser, django_capture_on_commit_callbacks):
+    FixtureFactory(round=fixture.round, home__coach__name="Brick", away__coach__name="Shade")
+    with Receiver() as receiver:
+        use_webhook(league, receiver.url)
+        client.force_login(organiser)
+        with django_capture_on_commit_callbacks(execute=True):
+            client.post(
+                reverse("league:record_result", args=[fixture.pk]), {"home_score": 6, "away_score": 12, "reason": "entered"}
+            )
+        webhooks.wait_for_posts()
+    assert len(receiver.bodies) == 1 and "6 – 12" in receiver.bodies[0]["content"]
+    assert "1. Rage — 3 LP" in receiver.bodies[0]["content"]
+
+
+@pytest.mark.parametrize(
+    "url, ok",
+    [
+        ("https://discord.com/api/webhooks/123/abc", True),
+        ("https://discordapp.com/api/webhooks/123/abc", True),
+        ("", True),
+        ("http://discord.com/api/webhooks/123/abc", False),
+        ("https://discord.com.evil.example/api/webhooks/1/a", False),
+        ("https://127.0.0.1/api/webhooks/1/a", False),
+        ("https://discord.com/channels/1", False),
+    ],
+)
+def test_only_discord_webhook_addresses_are_accepted(league, url, ok):
+    league.discord_webhook = url
+    if ok:
+        league.full_clean()
+    else:
+        with pytest.raises(ValidationError, match="webhook address Discord gives you"):
+            league.full_clean()
+
+
+def test_the_organiser_sets_the_webhook_on_the_league_in_the_admin(client, league, organiser):
+    client.force_login(organiser)
+    page = client.get(reverse("admin:league_league_change", args=[league.pk])).content.decode()
+    assert 'name="discord_webhook"' in page and "approved results and the new top of the table" in page
