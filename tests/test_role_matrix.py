@@ -117,6 +117,9 @@ MATRIX: dict[str, Row] = {
     "league:record_result": Row(s(POST_ONLY), s("302 403 403 403 403 400")),
     "league:rearrange_fixture": Row(s(POST_ONLY), s("302 403 403 403 403 400")),
     "league:reopen_result": Row(s(POST_ONLY), s("302 403 403 403 403 400")),
+    # Settling a dispute: the organiser's; this fixture is not disputed, so back to
+    # its page with a message and nothing written.
+    "league:settle_dispute": Row(s(POST_ONLY), s("302 403 403 403 403 302")),
     # The Big League (Guild Ball only); the right coach is Ada, who has a Moment
     # card to pick, an offer and a loan request to answer.
     "campaigns:campaign_table": Row(s("200"), s("200"), GB, elsewhere=NOT_THIS_GAME),
