@@ -346,3 +346,22 @@ class HonourAdmin(_ScopedReadOnly):
     list_display = ["season", "placing", "team", "prize"]
     list_filter = ["placing"]
     list_select_related = ["season", "team"]
+
+
+from league.dungeonbowl.redraft_models import Redraft  # noqa: E402
+
+
+@admin.register(Redraft)
+class RedraftAdmin(ReadOnlyAdminMixin, OrganiserScopedAdmin):
+    """DB-15: the off-season of each team, read-only here: its steps (and their
+    corrections) run on the team's re-draft page so the ledger and the dice log
+    stay consistent."""
+
+    league_lookup = "team__league"
+    list_display = ["team", "season", "step", "budget", "updated_at"]
+    list_filter = ["step"]
+    list_select_related = ["team", "season"]
+    search_fields = ["team__name"]
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.is_active and request.user.is_staff and self.is_in_scope(request, obj)

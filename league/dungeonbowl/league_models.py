@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from league.dungeonbowl import rules
+from league.dungeonbowl import redraft_rules, rules
 from league.dungeonbowl.models import MAX_GP, Player, Team
 
 MAX_TD = 9  # a Dungeon Bowl game ends on its first touchdown; a bound against typos
@@ -36,7 +36,7 @@ class DungeonBowlSettings(models.Model):
         "casualty bonus point", default=False, help_text="DB-4: +1 League point for causing 3+ casualties that earn SPP."
     )
     playoffs = models.PositiveSmallIntegerField(choices=Playoffs.choices, default=Playoffs.NONE, help_text="DB-5b")
-    redraft_cap = models.BooleanField(default=False, help_text=f"DB-15: cap Re-Draft Budgets at {rules.gp(rules.REDRAFT_CAP)}.")
+    redraft_cap = models.BooleanField(default=False, help_text=f"DB-15: cap Re-Draft Budgets at {rules.gp(redraft_rules.REDRAFT_CAP)}.")
     spp_completion = models.PositiveSmallIntegerField("SPP per completion", default=1)
     spp_deflection = models.PositiveSmallIntegerField("SPP per deflection", default=1)
     spp_interception = models.PositiveSmallIntegerField("SPP per interception", default=2)

@@ -407,4 +407,5 @@ from league.dungeonbowl.league_models import (  # noqa: E402,F401
     PlayerGame,
     TeamSeason,
 )
+from league.dungeonbowl.redraft_models import Redraft, RedraftRoll  # noqa: E402,F401
 from league.dungeonbowl.playoff_models import PlayoffGame, PlayoffTie  # noqa: E402,F401

@@ -69,12 +69,15 @@ def league_panel(context: Mapping[str, Any]) -> str:
 
 
 def organiser_panel(context: Mapping[str, Any]) -> str:
-    """The organiser's dashboard: the way to the play-offs page (no query)."""
+    """The organiser's dashboard: the way to the play-offs page (DB-5b) and, for the
+    off-season, to opening the next season (DB-3, DB-15). No query."""
     from django.urls import reverse
 
     league = context.get("league")
     settings = league.rules.settings if league is not None else None
-    if settings is None or not settings.playoffs:
+    if settings is None or league.rules.system != "dungeonbowl":
         return ""
-    url = reverse("dungeonbowl:playoffs", args=[league.slug])
-    return render_to_string("dungeonbowl/_organiser_panel.html", {"url": url})
+    return render_to_string("dungeonbowl/_organiser_panel.html", {
+        "playoffs_url": reverse("dungeonbowl:playoffs", args=[league.slug]) if settings.playoffs else "",
+        "next_season_url": reverse("dungeonbowl:next_season", args=[league.slug]),
+    })

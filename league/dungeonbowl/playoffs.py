@@ -377,9 +377,17 @@ def before_withdrawal(result) -> None:
     result cannot change once the play-offs are seeded from it, a semi-final whose
     final or third-place match has a result cannot either, nor any play-off result
     once a later season of the league exists (its off-season has been run on
-    these placings)."""
+    these placings), nor any result of the season once a team has begun
+    re-drafting from it (DB-15 counts its games, wins and prizes)."""
     fixture = result.fixture
     season = fixture.round.season
+    from league.dungeonbowl.redraft_models import Redraft
+
+    if Redraft.objects.filter(season=season).exists():
+        raise ValidationError(
+            f"Re-drafting after {season.name} has begun on these results (DB-15: games played, wins, prizes): "
+            f"its results can no longer change."
+        )
     if fixture.stage == Fixture.Stage.REGULAR:
         if PlayoffGame.objects.filter(season=season).exists():
             raise ValidationError(

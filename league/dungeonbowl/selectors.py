@@ -117,7 +117,8 @@ class NextStep:
 def next_steps(coach, *, to_report=(), to_confirm=()) -> list[NextStep]:
     """What a coach's Dungeon Bowl teams wait on: a draft to submit, games to report
     or confirm (from the engine's lists, no query), gold worth spending, SPP worth an
-    advancement. Two queries whatever the number of teams and players."""
+    advancement, a re-draft in the off-season (DB-15). Six queries whatever the number
+    of teams and players."""
     from django.db.models import Count, IntegerField, Min, OuterRef, Q, Subquery, Sum
     from django.db.models.functions import Coalesce
     from django.urls import reverse
@@ -143,8 +144,16 @@ def next_steps(coach, *, to_report=(), to_confirm=()) -> list[NextStep]:
         Player.objects.on_draft_list().filter(team__in=teams, spp__gte=low, advancements__lt=rules.MAX_ADVANCEMENTS)
         .select_related("position").order_by("team_id", "number")
     )
+    from league.dungeonbowl.redraft import Step, waiting_redrafts
+
+    redrafting = waiting_redrafts(teams)
     for team in teams:
         page = reverse("dungeonbowl:team_detail", args=[team.league.slug, team.slug])
+        if team.pk in redrafting:  # DB-15: the off-season's steps come before any spending
+            steps.append(NextStep("Re-draft", f"{team.name} ({team.league.name}): the season is over; re-draft "
+                                  f"the team, next step: {Step(redrafting[team.pk]).label}.",
+                                  reverse("dungeonbowl:redraft", args=[team.league.slug, team.slug])))
+            continue
         if team.draft_submitted_at is None:
             steps.append(NextStep("Draft", f"{team.name} ({team.league.name}): draft your players within the budget.",
                                   reverse("dungeonbowl:draft", args=[team.league.slug])))

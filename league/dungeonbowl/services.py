@@ -112,7 +112,7 @@ def create_team(*, league: League, coach: Coach, name: str, college: College | N
     league = League.objects.select_for_update().get(pk=league.pk)
     if not _may_act_for(by, league=league, coach=coach):
         raise PermissionDenied("Only the coach or the league's commissioner creates the coach's team.")
-    existing = Team.objects.filter(league=league, coach=coach).first()
+    existing = Team.objects.filter(league=league, coach=coach).exclude(redrafts__step=0).first()  # 0: retired, DB-15
     if existing is not None:
         raise ValidationError(f"{coach} already coaches {existing} in {league}; a coach fields one team a league.")
     return _new_team(league=league, coach=coach, name=name, college=college)
@@ -149,6 +149,9 @@ def submit_draft(
     if league is None or coach is None or not _may_act_for(by, league=league, coach=coach):
         raise PermissionDenied("Only the team's coach or the league's commissioner submits its draft.")
     lines, errors = _lines(picks)
+    if team is not None and team.seasons.exists():
+        raise ValidationError(f"{team} has played a season: its draft list changes by spending (DB-12) or "
+                              "by re-drafting in the off-season (DB-15), never by a new draft.")
     if team is not None and team.draft_locked:
         raise ValidationError(f"The commissioner has locked {team}'s draft; it can no longer change.")
     if college is None:

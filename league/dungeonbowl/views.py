@@ -39,7 +39,14 @@ def team_detail(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse
 
 def team_json(request: HttpRequest, slug: str, team_slug: str) -> JsonResponse:
     league = _league(slug)
-    return JsonResponse(selectors.team_json(selectors.team_sheet(league, team_slug)))
+    sheet = selectors.team_sheet(league, team_slug)
+    data = selectors.team_json(sheet)
+    from league.dungeonbowl.redraft_views import redraft_feed
+
+    feed = redraft_feed(sheet.team)
+    if feed is not None:  # DB-15: only during the off-season
+        data["redraft"] = feed
+    return JsonResponse(data)
 
 
 def dice_log(request: HttpRequest, slug: str) -> HttpResponse:
@@ -62,7 +69,10 @@ def draft(request: HttpRequest, slug: str) -> HttpResponse:
     college = get_object_or_404(College, slug=request.GET.get("college")) if request.GET.get("college") else None
     colleges = list(College.objects.order_by("name"))
     college = college or colleges[0]
-    existing = Team.objects.filter(league=league, coach=coach).select_related("college").first() if coach else None
+    existing = (
+        Team.objects.filter(league=league, coach=coach).exclude(redrafts__step=0).select_related("college").first()
+        if coach else None
+    )  # a retired team (not re-drafted, DB-15) leaves its coach free to draft a new one
     if existing is not None:
         college = existing.college
     budget = league.rules.settings.draft_budget

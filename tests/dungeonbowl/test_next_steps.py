@@ -74,3 +74,24 @@ def test_the_panel_costs_the_same_for_one_team_or_three(client, organiser):
                               picks=["Dark Elf Lineman"] * 11, rerolls=0, by=coach.user)
     Player.objects.filter(team__coach=coach).update(spp=9)
     assert _count(client, coach.user) == one
+
+
+def test_a_team_in_the_off_season_is_told_to_redraft(client, organiser):
+    """DB-15: once the season is over, the coach's home points at the re-draft page,
+    at the same cost in queries, until the team is re-drafted."""
+    from league.dungeonbowl import redraft
+    from tests.dungeonbowl.offseason import finished_season
+
+    season = finished_season(organiser, teams=4)
+    team = Team.objects.get(league=season.league, name="Team 01")
+    before = _count(client, team.coach.user)
+    page = client.get(reverse("league:my_fixtures")).content.decode()
+    assert "the season is over; re-draft the team, next step: Scouting" in page
+    assert reverse("dungeonbowl:redraft", args=[season.league.slug, team.slug]) in page
+    redraft.scout(team=team, by=organiser, table={p.pk: 1 for p in team.players.filter(mvp_awards__gt=0)})
+    assert "next step: R&amp;R" in client.get(reverse("league:my_fixtures")).content.decode()
+    assert _count(client, team.coach.user) == before
+    for act in (redraft.recover, redraft.raise_funds):
+        act(team=team, by=organiser)
+    redraft.redraft_team(team=team, by=organiser, rehire=[], rookies=["Dwarf Blocker Lineman"] * 11, rerolls=0)
+    assert "re-draft the team" not in client.get(reverse("league:my_fixtures")).content.decode()

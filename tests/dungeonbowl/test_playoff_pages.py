@@ -233,6 +233,15 @@ def test_the_organiser_dashboard_links_to_the_play_offs(client, organiser):
     client.force_login(organiser)
     page = client.get(reverse("league:organiser_dashboard", args=[season.league.slug])).content.decode()
     assert reverse("dungeonbowl:playoffs", args=[season.league.slug]) in page
+    assert reverse("dungeonbowl:next_season", args=[season.league.slug]) in page  # DB-15's last step
+
+
+def test_without_play_offs_the_dashboard_still_leads_to_the_next_season(client, organiser):
+    season = db_season(organiser, teams=4)
+    client.force_login(organiser)
+    page = client.get(reverse("league:organiser_dashboard", args=[season.league.slug])).content.decode()
+    assert reverse("dungeonbowl:playoffs", args=[season.league.slug]) not in page
+    assert reverse("dungeonbowl:next_season", args=[season.league.slug]) in page
 
 
 # A fixed number of queries at 4 and 40 teams ---------------------------------------------

@@ -1,0 +1,520 @@
+"""The off-season (DB-15): re-drafting a team step by step, retiring it instead,
+and the commissioner opening the next season with the re-drafted and new teams.
+
+Every step is one transaction, keyword-only, the team row locked first (lock
+order: league, then team, then its players, as ``services``). The coach or the
+commissioner takes a step forward; only the commissioner goes back over one (a
+corrected roll), and going back undoes exactly what the later steps did: ledger
+lines are reversed by new lines, rolls stay in the dice log (DB-16) marked no
+longer current, players who left come back. Nothing of the season that ended is
+deleted: its games, standings and rolls stay, and the team as it ended the
+season is kept in the re-draft's snapshot.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Count, Q, Sum
+from django.utils import timezone
+
+from league import services as engine
+from league.dungeonbowl import redraft_rules, rules, services
+from league.dungeonbowl.league_models import TeamSeason
+from league.dungeonbowl.models import DiceRoll, Player, Team, TreasuryLine
+from league.dungeonbowl.redraft_models import Redraft, RedraftRoll, RedraftStep
+from league.dungeonbowl.seasons import season_over
+from league.models import Division, Entry, Fixture, League, Result, Season
+
+Step = RedraftStep
+MIN_TEAMS = 4  # DB-1
+
+
+# Reading ---------------------------------------------------------------------------------
+
+
+def last_season(team: Team) -> Season | None:
+    """The newest season the team played in (one query)."""
+    return (
+        Season.objects.filter(entries__dungeonbowl__team=team).select_related("league")
+        .order_by("-start_date", "-pk").first()
+    )
+
+
+def off_season(team: Team) -> Season | None:
+    """DB-3: the season whose off-season the team is in, or None (still playing,
+    never played, or already in the next season)."""
+    season = last_season(team)
+    return season if season is not None and season_over(season) else None
+
+
+def waiting_redrafts(teams: Sequence[Team]) -> dict[int, int]:
+    """team pk -> the re-draft step it waits on, for the teams in an off-season
+    whose re-draft is not done (nor the team retired): ``off_season`` for many
+    teams at once, in four queries whatever their number (DB-3, DB-15)."""
+    from league.dungeonbowl.league_models import DungeonBowlSettings, Honour, Placing
+
+    latest: dict[int, tuple] = {}
+    for team_id, season_id, start, league_id in TeamSeason.objects.filter(team__in=teams).values_list(
+        "team_id", "entry__season_id", "entry__season__start_date", "entry__season__league_id"
+    ):
+        if team_id not in latest or (start, season_id) > latest[team_id][:2]:
+            latest[team_id] = (start, season_id, league_id)
+    if not latest:
+        return {}
+    seasons = {season_id for _, season_id, _ in latest.values()}
+    crowned = set(Honour.objects.filter(season__in=seasons, placing=Placing.CHAMPION).values_list("season_id", flat=True))
+    with_playoffs = set(DungeonBowlSettings.objects.filter(
+        league__in={league_id for *_, league_id in latest.values()}, playoffs__gt=0).values_list("league_id", flat=True))
+    regular = dict(
+        Fixture.objects.filter(round__season__in=seasons, stage=Fixture.Stage.REGULAR).values("round__season")
+        .annotate(n=Count("pk"), open=Count("pk", filter=~Q(result__status=Result.Status.APPROVED)))
+        .values_list("round__season", "open")
+    )  # seasons with regular fixtures -> how many still wait for an approved result
+    steps = dict(Redraft.objects.filter(team__in=teams, season__in=seasons).values_list("team_id", "step"))
+    out = {}
+    for team_id, (_, season_id, league_id) in latest.items():
+        over = season_id in crowned or (league_id not in with_playoffs and regular.get(season_id) == 0)
+        step = steps.get(team_id, Step.SCOUTING)
+        if over and step not in (Step.RETIRED, Step.DONE):
+            out[team_id] = step
+    return out
+
+
+def games_and_wins(team: Team, season: Season) -> tuple[int, int]:
+    """DB-15 Decision: games played count regular-season, play-off and friendly
+    games actually played (a conceded one included, an unplayed one not); league
+    fixtures won count regular-season and play-off wins, conceded ones included.
+    One query."""
+    side = Q(home__dungeonbowl__team=team) | Q(away__dungeonbowl__team=team)
+    won = Q(home__dungeonbowl__team=team, result__outcome=Result.Outcome.HOME_WIN) | Q(
+        away__dungeonbowl__team=team, result__outcome=Result.Outcome.AWAY_WIN
+    )
+    totals = (
+        Fixture.objects.filter(side, round__season=season, result__status=Result.Status.APPROVED)
+        .exclude(result__outcome=Result.Outcome.ABANDONED)
+        .aggregate(
+            games=Count("pk"),
+            wins=Count("pk", filter=won & Q(stage__in=[Fixture.Stage.REGULAR, Fixture.Stage.PLAYOFF])),
+        )
+    )
+    return totals["games"], totals["wins"]
+
+
+def _treasury(team: Team) -> int:
+    return TreasuryLine.objects.filter(team=team).aggregate(total=Sum("amount"))["total"] or 0
+
+
+def _scouted(redraft: Redraft | None) -> int:
+    if redraft is None or redraft.pk is None:
+        return 0
+    return RedraftRoll.objects.filter(redraft=redraft, purpose=RedraftRoll.Purpose.SCOUTING, current=True,
+                                      effect=True).count()
+
+
+def budget_of(redraft: Redraft) -> redraft_rules.RedraftBudget:
+    """DB-15 step 3 from what was stored when the funds were raised (no query)."""
+    return redraft_rules.redraft_budget(
+        treasury=redraft.treasury, games_played=redraft.games_played, league_wins=redraft.league_wins,
+        players_scouted=redraft.players_scouted, cap=redraft.cap,
+    )
+
+
+def provisional_budget(team: Team, season: Season, redraft: Redraft | None, *, cap: bool,
+                       treasury: int | None = None) -> redraft_rules.RedraftBudget:
+    """What raising funds would give now: the stored budget once raised, else the
+    Treasury, games, wins and scouted players as they stand (three queries)."""
+    if redraft is not None and redraft.budget is not None:
+        return budget_of(redraft)
+    games, wins = games_and_wins(team, season)
+    return redraft_rules.redraft_budget(
+        treasury=max(_treasury(team) if treasury is None else treasury, 0), games_played=games, league_wins=wins,
+        players_scouted=_scouted(redraft), cap=cap,
+    )
+
+
+def rehire_cost(player: Player) -> int:
+    """DB-15 step 4: the player's current value plus 20,000 gp for every previous
+    season they took part in, the one that just ended included."""
+    return redraft_rules.rehire_fee(player.value, player.seasons_played + 1)
+
+
+# Writing ---------------------------------------------------------------------------------
+
+
+def _locked_team(team: Team, by) -> Team:
+    team = Team.objects.select_for_update(of=("self",)).select_related("league", "coach", "college").get(pk=team.pk)
+    if not services._may_act_for(by, league=team.league, coach=team.coach):
+        raise PermissionDenied("Only the team's coach or the league's commissioner re-drafts it.")
+    return team
+
+
+def _snapshot(team: Team, season: Season) -> dict:
+    """The team as it ended ``season``: what the re-draft page shows ever after."""
+    players = team.players.on_draft_list().select_related("position").order_by("number")
+    return {
+        "season": season.name,
+        "rerolls": team.rerolls,
+        "treasury": _treasury(team),
+        "players": [
+            {
+                "id": p.pk, "number": p.number, "name": p.name, "position": p.position.name, "value": p.value,
+                "ma": p.ma, "st": p.st, "ag": p.ag, "pa": p.pa, "av": p.av, "skills": p.skills, "spp": p.spp,
+                "mvp_awards": p.mvp_awards, "niggling_injuries": p.niggling_injuries,
+                "miss_next_game": p.miss_next_game, "seasons_played": p.seasons_played,
+            }
+            for p in players
+        ],
+    }
+
+
+def _current(team: Team, by, *, expect: int) -> Redraft:
+    """The team's re-draft for its off-season, created with its snapshot by the
+    first step; refused when the team is not in an off-season or the re-draft waits
+    on another step."""
+    season = off_season(team)
+    if season is None:
+        raise ValidationError(f"{team} is not in an off-season: re-drafting starts once its season is over (DB-3).")
+    redraft = Redraft.objects.select_for_update().filter(team=team, season=season).first()
+    if redraft is None:
+        redraft = Redraft.objects.create(team=team, season=season, snapshot=_snapshot(team, season), created_by=by)
+    if redraft.step != expect:
+        raise ValidationError(
+            f"{team}'s re-draft is at '{redraft.get_step_display()}', not '{Step(expect).label}'. "
+            "The commissioner can take it back to an earlier step."
+        )
+    return redraft
+
+
+def _advance(redraft: Redraft, step: int, **fields) -> Redraft:
+    for name, value in fields.items():
+        setattr(redraft, name, value)
+    redraft.step = step
+    redraft.updated_at = timezone.now()
+    redraft.save()
+    return redraft
+
+
+def _table_rolls(table: Mapping[int, Sequence[int]] | None, league: League, by) -> Mapping[int, Sequence[int]]:
+    """DB-16: the organiser may enter rolls made at the table instead of the app's."""
+    if table and not league.is_organised_by(by):
+        raise PermissionDenied("Only the league's commissioner enters rolls made at the table (DB-16).")
+    return table or {}
+
+
+@transaction.atomic
+def scout(*, team: Team, by, table: Mapping[int, int] | None = None) -> Redraft:
+    """DB-15 step 1: a D6 for every player on the draft list with an MVP award;
+    on a 6 the player leaves for a Blood Bowl team, and the team gets 20,000 gp of
+    compensation when raising funds. Each roll is logged (DB-16), by the app unless
+    the commissioner enters the table's (player pk -> the die)."""
+    team = _locked_team(team, by)
+    table = _table_rolls(table, team.league, by)
+    redraft = _current(team, by, expect=Step.SCOUTING)
+    players = list(team.players.on_draft_list().select_for_update().filter(mvp_awards__gt=0).order_by("number"))
+    unknown = set(table) - {p.pk for p in players}
+    if unknown:
+        raise ValidationError("Enter scouting rolls only for this team's players with an MVP award.")
+    for player in players:
+        values = [table[player.pk]] if player.pk in table else None
+        roll = services.record_roll(
+            league=team.league, purpose=DiceRoll.Purpose.SCOUTING, dice="D6", values=values, by=by, team=team,
+            cause=redraft, description=f"Scouting {team.name} #{player.number} {player.name} after {redraft.season.name}",
+        )
+        gone = redraft_rules.scouted(roll.values[0])
+        RedraftRoll.objects.create(redraft=redraft, player=player, roll=roll, purpose=RedraftRoll.Purpose.SCOUTING,
+                                   effect=gone)
+        if gone:
+            player.status = Player.Status.LEFT
+            player.status_reason = f"Scouted by a Blood Bowl team after {redraft.season.name} (DB-15)"
+            player.save(update_fields=["status", "status_reason"])
+    return _advance(redraft, Step.RECOVERY)
+
+
+@transaction.atomic
+def recover(*, team: Team, by) -> Redraft:
+    """DB-15 step 2 (R&R): players who would miss the next game recover."""
+    team = _locked_team(team, by)
+    redraft = _current(team, by, expect=Step.RECOVERY)
+    team.players.on_draft_list().filter(miss_next_game=True).update(miss_next_game=False)
+    return _advance(redraft, Step.FUNDS)
+
+
+@transaction.atomic
+def raise_funds(*, team: Team, by) -> Redraft:
+    """DB-15 step 3: the Re-Draft Budget (1,000,000 + the Treasury + 20,000 a game
+    played + 20,000 a league fixture won + compensation, capped at 1,300,000 when
+    the league says so); the Treasury is emptied by a ledger line."""
+    team = _locked_team(team, by)
+    redraft = _current(team, by, expect=Step.FUNDS)
+    treasury = _treasury(team)
+    if treasury < 0:
+        raise ValidationError(f"{team}'s Treasury is {rules.gp(treasury)}; the commissioner corrects it first.")
+    cap = bool(team.league.rules.settings and team.league.rules.settings.redraft_cap)
+    games, wins = games_and_wins(team, redraft.season)
+    budget = redraft_rules.redraft_budget(
+        treasury=treasury, games_played=games, league_wins=wins, players_scouted=_scouted(redraft), cap=cap,
+    )
+    emptied = TreasuryLine.objects.create(
+        team=team, amount=-treasury, kind=TreasuryLine.Kind.REDRAFT, cause=redraft, created_by=by,
+        reason=f"Re-draft after {redraft.season.name}: the Treasury goes into the Re-Draft Budget and is emptied (DB-15)",
+    )
+    return _advance(redraft, Step.DRAFT, treasury=treasury, games_played=games, league_wins=wins,
+                    players_scouted=_scouted(redraft), cap=cap, budget=budget.budget, emptied=emptied)
+
+
+@dataclass(frozen=True)
+class Rookie:
+    position: str
+    name: str = ""
+
+
+@transaction.atomic
+def redraft_team(
+    *,
+    team: Team,
+    by,
+    rehire: Sequence[int],
+    rookies: Sequence[str | Rookie],
+    rerolls: int,
+    niggling: Mapping[int, Sequence[int]] | None = None,
+) -> Redraft:
+    """DB-15 step 4: the new draft list within the Re-Draft Budget. Re-rolls at the
+    roster price; returning players (pks in ``rehire``) at ``rehire_cost`` with their
+    whole profile, each Niggling Injury rolled for (4+ removes it, DB-16 logged,
+    table rolls from the commissioner as player pk -> dice); new rookies at the
+    roster price. Players not re-hired leave the team and keep their history. The
+    unspent budget opens the Treasury. A refused draft writes nothing."""
+    if isinstance(rerolls, bool) or not isinstance(rerolls, int):
+        raise ValidationError("Team re-rolls are a whole number.")
+    team = _locked_team(team, by)
+    niggling = _table_rolls(niggling, team.league, by)
+    redraft = _current(team, by, expect=Step.DRAFT)
+    on_list = {p.pk: p for p in team.players.on_draft_list().select_for_update(of=("self",)).select_related("position")}
+    rehire = list(dict.fromkeys(rehire))
+    strangers = [pk for pk in rehire if pk not in on_list]
+    if strangers:
+        raise ValidationError("Re-hire only players from the team's draft list of last season.")
+    returning = sorted((on_list[pk] for pk in rehire), key=lambda p: p.number)
+    lines = [r if isinstance(r, Rookie) else Rookie(r) for r in rookies]
+    picks = [rules.Pick(p.position.name, cost=rehire_cost(p), label=f"#{p.number} {p.name}") for p in returning]
+    check = rules.check_draft(team.college.roster(), [*picks, *(r.position for r in lines)], rerolls, redraft.budget)
+    for pk, rolls in niggling.items():
+        player = on_list.get(pk)
+        if player is None or pk not in rehire:
+            raise ValidationError("Enter Niggling Injury rolls only for re-hired players.")
+        if len(rolls) != player.niggling_injuries:
+            raise ValidationError(f"{player}: roll one D6 per Niggling Injury ({player.niggling_injuries}).")
+    if not check.ok:
+        raise ValidationError(list(check.refusals))
+
+    drafted = {"rerolls": team.rerolls, "rehired": {}, "dropped": [], "rookies": []}
+    for player in returning:
+        drafted["rehired"][str(player.pk)] = [player.niggling_injuries, player.seasons_played]
+        rolls = []
+        for i in range(player.niggling_injuries):
+            table = niggling.get(player.pk)
+            roll = services.record_roll(
+                league=team.league, purpose=DiceRoll.Purpose.NIGGLING, dice="D6",
+                values=[table[i]] if table else None, by=by, team=team, cause=redraft,
+                description=f"Niggling Injury {i + 1} of {team.name} #{player.number} {player.name} at the re-draft",
+            )
+            rolls.append(roll.values[0])
+            RedraftRoll.objects.create(redraft=redraft, player=player, roll=roll, purpose=RedraftRoll.Purpose.NIGGLING,
+                                       effect=roll.values[0] >= 4)
+        player.niggling_injuries = redraft_rules.niggling_recovery(player.niggling_injuries, rolls)
+        player.seasons_played += 1
+        player.save(update_fields=["niggling_injuries", "seasons_played"])
+    dropped = [p for p in on_list.values() if p.pk not in rehire]
+    for player in dropped:
+        drafted["dropped"].append(player.pk)
+        player.status = Player.Status.LEFT
+        player.status_reason = f"Not re-hired at the re-draft after {redraft.season.name} (DB-15)"
+        player.save(update_fields=["status", "status_reason"])
+    taken = {p.number for p in returning}
+    free = (n for n in range(1, 100) if n not in taken)
+    positions = {p.name: p for p in team.college.positions.all()}
+    created = Player.objects.bulk_create(
+        Player(team=team, name=(line.name.strip() or line.position)[:60], number=next(free),
+               position=(pos := positions[line.position]), ma=pos.ma, st=pos.st, ag=pos.ag, pa=pos.pa, av=pos.av)
+        for line in lines
+    )
+    drafted["rookies"] = [p.pk for p in created]
+    team.rerolls = rerolls
+    team.save(update_fields=["rerolls"])
+    opened = TreasuryLine.objects.create(
+        team=team, amount=check.remaining, kind=TreasuryLine.Kind.REDRAFT, cause=redraft, created_by=by,
+        reason=(
+            f"Re-draft after {redraft.season.name}: budget {rules.gp(redraft.budget)}, {len(returning)} returning "
+            f"and {len(lines)} new players {rules.gp(check.players_cost)}, {rerolls} re-rolls "
+            f"{rules.gp(check.rerolls_cost)}, unspent {rules.gp(check.remaining)}"
+        ),
+    )
+    return _advance(redraft, Step.DONE, opened=opened, drafted=drafted)
+
+
+@transaction.atomic
+def retire_team(*, team: Team, by) -> Redraft:
+    """DB-15 is for coaches who choose it: a team not re-drafted retires with its
+    history, and its coach may draft a new team for the next season."""
+    team = _locked_team(team, by)
+    return _advance(_current(team, by, expect=Step.SCOUTING), Step.RETIRED)
+
+
+def _reverse(line: TreasuryLine | None, *, by, why: str) -> None:
+    if line is not None and line.amount:
+        TreasuryLine.objects.create(team=line.team, amount=-line.amount, kind=TreasuryLine.Kind.REDRAFT,
+                                    reverses=line, reason=why, created_by=by)
+
+
+@transaction.atomic
+def go_back(*, team: Team, to: int, by) -> Redraft:
+    """The commissioner takes a re-draft back to step ``to`` (to correct a roll or a
+    choice), undoing that step and every later one; allowed until the next season
+    starts for the team. Ledger lines are reversed, rolls stay in the log no longer
+    current, players who left by a step come back."""
+    team = Team.objects.select_for_update(of=("self",)).select_related("league").get(pk=team.pk)
+    if by is None or not team.league.is_organised_by(by):
+        raise PermissionDenied("Only the league's commissioner takes a re-draft back to an earlier step.")
+    season = off_season(team)
+    redraft = Redraft.objects.select_for_update().filter(team=team, season=season).first() if season else None
+    if redraft is None:
+        raise ValidationError(f"{team} has no re-draft under way to correct.")
+    if to not in (Step.SCOUTING, Step.RECOVERY, Step.FUNDS, Step.DRAFT):
+        raise ValidationError("Choose a step from 1 to 4.")
+    now = redraft.step
+    if now == Step.RETIRED:
+        if to != Step.SCOUTING:
+            raise ValidationError("A retired team comes back at its first step, scouting.")
+        other = Team.objects.filter(league=team.league, coach=team.coach).exclude(pk=team.pk).exclude(
+            redrafts__step=Step.RETIRED).first()
+        if other is not None:
+            raise ValidationError(f"{team.coach} has drafted {other} since; a coach fields one team a league.")
+        return _advance(redraft, Step.SCOUTING)
+    if to >= now:
+        raise ValidationError(f"{team}'s re-draft is at step {now}; go back to an earlier step.")
+    why = f"Re-draft after {season.name} taken back to step {to} by the commissioner"
+    list(team.players.select_for_update().values_list("pk", flat=True))  # lock order: team, then its players
+    players = Player.objects.filter(team=team)
+    if now == Step.DONE:
+        done = redraft.drafted
+        Player.objects.filter(pk__in=done["rookies"], team=team).delete()  # they never played
+        for pk, (niggling, seasons) in done["rehired"].items():
+            players.filter(pk=int(pk)).update(niggling_injuries=niggling, seasons_played=seasons)
+        back = players.filter(pk__in=done["dropped"])
+        clash = players.filter(status=Player.Status.ACTIVE, number__in=back.values("number")).first()
+        if clash is not None:
+            raise ValidationError(f"#{clash.number} {clash.name} joined since the re-draft and wears a number a "
+                                  "dropped player would take back; fire them first.")
+        back.update(status=Player.Status.ACTIVE, status_reason="")
+        team.rerolls = done["rerolls"]
+        team.save(update_fields=["rerolls"])
+        _reverse(redraft.opened, by=by, why=why)
+        redraft.rolls.filter(purpose=RedraftRoll.Purpose.NIGGLING).update(current=False)
+        redraft.opened, redraft.drafted = None, None
+    if now >= Step.DRAFT and to <= Step.FUNDS:
+        _reverse(redraft.emptied, by=by, why=why)
+        redraft.emptied = redraft.budget = redraft.treasury = None
+        redraft.games_played = redraft.league_wins = redraft.players_scouted = None
+        redraft.cap = False
+    if now >= Step.FUNDS and to <= Step.RECOVERY:
+        missing = [p["id"] for p in redraft.snapshot["players"] if p["miss_next_game"]]
+        players.filter(pk__in=missing, status=Player.Status.ACTIVE).update(miss_next_game=True)
+    if now >= Step.RECOVERY and to <= Step.SCOUTING:
+        scouting = redraft.rolls.filter(purpose=RedraftRoll.Purpose.SCOUTING, current=True)
+        players.filter(pk__in=scouting.filter(effect=True).values("player_id"), status=Player.Status.LEFT).update(
+            status=Player.Status.ACTIVE, status_reason="")
+        scouting.update(current=False)
+    if _treasury(team) < 0:
+        raise ValidationError(f"{team} has spent since that step; going back would leave its Treasury below 0.")
+    return _advance(redraft, to)
+
+
+# The next season -----------------------------------------------------------------------
+
+
+@dataclass
+class NextSeason:
+    """Who would enter the next season: re-drafted teams and new ones; the teams of
+    the season that ended still re-drafting (or not started) are left out."""
+
+    season: Season | None
+    ready: list[Team]
+    waiting: list[Team]
+
+
+def next_season(league: League) -> NextSeason:
+    """Three queries whatever the number of teams."""
+    last = Season.objects.filter(league=league).order_by("-start_date", "-pk").first()
+    if last is None:
+        return NextSeason(None, [], [])
+    teams = list(
+        Team.objects.filter(league=league).select_related("coach", "college")
+        .annotate(
+            in_last=Count("seasons", filter=Q(seasons__entry__season=last), distinct=True),
+            entered=Count("seasons", distinct=True),
+        ).order_by("name")
+    )
+    steps = dict(Redraft.objects.filter(season=last, team__league=league).values_list("team_id", "step"))
+    ready, waiting = [], []
+    for team in teams:
+        step = steps.get(team.pk)
+        if step == Step.RETIRED:
+            continue
+        if team.in_last:
+            (ready if step == Step.DONE else waiting).append(team)
+        elif not team.entered and team.draft_submitted_at is not None:
+            ready.append(team)
+    return NextSeason(last, ready, waiting)
+
+
+KEEP = "keep"
+
+
+@transaction.atomic
+def open_next_season(*, league: League, by, name: str, start_date: datetime.date, divisions: str | int = KEEP,
+                     seed: int | None = None) -> Season:
+    """The commissioner opens the next season once the last one is over (DB-3):
+    entries for the re-drafted and the new teams, divisions kept (new teams join
+    the smallest), drawn again (2 to 4, DB-2) or none (0), and the fixtures."""
+    league = League.objects.select_for_update().get(pk=league.pk)
+    if by is None or not league.is_organised_by(by):
+        raise PermissionDenied("Only the league's commissioner opens the next season.")
+    plan = next_season(league)
+    last = plan.season
+    if last is None or not season_over(last):
+        raise ValidationError("The next season opens once this season is over (its play-offs played, DB-3).")
+    name = (name or "").strip()
+    if not name or len(name) > Season._meta.get_field("name").max_length:
+        raise ValidationError("Name the new season (up to 100 characters).")
+    if Season.objects.filter(league=league, name=name).exists():
+        raise ValidationError(f"{league} already has a season called {name}.")
+    if start_date <= last.start_date:
+        raise ValidationError(f"The new season starts after {last.name} started ({last.start_date:%d %b %Y}).")
+    if len(plan.ready) < MIN_TEAMS:
+        raise ValidationError(f"A season needs at least {MIN_TEAMS} teams (DB-1); {len(plan.ready)} are ready.")
+    season = Season.objects.create(league=league, name=name, start_date=start_date, cadence_days=last.cadence_days,
+                                   double_round_robin=last.double_round_robin)
+    entries: dict[int, Entry] = {}
+    for team in plan.ready:
+        entries[team.pk] = services.enter_team(team=team, season=season, by=by)
+    if divisions == KEEP:
+        before = dict(Entry.objects.filter(season=last, dungeonbowl__team__in=plan.ready)
+                      .values_list("dungeonbowl__team_id", "division__name"))
+        names = list(Division.objects.filter(season=last).order_by("name").values_list("name", flat=True))
+        if names:
+            groups: dict[str, list[Entry]] = {n: [] for n in names}
+            newcomers = []
+            for team in plan.ready:
+                (groups[before[team.pk]] if before.get(team.pk) in groups else newcomers).append(entries[team.pk])
+            for entry in newcomers:
+                min(groups.values(), key=len).append(entry)
+            engine.set_season_divisions(season=season, by=by, divisions={n: g for n, g in groups.items() if g})
+    elif isinstance(divisions, int) and divisions:
+        engine.draw_season_divisions(season=season, by=by, count=divisions, seed=seed)
+    engine.generate_fixtures(season=season, by=by, seed=seed)
+    return season

@@ -1,0 +1,356 @@
+"""The off-season pages (DB-15): a team's re-draft, step by step, and the
+commissioner's page opening the next season. Anyone may read a re-draft (its
+budget is in the team feed too); its coach and the league's commissioner run the
+steps; the commissioner alone enters table rolls (DB-16) and goes back a step."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+
+from league.dungeonbowl import redraft, redraft_rules, rules
+from league.dungeonbowl.models import Player, Position, Team
+from league.dungeonbowl.redraft_models import Redraft, RedraftRoll, RedraftStep
+from league.dungeonbowl.views import _league
+from league.models import League, Season
+
+Step = RedraftStep
+
+
+# Forms -----------------------------------------------------------------------------------
+
+
+def _dice(text: str, label: str) -> list[int]:
+    """ "4 2" -> [4, 2]: D6 rolls typed from the table."""
+    try:
+        values = [int(part) for part in text.replace(",", " ").split()]
+    except ValueError:
+        raise forms.ValidationError(f"{label}: type each D6 as a number from 1 to 6, e.g. 4 2.") from None
+    if any(not 1 <= v <= 6 for v in values):
+        raise forms.ValidationError(f"{label}: a D6 shows 1 to 6.")
+    return values
+
+
+class ScoutingForm(forms.Form):
+    """DB-15 step 1: the commissioner may type the table's D6 per player; blank
+    boxes are rolled by the app."""
+
+    def __init__(self, *args, players: list[Player], table: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.players = players
+        if table:
+            for p in players:
+                self.fields[f"roll_{p.pk}"] = forms.IntegerField(
+                    label=f"#{p.number} {p.name} ({p.mvp_awards} MVP)", min_value=1, max_value=6, required=False,
+                    help_text="The D6 rolled at the table; blank: the app rolls.",
+                    error_messages={"min_value": "A D6 shows 1 to 6.", "max_value": "A D6 shows 1 to 6."},
+                    widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "narrow"}),
+                )
+
+    def table(self) -> dict[int, int]:
+        return {p.pk: self.cleaned_data[f"roll_{p.pk}"] for p in self.players
+                if self.cleaned_data.get(f"roll_{p.pk}") is not None}
+
+
+class RedraftForm(forms.Form):
+    """DB-15 step 4: returning players ticked, rookies counted per position, the
+    re-rolls kept or bought at the roster price."""
+
+    rerolls = forms.IntegerField(
+        label="Team re-rolls", min_value=0, max_value=rules.MAX_REROLLS,
+        error_messages={"max_value": f"A team drafts 0 to {rules.MAX_REROLLS} re-rolls (DB-6).",
+                        "min_value": "Team re-rolls cannot be fewer than 0.", "required": "Enter the team re-rolls (0 if none)."},
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "narrow"}),
+    )
+
+    def __init__(self, *args, team: Team, players: list[Player], positions: list[Position], table: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.players, self.positions, self.has_table = players, positions, table
+        self.fields["rerolls"].initial = team.rerolls
+        for p in players:
+            self.fields[f"rehire_{p.pk}"] = forms.BooleanField(
+                label=(f"#{p.number} {p.name} ({p.position.name}, {p.spp} SPP"
+                       f"{f', {p.niggling_injuries} Niggling' if p.niggling_injuries else ''}): value {rules.gp(p.value)}"
+                       f" + {rules.gp(redraft.rehire_cost(p) - p.value)} for {p.seasons_played + 1} season(s)"
+                       f" = {rules.gp(redraft.rehire_cost(p))}"),
+                required=False, initial=True,
+            )
+            if table and p.niggling_injuries:
+                self.fields[f"niggling_{p.pk}"] = forms.CharField(
+                    label=f"#{p.number} {p.name}: {p.niggling_injuries} Niggling Injury D6", required=False, max_length=40,
+                    help_text="Rolled at the table, e.g. 4 2; blank: the app rolls.",
+                )
+        for position in positions:
+            self.fields[f"pos_{position.pk}"] = forms.IntegerField(
+                label=f"New {position.name} ({rules.gp(position.cost)}; {position.group.name})", min_value=0,
+                max_value=rules.MAX_PLAYERS, required=False, initial=0,
+                error_messages={"max_value": f"A team has at most {rules.MAX_PLAYERS} players."},
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "narrow"}),
+            )
+
+    def clean(self):
+        data = super().clean()
+        self.niggling: dict[int, list[int]] = {}
+        for p in self.players:
+            text = (data.get(f"niggling_{p.pk}") or "").strip()
+            if text and data.get(f"rehire_{p.pk}"):
+                try:
+                    self.niggling[p.pk] = _dice(text, f"#{p.number} {p.name}")
+                except forms.ValidationError as error:
+                    self.add_error(f"niggling_{p.pk}", error)
+        return data
+
+    def rehire(self) -> list[int]:
+        return [p.pk for p in self.players if self.cleaned_data.get(f"rehire_{p.pk}")]
+
+    def rookies(self) -> list[str]:
+        return [p.name for p in self.positions for _ in range(self.cleaned_data.get(f"pos_{p.pk}") or 0)]
+
+    def rehire_fields(self):
+        return [self[f"rehire_{p.pk}"] for p in self.players]
+
+    def niggling_fields(self):
+        return [self[name] for name in self.fields if name.startswith("niggling_")]
+
+    def position_fields(self):
+        return [self[f"pos_{p.pk}"] for p in self.positions]
+
+
+class GoBackForm(forms.Form):
+    to = forms.TypedChoiceField(
+        label="Take the re-draft back to", coerce=int,
+        choices=[(s.value, f"{s.value}. {s.label}") for s in (Step.SCOUTING, Step.RECOVERY, Step.FUNDS, Step.DRAFT)],
+        error_messages={"invalid_choice": "Choose a step from 1 to 4."},
+    )
+
+
+class NextSeasonForm(forms.Form):
+    DIVISIONS = [(redraft.KEEP, "Keep last season's divisions (new teams join the smallest)"), ("0", "No divisions"),
+                 ("2", "Draw 2 divisions"), ("3", "Draw 3 divisions"), ("4", "Draw 4 divisions")]
+
+    name = forms.CharField(max_length=100, error_messages={"required": "Name the new season."})
+    start_date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}),
+                                 error_messages={"required": "When does the season start?", "invalid": "Enter a date."})
+    divisions = forms.ChoiceField(choices=DIVISIONS, initial=redraft.KEEP,
+                                  error_messages={"invalid_choice": "Keep, none, or draw 2 to 4 divisions."})
+
+    def division_choice(self) -> str | int:
+        value = self.cleaned_data["divisions"]
+        return value if value == redraft.KEEP else int(value)
+
+
+# Reading ---------------------------------------------------------------------------------
+
+
+@dataclass
+class RedraftSheet:
+    team: Team
+    season: Season | None  # the season whose off-season this is; None outside one
+    redraft: Redraft | None
+    step: int
+    players: list[Player]
+    rolls: list[RedraftRoll]
+    budget: redraft_rules.RedraftBudget | None
+    past: list[Redraft]
+
+    @property
+    def steps(self) -> list[tuple[int, str, str]]:
+        """(number, name, "done" | "now" | "") for the step list."""
+        out = []
+        for s in (Step.SCOUTING, Step.RECOVERY, Step.FUNDS, Step.DRAFT):
+            state = "" if self.step == Step.RETIRED else "done" if s < self.step else "now" if s == self.step else ""
+            out.append((s.value, s.label, state))
+        return out
+
+    @property
+    def mvp_players(self) -> list[Player]:
+        return [p for p in self.players if p.mvp_awards]
+
+    @property
+    def missing(self) -> list[dict]:
+        """Players who missed the next game when the season ended (step 2)."""
+        if self.redraft is not None:
+            return [p for p in self.redraft.snapshot["players"] if p["miss_next_game"]]
+        return [{"number": p.number, "name": p.name} for p in self.players if p.miss_next_game]
+
+
+def redraft_sheet(team: Team) -> RedraftSheet:
+    """A fixed number of queries whatever the team's or league's size."""
+    season = redraft.off_season(team)
+    current = Redraft.objects.filter(team=team, season=season).first() if season else None
+    players = list(team.players.on_draft_list().select_related("position").order_by("number")) if season else []
+    rolls = list(RedraftRoll.objects.filter(redraft=current).select_related("player", "roll", "roll__entered_by")
+                 .order_by("purpose", "player__number", "id")) if current else []
+    budget = None
+    if season is not None and (current is None or current.step != Step.RETIRED):
+        settings = team.league.rules.settings
+        budget = redraft.provisional_budget(team, season, current, cap=bool(settings and settings.redraft_cap))
+    past = list(Redraft.objects.filter(team=team).exclude(pk=current.pk if current else None)
+                .select_related("season").order_by("-season__start_date", "-pk"))
+    step = current.step if current else Step.SCOUTING
+    return RedraftSheet(team, season, current, step, players, rolls, budget, past)
+
+
+def redraft_feed(team: Team) -> dict | None:
+    """The team JSON's ``redraft`` during the off-season (DB-15): the budget with its
+    lines, raised or as it would be raised now; None otherwise."""
+    season = redraft.off_season(team)
+    if season is None:
+        return None
+    current = Redraft.objects.filter(team=team, season=season).first()
+    if current is not None and current.step == Step.RETIRED:
+        return None
+    settings = team.league.rules.settings
+    budget = redraft.provisional_budget(team, season, current, cap=bool(settings and settings.redraft_cap))
+    return {
+        "season": season.name,
+        "step": (current.step if current else Step.SCOUTING),
+        "raised": bool(current and current.budget is not None),
+        "budget": budget.budget,
+        "cap_applied": budget.cap_applied,
+        "lines": [{"reason": reason, "gp": amount} for reason, amount in budget.lines],
+    }
+
+
+# Views -----------------------------------------------------------------------------------
+
+
+def _team(league: League, team_slug: str) -> Team:
+    team = get_object_or_404(Team.objects.select_related("coach", "college"), league=league, slug=team_slug)
+    team.league = league
+    return team
+
+
+def redraft_page(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
+    """DB-15, step by step. A POST takes the step its ``action`` names."""
+    league = _league(slug)
+    team = _team(league, team_slug)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        return _act(request, league, team)
+    return _render(request, league, team)
+
+
+def _render(request: HttpRequest, league: League, team: Team, *, bound: forms.Form | None = None) -> HttpResponse:
+    """The page; ``bound`` is a refused step's form, shown again with its errors."""
+    organiser = league.is_organised_by(request.user)
+    may_run = organiser or (request.user.is_authenticated and team.coach.user_id == request.user.pk)
+    sheet = redraft_sheet(team)
+    context = {"league": league, "team": team, "sheet": sheet, "organiser": organiser, "may_run": may_run}
+    if may_run and sheet.season is not None:
+        if sheet.step == Step.SCOUTING:
+            context["scouting_form"] = (bound if isinstance(bound, ScoutingForm)
+                                        else ScoutingForm(players=sheet.mvp_players, table=organiser))
+        elif sheet.step == Step.DRAFT:
+            context["draft_form"] = (bound if isinstance(bound, RedraftForm)
+                                     else _draft_form(None, team, sheet.players, organiser))
+        if organiser and sheet.redraft is not None:
+            context["back_form"] = GoBackForm()
+    return render(request, "dungeonbowl/redraft.html", context)
+
+
+def _draft_form(data, team: Team, players: list[Player], table: bool) -> RedraftForm:
+    positions = list(Position.objects.filter(college_id=team.college_id).select_related("group")
+                     .order_by("group__order", "order", "id"))
+    return RedraftForm(data, team=team, players=players, positions=positions, table=table)
+
+
+def _act(request: HttpRequest, league: League, team: Team) -> HttpResponse:
+    organiser = league.is_organised_by(request.user)
+    if not organiser and team.coach.user_id != request.user.pk:
+        raise PermissionDenied("Only the team's coach or the league's commissioner re-drafts it.")
+    action, by = request.POST.get("action"), request.user
+    here = reverse("dungeonbowl:redraft", args=[league.slug, team.slug])
+    try:
+        if action == "scout":
+            players = list(team.players.on_draft_list().filter(mvp_awards__gt=0).order_by("number"))
+            form = ScoutingForm(request.POST, players=players, table=organiser)
+            if not form.is_valid():
+                return _render(request, league, team, bound=form)
+            done = redraft.scout(team=team, by=by, table=form.table())
+            gone = done.rolls.filter(current=True, purpose=RedraftRoll.Purpose.SCOUTING, effect=True).count()
+            message = f"Scouting rolled for {len(players)} player(s); {gone} left for a Blood Bowl team."
+        elif action == "recover":
+            redraft.recover(team=team, by=by)
+            message = "R&R: every player who would have missed the next game has recovered."
+        elif action == "funds":
+            done = redraft.raise_funds(team=team, by=by)
+            message = f"Re-Draft Budget: {rules.gp(done.budget)}. The Treasury is emptied."
+        elif action == "draft":
+            players = list(team.players.on_draft_list().select_related("position").order_by("number"))
+            form = _draft_form(request.POST, team, players, organiser)
+            if not form.is_valid():
+                return _render(request, league, team, bound=form)
+            done = redraft.redraft_team(team=team, by=by, rehire=form.rehire(), rookies=form.rookies(),
+                                        rerolls=form.cleaned_data["rerolls"], niggling=form.niggling)
+            message = f"{team.name} is re-drafted; {rules.gp(done.opened.amount)} opens the Treasury."
+        elif action == "retire":
+            redraft.retire_team(team=team, by=by)
+            message = f"{team.name} retires with its history; its coach may draft a new team."
+        elif action == "back":
+            form = GoBackForm(request.POST)
+            _valid(form)
+            done = redraft.go_back(team=team, to=form.cleaned_data["to"], by=by)
+            message = f"The re-draft is back at step {done.step}: {done.get_step_display()}."
+        else:
+            raise ValidationError("Choose a step to take.")
+    except ValidationError as error:
+        if _waits_on(team) == {"scout": Step.SCOUTING, "draft": Step.DRAFT}.get(action):
+            # the form again, with what was typed and every reason
+            for message in error.messages:
+                form.add_error(None, message)
+            return _render(request, league, team, bound=form)
+        messages.error(request, " ".join(error.messages))
+        return redirect(here)
+    messages.success(request, message)
+    return redirect(here)
+
+
+def _waits_on(team: Team) -> int | None:
+    """The step the team's re-draft waits on, None outside an off-season."""
+    season = redraft.off_season(team)
+    if season is None:
+        return None
+    step = Redraft.objects.filter(team=team, season=season).values_list("step", flat=True).first()
+    return Step.SCOUTING if step is None else step
+
+
+def _valid(form: forms.Form) -> dict:
+    if not form.is_valid():
+        raise ValidationError([f"{form.fields[name].label}: {m}" if name in form.fields and form.fields[name].label
+                               else m for name, errors in form.errors.items() for m in errors])
+    return form.cleaned_data
+
+
+@login_required
+def next_season_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The commissioner opens the next season (DB-3) once the last one is over."""
+    league = _league(slug)
+    if not league.is_organised_by(request.user):
+        raise PermissionDenied("Only the league's commissioner opens the next season.")
+    plan = redraft.next_season(league)
+    form = NextSeasonForm(request.POST or None, initial={"start_date": datetime.date.today()})
+    if request.method == "POST" and form.is_valid():
+        try:
+            season = redraft.open_next_season(league=league, by=request.user, name=form.cleaned_data["name"],
+                                              start_date=form.cleaned_data["start_date"],
+                                              divisions=form.division_choice())
+        except ValidationError as error:
+            for message in error.messages:
+                form.add_error(None, message)
+        else:
+            messages.success(request, f"{season.name} is open: {len(plan.ready)} teams, fixtures generated.")
+            return redirect(league.get_absolute_url())
+    over = plan.season is not None and redraft.season_over(plan.season)
+    return render(request, "dungeonbowl/next_season.html",
+                  {"league": league, "plan": plan, "form": form, "over": over})
