@@ -172,6 +172,12 @@ MATRIX: dict[str, Row] = {
     "dungeonbowl:start_playoffs": Row(s(POST_ONLY), s("302 403 403 403 403 302"), DB,
                                       elsewhere=(s(POST_ONLY), s("302 403 403 403 403 404"))),
     "dungeonbowl:playoffs_json": Row(s("200"), s("200"), DB, elsewhere=NOT_THIS_GAME),
+    # The off-season (DB-15), a public page; the live league is mid-season, so a POST
+    # naming no step goes back to the page with the reason.
+    "dungeonbowl:redraft": Row(s("200"), s("302 403 403 302 403 302"), DB,
+                               elsewhere=NOT_THIS_GAME),
+    "dungeonbowl:next_season": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 200"), DB,
+                                   elsewhere=NOT_THIS_GAME_LOGIN),
     "dungeonbowl:advance_player": Row(s(POST_ONLY), s("302 403 403 302 403 302"), DB, elsewhere=NOT_THIS_GAME_ACTION),
 }
 
