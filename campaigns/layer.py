@@ -88,6 +88,7 @@ LAYER = Layer(
     game_systems=GAME_SYSTEMS,
     result_approved=ledgers.on_result_approved,
     result_withdrawn=ledgers.on_result_withdrawn,
+    results_imported=ledgers.derive_season,
     correction_warnings=ledgers.correction_warnings,
     season_started=setup.ensure_campaign,
     import_columns=ImportColumns(columns=imports.COLUMNS, parse=imports.parse_cp, apply=imports.apply_cp),

@@ -1,20 +1,31 @@
 """The CP and Favour ledgers' writes: what an approved result gives (GB-17, GB-18),
 what a corrected or reopened one takes back, and the Longshanks' adjustments
-(GB-1, GB-11). Lines are append-only; a correction adds the line that reverses."""
+(GB-1, GB-11). Lines are append-only; a correction adds the line that reverses.
+
+Approvals are incremental (issue 13): a result changes the GB-18 lines of the
+results it decides, and no others. A result of round n changes its two coaches'
+LP before every later round, so the lines of their later matches (and those
+matches' opponents' lines, which compare the same LP) are brought up to date; a
+result's own card lines depend on its fixture alone. Whatever the season's state,
+an approval reads a fixed number of rows sets and writes what differs in one bulk
+insert per ledger. ``derive_season`` is the same computation for every approved
+result at once, for an import (approve everything, then derive once)."""
 
 from __future__ import annotations
 
+import bisect
+import itertools
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
-from django.db.models import Q, Sum
+from django.db import connection, transaction
+from django.db.models import Exists, F, OuterRef, Q, Sum
+from django.utils import timezone
 
 from campaigns import rules
 from campaigns.balances import active_lines, favour_balance
 from campaigns.guards import lock_coach, require_organiser
-from campaigns.decks import base_pool
 from campaigns.models import (
     Achievement,
     Campaign,
@@ -24,161 +35,362 @@ from campaigns.models import (
     FavourLine,
     LineKind,
     OwnedCard,
+    PlotCard,
 )
-from campaigns.moments import sync_moments
+from campaigns.moments import sync_moments, sync_moments_for
 from campaigns.setup import ensure_campaign
+from league import versions
 from league.models import Fixture, Result, Season
-from league.rules.base import ABANDONED
-from league.standings import (
-    RESULT_FIELDS,
-    approved_results,
-    lp_before_round,
-    played_result,
-    season_entries,
-    standings_by_round,
+from league.rules.base import ABANDONED, GameRules
+from league.standings import RESULT_FIELDS, approved_results, played_result
+
+#: The base pool's kinds (GB-15): a card of these is always held.
+BASE_KINDS = (PlotCard.Kind.CORE, PlotCard.Kind.COMMON)
+#: What the GB-18 computation reads of each approved result.
+MATCH_FIELDS = (
+    *RESULT_FIELDS, "pk", "fixture__home__coach__name", "fixture__away__coach__name",
+    "fixture__home__campaign_coach", "fixture__away__campaign_coach",
 )
 
 
-def reverse_lines(lines: Iterable, why: str) -> None:
-    for e in lines:
-        kwargs = {}
-        if isinstance(e, FavourLine):
-            kwargs = {"sponsorship_id": e.sponsorship_id, "loan_id": e.loan_id, "offer_id": e.offer_id}
-        type(e).objects.create(
-            coach_id=e.coach_id,
-            amount=-e.amount,
-            kind=e.kind,
-            reason=f"{why}: {e.reason}"[:300],
-            result_id=e.result_id,
-            card_id=e.card_id,
-            reverses=e,
-            **kwargs,
-        )
+# Pure: what the lines should be -------------------------------------------------
 
 
-def _replace(model, *, existing: list, desired: list[dict], why: str) -> None:
-    """Reverse and rewrite a result's lines only when they differ from what they
-    should be, so re-running is harmless."""
-
-    def key(d) -> tuple:
-        return (d["coach_id"], d["amount"], d["reason"], d.get("card_id"))
-
-    have = sorted(key({"coach_id": e.coach_id, "amount": e.amount, "reason": e.reason, "card_id": e.card_id}) for e in existing)
-    if have == sorted(key(d) for d in desired):
-        return
-    reverse_lines(existing, why)
-    model.objects.bulk_create([model(**d) for d in desired])
+def lp_before_rounds(approved: Iterable[dict], game: GameRules) -> dict[int, dict[int, int]]:
+    """Each entry's League Points by round, from ``.values(*MATCH_FIELDS)`` rows."""
+    by_round: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    for row in approved:
+        played = played_result(row)
+        for side, entry_id in (("home", played.home_id), ("away", played.away_id)):
+            by_round[entry_id][played.round_number] += game.league_points(played, side)
+    return by_round
 
 
-def _reconcile_match_favours(season: Season, *, from_round: int, exclude_result_id: int | None = None) -> None:
-    """GB-18: the match Favours of every approved result from ``from_round`` on,
-    comparing LP from the results of all earlier rounds (by round number, whatever
-    order they were approved in). A result approved late in an early round can
-    change later rounds' "more LP" lines, so those are brought up to date too."""
-    approved = list(
-        approved_results(season)
-        .exclude(pk=exclude_result_id)
-        .values(*RESULT_FIELDS, "pk", "fixture__home__coach__name", "fixture__away__coach__name")
-    )
-    targets = [r for r in approved if r["fixture__round__number"] >= from_round]
-    if not targets:
-        return
-    snapshots = standings_by_round(season_entries(season), [played_result(r) for r in approved], season.league.rules)
-    cc_by_entry = dict(CampaignCoach.objects.filter(campaign__season=season).values_list("entry_id", "pk"))
-    existing = defaultdict(list)
-    for e in active_lines(FavourLine).filter(kind=LineKind.MATCH, result_id__in=[r["pk"] for r in targets]):
-        existing[e.result_id].append(e)
+def match_favour_rows(
+    approved: Sequence[dict], targets: Iterable[dict], cc_by_entry: dict[int, int], game: GameRules
+) -> dict[int, list[dict]]:
+    """GB-18: by result, the match Favour lines each of ``targets`` should have,
+    comparing both coaches' LP from the results of all earlier rounds (GB-18
+    Decision: by round number, whatever order they were approved in). ``approved``
+    is every approved regular-season result of the season. Pure."""
+    lp = lp_before_rounds(approved, game)
+    # Each entry's running total by round, so "LP before round n" is one bisection.
+    running: dict[int, tuple[list[int], list[int]]] = {}
+    for entry_id, by_round in lp.items():
+        numbers = sorted(by_round)
+        totals = list(itertools.accumulate(by_round[n] for n in numbers))
+        running[entry_id] = (numbers, totals)
+
+    def before(entry_id: int, number: int) -> int:
+        numbers, totals = running.get(entry_id, ((), ()))
+        index = bisect.bisect_left(numbers, number)
+        return totals[index - 1] if index else 0
+
+    out: dict[int, list[dict]] = {}
     for r in targets:
         n = r["fixture__round__number"]
-        lp = lp_before_round(snapshots, n)
         desired = []
         for side, me, them, their_name in (
             ("home", r["fixture__home_id"], r["fixture__away_id"], r["fixture__away__coach__name"]),
             ("away", r["fixture__away_id"], r["fixture__home_id"], r["fixture__home__coach__name"]),
         ):
             for award in rules.favour_awards(
-                won=r["outcome"] == side, my_lp=lp.get(me, 0), opponent_lp=lp.get(them, 0),
+                won=r["outcome"] == side, my_lp=before(me, n), opponent_lp=before(them, n),
                 opponent=their_name, abandoned=r["outcome"] == ABANDONED,
             ):
                 desired.append(
                     {"coach_id": cc_by_entry[me], "amount": award.amount, "reason": f"Round {n}: {award.reason}",
                      "kind": LineKind.MATCH, "result_id": r["pk"]}
                 )
-        _replace(FavourLine, existing=existing[r["pk"]], desired=desired, why="recomputed after an earlier round changed")
+        out[r["pk"]] = desired
+    return out
 
 
-def scoring_achievements(fixture: Fixture, result: Result, coaches: list[CampaignCoach]) -> list[Achievement]:
-    """GB-17, GB-23: the achieved cards that score: each in that coach's deck for
-    the match as it stands, and held by that coach when the match was reported (a
+def decided_by(approved: Sequence[dict], *, round_number: int, entry_ids: set[int], result_id: int | None) -> list[dict]:
+    """The approved results whose GB-18 lines a change to one result can alter: the
+    result itself (``result_id``, when approved) and every later-round result of
+    either of its entries (their LP before those rounds moved)."""
+    return [
+        r for r in approved
+        if r["pk"] == result_id
+        or (r["fixture__round__number"] > round_number
+            and (r["fixture__home_id"] in entry_ids or r["fixture__away_id"] in entry_ids))
+    ]
+
+
+def _key(line) -> tuple:
+    if isinstance(line, dict):
+        return (line["coach_id"], line["amount"], line["reason"], line.get("card_id"))
+    return (line.coach_id, line.amount, line.reason, line.card_id)
+
+
+def reversals(lines: Iterable, why: str) -> list[dict]:
+    """The lines (as rows for ``insert_lines``) that reverse ``lines``."""
+    out = []
+    for e in lines:
+        row = {"coach_id": e.coach_id, "amount": -e.amount, "kind": e.kind, "reason": f"{why}: {e.reason}"[:300],
+               "result_id": e.result_id, "card_id": e.card_id, "reverses_id": e.pk}
+        if isinstance(e, FavourLine):
+            row.update(sponsorship_id=e.sponsorship_id, loan_id=e.loan_id, offer_id=e.offer_id)
+        out.append(row)
+    return out
+
+
+COPY_FROM = 500  # lines: an import's derivation; an approval's few lines go in one INSERT
+
+
+def insert_lines(model, rows: list[dict]) -> None:
+    """Append ``rows`` (values by field attname; the others empty, ``created_at``
+    now) to a ledger in one statement. ``bulk_create`` builds and compiles a model
+    instance per row, which is most of an import's time at thousands of lines;
+    the lines are plain values here."""
+    if not rows:
+        return
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    now = timezone.now()
+    values = [[now if f.attname == "created_at" else row.get(f.attname) for f in fields] for row in rows]
+    quote = connection.ops.quote_name
+    table, columns = quote(model._meta.db_table), ", ".join(quote(f.column) for f in fields)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql" and len(values) >= COPY_FROM:  # the database's own bulk load
+            with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                for line in values:
+                    copy.write_row(line)
+            return
+        created = model._meta.get_field("created_at").get_db_prep_save(now, connection)
+        for line in values:
+            line[[f.attname for f in fields].index("created_at")] = created
+        cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})", values)
+
+
+def reverse_lines(lines: Iterable, why: str) -> None:
+    """Reverse ``lines`` (one insert per ledger)."""
+    by_model = defaultdict(list)
+    for line in lines:
+        by_model[type(line)].append(line)
+    for model, rows in by_model.items():
+        insert_lines(model, reversals(rows, why))
+
+
+def changes(*, existing: dict[int, list], desired: dict[int, list[dict]], why: str) -> list[dict]:
+    """The lines to add so each result's active lines become what ``desired``
+    says: nothing for a result whose lines already agree (so re-running is
+    harmless), otherwise the reversal of its lines and the new ones."""
+    out = []
+    for result_id, rows in desired.items():
+        have = existing.get(result_id, [])
+        if sorted(map(_key, have)) == sorted(map(_key, rows)):
+            continue
+        out += reversals(have, why)
+        out += rows
+    return out
+
+
+# Reading what the lines depend on ----------------------------------------------------
+
+
+def scoring_achievements(fixture_ids: Iterable[int]) -> list[Achievement]:
+    """GB-17, GB-23: the achieved cards that score in these fixtures, in one query:
+    each achieved by one of the fixture's two coaches, in that coach's deck for the
+    match as it stands, and held by that coach when the match was reported (a
     base-pool card always is; a Guild or Rare card must have been in their pool
     then). So one card never scores for two coaches in one match."""
-    achieved = list(
-        Achievement.objects.filter(fixture=fixture, coach__in=coaches).select_related("card").order_by("card__name")
+    reported = OuterRef("fixture__result__reported_at")
+    in_deck = Deck.cards.through.objects.filter(
+        deck__fixture_id=OuterRef("fixture_id"), deck__coach_id=OuterRef("coach_id"), plotcard_id=OuterRef("card_id")
     )
-    in_deck = set(
-        Deck.cards.through.objects.filter(deck__fixture=fixture, deck__coach__in=coaches).values_list(
-            "deck__coach_id", "plotcard_id"
-        )
+    held = OwnedCard.objects.filter(
+        coach_id=OuterRef("coach_id"), card_id=OuterRef("card_id"), acquired_at__lte=reported
+    ).filter(Q(gone_at__isnull=True) | Q(gone_at__gt=reported))
+    return list(
+        Achievement.objects.filter(fixture_id__in=list(fixture_ids))
+        .filter(Q(coach__entry_id=F("fixture__home_id")) | Q(coach__entry_id=F("fixture__away_id")))
+        .filter(Exists(in_deck))
+        .filter(Q(card__kind__in=BASE_KINDS) | Exists(held))
+        .select_related("card")
+        .order_by("fixture_id", "card__name", "coach_id")
     )
-    base = set(base_pool().values_list("pk", flat=True))
-    held = set(
-        OwnedCard.objects.filter(coach__in=coaches, acquired_at__lte=result.reported_at)
-        .filter(Q(gone_at__isnull=True) | Q(gone_at__gt=result.reported_at))
-        .values_list("coach_id", "card_id")
+
+
+def card_rows(achievements: Iterable[Achievement], results: dict[int, tuple[int, int]]) -> tuple[dict, dict]:
+    """GB-17: the CP and the Favour lines of scoring achievements, by result;
+    ``results`` maps each fixture to (its result, its round number)."""
+    cp: dict[int, list[dict]] = defaultdict(list)
+    favours: dict[int, list[dict]] = defaultdict(list)
+    for a in achievements:
+        result_id, number = results[a.fixture_id]
+        for amount, target in ((a.card.cp_reward, cp), (a.card.favour_reward, favours)):
+            if amount:
+                target[result_id].append(
+                    {"coach_id": a.coach_id, "amount": amount, "reason": f"Round {number}: achieved {a.card.name} (GB-17)",
+                     "card_id": a.card_id, "kind": LineKind.CARD, "result_id": result_id}
+                )
+    return cp, favours
+
+
+def _by_result(lines: Iterable, kind: str) -> dict[int, list]:
+    out: dict[int, list] = defaultdict(list)
+    for line in lines:
+        if line.kind == kind:
+            out[line.result_id].append(line)
+    return out
+
+
+def _fixture_of(result: Result) -> Fixture:
+    """The result's fixture with its round, season and league: the engine's services
+    have them loaded already (no query), anyone else gets one query."""
+    if isinstance(result, Result) and Result.fixture.is_cached(result):
+        fixture = result.fixture
+        if Fixture.round.is_cached(fixture) and type(fixture.round).season.is_cached(fixture.round):
+            if type(fixture.round.season).league.is_cached(fixture.round.season):
+                return fixture
+    return Fixture.objects.select_related("round__season__league").get(pk=result.fixture_id)
+
+
+def _lock_coaches(fixture: Fixture) -> list[CampaignCoach]:
+    """Both coaches' campaign rows, locked in one query in primary-key order (the
+    lock order of ``guards.lock_pair``)."""
+    return list(
+        CampaignCoach.objects.select_for_update(of=("self",))
+        .filter(entry_id__in=[fixture.home_id, fixture.away_id])
+        .order_by("pk")
     )
-    return [
-        a for a in achieved
-        if (a.coach_id, a.card_id) in in_deck and (a.card_id in base or (a.coach_id, a.card_id) in held)
-    ]
+
+
+def _approved(season: Season, *, without: int | None = None) -> tuple[list[dict], dict[int, int]]:
+    """Every approved regular-season result of the season (``.values(*MATCH_FIELDS)``)
+    and each entry's campaign row, in one query; the rows are written first for a
+    season made without them (an import, a late entry)."""
+    for attempt in range(2):
+        approved = [r for r in approved_results(season).values(*MATCH_FIELDS) if r["pk"] != without]
+        cc_by_entry = {}
+        for r in approved:
+            cc_by_entry[r["fixture__home_id"]] = r["fixture__home__campaign_coach"]
+            cc_by_entry[r["fixture__away_id"]] = r["fixture__away__campaign_coach"]
+        if None not in cc_by_entry.values() or attempt:
+            return approved, cc_by_entry
+        ensure_campaign(season)
+    raise AssertionError("unreachable")
+
+
+def _write(season: Season, *, cp: list[dict], favours: list[dict], bump: bool) -> None:
+    """One insert per ledger. Raw inserts send no signals: ``bump`` gives the season
+    a new version (league/versions.py). The hooks need not: the engine saves the
+    result in the same transaction, which bumps it."""
+    insert_lines(CampaignPointLine, cp)
+    insert_lines(FavourLine, favours)
+    if bump and (cp or favours):
+        versions.bump(Q(pk=season.pk))
+
+
+CLEARED = "_campaign_lines_reversed"  # set on a withdrawn result for the approval that follows
+RECOMPUTED = "recomputed after an earlier round changed"
+OTHER_CARDS = "result approved again with other cards"
+
+
+# The layer's hooks -------------------------------------------------------------------
 
 
 def on_result_approved(result: Result) -> None:
     """A result became approved (called inside the engine's transaction): CP and
-    Favours of the cards achieved (GB-17, from the catalogue), the match Favours
-    (GB-18), then any Moments now reached (GB-13)."""
-    fixture = Fixture.objects.select_related("round__season__league").get(pk=result.fixture_id)
+    Favours of the cards achieved (GB-17, from the catalogue), the match Favours of
+    this result and of the later matches it decides (GB-18), then any Moments now
+    reached (GB-13). A fixed number of queries, whatever the season's state."""
+    fixture = _fixture_of(result)
     if fixture.is_bye:
         return
     season = fixture.round.season
-    ensure_campaign(season)
-    coaches = [
-        lock_coach(cc)
-        for cc in CampaignCoach.objects.filter(entry_id__in=[fixture.home_id, fixture.away_id]).order_by("pk")
-    ]
-    achievements = scoring_achievements(fixture, result, coaches)
-    where = f"Round {fixture.round.number}"
-    cp_rows = [
-        {"coach_id": a.coach_id, "amount": a.card.cp_reward, "reason": f"{where}: achieved {a.card.name} (GB-17)",
-         "card_id": a.card_id, "kind": LineKind.CARD, "result_id": result.pk}
-        for a in achievements if a.card.cp_reward
-    ]
-    favour_rows = [
-        {"coach_id": a.coach_id, "amount": a.card.favour_reward, "reason": f"{where}: achieved {a.card.name} (GB-17)",
-         "card_id": a.card_id, "kind": LineKind.CARD, "result_id": result.pk}
-        for a in achievements if a.card.favour_reward
-    ]
-    why = "result approved again with other cards"
-    _replace(CampaignPointLine, existing=list(active_lines(CampaignPointLine).filter(result=result, kind=LineKind.CARD)), desired=cp_rows, why=why)
-    _replace(FavourLine, existing=list(active_lines(FavourLine).filter(result=result, kind=LineKind.CARD)), desired=favour_rows, why=why)
-    _reconcile_match_favours(season, from_round=fixture.round.number)
-    for cc in coaches:
-        sync_moments(cc)
+    # A correction withdrew the result a moment ago in this transaction: its coaches
+    # are locked and its own lines reversed already.
+    cleared = result.__dict__.pop(CLEARED, None)
+    coaches = cleared if cleared is not None else _lock_coaches(fixture)
+    if len(coaches) < 2:  # a season made without its campaign rows (an import, a late entry)
+        ensure_campaign(season)
+        coaches = _lock_coaches(fixture)
+    n = fixture.round.number
+    targets: list[dict] = []
+    approved: list[dict] = []
+    cc_by_entry: dict[int, int] = {}
+    if fixture.stage == Fixture.Stage.REGULAR:
+        approved, cc_by_entry = _approved(season)
+        targets = decided_by(approved, round_number=n, entry_ids={fixture.home_id, fixture.away_id},
+                             result_id=result.pk)
+    match = match_favour_rows(approved, targets, cc_by_entry, season.league.rules)
+    cp_cards, favour_cards = card_rows(scoring_achievements([fixture.pk]), {fixture.pk: (result.pk, n)})
+    favour_lines = list(
+        active_lines(FavourLine).filter(
+            Q(kind=LineKind.MATCH, result_id__in=list(match)) | Q(kind=LineKind.CARD, result_id=result.pk)
+        )
+    )
+    cp_lines = [] if cleared else list(active_lines(CampaignPointLine).filter(kind=LineKind.CARD, result_id=result.pk))
+    favours = changes(existing=_by_result(favour_lines, LineKind.MATCH), desired=match, why=RECOMPUTED)
+    favours += changes(existing=_by_result(favour_lines, LineKind.CARD),
+                       desired={result.pk: favour_cards.get(result.pk, [])}, why=OTHER_CARDS)
+    cp = changes(existing=_by_result(cp_lines, LineKind.CARD),
+                 desired={result.pk: cp_cards.get(result.pk, [])}, why=OTHER_CARDS)
+    _write(season, cp=cp, favours=favours, bump=False)
+    sync_moments_for(coaches)
 
 
 def on_result_withdrawn(result: Result) -> None:
     """An approved result is about to be corrected or reopened: reverse exactly the
-    lines it created (match Favours and achieved cards) and bring later rounds'
-    GB-18 lines up to date without it. Moments stay recorded and show as no longer
-    reached when the CP total has dropped below them."""
-    fixture = Fixture.objects.select_related("round__season").get(pk=result.fixture_id)
-    if fixture.is_bye or not Campaign.objects.filter(season=fixture.round.season).exists():
+    lines it created (match Favours and achieved cards) and bring the GB-18 lines of
+    the later matches it decided up to date without it. Moments stay recorded and
+    show as no longer reached when the CP total has dropped below them."""
+    fixture = _fixture_of(result)
+    if fixture.is_bye:
         return
-    for cc in CampaignCoach.objects.filter(entry_id__in=[fixture.home_id, fixture.away_id]).order_by("pk"):
-        lock_coach(cc)
+    season = fixture.round.season
+    coaches = _lock_coaches(fixture)
+    if not coaches and not Campaign.objects.filter(season=season).exists():
+        return
+    targets: list[dict] = []
+    approved: list[dict] = []
+    cc_by_entry: dict[int, int] = {}
+    if fixture.stage == Fixture.Stage.REGULAR:
+        approved, cc_by_entry = _approved(season, without=result.pk)
+        targets = decided_by(approved, round_number=fixture.round.number,
+                             entry_ids={fixture.home_id, fixture.away_id}, result_id=None)
+    match = match_favour_rows(approved, targets, cc_by_entry, season.league.rules)
+    own = Q(result_id=result.pk, kind__in=[LineKind.MATCH, LineKind.CARD])
+    favour_lines = list(active_lines(FavourLine).filter(own | Q(kind=LineKind.MATCH, result_id__in=list(match))))
     why = f"{fixture.round} result corrected or reopened"
-    for model in (CampaignPointLine, FavourLine):
-        reverse_lines(list(active_lines(model).filter(result=result, kind__in=[LineKind.MATCH, LineKind.CARD])), why)
-    _reconcile_match_favours(fixture.round.season, from_round=fixture.round.number + 1, exclude_result_id=result.pk)
+    favours = reversals([line for line in favour_lines if line.result_id == result.pk], why)
+    favours += changes(existing=_by_result(favour_lines, LineKind.MATCH), desired=match, why=RECOMPUTED)
+    cp = reversals(active_lines(CampaignPointLine).filter(own), why)
+    _write(season, cp=cp, favours=favours, bump=False)
+    if len(coaches) == 2:
+        result.__dict__[CLEARED] = coaches
+
+
+def derive_season(season: Season) -> None:
+    """Every approved result's lines at once (GB-17, GB-18) and the Moments they
+    reach (GB-13): the bulk path of an import, which approves every result first and
+    then derives once. The lines are the ones approving the results one by one
+    gives, in a fixed number of queries whatever the number of results."""
+    campaign = ensure_campaign(season)
+    approved = list(approved_results(season).values(*MATCH_FIELDS))
+    coaches = list(CampaignCoach.objects.filter(campaign=campaign).order_by("pk"))
+    cc_by_entry = {cc.entry_id: cc.pk for cc in coaches}
+    match = match_favour_rows(approved, approved, cc_by_entry, season.league.rules)
+    results = {
+        fixture_id: (pk, number)
+        for pk, fixture_id, number in Result.objects.filter(
+            fixture__round__season=season, status=Result.Status.APPROVED, fixture__away__isnull=False
+        ).values_list("pk", "fixture_id", "fixture__round__number")
+    }
+    cp_cards, favour_cards = card_rows(scoring_achievements(results), results)
+    every = [pk for pk, _ in results.values()]
+    mine = Q(coach__campaign=campaign, kind__in=[LineKind.MATCH, LineKind.CARD], result__isnull=False)
+    favour_lines = list(active_lines(FavourLine).filter(mine))
+    cp_lines = list(active_lines(CampaignPointLine).filter(mine))
+    favours = changes(existing=_by_result(favour_lines, LineKind.MATCH), desired=match, why=RECOMPUTED)
+    favours += changes(existing=_by_result(favour_lines, LineKind.CARD),
+                       desired={pk: favour_cards.get(pk, []) for pk in every}, why=OTHER_CARDS)
+    cp = changes(existing=_by_result(cp_lines, LineKind.CARD),
+                 desired={pk: cp_cards.get(pk, []) for pk in every}, why=OTHER_CARDS)
+    _write(season, cp=cp, favours=favours, bump=True)
+    sync_moments_for(coaches)
 
 
 def _balances(season: Season) -> dict[int, tuple[str, int]]:
@@ -196,9 +408,9 @@ def correction_warnings(result: Result):
     even Favours already spent, so it can leave a coach owing Favours. Called before
     the correction; what it returns, called after it (same transaction), names each
     coach it leaves in debt or deeper in debt, with the amounts."""
-    fixture = Fixture.objects.select_related("round__season").get(pk=result.fixture_id)
+    fixture = _fixture_of(result)
     season = fixture.round.season
-    before = _balances(season) if not fixture.is_bye and Campaign.objects.filter(season=season).exists() else {}
+    before = _balances(season) if not fixture.is_bye else {}  # empty: no campaign
 
     def after() -> list[str]:
         if not before:

@@ -3,15 +3,18 @@ table, unlocks reached by a coach's CP total, the starting pick and Moment picks
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterable
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, Sum, Value
 from django.utils import timezone
 
 from campaigns import notices, rules
 from campaigns.balances import cp_total
 from campaigns.guards import lock_coach, require_organiser, require_own, require_running
-from campaigns.models import CampaignCoach, Guild, Moment, MomentUnlock, OwnedCard, PlotCard
+from campaigns.models import CampaignCoach, CampaignPointLine, Guild, Moment, MomentUnlock, OwnedCard, PlotCard
 
 
 def moment_table() -> list[rules.MomentDef]:
@@ -24,15 +27,41 @@ def sync_moments(coach: CampaignCoach) -> list[MomentUnlock]:
     """GB-13: create an unlock for every Moment the CP total has reached, several at
     once after a jump. Rows are never deleted: a Moment no longer reached after a
     correction shows as such."""
-    reached = rules.moments_reached(cp_total(coach), moment_table())
-    have = set(coach.unlocks.values_list("threshold", flat=True))
+    return sync_moments_for([coach])
+
+
+def sync_moments_for(coaches: Iterable[CampaignCoach]) -> list[MomentUnlock]:
+    """``sync_moments`` for several coaches in three queries whatever their number
+    (the Moment table; the CP totals with the unlocks they have; the new ones)."""
+    ids = [coach.pk for coach in coaches]
+    if not ids:
+        return []
+    table = moment_table()
+    # One query: each coach's CP total (0) and each unlock they have (1).
+    totals = (
+        CampaignPointLine.objects.filter(coach_id__in=ids).order_by().values("coach_id")
+        .annotate(value=Sum("amount"), what=Value(0)).values_list("coach_id", "value", "what")
+    )
+    unlocks = (
+        MomentUnlock.objects.filter(coach_id__in=ids).order_by()
+        .annotate(what=Value(1)).values_list("coach_id", "threshold", "what")
+    )
+    cp: dict[int, int] = {}
+    have: set[tuple[int, int]] = set()
+    for pk, value, what in totals.union(unlocks, all=True):
+        if what:
+            have.add((pk, value))
+        else:
+            cp[pk] = value or 0
     new = [
-        MomentUnlock(coach=coach, threshold=m.threshold, name=m.name, unlocks=m.unlocks)
-        for m in reached
-        if m.threshold not in have
+        MomentUnlock(coach_id=pk, threshold=m.threshold, name=m.name, unlocks=m.unlocks)
+        for pk in ids
+        for m in rules.moments_reached(cp.get(pk, 0), table)
+        if (pk, m.threshold) not in have
     ]
-    created = MomentUnlock.objects.bulk_create(new, ignore_conflicts=True)
-    notices.moments_reached(created)
+    created = MomentUnlock.objects.bulk_create(new, ignore_conflicts=True) if new else []
+    for _, reached in itertools.groupby(created, key=lambda unlock: unlock.coach_id):
+        notices.moments_reached(list(reached))  # one notice per coach, as for one coach
     return created
 
 

@@ -11,6 +11,8 @@ or team looks the same in the table, the badges and the chart.
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -59,6 +61,10 @@ BUMP_WIDTH = 360  # viewBox units: about one CSS pixel per unit on a phone
 BUMP_LEFT, BUMP_RIGHT, BUMP_TOP, BUMP_ROW = 26, 118, 22, 18
 
 
+MIN_DOT_GAP = 6  # px between rounds below which dots would merge into the line
+MIN_LABEL_GAP = 22  # px a round label "R12" needs
+
+
 def bump_points(positions: Sequence[int], rounds: int, places: int) -> list[tuple[float, float]]:
     """Where a line's points go: x by round across the plot, y by position (1 at
     the top)."""
@@ -85,10 +91,17 @@ def bump_chart(
         ((BUMP_LEFT, y, plot_right, y, GRID, BUMP_LEFT - 6, y + 3.5, MUTED, p)
          for p in range(1, places + 1) for y in [BUMP_TOP + (p - 1) * BUMP_ROW]),
     )
+    # A long season's rounds are closer than a dot or a label is wide: then every
+    # k-th round is labelled and only each line's last point (where it stands now)
+    # is dotted, which also keeps the page small (issue 13).
+    gap = (BUMP_WIDTH - BUMP_LEFT - BUMP_RIGHT) / max(rounds - 1, 1)
+    every = max(1, math.ceil(MIN_LABEL_GAP / gap))
     axis = format_html_join(
         "", '<text x="{}" y="{}" font-size="10" fill="{}" text-anchor="middle">R{}</text>',
-        ((x, height - 6, MUTED, i + 1) for i, (x, _) in enumerate(bump_points(range(1, rounds + 1), rounds, places))),
+        ((x, height - 6, MUTED, i + 1) for i, (x, _) in enumerate(bump_points(range(1, rounds + 1), rounds, places))
+         if i % every == 0 or i == rounds - 1),
     )
+    dotted = slice(None) if gap >= MIN_DOT_GAP else slice(-1, None)
     ordered = sorted(series, key=lambda s: (s.name == highlight, -s.positions[-1]))  # the highlight on top
     lines = []
     for s in ordered:
@@ -99,7 +112,7 @@ def bump_chart(
             '<g class="series" data-name="{}"><polyline points="{}" fill="none" stroke="{}" stroke-width="{}" '
             'stroke-linejoin="round" stroke-linecap="round"/>{}</g>',
             s.name, " ".join(f"{x},{y}" for x, y in points), colour, 3 if highlight and strong else 2,
-            format_html_join("", '<circle cx="{}" cy="{}" r="2.6" fill="{}"/>', ((x, y, colour) for x, y in points)),
+            format_html_join("", '<circle cx="{}" cy="{}" r="2.6" fill="{}"/>', ((x, y, colour) for x, y in points[dotted])),
         ))
     # One label per final place: rows sharing a place share it ("=5 Ann, Bob"), so no two overlap.
     at: dict[int, list[Series]] = {}

@@ -14,8 +14,10 @@ is read in two steps:
 2. ``import_rows`` writes them in one transaction: the league (slug from its name,
    with the game's settings row), a season, the entries the game's
    ``import_entry`` finds or makes, rounds, fixtures and approved results. Results
-   go through ``league.services`` so whatever hangs off an approval (a campaign's
-   Favours) happens exactly as for a result entered on the site.
+   go through ``services.record_results_in_bulk`` (issue 13): all stored and
+   approved at once, then whatever hangs off an approval (a campaign's Favours,
+   Dungeon Bowl's post-game sequence) derived once, exactly as approving them one
+   by one on the site in file order would (tests/league/test_bulk_import.py).
 
 Importing the same file again changes nothing: an approved result the file agrees
 with (the game's ``verdict_of``) is left alone, a different one refuses the line.
@@ -31,17 +33,18 @@ from __future__ import annotations
 
 import csv
 import datetime
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 
-from league import layers, notifications, services
+from league import layers, notifications, services, versions
 from league.models import Coach, Fixture, League, Result, Round, Season
 from league.rules import GAMES, GameRules
 from league.rules.base import Verdict
@@ -117,7 +120,20 @@ class ImportRow:
 
 
 @dataclass
-class ImportSummary:
+class Summary:
+    """What an import wrote, a count by kind (its subclasses' fields), and what it
+    found already there (``unchanged``)."""
+
+    unchanged: int = 0
+    league_names: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return any(value for name, value in vars(self).items() if name != "unchanged" and isinstance(value, int))
+
+
+@dataclass
+class ImportSummary(Summary):
     leagues: int = 0
     seasons: int = 0
     coaches: int = 0
@@ -126,28 +142,17 @@ class ImportSummary:
     fixtures: int = 0
     results_recorded: int = 0
     results_approved: int = 0
-    unchanged: int = 0
-    league_names: list[str] = field(default_factory=list)
-
-    @property
-    def changed(self) -> bool:
-        return any(
-            (self.leagues, self.seasons, self.coaches, self.entries, self.rounds, self.fixtures,
-             self.results_recorded, self.results_approved)
-        )
 
 
 # Reading (pure) ---------------------------------------------------------------
 
 
-def read_rows(lines: Iterable[str], *, rules: GameRules) -> list[ImportRow]:
-    """Parse a CSV text (an open file or a list of lines) for ``rules``' game into
-    rows, checking the header and each line on its own. Lines with every field
-    empty are skipped. The game's layers may add optional columns
-    (``layers.import_columns``)."""
-    required = required_columns(rules)
-    extras = layers.import_columns(rules.system)
-    optional = tuple(column for extra in extras for column in extra.columns)
+def csv_lines(lines: Iterable[str], *, required: Sequence[str], optional: Sequence[str] = ()):
+    """Every import's reading of a CSV text (an open file or a list of lines): the
+    header (line 1) must hold each of ``required`` once and nothing but them and
+    ``optional``, matched by name whatever the case; then each line that is not
+    empty as (its line number, its stripped values by column), a line with more or
+    fewer fields than the header refused. Pure: no database."""
     reader = csv.DictReader(lines, restkey="\0extra")
     header = reader.fieldnames
     if not header:
@@ -156,14 +161,13 @@ def read_rows(lines: Iterable[str], *, rules: GameRules) -> list[ImportRow]:
     missing = [c for c in required if c not in columns]
     if missing:
         raise BadRow(1, f"missing column(s) {', '.join(missing)}; the header must hold {','.join(required)}")
-    unknown = [c for c in columns if c not in required + optional]
+    unknown = [c for c in columns if c not in (*required, *optional)]
     if unknown:
         raise BadRow(1, f"unknown column(s) {', '.join(unknown)}")
     duplicated = sorted({c for c in columns if columns.count(c) > 1})
     if duplicated:
         raise BadRow(1, f"column(s) {', '.join(duplicated)} appear more than once")
     reader.fieldnames = columns
-    rows = []
     for record in reader:
         line = reader.line_num
         if "\0extra" in record:
@@ -172,10 +176,34 @@ def read_rows(lines: Iterable[str], *, rules: GameRules) -> list[ImportRow]:
             given = sum(value is not None for value in record.values())
             raise BadRow(line, f"{given} fields where the header has {len(columns)}")
         values = {key: (value or "").strip() for key, value in record.items()}
-        if not any(values.values()):
-            continue
-        rows.append(parse_row(values, line, rules=rules, extras=extras))
-    return rows
+        if any(values.values()):
+            yield line, values
+
+
+def text_field(values: Mapping[str, str], column: str, line: int, max_length: int, *, label: str = "",
+               required: bool = True) -> str:
+    """A line's text in ``column`` with its spaces tidied, checked against the
+    database's ``max_length``; ``label`` names it in the messages (the column)."""
+    label = label or column
+    text = " ".join(values.get(column, "").split())
+    if required and not text:
+        raise BadRow(line, f"the {label} is missing")
+    if len(text) > max_length:
+        raise BadRow(line, f"the {label} is longer than {max_length} characters")
+    return text
+
+
+def read_rows(lines: Iterable[str], *, rules: GameRules) -> list[ImportRow]:
+    """Parse a CSV text (an open file or a list of lines) for ``rules``' game into
+    rows, checking the header and each line on its own. Lines with every field
+    empty are skipped. The game's layers may add optional columns
+    (``layers.import_columns``)."""
+    extras = layers.import_columns(rules.system)
+    optional = tuple(column for extra in extras for column in extra.columns)
+    return [
+        parse_row(values, line, rules=rules, extras=extras)
+        for line, values in csv_lines(lines, required=required_columns(rules), optional=optional)
+    ]
 
 
 def parse_row(
@@ -240,12 +268,7 @@ def verdict_for(row: ImportRow, *, rules: GameRules) -> Verdict:
 
 
 def _name(values: dict[str, str], column: str, line: int, max_length: int) -> str:
-    name = " ".join(values.get(column, "").split())
-    if not name:
-        raise BadRow(line, f"the {column} name is missing")
-    if len(name) > max_length:
-        raise BadRow(line, f"the {column} name is longer than {max_length} characters")
-    return name
+    return text_field(values, column, line, max_length, label=f"{column} name")
 
 
 def _whole_number(values: dict[str, str], column: str, line: int) -> int | None:
@@ -298,7 +321,9 @@ def import_rows(
     by_slug: dict[str, list[ImportRow]] = {}
     for row in rows:
         by_slug.setdefault(row.slug, []).append(row)
-    with notifications.quiet():  # one email per imported result would flood every coach
+    # One email per imported result would flood every coach; one new version per
+    # season, not one per saved row.
+    with notifications.quiet(), versions.deferred():
         for slug, league_rows in by_slug.items():
             _import_league(slug, league_rows, game=rules, by=by, season_name=season_name, start_date=start_date,
                            source=source, summary=summary)
@@ -356,38 +381,55 @@ def _import_league(slug, rows, *, game: GameRules, by, season_name, start_date, 
         summary.coaches += coach_created
         summary.entries += entry_created
 
-    rounds = {}
-    for number in sorted({row.round for row in rows}):
-        rounds[number], created = Round.objects.get_or_create(
-            season=season,
-            number=number,
-            defaults={"date": season.start_date + datetime.timedelta(days=season.cadence_days * (number - 1))},
-        )
-        summary.rounds += created
+    numbers = sorted({row.round for row in rows})
+    rounds = {rnd.number: rnd for rnd in Round.objects.filter(season=season, number__in=numbers)}
+    missing = [
+        Round(season=season, number=n, date=season.start_date + datetime.timedelta(days=season.cadence_days * (n - 1)))
+        for n in numbers if n not in rounds
+    ]
+    for rnd in Round.objects.bulk_create(missing):
+        rounds[rnd.number] = rnd
+    summary.rounds += len(missing)
+    for rnd in rounds.values():
+        rnd.season = season
 
     # One query for every fixture already in these rounds, to find each row's
     # fixture and any clash with a fixture that is not in the file.
-    existing = list(
-        Fixture.objects.filter(round__in=rounds.values()).select_related("round__season", "home__coach", "away__coach", "result")
-    )
-    for row in rows:
-        fixture = _fixture(row, rounds[row.round], entries, existing, summary)
-        if row.has_result:
-            _result(row, fixture, rules=rules, by=by, source=source, summary=summary)
-            for extra, parsed in row.extras:
-                # The layer's figures for this line, after its result (and whatever
-                # hangs off its approval) is written.
-                _call(
-                    row, extra.apply, parsed,
-                    result=Result.objects.get(fixture=fixture), by=by, source=f"{source}, line {row.line}",
-                )
+    by_pk = {rnd.pk: rnd for rnd in rounds.values()}
+    existing: dict[int, list[Fixture]] = {pk: [] for pk in by_pk}
+    for fixture in Fixture.objects.filter(round__in=rounds.values()).select_related("home__coach", "away__coach", "result"):
+        fixture.round = by_pk[fixture.round_id]
+        existing[fixture.round_id].append(fixture)
+    fixtures = [_fixture(row, rounds[row.round], entries, existing[rounds[row.round].pk], summary) for row in rows]
+    fresh = {id(f) for f in fixtures if f.pk is None}  # no result yet: nothing to read
+    Fixture.objects.bulk_create([f for f in fixtures if f.pk is None])
+
+    # Every result at once, then what hangs off the approvals derived once
+    # (services.record_results_in_bulk): the same rows as one by one, issue 13.
+    items = [
+        item for row, fixture in zip(rows, fixtures) if row.has_result
+        for item in [_result(row, fixture, fresh=id(fixture) in fresh, rules=rules, source=source, summary=summary)]
+        if item is not None
+    ]
+    if items:
+        _call(rows[0], services.record_results_in_bulk, season=season, items=items, by=by)
+    elif missing or summary.fixtures:
+        versions.bump(Q(pk=season.pk))  # bulk writes send no signals
+    for row, fixture in zip(rows, fixtures):
+        for extra, parsed in row.extras:
+            # The layer's figures for this line, after its result (and whatever
+            # hangs off its approval) is written.
+            _call(
+                row, extra.apply, parsed,
+                result=Result.objects.get(fixture=fixture), by=by, source=f"{source}, line {row.line}",
+            )
 
 
 def _fixture(row: ImportRow, rnd: Round, entries, existing: list[Fixture], summary: ImportSummary) -> Fixture:
+    """The row's fixture among those of its round (``existing``, which a new one
+    joins unsaved: the caller inserts them at once), or a line refused for a clash."""
     home, away = entries[row.home], entries[row.away]
     for fixture in existing:
-        if fixture.round_id != rnd.pk:
-            continue
         if fixture.home_id == home.pk and fixture.away_id == away.pk:
             return fixture
         sides = {fixture.home_id, fixture.away_id}
@@ -400,14 +442,18 @@ def _fixture(row: ImportRow, rnd: Round, entries, existing: list[Fixture], summa
                     f"{entry.coach.name} already {meeting} in round {rnd.number} of {rnd.season.name} "
                     f"({fixture}), so cannot play {row.away if entry is home else row.home}",
                 )
-    fixture = Fixture.objects.create(round=rnd, home=home, away=away, date=rnd.date)
+    fixture = Fixture(round=rnd, home=home, away=away, date=rnd.date)
     existing.append(fixture)
     summary.fixtures += 1
     return fixture
 
 
-def _result(row: ImportRow, fixture: Fixture, *, rules: GameRules, by, source: str, summary: ImportSummary) -> None:
-    stored = fixture.result_or_none
+def _result(row: ImportRow, fixture: Fixture, *, fresh: bool, rules: GameRules, source: str,
+            summary: ImportSummary) -> services.BulkResult | None:
+    """What the row asks of its fixture's result: None when the approved result
+    already agrees, else a ``BulkResult`` (a new result, or the coaches' report
+    approved); a different stored result refuses the line."""
+    stored = None if fresh else fixture.result_or_none
     verdict = verdict_for(row, rules=rules)
     if stored is not None:
         if rules.verdict_of(stored) != verdict:
@@ -422,25 +468,17 @@ def _result(row: ImportRow, fixture: Fixture, *, rules: GameRules, by, source: s
             )
         if stored.is_approved:
             summary.unchanged += 1
-            return
+            return None
         # The coaches' own report agrees with the organiser's file: approve it (the
         # file is the reason when the opponent has not confirmed it, GB-8).
-        _call(
-            row, services.approve_result, result=stored, by=by,
-            reason=f"the organiser's file {source}, line {row.line}, gives the same result",
-        )
         summary.results_approved += 1
-        return
-    _call(
-        row,
-        services.record_result,
-        fixture=fixture,
-        by=by,
-        abandoned=row.abandoned,
-        reason=f"Imported from {source}, line {row.line}",
-        **row.facts,
-    )
+        return services.BulkResult(
+            fixture=fixture, stored=stored, reason=f"the organiser's file {source}, line {row.line}, gives the same result",
+        )
     summary.results_recorded += 1
+    return services.BulkResult(
+        fixture=fixture, verdict=verdict, abandoned=row.abandoned, reason=f"Imported from {source}, line {row.line}",
+    )
 
 
 def _score_text(home: int | None, away: int | None, summary: str) -> str:
@@ -448,10 +486,16 @@ def _score_text(home: int | None, away: int | None, summary: str) -> str:
     return f"{home}-{away}" if home is not None else summary
 
 
-def _call(row: ImportRow, service, *args, **kwargs):
+def call_service(line: int, service, *args, **kwargs):
+    """A service's refusal as the line's (``BadRow``), or the whole import's when
+    ``by`` may not do it (``ImportRefused``)."""
     try:
         return service(*args, **kwargs)
     except ValidationError as error:
-        raise BadRow(row.line, " ".join(error.messages)) from None
+        raise BadRow(line, " ".join(error.messages)) from None
     except PermissionDenied as error:
         raise ImportRefused(str(error)) from None
+
+
+def _call(row: ImportRow, service, *args, **kwargs):
+    return call_service(row.line, service, *args, **kwargs)

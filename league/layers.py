@@ -6,7 +6,9 @@ the list through the functions below and never imports the layer:
 
 - approval hooks, called inside the engine's transaction when a result becomes
   approved or is about to stop counting (corrected or reopened), and the warnings
-  the organiser must acknowledge before a correction goes ahead;
+  the organiser must acknowledge before a correction goes ahead; ``results_imported``
+  derives once for a whole season after an import approved its results in bulk
+  (without it, ``result_approved`` is called for each result in turn);
 - ``season_started``, called inside ``generate_fixtures``'s transaction, so the
   rows a layer needs for a season exist before any page reads them (a GET never
   writes: STYLE habit 14);
@@ -67,6 +69,9 @@ class Layer:
     game_systems: frozenset[str]
     result_approved: Callable[[Any], None] | None = None
     result_withdrawn: Callable[[Any], None] | None = None
+    # The import's bulk path (issue 13): every result is approved, then this derives
+    # once for the season what approving them one by one would have.
+    results_imported: Callable[[Any], None] | None = None
     season_started: Callable[[Any], None] | None = None
     # Called before an approved result is corrected; returns what to call once the
     # correction is applied (same transaction) to list what the organiser must be
@@ -117,6 +122,18 @@ def result_withdrawn(result) -> None:
     for layer in layers_for(result.fixture.round.season.league.game_system):
         if layer.result_withdrawn is not None:
             layer.result_withdrawn(result)
+
+
+def results_imported(season, results) -> None:
+    """After a bulk approval of ``results`` (in the order one-by-one approval would
+    have taken them): each layer derives once, or per result when it has no bulk
+    hook."""
+    for layer in layers_for(season.league.game_system):
+        if layer.results_imported is not None:
+            layer.results_imported(season)
+        elif layer.result_approved is not None:
+            for result in results:
+                layer.result_approved(result)
 
 
 def correction_check(result) -> Callable[[], list[str]]:

@@ -74,6 +74,9 @@ class League(models.Model):
 
     class Meta:
         ordering = ["name"]
+        # The league list's order (league/selectors.py ``league_search``): a page of
+        # 25 is read from the index, not sorted out of every league (issue 13).
+        indexes = [models.Index(fields=["name", "id"], name="league_list_order")]
 
     def __str__(self) -> str:
         return self.name

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import random
+from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
@@ -262,18 +263,7 @@ def approve_result(*, result: Result, by, reason: str = "") -> Result:
     _require_organiser(result.fixture.round.season.league, by)
     if result.is_approved:
         raise ValidationError("This result is already approved.")
-    reason = (reason or "").strip()
-    note = ""
-    # A result the organiser entered (then reopened) has no opponent to confirm it.
-    if result.status != Result.Status.CONFIRMED and result.confirming_side is not None:
-        if not reason:
-            raise ValidationError(
-                f"The opponent has not confirmed this result ({result.get_status_display().lower()}): approving "
-                f"it anyway is an override; give the reason (GB-8)."
-            )
-        note = f"approved without the opponent's confirmation ({result.get_status_display().lower()}): {reason}"
-    elif reason:
-        note = reason
+    note = _approval_note(result, reason)
     result.status = Result.Status.APPROVED
     result.approved_at = timezone.now()
     result.save(update_fields=["status", "approved_at"])
@@ -281,6 +271,97 @@ def approve_result(*, result: Result, by, reason: str = "") -> Result:
     _after_approval(result)
     notifications.result_approved(result)
     return result
+
+
+def _approval_note(result: Result, reason: str) -> str:
+    """GB-8 Decision: what the history keeps of an approval; raises when the
+    opponent has not confirmed and no reason is given."""
+    reason = (reason or "").strip()
+    # A result the organiser entered (then reopened) has no opponent to confirm it.
+    if result.status != Result.Status.CONFIRMED and result.confirming_side is not None:
+        if not reason:
+            raise ValidationError(
+                f"The opponent has not confirmed this result ({result.get_status_display().lower()}): approving "
+                f"it anyway is an override; give the reason (GB-8)."
+            )
+        return f"approved without the opponent's confirmation ({result.get_status_display().lower()}): {reason}"
+    return reason
+
+
+@dataclass(frozen=True)
+class BulkResult:
+    """One line of an import for ``record_results_in_bulk``: a new result entered
+    by the organiser (``verdict``, as ``record_result`` would store it), or the
+    coaches' stored report the file agrees with (``stored``, approved as
+    ``approve_result`` would)."""
+
+    fixture: Fixture
+    reason: str
+    verdict: Verdict | None = None
+    abandoned: bool = False
+    stored: Result | None = None
+
+
+@transaction.atomic
+def record_results_in_bulk(*, season: Season, items: list[BulkResult], by) -> list[Result]:
+    """The import's bulk path (issue 13): approve every result at once, then derive
+    once. The rows are those ``record_result`` (new results) and ``approve_result``
+    (stored reports) give one by one: the results, their history lines and the
+    game's details; then the game derives for each result in order (Dungeon Bowl's
+    post-game sequence) and each layer once for the season (a Big League's ledgers),
+    and the season gets one new version. Verdicts are checked by the caller
+    (``rules.validate``); fixtures must be matches of ``season`` without an approved
+    result."""
+    season = Season.objects.select_for_update().select_related("league").get(pk=season.pk)
+    _require_organiser(season.league, by)
+    rules = season.league.rules
+    now = timezone.now()
+    stored = {
+        r.pk: r for r in Result.objects.select_for_update(of=("self",)).filter(
+            pk__in=[item.stored.pk for item in items if item.stored is not None]
+        )
+    }
+    results, events, new, approved = [], [], [], []
+    for item in items:
+        if item.stored is not None:
+            result = stored[item.stored.pk]
+            result.fixture = item.fixture
+            if result.is_approved:
+                raise ValidationError("This result is already approved.")
+            note = _approval_note(result, item.reason)
+            result.status, result.approved_at = Result.Status.APPROVED, now
+            approved.append(result.pk)
+            action = ResultEvent.Action.APPROVED
+        else:
+            _check_has_match(item.fixture)
+            verdict = item.verdict
+            result = Result(
+                fixture=item.fixture, status=Result.Status.APPROVED, approved_at=now, home_score=verdict.home_score,
+                away_score=verdict.away_score, outcome=verdict.outcome, conceded=verdict.conceded,
+                summary=rules.summary(verdict),
+            )
+            new.append((result, verdict))
+            note = item.reason
+            action = ResultEvent.Action.ABANDONED if item.abandoned else ResultEvent.Action.ENTERED
+        results.append(result)
+        events.append((result, action, note))
+    Result.objects.bulk_create([result for result, _ in new])
+    for result, verdict in new:
+        rules.save_details(result, verdict)  # the game's own facts (nothing for Guild Ball)
+    if approved:
+        Result.objects.filter(pk__in=approved).update(status=Result.Status.APPROVED, approved_at=now)
+    who = by if by is not None and by.is_authenticated else None
+    ResultEvent.objects.bulk_create(
+        ResultEvent(fixture=result.fixture, action=action, by=who, home_score=result.home_score,
+                    away_score=result.away_score, summary=result.summary, note=note[:500])
+        for result, action, note in events
+    )
+    for result in results:
+        result.fixture.round.season = season  # one Season and League instance for the hooks
+    rules.results_approved(results)
+    layers.results_imported(season, results)
+    versions.bump(Q(pk=season.pk))  # bulk writes send no signals
+    return results
 
 
 @transaction.atomic

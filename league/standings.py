@@ -275,14 +275,9 @@ def season_entries(season) -> list[EntryInfo]:
     from league.models import Entry
 
     return [
-        EntryInfo(
-            entry_id=e.pk,
-            coach_id=e.coach_id,
-            coach=e.coach.name,
-            team=e.team,
-            division=e.division.name if e.division_id else None,
-        )
-        for e in Entry.objects.filter(season=season).select_related("coach", "division")
+        EntryInfo(entry_id=pk, coach_id=coach_id, coach=coach, team=team, division=division)
+        for pk, coach_id, coach, team, division in Entry.objects.filter(season=season)
+        .values_list("pk", "coach_id", "coach__name", "team", "division__name")
     ]
 
 

@@ -25,22 +25,54 @@ them call ``bump`` themselves.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import functools
+import hashlib
+import operator
 import uuid
 from collections.abc import Callable
 from typing import Any
 
 from django.core.cache import cache
+from django.db import connection
 from django.db.models import Q
 from django.db.models.signals import post_delete, post_save
 
 _TRACKED: dict[type, Callable[[Any], Q]] = {}
 
 
+_deferred: contextvars.ContextVar[list[Q] | None] = contextvars.ContextVar("versions_deferred", default=None)
+
+
 def bump(seasons: Q) -> None:
-    """Give every season selected by ``seasons`` a new version."""
+    """Give every season selected by ``seasons`` a new version (once at the end of
+    a ``deferred()`` block)."""
     from league.models import Season
 
+    pending = _deferred.get()
+    if pending is not None:
+        pending.append(seasons)
+        return
     Season.objects.filter(seasons).update(version=uuid.uuid4())
+
+
+@contextlib.contextmanager
+def deferred():
+    """Collect the bumps of a bulk write (an import saving rows one at a time) and
+    make them one UPDATE at the end of the block, inside the caller's transaction,
+    instead of one per saved row."""
+    if _deferred.get() is not None:  # already collecting
+        yield
+        return
+    token = _deferred.set([])
+    try:
+        yield
+        pending = _deferred.get()
+    finally:
+        _deferred.reset(token)
+    if pending:
+        bump(functools.reduce(operator.or_, pending))
 
 
 def track(model: type, seasons: Callable[[Any], Q]) -> None:
@@ -75,3 +107,111 @@ def cached(season, name: str, compute: Callable[[], Any]) -> Any:
         value = compute()
         cache.set(key, value, timeout=None)
     return value
+
+
+# Whole responses every anonymous visitor shares --------------------------------------
+
+
+@functools.cache
+def _versions_sql() -> str:
+    """The SQL of ``league_versions``, written by the ORM once per process."""
+    from league.models import Season
+
+    seasons = Season.objects.filter(league__slug="?").order_by("-start_date", "-id").values_list("pk", "name", "version")
+    sql, params = seasons.query.sql_with_params()
+    assert list(params) == ["?"]
+    return sql
+
+
+def league_versions(slug: str) -> list[tuple[int, str, Any]]:
+    """One query: every season of the league ``slug`` as (pk, name, version), the
+    current one (latest start) first. Empty for an unknown league or one with no
+    season yet. Every warm public page runs it, so it skips the ORM's compiling
+    (a millisecond, most of such a request)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_versions_sql(), [slug])
+        return cursor.fetchall()
+
+
+def response_key(slug: str, seasons: list[tuple[int, str, Any]], request, variant: str = "",
+                 params: tuple[str, ...] = ("season",)) -> str:
+    """The cache key of a whole response for ``request``: its host, path and the
+    query ``params`` the view reads (any other parameter changes nothing, so it
+    makes no new entry), the versions of all the league's seasons (so a new or
+    renamed season, a league change and any write shown changes it) and
+    ``variant`` (what else it depends on, such as the day)."""
+    signature = ",".join(f"{pk}:{version}" for pk, _, version in seasons)
+    query = "&".join(f"{name}={request.GET.get(name, '')}" for name in params)
+    raw = f"{request.get_host()}|{request.path}|{query}|{variant}|{signature}"
+    return f"response:{slug}:{hashlib.sha256(raw.encode()).hexdigest()}"
+
+
+def anonymous(request) -> bool:
+    """A visitor every other anonymous visitor can share a response with: no
+    session (so not logged in) and no message waiting to be shown."""
+    from django.conf import settings
+
+    return settings.SESSION_COOKIE_NAME not in request.COOKIES and "messages" not in request.COOKIES
+
+
+def shared(request, slug: str, build: Callable[[], Any], *, variant: str = "", params: tuple[str, ...] = ("season",),
+           anonymous_only: bool = False):
+    """The response to ``request`` built once per version of its league's seasons and
+    shared by every visitor who would get the same bytes: one query (the versions)
+    and one cache read when warm, with an ETag so a client that has it gets 304.
+
+    ``anonymous_only``: the page shows who is looking (the menu, the organiser's
+    links, messages), so only an ``anonymous`` visitor is served from here; anyone
+    else gets ``build()``. Only 200 answers are stored."""
+    if anonymous_only and not anonymous(request):
+        return build()
+    seasons = league_versions(slug)
+    if not seasons:  # unknown league or no season yet: nothing to key on, and cheap
+        return build()
+    return serve(request, response_key(slug, seasons, request, variant, params), build, vary_cookie=anonymous_only)
+
+
+def serve(request, key: str, build: Callable[[], Any], *, vary_cookie: bool):
+    """The response stored under ``key`` (built and stored when missing, 200s
+    only), or 304 when the client already has it (its ETag is the key's hash).
+    ``vary_cookie``: a shared HTTP cache must not hand it to someone logged in."""
+    from django.http import HttpResponse, HttpResponseNotModified
+    from django.utils.cache import patch_vary_headers
+
+    etag = f'"{hashlib.sha256(key.encode()).hexdigest()[:32]}"'
+
+    def finish(response):
+        response["ETag"] = etag
+        if vary_cookie:
+            patch_vary_headers(response, ["Cookie"])
+        return response
+
+    if request.headers.get("If-None-Match") == etag:
+        return finish(HttpResponseNotModified())
+    stored = cache.get(key)
+    if stored is None:
+        response = build()
+        if response.status_code != 200 or response.streaming:
+            return response
+        stored = (response.content, {name: value for name, value in response.items()})
+        cache.set(key, stored, timeout=None)
+    content, headers = stored
+    response = HttpResponse(content)
+    for name, value in headers.items():
+        response[name] = value
+    return finish(response)
+
+
+def leagues_key(request, leagues: list, *, extra: str = "") -> str:
+    """The cache key of a page listing ``leagues`` (the league list): what it shows
+    of each league and the versions of their seasons (current season, its coaches),
+    read in one query."""
+    from league.models import Season
+
+    seasons = sorted(Season.objects.filter(league_id__in=[league.pk for league in leagues]).values_list("pk", "version"))
+    raw = "|".join([
+        request.get_host(), request.path, extra,
+        ",".join(f"{league.pk}:{league.slug}:{league.game_system}:{league.name}" for league in leagues),
+        ",".join(f"{pk}:{version}" for pk, version in seasons),
+    ])
+    return f"response:list:{hashlib.sha256(raw.encode()).hexdigest()}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -13,6 +14,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
@@ -34,9 +36,18 @@ LEAGUES_PER_PAGE = 25
 
 def league_list(request: HttpRequest) -> HttpResponse:
     """Every league, searchable by name, a page at a time (three queries whatever
-    the number of leagues)."""
+    the number of leagues). An anonymous visitor's page is rendered once per
+    version of what it shows (league/versions.py)."""
     query = request.GET.get("q", "").strip()[:100]
     page = Paginator(selectors.league_search(query), LEAGUES_PER_PAGE).get_page(request.GET.get("page"))
+    page.object_list = list(page.object_list)
+    if versions.anonymous(request):
+        key = versions.leagues_key(request, page.object_list, extra=f"{query}|{page.number}|{page.paginator.count}")
+        return versions.serve(request, key, lambda: _league_list(request, page, query), vary_cookie=True)
+    return _league_list(request, page, query)
+
+
+def _league_list(request: HttpRequest, page, query: str) -> HttpResponse:
     selectors.attach_current_seasons(page.object_list)
     # For an organiser: what waits on them in each of their leagues (league/dashboard.py).
     waiting = dashboard.counts_for(list(page.object_list), request.user)
@@ -62,7 +73,14 @@ def _league_season(request: HttpRequest, slug: str):
 
 def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """The weekly publication (GB-10): standings, this week's results and the next
-    fixtures. The body is rendered once per version of the season."""
+    fixtures. The body is rendered once per version of the season, and the whole
+    page once per version for every anonymous visitor (league/versions.py)."""
+    # This week's round depends on the day as well as on the season's writes.
+    return versions.shared(request, slug, lambda: _league_detail(request, slug),
+                           variant=f"{timezone.localdate():%Y-%m-%d}", params=("season", "sort"), anonymous_only=True)
+
+
+def _league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     league, season = _league_season(request, slug)
     context = {
         "league": league,
@@ -91,6 +109,9 @@ def with_histories(season) -> list:
     return standings
 
 
+INDENTATION = re.compile(r"[ \t]*\n\s*")
+
+
 def _league_body(request: HttpRequest, league: League, season) -> str:
     standings = with_histories(season)
     # The table sorts its own copy, so ``standings`` stays in the game's order.
@@ -101,7 +122,7 @@ def _league_body(request: HttpRequest, league: League, season) -> str:
         (division, charts.bump_chart(series, chart_id=f"bump-{index}", title=f"Position by round{f': {division}' if division else ''}"))
         for index, (division, series) in enumerate(charts.standings_series(standings))
     ]
-    return render_to_string(
+    html = render_to_string(
         "league/_league_body.html",
         {
             "league": league,
@@ -113,11 +134,21 @@ def _league_body(request: HttpRequest, league: League, season) -> str:
             "request": request,
         },
     )
+    # The table's template indents every cell: each run of blank space holding a
+    # line break becomes one line break, which a browser shows the same (the page
+    # has no <pre>), and the page is half the size (issue 13).
+    return mark_safe(INDENTATION.sub("\n", html))
 
 
 def fixtures(request: HttpRequest, slug: str) -> HttpResponse:
     """Fixtures and results one round at a time (this week's by default), with every
-    round in the navigation: the cost follows what is shown, not the season."""
+    round in the navigation: the cost follows what is shown, not the season. Shared
+    by anonymous visitors like the league page."""
+    return versions.shared(request, slug, lambda: _fixtures(request, slug),
+                           variant=f"{timezone.localdate():%Y-%m-%d}", params=("season", "round"), anonymous_only=True)
+
+
+def _fixtures(request: HttpRequest, slug: str) -> HttpResponse:
     league, season = _league_season(request, slug)
     context = {"league": league, "season": season, "rounds": [], "is_organiser": league.is_organised_by(request.user)}
     if season is not None:
@@ -165,6 +196,11 @@ def coach_detail(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse
 
 
 def standings_json(request: HttpRequest, slug: str) -> HttpResponse:
+    """The same for everyone: one query and one cache read when warm."""
+    return versions.shared(request, slug, lambda: _standings_json(request, slug))
+
+
+def _standings_json(request: HttpRequest, slug: str) -> HttpResponse:
     league, season = _league_season(request, slug)
     if season is None:
         return JsonResponse({"error": f"{league} has no season yet."}, status=404)
@@ -184,6 +220,10 @@ def standings_json(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    return versions.shared(request, slug, lambda: _standings_csv(request, slug))
+
+
+def _standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     league, season = _league_season(request, slug)
     if season is None:
         return HttpResponse(f"{league} has no season yet.", status=404, content_type="text/plain")
@@ -196,7 +236,12 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def league_ics(request: HttpRequest, slug: str) -> HttpResponse:
-    """The whole season's calendar, built once per version of the season."""
+    """The whole season's calendar, built once per version of the season (and per
+    address its links start with)."""
+    return versions.shared(request, slug, lambda: _league_ics(request, slug), variant=site_root(request))
+
+
+def _league_ics(request: HttpRequest, slug: str) -> HttpResponse:
     league, season = _league_season(request, slug)
     root = site_root(request)
     if season is None:

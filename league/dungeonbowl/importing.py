@@ -22,12 +22,10 @@ nothing is written.
 
 from __future__ import annotations
 
-import csv
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -35,7 +33,7 @@ from django.utils.text import slugify
 from league.dungeonbowl import rules, services
 from league.dungeonbowl.league_models import DungeonBowlSettings, TeamSeason
 from league.dungeonbowl.models import GAME_SYSTEM, College, Team
-from league.importer import DEFAULT_SEASON, BadRow, ImportRefused, system_user
+from league.importer import DEFAULT_SEASON, BadRow, ImportRefused, Summary, call_service, csv_lines, system_user, text_field
 from league.models import Coach, Division, League, Season
 from league.scheduling import MAX_DIVISIONS, MIN_DIVISIONS, MIN_PER_DIVISION
 
@@ -62,7 +60,7 @@ class TeamLines:
 
 
 @dataclass
-class TeamImportSummary:
+class TeamImportSummary(Summary):
     leagues: int = 0
     seasons: int = 0
     divisions: int = 0
@@ -70,56 +68,24 @@ class TeamImportSummary:
     teams: int = 0
     players: int = 0
     entries: int = 0
-    unchanged: int = 0
-    league_names: list[str] = field(default_factory=list)
-
-    @property
-    def changed(self) -> bool:
-        return any((self.leagues, self.seasons, self.divisions, self.coaches, self.teams, self.entries))
-
-
-def _field(values: dict[str, str], column: str, line: int, max_length: int, *, required: bool = True) -> str:
-    text = " ".join(values.get(column, "").split())
-    if required and not text:
-        raise BadRow(line, f"the {column} is missing")
-    if len(text) > max_length:
-        raise BadRow(line, f"the {column} is longer than {max_length} characters")
-    return text
 
 
 def read_team_rows(lines: Iterable[str]) -> list[TeamLines]:
     """The file's teams in file order, each checked on its own (no database)."""
-    reader = csv.DictReader(lines, restkey="\0extra")
-    if not reader.fieldnames:
-        raise BadRow(1, f"the file is empty; the first line must be the header {','.join(COLUMNS)}")
-    header = [(name or "").strip().lower() for name in reader.fieldnames]
-    if sorted(header) != sorted(COLUMNS):
-        missing = [c for c in COLUMNS if c not in header]
-        unknown = [c for c in header if c not in COLUMNS]
-        problem = (f"missing column(s) {', '.join(missing)}" if missing else
-                   f"unknown column(s) {', '.join(unknown)}" if unknown else "a column appears more than once")
-        raise BadRow(1, f"{problem}; the header must be {','.join(COLUMNS)}")
-    reader.fieldnames = header
     teams: dict[tuple[str, str], TeamLines] = {}
     coaches: dict[tuple[str, str], tuple[str, int]] = {}
-    for record in reader:
-        line = reader.line_num
-        if "\0extra" in record or (None in record.values() and any(record.values())):
-            raise BadRow(line, f"the line does not have the header's {len(COLUMNS)} fields")
-        values = {key: (value or "").strip() for key, value in record.items()}
-        if not any(values.values()):
-            continue
-        league = _field(values, "league", line, League._meta.get_field("name").max_length)
+    for line, values in csv_lines(lines, required=COLUMNS):
+        league = text_field(values, "league", line, League._meta.get_field("name").max_length)
         if not slugify(league):
             raise BadRow(line, f"the league name {league!r} gives no usable web address (slug)")
-        team = _field(values, "team", line, Team._meta.get_field("name").max_length)
+        team = text_field(values, "team", line, Team._meta.get_field("name").max_length)
         if not slugify(team) or slugify(team) == "new":
             raise BadRow(line, f"the team name {team!r} cannot be a web address; choose another")
-        coach = _field(values, "coach", line, Coach._meta.get_field("name").max_length)
-        college = _field(values, "college", line, College._meta.get_field("name").max_length)
-        division = _field(values, "division", line, Division._meta.get_field("name").max_length, required=False)
-        position = _field(values, "position", line, 60)
-        player = _field(values, "player", line, 60, required=False)
+        coach = text_field(values, "coach", line, Coach._meta.get_field("name").max_length)
+        college = text_field(values, "college", line, College._meta.get_field("name").max_length)
+        division = text_field(values, "division", line, Division._meta.get_field("name").max_length, required=False)
+        position = text_field(values, "position", line, 60)
+        player = text_field(values, "player", line, 60, required=False)
         try:
             rerolls = int(values.get("rerolls", ""))
         except ValueError:
@@ -234,16 +200,16 @@ def _import_team(lines: TeamLines, *, league, season, budget, colleges, by, summ
             summary.divisions += 1
     team = Team.objects.filter(league=league, slug=lines.slug).select_related("coach", "college").first()
     if team is None:
-        team = _call(lines.first_line, services.submit_draft, league=league, coach=coach, name=lines.team,
+        team = call_service(lines.first_line, services.submit_draft, league=league, coach=coach, name=lines.team,
                      college=college, picks=picks, rerolls=lines.rerolls, budget=budget, by=by)
-        _call(lines.first_line, services.lock_draft, team=team, by=by)
+        call_service(lines.first_line, services.lock_draft, team=team, by=by)
         summary.teams += 1
         summary.players += len(picks)
     else:
         _same_team(team, lines, coach=coach, college=college, picks=picks)
     entered = TeamSeason.objects.filter(team=team, entry__season=season).select_related("entry__division").first()
     if entered is None:
-        _call(lines.first_line, services.enter_team, team=team, season=season, division=division, by=by)
+        call_service(lines.first_line, services.enter_team, team=team, season=season, division=division, by=by)
         summary.entries += 1
     elif entered.entry.division_id != (division.pk if division else None):
         raise BadRow(lines.first_line, f"{team} is already entered in {season.name} in another division; change it "
@@ -270,10 +236,3 @@ def _same_team(team: Team, lines: TeamLines, *, coach, college, picks) -> None:
                                        f"instead")
 
 
-def _call(line: int, service, **kwargs):
-    try:
-        return service(**kwargs)
-    except ValidationError as error:
-        raise BadRow(line, " ".join(error.messages)) from None
-    except PermissionDenied as error:
-        raise ImportRefused(str(error)) from None

@@ -247,6 +247,12 @@ class GameRules:
     def result_approved(self, result) -> None:
         """A result has just become approved. Nothing to derive by default."""
 
+    def results_approved(self, results) -> None:
+        """An import approved ``results`` at once (issue 13's bulk path): derive
+        what each would have, in order. By default ``result_approved`` for each."""
+        for result in results:
+            self.result_approved(result)
+
     def result_withdrawn(self, result) -> None:
         """An approved result is about to be corrected or reopened: undo what
         ``result_approved`` derived from it. Nothing by default."""

@@ -99,7 +99,7 @@ def test_no_divisions_and_positions_in_any_case(tmp_path):
          "division South has 3 teams"),
         (lambda ls: ls[:1] + [ls[1].replace(",2,", ",nine,")] + ls[2:], 3, "rerolls must be a whole number"),
         (lambda ls: ls[:1] + [ls[1].replace(",2,", ",9,")] + ls[2:], 3, "a team has 0 to 8 re-rolls"),
-        (lambda ls: ls[:2] + [ls[2] + ",extra"] + ls[3:], 4, "does not have the header's 8 fields"),
+        (lambda ls: ls[:2] + [ls[2] + ",extra"] + ls[3:], 4, "more fields than the header's 8"),
     ],
 )
 def test_a_bad_line_is_refused_with_its_number_and_nothing_is_written(tmp_path, mutate, line, reason):

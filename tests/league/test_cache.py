@@ -100,3 +100,65 @@ def test_a_warm_page_costs_the_same_few_queries_at_any_size(client, season, djan
     for url in urls:
         with django_assert_max_num_queries(4):  # the league, its season (with its version), rounds for navigation
             assert client.get(url).status_code == 200
+
+
+def test_a_warm_public_page_is_one_query_and_answers_304_to_its_etag(client, played, organiser, django_assert_num_queries):
+    """Issue 13: an anonymous visitor's warm page or feed is the version lookup and
+    a cache read; the version's ETag lets a client skip the body, until a write."""
+    slug = played.league.slug
+    urls = [reverse(name, args=[slug]) for name in ("league:league_detail", "league:standings_json",
+                                                    "league:standings_csv", "league:league_ics", "league:fixtures")]
+    etags = {url: client.get(url)["ETag"] for url in urls}
+    for url in urls:
+        with django_assert_num_queries(1):
+            assert client.get(url).status_code == 200
+        with django_assert_num_queries(1):
+            assert client.get(url, headers={"if-none-match": etags[url]}).status_code == 304
+    assert "Cookie" in client.get(urls[0])["Vary"]  # a shared HTTP cache keeps it from logged-in visitors
+
+    fixture = first_match(played)
+    services.record_result(fixture=fixture, by=organiser, home_score=12, away_score=2, reason="scoresheet")
+    for url in urls:
+        fresh = client.get(url, headers={"if-none-match": etags[url]})
+        assert fresh.status_code == 200 and fresh["ETag"] != etags[url], url
+    assert dict(table(client, played))[fixture.home.coach.name] == 3
+
+
+def test_logged_in_visitors_never_get_the_anonymous_page(client, played, organiser):
+    url = reverse("league:league_detail", args=[played.league.slug])
+    assert "Log in" in client.get(url).content.decode()  # cached for anonymous visitors
+    client.force_login(organiser)
+    page = client.get(url).content.decode()
+    assert "Log out" in page and "Organiser" in page
+    client.logout()
+    assert "Log out" not in client.get(url).content.decode()
+
+
+def test_a_new_season_and_a_renamed_league_change_every_shared_page(client, played, organiser):
+    url = reverse("league:league_detail", args=[played.league.slug])
+    assert "Renamed Cup" not in client.get(url).content.decode()
+    played.league.name = "Renamed Cup"
+    played.league.save()
+    assert "Renamed Cup" in client.get(url).content.decode()
+    Season.objects.create(league=played.league, name="Autumn", start_date=played.start_date.replace(year=played.start_date.year + 1))
+    assert "This league has no season yet." not in client.get(url).content.decode()
+    assert "Autumn" in client.get(url).content.decode()
+
+
+def test_the_anonymous_league_list_follows_every_change_it_shows(client, played, organiser, django_assert_max_num_queries):
+    url = reverse("league:league_list")
+    assert played.league.name in client.get(url).content.decode()
+    with django_assert_max_num_queries(3):  # count, the page of leagues, their seasons' versions
+        assert client.get(url).status_code == 200
+    played.league.name = "Listed Anew"
+    played.league.save()
+    assert "Listed Anew" in client.get(url).content.decode()
+    EntryFactory(season=played, coach=CoachFactory(name="Fifth"))
+    assert '<td class="num">5</td>' in client.get(url).content.decode()
+    from tests.factories import LeagueFactory
+
+    LeagueFactory(name="Another League", slug="another-league")
+    page = client.get(url).content.decode()
+    assert "Another League" in page and "no season yet" in page
+    client.force_login(organiser)
+    assert "Waiting on you" in client.get(url).content.decode()

@@ -45,13 +45,16 @@ from django.utils import timezone
 from league import benchmarking as bench
 from league import services, versions
 from league.importer import import_rows, read_rows, rules_for, system_user
-from league.models import Fixture, Result, Season
+from league.models import Fixture, League, Result, Season
 from league.standings import compute_standings
 
 GOALS = {
     "page": 0.5, "json": 0.7, "standings": 2.0, "queries": 20, "import": 5.0, "flat": 1.5,
     "fixtures": 3.0, "ics": 3.0, "list": 1.5,
 }
+
+
+PARTS = ("list", "pages", "gunicorn", "standings", "approvals", "import")
 
 
 class Command(BaseCommand):
@@ -64,8 +67,10 @@ class Command(BaseCommand):
         parser.add_argument("--big", type=int, default=400, help="coaches of the standings_for data set")
         parser.add_argument("--campaign", type=int, default=16, help="coaches of the approval season")
         parser.add_argument("--imported", type=int, default=40, help="coaches of the imported double round robin")
+        parser.add_argument("--only", nargs="+", choices=PARTS, default=PARTS, metavar="PART",
+                            help=f"measure only these parts ({', '.join(PARTS)}); all by default")
 
-    def handle(self, *args, repeat, requests, threads, big, campaign, imported, **options):
+    def handle(self, *args, repeat, requests, threads, big, campaign, imported, only, **options):
         if min(repeat, requests, threads) < 1 or big < 2 or campaign < 4 or imported < 4:
             raise CommandError("--repeat, --requests and --threads must be 1 or more, --big 2, --campaign and --imported 4.")
         old_name = connection.settings_dict["NAME"]
@@ -81,7 +86,7 @@ class Command(BaseCommand):
         try:
             with override_settings(ALLOWED_HOSTS=[*settings.ALLOWED_HOSTS, "testserver"], DEBUG=False):
                 self._run(ratios, Path(tmp.name), repeat=repeat, requests=requests, threads=threads,
-                          big=big, campaign=campaign, imported=imported)
+                          big=big, campaign=campaign, imported=imported, only=set(only))
         finally:
             connection.creation.destroy_test_db(old_name, verbosity=0)
             tmp.cleanup()
@@ -99,7 +104,7 @@ class Command(BaseCommand):
         self.stdout.write(text)
         self.stdout.flush()
 
-    def _run(self, ratios, tmp: Path, *, repeat, requests, threads, big, campaign, imported) -> None:
+    def _run(self, ratios, tmp: Path, *, repeat, requests, threads, big, campaign, imported, only) -> None:
         client = Client()
 
         def page(url: str):
@@ -109,39 +114,55 @@ class Command(BaseCommand):
                     raise CommandError(f"{url} answered {response.status_code}")
             return action
 
+        if only & {"list", "pages", "gunicorn"}:
+            self._pages(ratios, tmp, page, repeat=repeat, requests=requests, threads=threads, only=only)
+        if "standings" in only:
+            self._standings(ratios, big, repeat=repeat)
+        if "approvals" in only:
+            self._approvals(ratios, campaign)
+        if "import" in only:
+            self._import(ratios, imported)
+
+    def _pages(self, ratios, tmp: Path, page, *, repeat, requests, threads, only) -> None:
         # The league list with 1 league, then with 2,000 (the 1,560-result league,
         # the 12-result one and 1,998 small ones).
         small_league, small = bench.build_league(4, name="Small League")
-        one = bench.best_of({"list": page(reverse("league:league_list"))}, repeat * 4)["list"]
+        if "list" in only:
+            one = bench.best_of({"list": page(reverse("league:league_list"))}, repeat * 4)["list"]
         started = time.perf_counter()
         league, season = bench.build_league(40)
-        bench.build_other_leagues(1998)
+        if "list" in only:
+            bench.build_other_leagues(1998)
         self._say(f"Built {league.name}: 40 coaches, {season.rounds.count()} rounds, "
                   f"{Result.objects.filter(fixture__round__season=season).count()} approved results, "
-                  f"and {small_league.name} (12 results), 2,000 leagues in all, in {time.perf_counter() - started:.1f} s.")
-        many = bench.best_of({"list": page(reverse("league:league_list"))}, repeat * 4)["list"]
-        ratios.append(bench.Ratio("league list, 2,000 leagues / 1 league", many / one, GOALS["list"], False,
-                                  f"{many * 1000:.1f} ms / {one * 1000:.1f} ms"))
+                  f"and {small_league.name} (12 results), {League.objects.count():,} leagues in all, "
+                  f"in {time.perf_counter() - started:.1f} s.")
+        _analyze()
+        if "list" in only:
+            many = bench.best_of({"list": page(reverse("league:league_list"))}, repeat * 4)["list"]
+            ratios.append(bench.Ratio("league list, 2,000 leagues / 1 league", many / one, GOALS["list"], False,
+                                      f"{many * 1000:.1f} ms / {one * 1000:.1f} ms"))
 
-        for name, goal in (("fixtures", GOALS["fixtures"]), ("league_ics", GOALS["ics"])):
-            times = bench.best_of({
-                "big": page(reverse(f"league:{name}", args=[league.slug])),
-                "small": page(reverse(f"league:{name}", args=[small_league.slug])),
-            }, repeat * 4)
-            label = "fixtures page" if name == "fixtures" else "league .ics"
-            ratios.append(bench.Ratio(f"{label}, 1,560 results / 12 results", times["big"] / times["small"], goal,
-                                      False, f"{times['big'] * 1000:.1f} ms / {times['small'] * 1000:.1f} ms"))
+        if "pages" in only:
+            for name, goal in (("fixtures", GOALS["fixtures"]), ("league_ics", GOALS["ics"])):
+                times = bench.best_of({
+                    "big": page(reverse(f"league:{name}", args=[league.slug])),
+                    "small": page(reverse(f"league:{name}", args=[small_league.slug])),
+                }, repeat * 4)
+                label = "fixtures page" if name == "fixtures" else "league .ics"
+                ratios.append(bench.Ratio(f"{label}, 1,560 results / 12 results", times["big"] / times["small"],
+                                          goal, False, f"{times['big'] * 1000:.1f} ms / {times['small'] * 1000:.1f} ms"))
 
-        self._gunicorn(ratios, tmp, league, requests=requests, threads=threads)
+        if "gunicorn" in only:
+            self._gunicorn(ratios, tmp, league, requests=requests, threads=threads)
 
+    def _standings(self, ratios, big: int, *, repeat: int) -> None:
         started = time.perf_counter()
         _, big_season = bench.build_league(big, double=False, logins=False, name="Standings League")
         results = Result.objects.filter(fixture__round__season=big_season).count()
         self._say(f"Built the standings data set: {big} coaches, {results} approved results in "
                   f"{time.perf_counter() - started:.1f} s.")
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("ANALYZE")  # as autovacuum would after a bulk load
+        _analyze()
         times = bench.best_of({
             "standings": lambda: compute_standings(Season.objects.select_related("league").get(pk=big_season.pk)),
             "group_by": lambda: bench.group_by_baseline(big_season),
@@ -149,9 +170,6 @@ class Command(BaseCommand):
         ratios.append(bench.Ratio(f"standings_for cold, {big} coaches / one GROUP BY",
                                   times["standings"] / times["group_by"], GOALS["standings"], False,
                                   f"{times['standings'] * 1000:.0f} ms / {times['group_by'] * 1000:.0f} ms"))
-
-        self._approvals(ratios, campaign)
-        self._import(ratios, imported)
 
     def _gunicorn(self, ratios, tmp: Path, league, *, requests: int, threads: int) -> None:
         """The league page and standings.json against the bare view, under gunicorn."""
@@ -266,12 +284,20 @@ class Command(BaseCommand):
 
 def _campaign_season(size: int):
     """A Guild Ball league (so a Big League campaign) of ``size`` coaches in a single
-    round robin, every match reported by its home coach and waiting for approval."""
+    round robin, every match reported by its home coach, confirmed by the other and
+    waiting for approval (GB-8: approving it needs no reason)."""
     league, season = bench.build_league(size, double=False, name="Campaign League")
-    Result.objects.filter(fixture__round__season=season).update(status=Result.Status.REPORTED, approved_at=None,
+    Result.objects.filter(fixture__round__season=season).update(status=Result.Status.CONFIRMED, approved_at=None,
                                                                   reported_side="home")
     versions.bump(Q(pk=season.pk))  # bulk writes send no signals
     return league, season
+
+
+def _analyze() -> None:
+    """Table statistics, as autovacuum would gather them after a bulk load."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
 
 
 def _database_url() -> str:
