@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -64,8 +64,11 @@ def confirm_unlock(request: HttpRequest, slug: str, unlock_id: int) -> HttpRespo
     response = _coach_action(request, slug, "confirm", None, act, organiser_for=unlock.coach.entry.coach_id)
     # From the organiser's dashboard: back there, not to the coach's page.
     back = request.POST.get("next", "")
-    if response.status_code == 302 and back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
-        return redirect(back)
+    # An address on this site, never a view name: redirect("0") would look one up
+    # and fail after the Moment was confirmed (issue 12, found by the fuzzing).
+    if (response.status_code == 302 and back.startswith("/")
+            and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()})):
+        return HttpResponseRedirect(back)
     return response
 
 

@@ -305,7 +305,10 @@ def _act(request: HttpRequest, league: League, team: Team) -> HttpResponse:
         else:
             raise ValidationError("Choose a step to take.")
     except ValidationError as error:
-        if _waits_on(team) == {"scout": Step.SCOUTING, "draft": Step.DRAFT}.get(action):
+        # Only a scouting or draft form is shown again: a POST naming no step (or
+        # another) while the team waits on nothing had no form to show (a 500,
+        # found by the role matrix, issue 12).
+        if action in ("scout", "draft") and _waits_on(team) == {"scout": Step.SCOUTING, "draft": Step.DRAFT}[action]:
             # the form again, with what was typed and every reason
             for message in error.messages:
                 form.add_error(None, message)

@@ -45,6 +45,21 @@ def test_no_panel_for_another_game(client, organiser):
     assert "Moments to confirm" not in client.get(reverse("league:organiser_dashboard", args=[league.slug])).content.decode()
 
 
+@pytest.mark.parametrize("back", ["0", "league:league_list", "campaigns:campaign_table"])
+def test_a_next_that_is_no_address_goes_to_the_coach_page(client, season, organiser, back):
+    """Found by the fuzzing (issue 12): a view name or a bare word in ``next`` was
+    looked up as a view after the Moment was confirmed, a 500."""
+    a = make_campaign(season, 2, organiser=organiser)[0]
+    ledgers.adjust(coach=a, ledger="cp", amount=60, reason="test", by=organiser)
+    unlock = MomentUnlock.objects.get(coach=a, threshold=60)
+    client.force_login(organiser)
+    response = client.post(reverse("campaigns:confirm_unlock", args=[season.league.slug, unlock.pk]), {"next": back})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("campaigns:coach_page", args=[season.league.slug, a.entry.coach_id])
+    unlock.refresh_from_db()
+    assert unlock.confirmed_at is not None
+
+
 def test_the_home_page_counts_moments_to_confirm_for_the_organiser(client, season, organiser, other_organiser):
     a = make_campaign(season, 2, organiser=organiser)[0]
     client.force_login(organiser)
@@ -56,3 +71,4 @@ def test_the_home_page_counts_moments_to_confirm_for_the_organiser(client, seaso
     assert "moment to confirm" not in client.get(reverse("league:league_list")).content.decode()
     client.force_login(a.entry.coach.user)
     assert "moment to confirm" not in client.get(reverse("league:league_list")).content.decode()
+
