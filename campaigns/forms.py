@@ -8,14 +8,15 @@ from django.db.models import Q
 from campaigns import rules
 from campaigns.rules import UNLOANABLE_TYPES
 from campaigns.models import CampaignCoach, CardOffer, Guild, ModelType, OwnedCard, PlotCard, Sponsorship
+from league.idfields import IdChoiceField, IdsChoiceField
 
 
-class CardChoiceField(forms.ModelChoiceField):
+class CardChoiceField(IdChoiceField):
     def label_from_instance(self, obj: PlotCard) -> str:
         return f"{obj.name} ({obj.reward_label}) – {obj.summary}"
 
 
-class CardsField(forms.ModelMultipleChoiceField):
+class CardsField(IdsChoiceField):
     def label_from_instance(self, obj: PlotCard) -> str:
         return f"{obj.name} ({obj.reward_label})"
 
@@ -23,7 +24,7 @@ class CardsField(forms.ModelMultipleChoiceField):
 class StartingPickForm(forms.Form):
     """GB-14: the Guild (when not known yet) and the starting Guild card."""
 
-    guild = forms.ModelChoiceField(queryset=Guild.objects.all(), required=False)
+    guild = IdChoiceField(queryset=Guild.objects.all(), required=False)
     card = CardChoiceField(queryset=PlotCard.objects.none(), label="Starting Guild card")
 
     def __init__(self, *args, coach: CampaignCoach, **kwargs):
@@ -66,7 +67,7 @@ class AchievementsForm(forms.Form):
 
 
 class SponsorshipForm(forms.Form):
-    sponsorship = forms.ModelChoiceField(queryset=Sponsorship.objects.all())
+    sponsorship = IdChoiceField(queryset=Sponsorship.objects.all())
 
 
 LOANABLE_TYPES = [(value, label) for value, label in ModelType.choices if value not in UNLOANABLE_TYPES]
@@ -75,7 +76,7 @@ LOANABLE_TYPES = [(value, label) for value, label in ModelType.choices if value 
 class LoanForm(forms.Form):
     """GB-22: Captains and Mascots cannot be loaned, so the form does not offer them."""
 
-    lender = forms.ModelChoiceField(queryset=CampaignCoach.objects.none(), label="Borrow from")
+    lender = IdChoiceField(queryset=CampaignCoach.objects.none(), label="Borrow from")
     model_name = forms.CharField(max_length=80, label="Model")
     model_type = forms.ChoiceField(
         choices=LOANABLE_TYPES, label="Model type", help_text="Captains and Mascots cannot be loaned (GB-22)."
@@ -88,7 +89,7 @@ class LoanForm(forms.Form):
         )
 
 
-class OwnedCardField(forms.ModelChoiceField):
+class OwnedCardField(IdChoiceField):
     def label_from_instance(self, obj: OwnedCard) -> str:
         return f"{obj.card.name} ({obj.coach.entry.coach.name})"
 

@@ -10,6 +10,7 @@ from django import forms
 
 from league.dungeonbowl import rules
 from league.dungeonbowl.models import College, Team
+from league.idfields import IdChoiceField
 
 
 class DraftForm(forms.Form):
@@ -62,7 +63,7 @@ class NewTeamForm(forms.Form):
     """DB-1: a coach names their team and picks its college; the draft comes next."""
 
     name = forms.CharField(label="Team name", max_length=100, error_messages={"required": "Name your team."})
-    college = forms.ModelChoiceField(
+    college = IdChoiceField(
         queryset=College.objects.order_by("name"), label="College of Magic",
         error_messages={"required": "Choose a College of Magic.", "invalid_choice": "Choose one of the colleges listed."},
     )
@@ -72,13 +73,13 @@ class EntryForm(forms.Form):
     """The commissioner enters a drafted team in one of the league's seasons, in a
     division when the season has them (DB-2). Every choice is the league's own."""
 
-    team = forms.ModelChoiceField(
+    team = IdChoiceField(
         queryset=Team.objects.none(), error_messages={"invalid_choice": "Choose a team of this league with a draft."}
     )
-    season = forms.ModelChoiceField(
+    season = IdChoiceField(
         queryset=None, error_messages={"invalid_choice": "Choose a season of this league."}
     )
-    division = forms.ModelChoiceField(
+    division = IdChoiceField(
         queryset=None, required=False, error_messages={"invalid_choice": "Choose a division of this league."},
         help_text="Needed when the season has divisions.",
     )

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from league.dungeonbowl import rules, selectors, services, spending
 from league.dungeonbowl.draft_forms import DraftForm, EntryForm, NewTeamForm
 from league.dungeonbowl.models import GAME_SYSTEM, College, DiceRoll, Player, Position, Team
+from league.idfields import IdChoiceField
 from league.models import League
 from league.permissions import coach_for
 
@@ -184,7 +185,7 @@ def lock_draft(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
 
 
 class HireForm(forms.Form):
-    position = forms.ModelChoiceField(
+    position = IdChoiceField(
         queryset=Position.objects.none(), error_messages={"required": "Choose a position to hire.",
                                                           "invalid_choice": "Choose a position of the team's college."},
     )
@@ -197,7 +198,7 @@ class HireForm(forms.Form):
 
 
 class FireForm(forms.Form):
-    player = forms.ModelChoiceField(queryset=Player.objects.none(), error_messages={"invalid_choice": "Choose a player on the draft list."})
+    player = IdChoiceField(queryset=Player.objects.none(), error_messages={"invalid_choice": "Choose a player on the draft list."})
 
     def __init__(self, *args, team: Team, **kwargs):
         super().__init__(*args, **kwargs)
@@ -213,7 +214,7 @@ class AdvanceForm(forms.Form):
         (rules.Advancement.CHOSEN_SECONDARY.value, "Chosen secondary skill (12/14/18/22/26/40 SPP, +40,000 gp)"),
         (rules.Advancement.CHARACTERISTIC.value, "A characteristic (18/20/24/28/32/50 SPP, +10,000 to +80,000 gp)"),
     ]
-    player = forms.ModelChoiceField(queryset=Player.objects.none(), error_messages={
+    player = IdChoiceField(queryset=Player.objects.none(), error_messages={
         "required": "Choose the player.", "invalid_choice": "Choose a player on the draft list."})
     kind = forms.ChoiceField(label="Advancement", choices=KINDS, error_messages={
         "invalid_choice": "Choose a chosen skill or a characteristic (random skills are not offered)."})

@@ -17,10 +17,6 @@ from league.dungeonbowl.models import Team
 from tests.fuzz.conftest import Attempt, Field, forms_on
 from tests.world import GAMES
 
-# Ids in selects and check boxes stay within 64 bits for now: larger ones are an
-# open finding of issue 12 (a 500 on SQLite), pinned by test_known_findings.py
-# until the reliability work lands; then drop ID_NUMBERS for NUMBERS.
-ID_NUMBERS = st.integers(min_value=-(2**63), max_value=2**63 - 1).map(str)
 NUMBERS = st.one_of(
     st.integers(min_value=-(2**70), max_value=2**70),
     st.sampled_from([0, 1, -1, 7, 12, 20, 32767, 32768, 65536, 2**31 - 1, 2**31, 2**53, 2**63 - 1, 2**63, 2**64, 10**30]),
@@ -37,21 +33,12 @@ TEXT = st.one_of(
 GARBAGE = st.one_of(NUMBERS, TEXT, DATES)
 
 
-# The Longshanks' CP adjustment has no bound yet: a large amount makes the Moment
-# sync build one item per 20 CP and exhausts memory (issue 12's first finding, the
-# reliability work). Until it lands the fuzzing keeps that one field small, and
-# test_known_findings.py pins the missing bound.
-UNBOUNDED_FIELDS = {"amount": st.integers(min_value=-10**4, max_value=10**4).map(str)}
-
-
 def field_values(field: Field) -> st.SearchStrategy:
     """Usually a value the page offers, otherwise anything; sometimes the field is left out."""
-    if field.name in UNBOUNDED_FIELDS:
-        return st.one_of(UNBOUNDED_FIELDS[field.name], TEXT, st.just(None))
     offered = field.options or ([field.value] if field.value else [])
     right = st.sampled_from(offered) if offered else st.nothing()
     if field.kind in ("select", "checkbox", "radio", "hidden"):
-        kind = st.one_of(ID_NUMBERS, TEXT)
+        kind = st.one_of(NUMBERS, TEXT)  # ids past 64 bits included (issue 12)
     else:
         kind = {"number": NUMBERS, "date": DATES}.get(field.kind, GARBAGE)
     many = st.lists(st.one_of(right, kind), max_size=3) if field.kind == "checkbox" or field.kind == "select" else None
