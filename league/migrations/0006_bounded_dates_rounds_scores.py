@@ -46,7 +46,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='round',
             name='number',
-            field=models.PositiveSmallIntegerField(validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(200)]),
+            field=models.PositiveSmallIntegerField(validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(1000)]),
         ),
         migrations.AlterField(
             model_name='season',
@@ -68,7 +68,7 @@ class Migration(migrations.Migration):
         ),
         migrations.AddConstraint(
             model_name='round',
-            constraint=models.CheckConstraint(condition=models.Q(('number__lte', 200)), name='round_number_bounded'),
+            constraint=models.CheckConstraint(condition=models.Q(('number__lte', 1000)), name='round_number_bounded'),
         ),
         migrations.AddConstraint(
             model_name='round',
