@@ -283,10 +283,23 @@ def coach_for_name(*, name: str, league: League, by) -> tuple[Coach, bool]:
     ``league`` (issue 12: never another organiser's coach): one already entered in
     this league, else one ``by`` created, else a new coach ``by`` creates, even when
     someone else's coach has that name. Returns (coach, created)."""
-    entered = Coach.objects.filter(name=name, entries__season__league=league).order_by("pk").first()
-    if entered is not None:
-        return entered, False
-    return Coach.objects.get_or_create(name=name, created_by=by)
+    return coaches_for_names(names=[name], league=league, by=by)[name]
+
+
+def coaches_for_names(*, names: Iterable[str], league: League, by) -> dict[str, tuple[Coach, bool]]:
+    """``coach_for_name`` for many names in three queries (already entered in the
+    league, created by ``by``, then the new ones in bulk): {name: (coach, created)}."""
+    names = sorted(set(names))
+    found: dict[str, Coach] = {}
+    for coach in Coach.objects.filter(name__in=names, entries__season__league=league).order_by("-pk"):
+        found[coach.name] = coach  # of several, the oldest (lowest pk) wins
+    rest = [name for name in names if name not in found]
+    for coach in Coach.objects.filter(name__in=rest, created_by=by):
+        found[coach.name] = coach
+    new = Coach.objects.bulk_create([Coach(name=name, created_by=by) for name in rest if name not in found])
+    result = {name: (coach, False) for name, coach in found.items()}
+    result.update({coach.name: (coach, True) for coach in new})
+    return result
 
 
 def rules_for(game: str) -> GameRules:
@@ -396,13 +409,15 @@ def _import_league(slug, rows, *, game: GameRules, by, season_name, start_date, 
     )
     summary.seasons += created
 
+    names = sorted({name for row in rows for name in (row.home, row.away)})
+    try:
+        placed = rules.import_entries(season=season, names=names, by=by)
+    except ValidationError as error:  # the game cannot place a name (a team never imported)
+        name = getattr(error, "import_name", None)
+        line = next((row.line for row in rows if name in (row.home, row.away)), rows[0].line)
+        raise BadRow(line, " ".join(error.messages)) from None
     entries = {}
-    for name in sorted({name for row in rows for name in (row.home, row.away)}):
-        try:
-            entries[name], coach_created, entry_created = rules.import_entry(season=season, name=name, by=by)
-        except ValidationError as error:  # the game cannot place this name (a team never imported)
-            line = next(row.line for row in rows if name in (row.home, row.away))
-            raise BadRow(line, " ".join(error.messages)) from None
+    for name, (entries[name], coach_created, entry_created) in placed.items():
         summary.coaches += coach_created
         summary.entries += entry_created
 

@@ -287,6 +287,17 @@ class DungeonBowlRules(GameRules):
             return found.entry, False, False
         return services.enter_team(team=team, season=season, by=by), False, True
 
+    def import_entries(self, *, season, names, by) -> dict[str, tuple[Any, bool, bool]]:
+        """Teams, one name at a time (``import_entry``)."""
+        placed = {}
+        for name in names:
+            try:
+                placed[name] = self.import_entry(season=season, name=name, by=by)
+            except ValidationError as error:
+                error.import_name = name  # the importer reports the line naming it
+                raise
+        return placed
+
     def verdict_of(self, result) -> Verdict:
         """What an imported line would say about ``result``: touchdowns, how it ended,
         casualty totals, Gather Funds and the table's dice (player lines too, when the
