@@ -39,7 +39,7 @@ from campaigns.models import (
 )
 from campaigns.moments import sync_moments, sync_moments_for
 from campaigns.setup import ensure_campaign
-from league import versions
+from league import locks, versions
 from league.models import Fixture, Result, Season
 from league.rules.base import ABANDONED, GameRules
 from league.standings import RESULT_FIELDS, approved_results, played_result
@@ -318,6 +318,9 @@ def on_result_approved(result: Result) -> None:
     approved: list[dict] = []
     cc_by_entry: dict[int, int] = {}
     if fixture.stage == Fixture.Stage.REGULAR:
+        # The later matches' lines are other coaches' too: the season row guards
+        # them (league/locks.py, step 4). Saving the approved result has just
+        # bumped its version, so this transaction holds it already.
         approved, cc_by_entry = _approved(season)
         targets = decided_by(approved, round_number=n, entry_ids={fixture.home_id, fixture.away_id},
                              result_id=result.pk)
@@ -354,6 +357,9 @@ def on_result_withdrawn(result: Result) -> None:
     approved: list[dict] = []
     cc_by_entry: dict[int, int] = {}
     if fixture.stage == Fixture.Stage.REGULAR:
+        # The later matches' lines are other coaches' too: take the season row
+        # that guards them before reading them (league/locks.py, step 4).
+        locks.season(season.pk)
         approved, cc_by_entry = _approved(season, without=result.pk)
         targets = decided_by(approved, round_number=fixture.round.number,
                              entry_ids={fixture.home_id, fixture.away_id}, result_id=None)

@@ -19,7 +19,11 @@ needs fewer rows:
    (``rows_in_order``);
 4. the season's version last: every write of a tracked row bumps it with an
    UPDATE of the season (league/versions.py), so all the locks above are taken
-   before the first write, and nothing is locked after a write.
+   before the first write, and nothing is locked after a write. A layer that
+   rewrites rows of other matches than the one it was called for (the Big
+   League's GB-18 Favours of later matches) takes this row before it reads them
+   (``season``): the lock the bump would take anyway, taken earlier, so two
+   approvals in one season cannot both rewrite one later match's lines.
 
 Side rows are locked ``FOR NO KEY UPDATE`` (``no_key=True``): the services change
 balances by inserting ledger lines that point at those rows, and an insert's
@@ -73,6 +77,14 @@ def fixture(fixture_id: int, *, sides: bool = True) -> tuple[Fixture, Result | N
     if sides and not locked.is_bye:
         lock_sides(locked)
     return locked, result
+
+
+def season(season_id: int) -> None:
+    """Step 4 taken before the season's version is bumped: for a write that reads
+    and rewrites rows beyond its own fixture's sides."""
+    from league.models import Season
+
+    list(Season.objects.select_for_update(no_key=True).filter(pk=season_id).values_list("pk"))
 
 
 def lock_sides(fixture: Fixture) -> None:

@@ -23,6 +23,10 @@ from tests.factories import LeagueFactory, SeasonFactory
 pytestmark = pytest.mark.django_db
 
 MAX_QUERIES = 20  # issue 13: whatever the season's state
+# A correction or a reopening first locks the season row that guards the later
+# matches' GB-18 lines (league/locks.py, step 4; issue 12's R7 found two of them
+# rewriting one match's lines at once): one query more, as fixed.
+MAX_WITHDRAWAL_QUERIES = MAX_QUERIES + 1
 
 
 def full_match_favours(season) -> list[tuple]:
@@ -104,11 +108,11 @@ def test_approving_costs_a_fixed_number_of_queries_early_late_and_out_of_order(o
     # A correction and a reopening of that round-1 result: fixed too, and exact.
     with CaptureQueriesContext(connection) as captured:
         services.record_result(fixture=held_back, by=organiser, home_score=0, away_score=12, reason="misread")
-    assert counted(captured) <= MAX_QUERIES, "\n".join(q["sql"][:150] for q in captured)
+    assert counted(captured) <= MAX_WITHDRAWAL_QUERIES, "\n".join(q["sql"][:150] for q in captured)
     assert ledger_match_favours(season) == full_match_favours(season)
     with CaptureQueriesContext(connection) as captured:
         services.reopen_result(result=Result.objects.get(fixture=held_back), by=organiser, reason="again")
-    assert counted(captured) <= MAX_QUERIES
+    assert counted(captured) <= MAX_WITHDRAWAL_QUERIES
     assert ledger_match_favours(season) == full_match_favours(season)
     assert not active_lines(FavourLine).filter(result__fixture=held_back).exists()
 
