@@ -13,7 +13,7 @@ is read in two steps:
    once a round).
 2. ``import_rows`` writes them in one transaction: the league (slug from its name,
    with the game's settings row), a season, the entries the game's
-   ``import_entry`` finds or makes, rounds, fixtures and approved results. Results
+   ``import_entries`` finds or makes, rounds, fixtures and approved results. Results
    go through ``services.record_results_in_bulk`` (issue 13): all stored and
    approved at once, then whatever hangs off an approval (a campaign's Favours,
    Dungeon Bowl's post-game sequence) derived once, exactly as approving them one

@@ -184,18 +184,13 @@ class GameRules:
         result yet ("scheduled"). Pure; raise ValueError with the reason."""
         raise NotImplementedError
 
-    def import_entry(self, *, season, name: str, by) -> tuple[Any, bool, bool]:
-        """The season's entry a line's home or away ``name`` means, created when
-        missing: (entry, coach created, entry created). By default ``name`` is a
-        coach's name, of this league or created by ``by`` (``coach_for_name``); a
-        game whose lines name teams finds the team's entry instead."""
-        return self.import_entries(season=season, names=[name], by=by)[name]
-
     def import_entries(self, *, season, names: Sequence[str], by) -> dict[str, tuple[Any, bool, bool]]:
-        """``import_entry`` for every name of a file at once: {name: (entry, coach
-        created, entry created)}, in a fixed number of queries (issue 13: an import
-        costs about a bulk insert). A game whose ``import_entry`` finds teams rather
-        than coaches overrides this; a ValidationError carries the name it refused as
+        """The season's entry each home or away name of an import file means, created
+        when missing: {name: (entry, coach created, entry created)}. By default a
+        name is a coach's, of this league or created by ``by``
+        (``importer.coaches_for_names``), all placed in a fixed number of queries
+        (issue 13: an import costs about a bulk insert). A game whose lines name
+        teams overrides this; a ValidationError carries the name it refused as
         ``import_name``."""
         from league import versions
         from league.importer import coaches_for_names

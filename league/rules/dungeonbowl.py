@@ -270,7 +270,7 @@ class DungeonBowlRules(GameRules):
             "home_journeymen": 0, "away_journeymen": 0, "dice": dice,
         }
 
-    def import_entry(self, *, season, name: str, by) -> tuple[Any, bool, bool]:
+    def _import_entry(self, *, season, name: str, by) -> tuple[Any, bool, bool]:
         """A line names teams: the team's entry in the season, entering a team of the
         league that has none yet (its coach's one entry). Teams come from
         ``manage.py import_teams`` or the draft form."""
@@ -288,11 +288,11 @@ class DungeonBowlRules(GameRules):
         return services.enter_team(team=team, season=season, by=by), False, True
 
     def import_entries(self, *, season, names, by) -> dict[str, tuple[Any, bool, bool]]:
-        """Teams, one name at a time (``import_entry``)."""
+        """Lines name teams: each team's entry, one name at a time."""
         placed = {}
         for name in names:
             try:
-                placed[name] = self.import_entry(season=season, name=name, by=by)
+                placed[name] = self._import_entry(season=season, name=name, by=by)
             except ValidationError as error:
                 error.import_name = name  # the importer reports the line naming it
                 raise
