@@ -1,12 +1,19 @@
 """Standings summed in the database (GB-9, DB-5a, DR-4), for games that declare
 their ``terms`` (league/rules/terms.py).
 
-One aggregate query reads every approved regular-season result once: each result
-row is counted for both sides (a cross join with two rows, "home" and "away"), and
-each side's figures are the game's terms compiled to SQL. Rows are grouped by entry
-and by whether the result is in the latest round with a result, so the same query
-gives the table and the table before that round, whose positions give each row's
-movement. The ranking is the pure ``rank`` of league/standings.py.
+One aggregate query reads every approved regular-season result once and sums only
+plain columns (the count, both scores, the game's numeric details), grouped by
+side and entry and by everything the terms' conditions read: the outcome, the
+game's flags, and whether the result is in the latest round with a result (so the
+same query gives the table and the table before that round, whose positions give
+each row's movement). On PostgreSQL the home and away groupings are two grouping
+sets of one pass; elsewhere two GROUP BYs joined by UNION ALL.
+
+Each group is a ``terms.Summed`` and the terms are evaluated on it in Python:
+a term is linear in the summed values once its conditions are settled, so its
+coefficients are worked out once per kind of group (side, outcome, flags) and each
+group costs a few multiplications. The ranking is the pure ``rank`` of
+league/standings.py.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ from django.db import connection
 from django.db.models import F
 
 from league.rules.base import GameRules
-from league.rules.terms import ENGINE_SUMMED, ENGINE_TERMS, Difference
+from league.rules.terms import ENGINE_SUMMED, ENGINE_TERMS, Detail, Difference, Flag, Summed, Term, parts
 from league.standings import EntryInfo, StandingRow, _new_rows, approved_results, rank
 
 
@@ -32,48 +39,114 @@ def latest_round_sql(season) -> tuple[str, tuple]:
     return rounds.query.sql_with_params()
 
 
-def side_sums(season, rules: GameRules) -> list[tuple]:
-    """(entry id, 1 if the result is in the latest round with a result else 0,
-    played, then one sum per key of ``sum_keys(rules)``) for every entry with an
-    approved result: one query."""
-    terms = {**ENGINE_TERMS, **rules.side_terms()}
-    keys = sum_keys(rules)
-    per_result = approved_results(season).annotate(
+def sum_keys(rules: GameRules) -> tuple[str, ...]:
+    """What is summed: won, drawn, LP and every figure that is not the difference
+    of two others."""
+    terms = rules.side_terms()
+    return (*ENGINE_SUMMED, "lp", *(s.key for s in rules.stats if not isinstance(terms[s.key], Difference)))
+
+
+def _read(terms: list[Term]) -> tuple[list[Flag], list[Detail]]:
+    """The game's flags the terms' conditions read and the details they sum."""
+    flags: dict[str, Flag] = {}
+    details: dict[str, Detail] = {}
+    for term in terms:
+        for part in parts(term):
+            if isinstance(part, Flag):
+                flags[part.key] = part
+            elif isinstance(part, Detail):
+                details[part.key] = part
+    assert not flags.keys() & details.keys(), "a detail is either a flag or a number"
+    return list(flags.values()), list(details.values())
+
+
+def side_groups(season, flags: list[Flag], details: list[Detail]) -> list[tuple]:
+    """One query: (0 for home or 1 for away, entry id, in the latest round, outcome,
+    each flag, count, home score sum, away score sum, each detail's sum) for every
+    group of approved results."""
+    per_result = approved_results(season).values(
         rnd=F("fixture__round__number"),
         home=F("fixture__home_id"),
         away=F("fixture__away_id"),
-        **{f"h{i}": terms[key].sql("home") for i, key in enumerate(keys)},
-        **{f"a{i}": terms[key].sql("away") for i, key in enumerate(keys)},
-    ).values("rnd", "home", "away", *(f"{s}{i}" for i in range(len(keys)) for s in "ha"))
+        o=F("outcome"),
+        hs=F("home_score"),
+        xs=F("away_score"),
+        **{f"f{i}": F(flag.lookup) for i, flag in enumerate(flags)},
+        **{f"d{i}": F(detail.lookup) for i, detail in enumerate(details)},
+    )
     inner, params = per_result.query.sql_with_params()
     latest, latest_params = latest_round_sql(season)
-    n = len(keys)
-    sums = ", ".join(f"SUM(CASE WHEN s.side = 0 THEN t.h{i} ELSE t.a{i} END)" for i in range(n))
-    sql = (
-        "SELECT CASE WHEN s.side = 0 THEN t.home ELSE t.away END, "
-        f"CASE WHEN t.rnd = ({latest}) THEN 1 ELSE 0 END, COUNT(*), "
-        f"{sums} FROM ({inner}) t CROSS JOIN (SELECT 0 AS side UNION ALL SELECT 1) s GROUP BY 1, 2"
-    )
+    keys = ", ".join(["t.o", *(f"t.f{i}" for i in range(len(flags)))])
+    sums = ", ".join(["COUNT(*)", "SUM(t.hs)", "SUM(t.xs)", *(f"SUM(t.d{i})" for i in range(len(details)))])
+    # A comparison, not a CASE: PostgreSQL knows it has two values, and so plans a
+    # hash aggregate (a CASE looks like 200 values and gets a sort spilled to disk).
+    in_latest = f"t.rnd = ({latest})"
+    if connection.vendor == "postgresql":
+        sql = (
+            f"SELECT GROUPING(t.home), CASE WHEN GROUPING(t.home) = 0 THEN t.home ELSE t.away END, "
+            f"{in_latest}, {keys}, {sums} FROM ({inner}) t "
+            f"GROUP BY GROUPING SETS ((t.home, 3, {keys}), (t.away, 3, {keys}))"
+        )
+        arguments = [*latest_params, *params]
+    else:
+        sql = " UNION ALL ".join(
+            f"SELECT {side}, t.{column}, {in_latest}, {keys}, {sums} FROM ({inner}) t GROUP BY 2, 3, {keys}"
+            for side, column in ((0, "home"), (1, "away"))
+        )
+        arguments = [*latest_params, *params] * 2
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*latest_params, *params])
+        cursor.execute(sql, arguments)
         return cursor.fetchall()
 
 
-def sum_keys(rules: GameRules) -> tuple[str, ...]:
-    """What the database sums: won, drawn, LP and every figure that is not the
-    difference of two others."""
-    terms = rules.side_terms()
-    return (*ENGINE_SUMMED, "lp", *(s.key for s in rules.stats if not isinstance(terms[s.key], Difference)))
+class _Plans:
+    """For one kind of group (side, outcome, flags): what each summed value (count,
+    home score, away score, each detail) adds to which term, per unit, leaving out
+    the zeros. Worked out once per kind by evaluating the terms on unit groups."""
+
+    def __init__(self, terms: list[Term], flags: list[Flag], details: list[Detail]):
+        self.terms, self.flags, self.details = terms, flags, details
+        self.known: dict[tuple, list[tuple[int, int, int]]] = {}
+
+    def __call__(self, side: str, outcome: str, flag_values: tuple) -> list[tuple[int, int, int]]:
+        kind = (side, outcome, flag_values)
+        plan = self.known.get(kind)
+        if plan is None:
+            size = 3 + len(self.details)
+            flagged = {flag.key: value for flag, value in zip(self.flags, flag_values)}
+            plan = []
+            for j in range(size):
+                unit = [0] * size
+                unit[j] = 1
+                group = Summed(
+                    outcome=outcome, count=unit[0], home_score=unit[1], away_score=unit[2],
+                    details={**flagged, **{d.key: unit[3 + i] for i, d in enumerate(self.details)}},
+                )
+                plan += [(t, j, c) for t, term in enumerate(self.terms) if (c := term.value(group, side))]
+            self.known[kind] = plan
+        return plan
 
 
 def standings(season, entries: list[EntryInfo], rules: GameRules) -> list[StandingRow]:
     """The ranked table with movement: one query (the entries are given)."""
     rows = _new_rows(entries, rules)
     before = _new_rows(entries, rules)
-    keys = sum_keys(rules)[3:]
+    all_terms = {**ENGINE_TERMS, **rules.side_terms()}
+    summed = sum_keys(rules)
+    terms = [all_terms[key] for key in summed]
+    figures_keys = summed[3:]
     differences = [(key, term.of) for key, term in rules.side_terms().items() if isinstance(term, Difference)]
+    flags, details = _read(terms)
+    plans = _Plans(terms, flags, details)
+    n_flags, n_terms = len(flags), len(terms)
     earlier = False
-    for entry_id, in_latest, played, won, drawn, lp, *figures in side_sums(season, rules):
+    for side, entry_id, in_latest, outcome, *rest in side_groups(season, flags, details):
+        values = [int(value or 0) for value in rest[n_flags:]]
+        totals = [0] * n_terms
+        for t, j, c in plans("away" if side else "home", outcome, tuple(rest[:n_flags])):
+            totals[t] += c * values[j]
+        won, drawn, lp, *figures = totals
+        played = values[0]
         targets = [rows.get(entry_id)]
         if not in_latest:
             earlier = True
@@ -81,14 +154,13 @@ def standings(season, entries: list[EntryInfo], rules: GameRules) -> list[Standi
         for row in targets:
             if row is None:
                 continue
-            won, drawn = int(won or 0), int(drawn or 0)
             row.played += played
             row.won += won
             row.drawn += drawn
             row.lost += played - won - drawn
-            row.lp += int(lp or 0)
-            for key, value in zip(keys, figures):
-                row.stats[key] += int(value or 0)
+            row.lp += lp
+            for key, value in zip(figures_keys, figures):
+                row.stats[key] += value
     for row in (*rows.values(), *before.values()):
         for key, (a, b) in differences:
             row.stats[key] = row.stats[a] - row.stats[b]

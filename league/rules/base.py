@@ -69,6 +69,7 @@ class PlayedResult:
     outcome: str
     conceded: bool = False
     details: Mapping[str, Any] = field(default_factory=dict)
+    count: ClassVar[int] = 1  # one result (a ``terms.Summed`` stands for many)
 
     def score(self, side: str) -> int:
         value = self.home_score if side == "home" else self.away_score

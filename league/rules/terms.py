@@ -2,27 +2,30 @@
 
 A game declares its League Points and each standings figure as a ``Term``: a
 number per side of a result built from conditions (won, drawn, abandoned, a
-detail flag) and values (my score, theirs, a detail, a constant). A term is
-evaluated in Python on a ``PlayedResult`` (``value``: the pure rules, tested
-without the database) and compiled to a SQL expression over ``Result`` rows
-(``sql``: the standings' sums in the database), so the two can never disagree.
+detail flag) and values (my score, theirs, a detail, a constant). There is one
+evaluator, ``value``, and it reads two kinds of input:
+
+- a ``PlayedResult``: one result (the pure rules, tested without the database);
+- a ``Summed``: one side's results that agree on everything a condition reads
+  (outcome and flags), their values summed by the database (league/sums.py).
+
+A term is linear in its values once its conditions are settled (a constant counts
+once per result), so its value on a ``Summed`` is the sum of its values on the
+results summed, and the two paths can never disagree.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-
-from django.db.models import Case, Expression, F, Q, Value, When
-from django.db.models.functions import Coalesce
+from typing import Any
 
 from league.rules.base import ABANDONED, DRAW, PlayedResult, other_side
 
 
 class Cond:
     def holds(self, result: PlayedResult, side: str) -> bool:
-        raise NotImplementedError
-
-    def sql(self, side: str) -> Q:
         raise NotImplementedError
 
     def __and__(self, other: Cond) -> Cond:
@@ -45,22 +48,17 @@ class Outcome(Cond):
     def holds(self, result: PlayedResult, side: str) -> bool:
         return result.outcome == self._outcome(side)
 
-    def sql(self, side: str) -> Q:
-        return Q(outcome=self._outcome(side))
-
 
 @dataclass(frozen=True)
 class Flag(Cond):
-    """A yes/no detail of the game's own (DreadBall's landslide)."""
+    """A yes/no detail of the game's own (DreadBall's landslide); ``lookup`` is
+    where a ``Result`` query finds it."""
 
     key: str
     lookup: str
 
     def holds(self, result: PlayedResult, side: str) -> bool:
         return bool(result.details.get(self.key))
-
-    def sql(self, side: str) -> Q:
-        return Q(**{self.lookup: True})
 
 
 @dataclass(frozen=True)
@@ -71,9 +69,6 @@ class _And(Cond):
     def holds(self, result, side):
         return self.a.holds(result, side) and self.b.holds(result, side)
 
-    def sql(self, side):
-        return self.a.sql(side) & self.b.sql(side)
-
 
 @dataclass(frozen=True)
 class _Not(Cond):
@@ -81,9 +76,6 @@ class _Not(Cond):
 
     def holds(self, result, side):
         return not self.a.holds(result, side)
-
-    def sql(self, side):
-        return ~self.a.sql(side)
 
 
 WON = Outcome("mine")
@@ -93,10 +85,7 @@ ABANDONED_MATCH = Outcome(ABANDONED)
 
 
 class Term:
-    def value(self, result: PlayedResult, side: str) -> int:
-        raise NotImplementedError
-
-    def sql(self, side: str) -> Expression:
+    def value(self, result: PlayedResult | Summed, side: str) -> int:
         raise NotImplementedError
 
     def __sub__(self, other: Term) -> Term:
@@ -111,10 +100,7 @@ class Const(Term):
     n: int
 
     def value(self, result, side):
-        return self.n
-
-    def sql(self, side):
-        return Value(self.n)
+        return self.n * result.count  # once per result
 
 
 @dataclass(frozen=True)
@@ -126,23 +112,17 @@ class Score(Term):
     def value(self, result, side):
         return result.score(side if self.mine else other_side(side))
 
-    def sql(self, side):
-        of = side if self.mine else other_side(side)
-        return Coalesce(F(f"{of}_score"), Value(0))
-
 
 @dataclass(frozen=True)
 class Detail(Term):
-    """A number of the game's own details, missing as 0."""
+    """A number of the game's own details, missing as 0; ``lookup`` is where a
+    ``Result`` query finds it."""
 
     key: str
     lookup: str
 
     def value(self, result, side):
         return int(result.details.get(self.key) or 0)
-
-    def sql(self, side):
-        return Coalesce(F(self.lookup), Value(0))
 
 
 @dataclass(frozen=True)
@@ -156,9 +136,6 @@ class When_(Term):
     def value(self, result, side):
         return (self.then if self.cond.holds(result, side) else self.otherwise).value(result, side)
 
-    def sql(self, side):
-        return Case(When(self.cond.sql(side), then=self.then.sql(side)), default=self.otherwise.sql(side))
-
 
 @dataclass(frozen=True)
 class _Minus(Term):
@@ -167,9 +144,6 @@ class _Minus(Term):
 
     def value(self, result, side):
         return self.a.value(result, side) - self.b.value(result, side)
-
-    def sql(self, side):
-        return self.a.sql(side) - self.b.sql(side)
 
 
 @dataclass(frozen=True)
@@ -184,8 +158,31 @@ class Difference(Term):
     def value(self, result, side):
         return self.a.value(result, side) - self.b.value(result, side)
 
-    def sql(self, side):
-        return self.a.sql(side) - self.b.sql(side)
+
+@dataclass(frozen=True)
+class Summed:
+    """``count`` results of one side that agree on their ``outcome`` and on the
+    flags in ``details``; their scores (``home_score``, ``away_score``) and the
+    numbers in ``details`` are sums. A term's ``value`` on it is its total over
+    those results."""
+
+    outcome: str
+    count: int
+    home_score: int
+    away_score: int
+    details: Mapping[str, Any]
+
+    def score(self, side: str) -> int:
+        return self.home_score if side == "home" else self.away_score
+
+
+def parts(node: Term | Cond) -> Iterator[Term | Cond]:
+    """``node`` and every term and condition it is built from."""
+    yield node
+    for field in dataclasses.fields(node):
+        child = getattr(node, field.name)
+        if isinstance(child, (Term, Cond)):
+            yield from parts(child)
 
 
 def when(cond: Cond, then: Term | int, otherwise: Term | int = 0) -> Term:
