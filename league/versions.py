@@ -202,16 +202,20 @@ def serve(request, key: str, build: Callable[[], Any], *, vary_cookie: bool):
     return finish(response)
 
 
-def leagues_key(request, leagues: list, *, extra: str = "") -> str:
-    """The cache key of a page listing ``leagues`` (the league list): what it shows
-    of each league and the versions of their seasons (current season, its coaches),
-    read in one query."""
+def leagues_key(request, leagues, *, extra: str = "") -> str:
+    """The cache key of a page listing the ``leagues`` queryset (a page of the
+    league list): what it shows of each league and the versions of their seasons
+    (current season, its coaches). Two queries of plain values, each reading only
+    the page's rows: no model is built unless the page has to be."""
     from league.models import Season
 
-    seasons = sorted(Season.objects.filter(league_id__in=[league.pk for league in leagues]).values_list("pk", "version"))
+    shown = list(leagues.values_list("pk", "slug", "game_system", "name"))
+    seasons = sorted(
+        Season.objects.filter(league_id__in=[pk for pk, *_ in shown]).order_by().values_list("pk", "version")
+    )
     raw = "|".join([
         request.get_host(), request.path, extra,
-        ",".join(f"{league.pk}:{league.slug}:{league.game_system}:{league.name}" for league in leagues),
+        ",".join(f"{pk}:{slug}:{game}:{name}" for pk, slug, game, name in shown),
         ",".join(f"{pk}:{version}" for pk, version in seasons),
     ])
     return f"response:list:{hashlib.sha256(raw.encode()).hexdigest()}"

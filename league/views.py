@@ -40,7 +40,6 @@ def league_list(request: HttpRequest) -> HttpResponse:
     version of what it shows (league/versions.py)."""
     query = request.GET.get("q", "").strip()[:100]
     page = Paginator(selectors.league_search(query), LEAGUES_PER_PAGE).get_page(request.GET.get("page"))
-    page.object_list = list(page.object_list)
     if versions.anonymous(request):
         key = versions.leagues_key(request, page.object_list, extra=f"{query}|{page.number}|{page.paginator.count}")
         return versions.serve(request, key, lambda: _league_list(request, page, query), vary_cookie=True)
@@ -48,6 +47,7 @@ def league_list(request: HttpRequest) -> HttpResponse:
 
 
 def _league_list(request: HttpRequest, page, query: str) -> HttpResponse:
+    page.object_list = list(page.object_list)
     selectors.attach_current_seasons(page.object_list)
     # For an organiser: what waits on them in each of their leagues (league/dashboard.py).
     waiting = dashboard.counts_for(list(page.object_list), request.user)
