@@ -8,16 +8,17 @@ from collections import Counter
 
 from django import forms
 
-from league.dungeonbowl import rules
+from league.dungeonbowl import team_rules
 from league.dungeonbowl.models import College, Team
+from league.dungeonbowl.units import gp
 from league.idfields import IdChoiceField
 
 
 class DraftForm(forms.Form):
     name = forms.CharField(label="Team name", max_length=100, required=False)
     rerolls = forms.IntegerField(
-        label="Team re-rolls", min_value=0, max_value=rules.MAX_REROLLS, initial=0,
-        error_messages={"max_value": f"A team drafts 0 to {rules.MAX_REROLLS} re-rolls (DB-6).",
+        label="Team re-rolls", min_value=0, max_value=team_rules.MAX_REROLLS, initial=0,
+        error_messages={"max_value": f"A team drafts 0 to {team_rules.MAX_REROLLS} re-rolls (DB-6).",
                         "min_value": "Team re-rolls cannot be fewer than 0.", "required": "Enter the team re-rolls (0 if none)."},
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "narrow"}),
     )
@@ -34,9 +35,9 @@ class DraftForm(forms.Form):
             self.fields["rerolls"].initial = existing.rerolls
         for position in self.positions:
             self.fields[f"pos_{position.pk}"] = forms.IntegerField(
-                label=f"{position.name} ({rules.gp(position.cost)}; {position.group})", min_value=0,
-                max_value=rules.MAX_PLAYERS, initial=current[position.pk], required=False,
-                error_messages={"max_value": f"A team has at most {rules.MAX_PLAYERS} players."},
+                label=f"{position.name} ({gp(position.cost)}; {position.group})", min_value=0,
+                max_value=team_rules.MAX_PLAYERS, initial=current[position.pk], required=False,
+                error_messages={"max_value": f"A team has at most {team_rules.MAX_PLAYERS} players."},
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "narrow"}),
             )
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from django import forms
 
-from league.dungeonbowl import rules
+from league.dungeonbowl import postgame_rules, team_rules
 from league.dungeonbowl.league_models import MAX_PER_PLAYER, MAX_TD, Characteristic, Ending, Injury
 
 PLAYER_COUNTS = (
@@ -62,10 +62,10 @@ class DungeonBowlResultForm(forms.Form):
         choices=[(value, label) for value, label in Ending.choices if value != Ending.UNPLAYED],
         error_messages={"required": "Say how the game ended.", "invalid_choice": "Choose how the game ended."},
     )
-    home_gather = _count("Home players who used Gather Funds", rules.MAX_GATHERERS, "players")
-    away_gather = _count("Away players who used Gather Funds", rules.MAX_GATHERERS, "players")
-    home_journeymen = _count("Home Journeymen who played", rules.MAX_PLAYERS, "Journeymen")
-    away_journeymen = _count("Away Journeymen who played", rules.MAX_PLAYERS, "Journeymen")
+    home_gather = _count("Home players who used Gather Funds", postgame_rules.MAX_GATHERERS, "players")
+    away_gather = _count("Away players who used Gather Funds", postgame_rules.MAX_GATHERERS, "players")
+    home_journeymen = _count("Home Journeymen who played", team_rules.MAX_PLAYERS, "Journeymen")
+    away_journeymen = _count("Away Journeymen who played", team_rules.MAX_PLAYERS, "Journeymen")
     dice = forms.CharField(
         label="Winnings dice rolled at the table (optional)", required=False, max_length=10,
         help_text="The winner's 2D6, e.g. 5 3; on a draw the home team's D6 then the away team's. Empty: the app rolls.",

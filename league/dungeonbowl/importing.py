@@ -30,7 +30,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from league.dungeonbowl import rules, services
+from league.dungeonbowl import services, team_rules
 from league.dungeonbowl.league_models import DungeonBowlSettings, TeamSeason
 from league.dungeonbowl.models import GAME_SYSTEM, College, Team
 from league.importer import (
@@ -97,8 +97,8 @@ def read_team_rows(lines: Iterable[str]) -> list[TeamLines]:
             rerolls = int(text)
         except ValueError:
             raise BadRow(line, f"rerolls must be a whole number, not {shown(text)}") from None
-        if not 0 <= rerolls <= rules.MAX_REROLLS:
-            raise BadRow(line, f"a team has 0 to {rules.MAX_REROLLS} re-rolls (DB-6), not {rerolls}")
+        if not 0 <= rerolls <= team_rules.MAX_REROLLS:
+            raise BadRow(line, f"a team has 0 to {team_rules.MAX_REROLLS} re-rolls (DB-6), not {rerolls}")
         key = (slugify(league), slugify(team))
         current = teams.get(key)
         if current is None:
@@ -194,7 +194,7 @@ def _import_team(lines: TeamLines, *, league, season, budget, colleges, by, summ
         if name is None:
             raise BadRow(line, f"{position} is not a position of the {college.name}")
         picks.append(services.DraftPick(name, player))
-    check = rules.check_draft(college.roster(), [p.position for p in picks], lines.rerolls, budget)
+    check = team_rules.check_draft(college.roster(), [p.position for p in picks], lines.rerolls, budget)
     if not check.ok:
         raise BadRow(lines.last_line, f"{lines.team}'s draft is refused: {' '.join(check.refusals)}")
 

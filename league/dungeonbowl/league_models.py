@@ -10,8 +10,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from league.dungeonbowl import redraft_rules, rules
+from league.dungeonbowl import player_rules, postgame_rules, redraft_rules, team_rules
 from league.dungeonbowl.models import MAX_GP, Player, Team
+from league.dungeonbowl.units import gp
 
 MAX_TD = 9  # a Dungeon Bowl game ends on its first touchdown; a bound against typos
 MAX_SPP_VALUE = 10
@@ -31,12 +32,13 @@ class DungeonBowlSettings(models.Model):
         FOUR = 4, "Four divisions: the four winners"
 
     league = models.OneToOneField("league.League", on_delete=models.CASCADE, related_name="dungeonbowl_settings")
-    draft_budget = models.PositiveIntegerField(default=rules.DEFAULT_DRAFT_BUDGET, help_text="DB-6: gp to draft a team with.")
+    draft_budget = models.PositiveIntegerField(default=team_rules.DEFAULT_DRAFT_BUDGET,
+                                               help_text="DB-6: gp to draft a team with.")
     casualty_bonus = models.BooleanField(
         "casualty bonus point", default=False, help_text="DB-4: +1 League point for causing 3+ casualties that earn SPP."
     )
     playoffs = models.PositiveSmallIntegerField(choices=Playoffs.choices, default=Playoffs.NONE, help_text="DB-5b")
-    redraft_cap = models.BooleanField(default=False, help_text=f"DB-15: cap Re-Draft Budgets at {rules.gp(redraft_rules.REDRAFT_CAP)}.")
+    redraft_cap = models.BooleanField(default=False, help_text=f"DB-15: cap Re-Draft Budgets at {gp(redraft_rules.REDRAFT_CAP)}.")
     spp_completion = models.PositiveSmallIntegerField("SPP per completion", default=1)
     spp_deflection = models.PositiveSmallIntegerField("SPP per deflection", default=1)
     spp_interception = models.PositiveSmallIntegerField("SPP per interception", default=2)
@@ -63,11 +65,11 @@ class DungeonBowlSettings(models.Model):
 
     def __str__(self) -> str:
         bonus = ", +1 LP for 3+ casualties" if self.casualty_bonus else ""
-        return f"draft budget {rules.gp(self.draft_budget)}{bonus}"
+        return f"draft budget {gp(self.draft_budget)}{bonus}"
 
     @property
-    def spp_values(self) -> rules.SppValues:
-        return rules.SppValues(**{name: getattr(self, f"spp_{name}") for name in self.SPP_FIELDS})
+    def spp_values(self) -> postgame_rules.SppValues:
+        return postgame_rules.SppValues(**{name: getattr(self, f"spp_{name}") for name in self.SPP_FIELDS})
 
 
 class TeamSeason(models.Model):
@@ -117,7 +119,8 @@ class GameReport(models.Model):
             *(
                 models.CheckConstraint(condition=Q(**{f"{side}_{name}__lte": limit}), name=f"dbreport_{side}_{name}_in_range")
                 for side in ("home", "away")
-                for name, limit in (("cas", 16 * MAX_PER_PLAYER), ("gather", rules.MAX_PLAYERS), ("journeymen", rules.MAX_PLAYERS))
+                for name, limit in (("cas", 16 * MAX_PER_PLAYER), ("gather", team_rules.MAX_PLAYERS),
+                                    ("journeymen", team_rules.MAX_PLAYERS))
             ),
         ]
 
@@ -180,8 +183,8 @@ class PlayerGame(models.Model):
         return f"{self.player} in {self.report.result.fixture}"
 
     @property
-    def events(self) -> rules.GameEvents:
-        return rules.GameEvents(
+    def events(self) -> postgame_rules.GameEvents:
+        return postgame_rules.GameEvents(
             self.completions, self.deflections, self.interceptions, self.casualties, self.touchdowns, self.mvp
         )
 
@@ -217,7 +220,7 @@ class PlayerAdvancement(models.Model):
     and what it added to the player's value, so a player's profile can be explained
     line by line."""
 
-    KINDS = [(k.value, k.value.replace("_", " ")) for k in rules.Advancement]
+    KINDS = [(k.value, k.value.replace("_", " ")) for k in player_rules.Advancement]
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="advancement_lines")
     number = models.PositiveSmallIntegerField(help_text="The player's n-th advancement, 1 to 6.")
@@ -234,9 +237,10 @@ class PlayerAdvancement(models.Model):
         ordering = ["player", "number"]
         constraints = [
             models.UniqueConstraint(fields=["player", "number"], name="dbadvancement_number_unique"),
-            models.CheckConstraint(condition=Q(number__gte=1, number__lte=rules.MAX_ADVANCEMENTS),
+            models.CheckConstraint(condition=Q(number__gte=1, number__lte=player_rules.MAX_ADVANCEMENTS),
                                    name="dbadvancement_number_1_to_6"),
-            models.CheckConstraint(condition=Q(kind__in=[k.value for k in rules.Advancement]), name="dbadvancement_kind_valid"),
+            models.CheckConstraint(condition=Q(kind__in=[k.value for k in player_rules.Advancement]),
+                                   name="dbadvancement_kind_valid"),
             models.CheckConstraint(condition=Q(spp_cost__gte=1, spp_cost__lte=50), name="dbadvancement_spp_cost_in_range"),
             models.CheckConstraint(condition=Q(value_increase__lte=80_000), name="dbadvancement_value_in_range"),
             models.CheckConstraint(

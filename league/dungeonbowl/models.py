@@ -18,7 +18,7 @@ from django.db import models
 from django.db.models import Q, Sum
 from django.utils import timezone
 
-from league.dungeonbowl import rules
+from league.dungeonbowl import player_rules, team_rules
 
 MAX_GP = 10_000_000  # far above any budget; a typo of an extra zero or two is refused
 MAX_COST = 1_000_000
@@ -27,10 +27,10 @@ MAX_NIGGLING = 10
 
 
 def _profile_checks(prefix: str) -> list[models.CheckConstraint]:
-    """Every characteristic inside its Blood Bowl 2020 range (``rules.RANGES``)."""
+    """Every characteristic inside its Blood Bowl 2020 range (``player_rules.RANGES``)."""
     checks = []
-    for name in rules.CHARACTERISTICS:
-        low, high = sorted(rules.RANGES[name])
+    for name in player_rules.CHARACTERISTICS:
+        low, high = sorted(player_rules.RANGES[name])
         condition = Q(**{f"{name}__gte": low, f"{name}__lte": high})
         if name == "pa":
             condition |= Q(pa__isnull=True)
@@ -52,7 +52,8 @@ class College(models.Model):
 
     name = models.CharField(max_length=60, unique=True)
     slug = models.SlugField(max_length=60, unique=True)
-    reroll_cost = models.PositiveIntegerField(default=rules.DEFAULT_REROLL_COST, help_text="DB-6: gp per team re-roll when drafting.")
+    reroll_cost = models.PositiveIntegerField(default=team_rules.DEFAULT_REROLL_COST,
+                                              help_text="DB-6: gp per team re-roll when drafting.")
     wizard = models.CharField(max_length=60, help_text="The College Wizard this college's teams hire.")
     wizard_cost = models.PositiveIntegerField(default=100_000)
 
@@ -66,12 +67,12 @@ class College(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def roster(self) -> rules.Roster:
-        """The roster as plain values for ``rules.check_draft`` (one query)."""
+    def roster(self) -> team_rules.Roster:
+        """The roster as plain values for ``team_rules.check_draft`` (one query)."""
         positions = self.positions.select_related("group").order_by("group__order", "order", "id")
-        return rules.Roster(
+        return team_rules.Roster(
             self.name,
-            tuple(rules.RosterPosition(p.name, p.cost, p.group.name, p.group.max_count) for p in positions),
+            tuple(team_rules.RosterPosition(p.name, p.cost, p.group.name, p.group.max_count) for p in positions),
             self.reroll_cost,
         )
 
@@ -89,7 +90,7 @@ class PositionGroup(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["college", "name"], name="positiongroup_name_unique_in_college"),
             models.CheckConstraint(
-                condition=Q(max_count__gte=1, max_count__lte=rules.MAX_PLAYERS), name="positiongroup_max_in_range"
+                condition=Q(max_count__gte=1, max_count__lte=team_rules.MAX_PLAYERS), name="positiongroup_max_in_range"
             ),
         ]
 
@@ -130,8 +131,8 @@ class Position(models.Model):
             raise ValidationError({"skills": 'A list of skill names, e.g. ["Block", "Thick Skull"].'})
 
     @property
-    def profile(self) -> rules.Profile:
-        return rules.Profile(self.ma, self.st, self.ag, self.pa, self.av)
+    def profile(self) -> player_rules.Profile:
+        return player_rules.Profile(self.ma, self.st, self.ag, self.pa, self.av)
 
     @property
     def skills_label(self) -> str:
@@ -153,7 +154,7 @@ class Team(models.Model):
     name = models.CharField(max_length=100)
     slug = models.SlugField(max_length=100)
     rerolls = models.PositiveSmallIntegerField("team re-rolls", default=0)
-    draft_budget = models.PositiveIntegerField(default=rules.DEFAULT_DRAFT_BUDGET)
+    draft_budget = models.PositiveIntegerField(default=team_rules.DEFAULT_DRAFT_BUDGET)
     draft_submitted_at = models.DateTimeField(null=True, blank=True)
     draft_locked_at = models.DateTimeField(null=True, blank=True)
     draft_locked_by = models.ForeignKey(
@@ -166,7 +167,7 @@ class Team(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["league", "slug"], name="dbteam_slug_unique_in_league"),
             models.UniqueConstraint(fields=["league", "name"], name="dbteam_name_unique_in_league"),
-            models.CheckConstraint(condition=Q(rerolls__lte=rules.MAX_REROLLS), name="dbteam_rerolls_0_to_8"),
+            models.CheckConstraint(condition=Q(rerolls__lte=team_rules.MAX_REROLLS), name="dbteam_rerolls_0_to_8"),
             models.CheckConstraint(condition=Q(draft_budget__lte=MAX_GP), name="dbteam_draft_budget_in_range"),
             models.CheckConstraint(
                 condition=Q(draft_locked_at__isnull=True) | Q(draft_submitted_at__isnull=False),
@@ -185,11 +186,11 @@ class Team(models.Model):
         """DB-6: the sum of the ledger (one query)."""
         return self.treasury_lines.aggregate(total=Sum("amount"))["total"] or 0
 
-    def value(self, *, trophy: bool = False) -> rules.TeamValue:
+    def value(self, *, trophy: bool = False) -> team_rules.TeamValue:
         """DB-8 (and DB-14's Trophy re-roll) over the players on the draft list."""
         players = self.players.filter(status=Player.Status.ACTIVE).select_related("position")
-        return rules.team_value(
-            (rules.PlayerValue(p.value, p.miss_next_game) for p in players),
+        return team_rules.team_value(
+            (team_rules.PlayerValue(p.value, p.miss_next_game) for p in players),
             rerolls=self.rerolls, reroll_cost=self.college.reroll_cost, trophy=trophy,
         )
 
@@ -244,7 +245,7 @@ class Player(models.Model):
                 condition=Q(status__in=["active", "dead", "left", "fired"]), name="dbplayer_status_valid"
             ),
             models.CheckConstraint(
-                condition=Q(advancements__lte=rules.MAX_ADVANCEMENTS), name="dbplayer_advancements_0_to_6"
+                condition=Q(advancements__lte=player_rules.MAX_ADVANCEMENTS), name="dbplayer_advancements_0_to_6"
             ),
             models.CheckConstraint(condition=Q(value_increase__lte=MAX_COST), name="dbplayer_value_increase_in_range"),
             models.CheckConstraint(condition=Q(spp__gte=0, spp__lte=10_000), name="dbplayer_spp_in_range"),
@@ -265,8 +266,8 @@ class Player(models.Model):
         return self.position.cost + self.value_increase
 
     @property
-    def profile(self) -> rules.Profile:
-        return rules.Profile(self.ma, self.st, self.ag, self.pa, self.av)
+    def profile(self) -> player_rules.Profile:
+        return player_rules.Profile(self.ma, self.st, self.ag, self.pa, self.av)
 
     @property
     def skills(self) -> list[str]:

@@ -20,9 +20,10 @@ from __future__ import annotations
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 
-from league.dungeonbowl import rules as db
 from league.dungeonbowl.league_models import Ending, GameReport, PlayerEffect, TeamSeason
 from league.dungeonbowl.models import DiceRoll, Player, Team, TreasuryLine
+from league.dungeonbowl.player_rules import Injury, PlayerState, apply_injury
+from league.dungeonbowl.postgame_rules import Outcome, result_for, spp_earned, treasure_room_bonus, winnings
 from league.dungeonbowl.services import record_roll
 from league import locks
 from league.rules.base import SIDES, other_side
@@ -50,14 +51,14 @@ def _acting_user(result):
     return event.by if event is not None else None
 
 
-def _outcome(result, report: GameReport) -> db.Outcome:
+def _outcome(result, report: GameReport) -> Outcome:
     if report.ending == Ending.UNPLAYED or result.outcome == "abandoned":
-        return db.Outcome.UNPLAYED
+        return Outcome.UNPLAYED
     if result.outcome == "draw":
-        return db.Outcome.DRAW
+        return Outcome.DRAW
     if result.conceded:
-        return db.Outcome.AWAY_CONCEDED if result.outcome == "home" else db.Outcome.HOME_CONCEDED
-    return db.Outcome.HOME_WIN if result.outcome == "home" else db.Outcome.AWAY_WIN
+        return Outcome.AWAY_CONCEDED if result.outcome == "home" else Outcome.HOME_CONCEDED
+    return Outcome.HOME_WIN if result.outcome == "home" else Outcome.AWAY_WIN
 
 
 def _roll(result, team: Team, *, description: str, dice: str, table: list[int] | None, by) -> list[int]:
@@ -80,10 +81,10 @@ def _roll(result, team: Team, *, description: str, dice: str, table: list[int] |
     return list(roll.values)
 
 
-def _winnings_dice(result, outcome: db.Outcome, teams: dict[str, Team], table: list[int] | None, by) -> list[int]:
+def _winnings_dice(result, outcome: Outcome, teams: dict[str, Team], table: list[int] | None, by) -> list[int]:
     """DB-10: the winner's 2D6; on a draw each team's own D6 (home, then away)."""
     fixture = result.fixture
-    if outcome == db.Outcome.DRAW:
+    if outcome == Outcome.DRAW:
         return [
             _roll(result, teams[side], description=f"Winnings, draw: {teams[side]}'s D6 ({fixture})", dice="D6",
                   table=None if table is None else [table[i]], by=by)[0]
@@ -107,7 +108,7 @@ def apply_postgame(result) -> None:
     if report is None:
         return
     outcome = _outcome(result, report)
-    if outcome == db.Outcome.UNPLAYED:
+    if outcome == Outcome.UNPLAYED:
         return  # DB-5a Decision: no winnings, no SPP, nobody hurt
     teams = _teams(result)
     if set(teams) != set(SIDES):
@@ -117,13 +118,13 @@ def apply_postgame(result) -> None:
 
     # DB-10 winnings, then the Treasure Room bonus.
     dice = _winnings_dice(result, outcome, teams, report.dice, by)
-    paid = db.winnings(outcome, dice)
+    paid = winnings(outcome, dice)
     for side in SIDES:
-        verb = {"draw": "draw", "win": "win", "loss": "loss"}[db.result_for(outcome, side)]
+        verb = {"draw": "draw", "win": "win", "loss": "loss"}[result_for(outcome, side)]
         _pay(teams[side], getattr(paid, side), TreasuryLine.Kind.WINNINGS,
              f"Winnings ({verb}, dice {' '.join(map(str, dice))}) v {teams[other_side(side)]}, {fixture.round}", result, by)
         gatherers = getattr(report, f"{side}_gather")
-        _pay(teams[side], db.treasure_room_bonus(gatherers), TreasuryLine.Kind.TREASURE_ROOM,
+        _pay(teams[side], treasure_room_bonus(gatherers), TreasuryLine.Kind.TREASURE_ROOM,
              f"Treasure Room: {gatherers} player{'s' * (gatherers != 1)} used Gather Funds, {fixture.round}", result, by)
 
     # DB-13 recovery: who missed this game is fit for the next.
@@ -142,13 +143,13 @@ def apply_postgame(result) -> None:
     players = {p.pk: p for p in Player.objects.select_for_update(of=("self",)).select_related("position").filter(pk__in=lines)}
     for pid, line in lines.items():
         player = players[pid]
-        effect = PlayerEffect(result=result, player=player, spp=db.spp_earned(line.events, values), mvp=line.mvp)
+        effect = PlayerEffect(result=result, player=player, spp=spp_earned(line.events, values), mvp=line.mvp)
         player.spp += effect.spp
         player.mvp_awards += 1 if line.mvp else 0
         notes = [f"+{effect.spp} SPP"] if effect.spp else []
         if line.injury:
-            state = db.PlayerState(player.profile, player.niggling_injuries, player.miss_next_game)
-            hurt = db.apply_injury(state, db.Injury(line.injury), line.lasting or None)
+            state = PlayerState(player.profile, player.niggling_injuries, player.miss_next_game)
+            hurt = apply_injury(state, Injury(line.injury), line.lasting or None)
             effect.niggling = hurt.state.niggling_injuries > player.niggling_injuries
             effect.miss_next_game = hurt.state.miss_next_game and not player.miss_next_game
             effect.reduced = hurt.reduced or ""

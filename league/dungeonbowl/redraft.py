@@ -23,11 +23,12 @@ from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
 from league import services as engine
-from league.dungeonbowl import redraft_rules, rules, services
+from league.dungeonbowl import redraft_rules, services, team_rules
 from league.dungeonbowl.league_models import TeamSeason
 from league.dungeonbowl.models import DiceRoll, Player, Team, TreasuryLine
 from league.dungeonbowl.redraft_models import Redraft, RedraftRoll, RedraftStep
 from league.dungeonbowl.seasons import season_over
+from league.dungeonbowl.units import gp
 from league.models import Division, Entry, Fixture, League, Result, Season
 
 Step = RedraftStep
@@ -253,7 +254,7 @@ def raise_funds(*, team: Team, by) -> Redraft:
     redraft = _current(team, by, expect=Step.FUNDS)
     treasury = _treasury(team)
     if treasury < 0:
-        raise ValidationError(f"{team}'s Treasury is {rules.gp(treasury)}; the commissioner corrects it first.")
+        raise ValidationError(f"{team}'s Treasury is {gp(treasury)}; the commissioner corrects it first.")
     cap = bool(team.league.rules.settings and team.league.rules.settings.redraft_cap)
     games, wins = games_and_wins(team, redraft.season)
     budget = redraft_rules.redraft_budget(
@@ -301,8 +302,9 @@ def redraft_team(
         raise ValidationError("Re-hire only players from the team's draft list of last season.")
     returning = sorted((on_list[pk] for pk in rehire), key=lambda p: p.number)
     lines = [r if isinstance(r, Rookie) else Rookie(r) for r in rookies]
-    picks = [rules.Pick(p.position.name, cost=rehire_cost(p), label=f"#{p.number} {p.name}") for p in returning]
-    check = rules.check_draft(team.college.roster(), [*picks, *(r.position for r in lines)], rerolls, redraft.budget)
+    picks = [team_rules.Pick(p.position.name, cost=rehire_cost(p), label=f"#{p.number} {p.name}") for p in returning]
+    check = team_rules.check_draft(team.college.roster(), [*picks, *(r.position for r in lines)], rerolls,
+                                   redraft.budget)
     for pk, rolls in niggling.items():
         player = on_list.get(pk)
         if player is None or pk not in rehire:
@@ -349,9 +351,9 @@ def redraft_team(
     opened = TreasuryLine.objects.create(
         team=team, amount=check.remaining, kind=TreasuryLine.Kind.REDRAFT, cause=redraft, created_by=by,
         reason=(
-            f"Re-draft after {redraft.season.name}: budget {rules.gp(redraft.budget)}, {len(returning)} returning "
-            f"and {len(lines)} new players {rules.gp(check.players_cost)}, {rerolls} re-rolls "
-            f"{rules.gp(check.rerolls_cost)}, unspent {rules.gp(check.remaining)}"
+            f"Re-draft after {redraft.season.name}: budget {gp(redraft.budget)}, {len(returning)} returning "
+            f"and {len(lines)} new players {gp(check.players_cost)}, {rerolls} re-rolls "
+            f"{gp(check.rerolls_cost)}, unspent {gp(check.remaining)}"
         ),
     )
     return _advance(redraft, Step.DONE, opened=opened, drafted=drafted)

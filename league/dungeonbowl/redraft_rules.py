@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from league.dungeonbowl.rules import _check_die, gp
+from league.dungeonbowl.units import check_die, gp
 
 # Off-season: scouting, budget, re-hire, R&R (DB-15) ------------------------------------
 
@@ -19,7 +19,7 @@ REHIRE_FEE_PER_SEASON = 20_000
 
 def scouted(d6: int) -> bool:
     """DB-15 step 1: a 6 sends a player with an MVP award to a Blood Bowl team."""
-    _check_die(d6)
+    check_die(d6)
     return d6 == 6
 
 
@@ -69,5 +69,5 @@ def niggling_recovery(niggling_injuries: int, rolls: Sequence[int]) -> int:
     if len(rolls) != niggling_injuries:
         raise ValueError(f"Roll one D6 per Niggling Injury: {niggling_injuries}, not {len(rolls)}.")
     for roll in rolls:
-        _check_die(roll)
+        check_die(roll)
     return sum(1 for roll in rolls if roll < 4)

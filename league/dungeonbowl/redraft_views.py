@@ -17,9 +17,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
-from league.dungeonbowl import redraft, redraft_rules, rules
+from league.dungeonbowl import redraft, redraft_rules, team_rules
 from league.dungeonbowl.models import Player, Position, Team
 from league.dungeonbowl.redraft_models import Redraft, RedraftRoll, RedraftStep
+from league.dungeonbowl.units import gp
 from league.dungeonbowl.views import _league
 from league.models import League, Season
 
@@ -66,8 +67,8 @@ class RedraftForm(forms.Form):
     re-rolls kept or bought at the roster price."""
 
     rerolls = forms.IntegerField(
-        label="Team re-rolls", min_value=0, max_value=rules.MAX_REROLLS,
-        error_messages={"max_value": f"A team drafts 0 to {rules.MAX_REROLLS} re-rolls (DB-6).",
+        label="Team re-rolls", min_value=0, max_value=team_rules.MAX_REROLLS,
+        error_messages={"max_value": f"A team drafts 0 to {team_rules.MAX_REROLLS} re-rolls (DB-6).",
                         "min_value": "Team re-rolls cannot be fewer than 0.", "required": "Enter the team re-rolls (0 if none)."},
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "narrow"}),
     )
@@ -79,9 +80,9 @@ class RedraftForm(forms.Form):
         for p in players:
             self.fields[f"rehire_{p.pk}"] = forms.BooleanField(
                 label=(f"#{p.number} {p.name} ({p.position.name}, {p.spp} SPP"
-                       f"{f', {p.niggling_injuries} Niggling' if p.niggling_injuries else ''}): value {rules.gp(p.value)}"
-                       f" + {rules.gp(redraft.rehire_cost(p) - p.value)} for {p.seasons_played + 1} season(s)"
-                       f" = {rules.gp(redraft.rehire_cost(p))}"),
+                       f"{f', {p.niggling_injuries} Niggling' if p.niggling_injuries else ''}): value {gp(p.value)}"
+                       f" + {gp(redraft.rehire_cost(p) - p.value)} for {p.seasons_played + 1} season(s)"
+                       f" = {gp(redraft.rehire_cost(p))}"),
                 required=False, initial=True,
             )
             if table and p.niggling_injuries:
@@ -91,9 +92,9 @@ class RedraftForm(forms.Form):
                 )
         for position in positions:
             self.fields[f"pos_{position.pk}"] = forms.IntegerField(
-                label=f"New {position.name} ({rules.gp(position.cost)}; {position.group.name})", min_value=0,
-                max_value=rules.MAX_PLAYERS, required=False, initial=0,
-                error_messages={"max_value": f"A team has at most {rules.MAX_PLAYERS} players."},
+                label=f"New {position.name} ({gp(position.cost)}; {position.group.name})", min_value=0,
+                max_value=team_rules.MAX_PLAYERS, required=False, initial=0,
+                error_messages={"max_value": f"A team has at most {team_rules.MAX_PLAYERS} players."},
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "narrow"}),
             )
 
@@ -285,7 +286,7 @@ def _act(request: HttpRequest, league: League, team: Team) -> HttpResponse:
             message = "R&R: every player who would have missed the next game has recovered."
         elif action == "funds":
             done = redraft.raise_funds(team=team, by=by)
-            message = f"Re-Draft Budget: {rules.gp(done.budget)}. The Treasury is emptied."
+            message = f"Re-Draft Budget: {gp(done.budget)}. The Treasury is emptied."
         elif action == "draft":
             players = list(team.players.on_draft_list().select_related("position").order_by("number"))
             form = _draft_form(request.POST, team, players, organiser)
@@ -293,7 +294,7 @@ def _act(request: HttpRequest, league: League, team: Team) -> HttpResponse:
                 return _render(request, league, team, bound=form)
             done = redraft.redraft_team(team=team, by=by, rehire=form.rehire(), rookies=form.rookies(),
                                         rerolls=form.cleaned_data["rerolls"], niggling=form.niggling)
-            message = f"{team.name} is re-drafted; {rules.gp(done.opened.amount)} opens the Treasury."
+            message = f"{team.name} is re-drafted; {gp(done.opened.amount)} opens the Treasury."
         elif action == "retire":
             redraft.retire_team(team=team, by=by)
             message = f"{team.name} retires with its history; its coach may draft a new team."

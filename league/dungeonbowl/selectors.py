@@ -8,10 +8,11 @@ from dataclasses import dataclass, field
 from django.contrib.contenttypes.models import ContentType
 from django.shortcuts import get_object_or_404
 
-from league.dungeonbowl import rules
-from league.dungeonbowl.playoff_rules import PLACING_NAMES
+from league.dungeonbowl import player_rules, team_rules
 from league.dungeonbowl.league_models import GameReport, TeamSeason
 from league.dungeonbowl.models import DiceRoll, Player, Team, TreasuryLine
+from league.dungeonbowl.playoff_rules import PLACING_NAMES
+from league.dungeonbowl.units import gp
 
 
 @dataclass
@@ -20,7 +21,7 @@ class TeamSheet:
     players: list[Player]
     lines: list[TreasuryLine]
     treasury: int
-    value: rules.TeamValue
+    value: team_rules.TeamValue
     division: str | None
     season: str | None
     trophy: bool = False  # DB-14: holds the Dungeon Bowl Trophy (an extra re-roll in TV)
@@ -44,8 +45,8 @@ def team_sheet(league, slug: str) -> TeamSheet:
     honours = list(Honour.objects.filter(team=team).select_related("season")
                    .order_by("-season__start_date", "-season_id"))
     trophy = trophy_holder_id(league) == team.pk
-    value = rules.team_value(
-        (rules.PlayerValue(p.value, p.miss_next_game) for p in players),
+    value = team_rules.team_value(
+        (team_rules.PlayerValue(p.value, p.miss_next_game) for p in players),
         rerolls=team.rerolls, reroll_cost=team.college.reroll_cost, trophy=trophy,
     )
     return TeamSheet(
@@ -139,9 +140,10 @@ def next_steps(coach, *, to_report=(), to_confirm=()) -> list[NextStep]:
             on_list=Count("players", filter=Q(players__status=Player.Status.ACTIVE)),
         ).order_by("league__name", "name")
     )
-    low = rules.advancement_cost(rules.Advancement.CHOSEN_PRIMARY, 1)
+    low = player_rules.advancement_cost(player_rules.Advancement.CHOSEN_PRIMARY, 1)
     ready = list(
-        Player.objects.on_draft_list().filter(team__in=teams, spp__gte=low, advancements__lt=rules.MAX_ADVANCEMENTS)
+        Player.objects.on_draft_list()
+        .filter(team__in=teams, spp__gte=low, advancements__lt=player_rules.MAX_ADVANCEMENTS)
         .select_related("position").order_by("team_id", "number")
     )
     from league.dungeonbowl.redraft import Step, waiting_redrafts
@@ -159,12 +161,12 @@ def next_steps(coach, *, to_report=(), to_confirm=()) -> list[NextStep]:
                                   reverse("dungeonbowl:draft", args=[team.league.slug])))
             continue
         reroll = 2 * team.college.reroll_cost
-        can_hire = team.on_list < rules.MAX_PLAYERS and team.cheapest and team.gold >= team.cheapest
-        if can_hire or (team.gold >= reroll and team.rerolls < rules.MAX_REROLLS):
-            steps.append(NextStep("Spend", f"{team.name} has {rules.gp(team.gold)} in the Treasury: hire a player or "
-                                  f"buy a re-roll ({rules.gp(reroll)}).", page))
+        can_hire = team.on_list < team_rules.MAX_PLAYERS and team.cheapest and team.gold >= team.cheapest
+        if can_hire or (team.gold >= reroll and team.rerolls < team_rules.MAX_REROLLS):
+            steps.append(NextStep("Spend", f"{team.name} has {gp(team.gold)} in the Treasury: hire a player or "
+                                  f"buy a re-roll ({gp(reroll)}).", page))
         for player in (p for p in ready if p.team_id == team.pk):
-            cost = rules.advancement_cost(rules.Advancement.CHOSEN_PRIMARY, player.advancements + 1)
+            cost = player_rules.advancement_cost(player_rules.Advancement.CHOSEN_PRIMARY, player.advancements + 1)
             if player.spp >= cost and player.position.primary:
                 steps.append(NextStep("Advance", f"{team.name}: #{player.number} {player.name} has {player.spp} SPP "
                                       f"(a chosen primary skill costs {cost}).", page))

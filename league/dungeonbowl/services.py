@@ -20,7 +20,7 @@ from django.db.models import Model, Sum
 from django.utils import timezone
 from django.utils.text import slugify
 
-from league.dungeonbowl import rules
+from league.dungeonbowl import team_rules
 from league.dungeonbowl.models import (
     GAME_SYSTEM,
     MAX_GP,
@@ -31,6 +31,7 @@ from league.dungeonbowl.models import (
     Team,
     TreasuryLine,
 )
+from league.dungeonbowl.units import gp
 from league.models import Coach, League
 
 # Reading helpers ---------------------------------------------------------------------
@@ -128,7 +129,7 @@ def submit_draft(
     college: College | None = None,
     picks: Sequence[str | DraftPick],
     rerolls: int,
-    budget: int = rules.DEFAULT_DRAFT_BUDGET,
+    budget: int = team_rules.DEFAULT_DRAFT_BUDGET,
     by,
 ) -> Team:
     """DB-6: a coach (or their league's commissioner) submits a draft list.
@@ -136,7 +137,7 @@ def submit_draft(
     Either an existing ``team`` whose draft is not locked (a resubmission replaces
     the players and reverses the previous opening of the Treasury) or a new team
     from ``league``, ``coach``, ``name`` and ``college``. The draft is checked by
-    ``rules.check_draft``; a refused draft writes nothing. The unspent budget opens
+    ``team_rules.check_draft``; a refused draft writes nothing. The unspent budget opens
     the Treasury (DB-6 Decision).
     """
     if isinstance(budget, bool) or not isinstance(budget, int) or not 0 <= budget <= MAX_GP:
@@ -156,7 +157,7 @@ def submit_draft(
         raise ValidationError(f"The commissioner has locked {team}'s draft; it can no longer change.")
     if college is None:
         raise ValidationError("Choose the team's College of Magic.")
-    check = rules.check_draft(college.roster(), [line.position for line in lines], rerolls, budget)
+    check = team_rules.check_draft(college.roster(), [line.position for line in lines], rerolls, budget)
     if errors or not check.ok:
         raise ValidationError([*check.refusals, *errors])
 
@@ -182,8 +183,8 @@ def submit_draft(
         amount=check.treasury,
         kind=TreasuryLine.Kind.DRAFT,
         reason=(
-            f"Draft: budget {rules.gp(budget)}, {len(lines)} players {rules.gp(check.players_cost)}, "
-            f"{rerolls} re-rolls {rules.gp(check.rerolls_cost)}, unspent {rules.gp(check.treasury)}"
+            f"Draft: budget {gp(budget)}, {len(lines)} players {gp(check.players_cost)}, "
+            f"{rerolls} re-rolls {gp(check.rerolls_cost)}, unspent {gp(check.treasury)}"
         ),
         created_by=by,
     )

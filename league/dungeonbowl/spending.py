@@ -12,9 +12,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Sum
 
-from league.dungeonbowl import rules
+from league.dungeonbowl import player_rules, team_rules
 from league.dungeonbowl.league_models import GameReport
 from league.dungeonbowl.models import MAX_NUMBER, Player, Position, Team, TreasuryLine
+from league.dungeonbowl.units import gp
 from league.models import Result
 
 
@@ -34,15 +35,15 @@ def _balance(team: Team) -> int:
 def _pay(team: Team, cost: int, reason: str, cause, by) -> None:
     balance = _balance(team)
     if balance < cost:
-        raise ValidationError(f"{reason} costs {rules.gp(cost)}; the Treasury holds {rules.gp(balance)} ({rules.gp(cost - balance)} short).")
+        raise ValidationError(f"{reason} costs {gp(cost)}; the Treasury holds {gp(balance)} ({gp(cost - balance)} short).")
     TreasuryLine.objects.create(team=team, amount=-cost, kind=TreasuryLine.Kind.PURCHASE, reason=reason, cause=cause, created_by=by)
 
 
 def _check_room(team: Team, position: Position) -> int:
     """DB-6/DB-12: under 16 players and within the position's group; the free number."""
     on_list = list(team.players.on_draft_list().select_related("position"))
-    if len(on_list) >= rules.MAX_PLAYERS:
-        raise ValidationError(f"{team} already has {rules.MAX_PLAYERS} players; fire one first (DB-12).")
+    if len(on_list) >= team_rules.MAX_PLAYERS:
+        raise ValidationError(f"{team} already has {team_rules.MAX_PLAYERS} players; fire one first (DB-12).")
     if position.college_id != team.college_id:
         raise ValidationError(f"{position} is not a position of the {team.college}.")
     in_group = sum(1 for p in on_list if p.position.group_id == position.group_id)
@@ -86,8 +87,8 @@ def fire_player(*, player: Player, by) -> Player:
 def buy_reroll(*, team: Team, by) -> Team:
     """DB-6/DB-12: a team re-roll after the draft costs double, up to 8."""
     team = _lock(team, by)
-    if team.rerolls >= rules.MAX_REROLLS:
-        raise ValidationError(f"{team} already has {rules.MAX_REROLLS} team re-rolls, the most a team can have (DB-6).")
+    if team.rerolls >= team_rules.MAX_REROLLS:
+        raise ValidationError(f"{team} already has {team_rules.MAX_REROLLS} team re-rolls, the most a team can have (DB-6).")
     cost = 2 * team.college.reroll_cost
     _pay(team, cost, f"Team re-roll {team.rerolls + 1} at double cost", team, by)
     team.rerolls += 1
@@ -102,7 +103,7 @@ def hire_journeyman(*, team: Team, result: Result, position: Position, name: str
     says played, and only from the college's 0-16 line."""
     team = _lock(team, by)
     position = Position.objects.select_related("group").get(pk=position.pk)
-    if position.group.max_count < rules.MAX_PLAYERS:
+    if position.group.max_count < team_rules.MAX_PLAYERS:
         raise ValidationError("Journeymen are the college's 0-16 linemen.")
     report = GameReport.objects.filter(result=result, result__status=Result.Status.APPROVED).select_related(
         "result__fixture").first()
@@ -152,7 +153,7 @@ def advance_player(
     if player.status != Player.Status.ACTIVE:
         raise ValidationError(f"{player} is not on the draft list.")
     skill = " ".join((skill or "").split())
-    if kind != rules.Advancement.CHARACTERISTIC:
+    if kind != player_rules.Advancement.CHARACTERISTIC:
         if not skill:
             raise ValidationError("Name the skill the player learns.")
         if len(skill) > 40:
@@ -164,7 +165,7 @@ def advance_player(
     else:
         skill, category = "", ""
     try:
-        check = rules.check_advancement(
+        check = player_rules.check_advancement(
             kind, advancements_taken=player.advancements, spp=player.spp, category=category,
             primary=player.position.primary, secondary=player.position.secondary,
             characteristic=characteristic or None, profile=player.profile,
@@ -173,14 +174,14 @@ def advance_player(
         raise ValidationError(f"{player}: {error}") from None
     if characteristic:
         profile, _ = player.profile.improved(characteristic)
-        for name in rules.CHARACTERISTICS:
+        for name in player_rules.CHARACTERISTICS:
             setattr(player, name, getattr(profile, name))
     else:
         player.skills_gained = [*player.skills_gained, skill]
     player.spp -= check.spp_cost
     player.advancements = check.number
     player.value_increase += check.value_increase
-    player.save(update_fields=[*rules.CHARACTERISTICS, "skills_gained", "spp", "advancements", "value_increase"])
+    player.save(update_fields=[*player_rules.CHARACTERISTICS, "skills_gained", "spp", "advancements", "value_increase"])
     return PlayerAdvancement.objects.create(
         player=player, number=check.number, kind=kind, category=category, skill=skill,
         characteristic=characteristic, spp_cost=check.spp_cost, value_increase=check.value_increase, created_by=by,

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from league.dungeonbowl import rules, selectors, services, spending
+from league.dungeonbowl import player_rules, selectors, services, spending, team_rules
 from league.dungeonbowl.draft_forms import DraftForm, EntryForm, NewTeamForm
 from league.dungeonbowl.models import GAME_SYSTEM, College, DiceRoll, Player, Position, Team
 from league.idfields import IdChoiceField
@@ -80,7 +80,7 @@ def draft(request: HttpRequest, slug: str) -> HttpResponse:
     form = DraftForm(request.POST or None, college=college, existing=existing)
     check = None
     if request.method == "POST" and coach is not None and form.is_valid():
-        check = rules.check_draft(college.roster(), form.picks(), form.cleaned_data["rerolls"], budget)
+        check = team_rules.check_draft(college.roster(), form.picks(), form.cleaned_data["rerolls"], budget)
         if "submit" in request.POST and check.ok:
             try:
                 team = services.submit_draft(
@@ -100,7 +100,7 @@ def draft(request: HttpRequest, slug: str) -> HttpResponse:
     elif request.method == "POST" and coach is None:
         raise PermissionDenied("The commissioner locks drafts; a coach drafts a team.")
     if check is None:
-        check = rules.check_draft(college.roster(), form.initial_picks(), form.initial_rerolls(), budget)
+        check = team_rules.check_draft(college.roster(), form.initial_picks(), form.initial_rerolls(), budget)
     submitted = (
         list(Team.objects.filter(league=league, draft_submitted_at__isnull=False).select_related("coach", "college"))
         if organiser else []
@@ -210,16 +210,16 @@ class AdvanceForm(forms.Form):
     skill tables, which the league's data does not hold."""
 
     KINDS = [
-        (rules.Advancement.CHOSEN_PRIMARY.value, "Chosen primary skill (6/8/12/16/20/30 SPP, +20,000 gp)"),
-        (rules.Advancement.CHOSEN_SECONDARY.value, "Chosen secondary skill (12/14/18/22/26/40 SPP, +40,000 gp)"),
-        (rules.Advancement.CHARACTERISTIC.value, "A characteristic (18/20/24/28/32/50 SPP, +10,000 to +80,000 gp)"),
+        (player_rules.Advancement.CHOSEN_PRIMARY.value, "Chosen primary skill (6/8/12/16/20/30 SPP, +20,000 gp)"),
+        (player_rules.Advancement.CHOSEN_SECONDARY.value, "Chosen secondary skill (12/14/18/22/26/40 SPP, +40,000 gp)"),
+        (player_rules.Advancement.CHARACTERISTIC.value, "A characteristic (18/20/24/28/32/50 SPP, +10,000 to +80,000 gp)"),
     ]
     player = IdChoiceField(queryset=Player.objects.none(), error_messages={
         "required": "Choose the player.", "invalid_choice": "Choose a player on the draft list."})
     kind = forms.ChoiceField(label="Advancement", choices=KINDS, error_messages={
         "invalid_choice": "Choose a chosen skill or a characteristic (random skills are not offered)."})
     category = forms.ChoiceField(label="Skill category", required=False,
-                                 choices=[("", "—"), *rules.SKILL_CATEGORIES.items()])
+                                 choices=[("", "—"), *player_rules.SKILL_CATEGORIES.items()])
     skill = forms.CharField(max_length=40, required=False, help_text="The skill's name, for a skill.")
     characteristic = forms.ChoiceField(required=False, choices=[("", "—"), ("ma", "MA"), ("st", "ST"), ("ag", "AG"),
                                                                  ("pa", "PA"), ("av", "AV")])

@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils.text import slugify
 
-from league.dungeonbowl import rules as db
+from league.dungeonbowl import postgame_rules, team_rules
 from league.dungeonbowl.forms import DungeonBowlResultForm
 from league.dungeonbowl.league_models import MAX_PER_PLAYER, MAX_TD, DungeonBowlSettings, Ending, GameReport, PlayerEffect
 from league.rules.base import ABANDONED, AWAY_WIN, DRAW, HOME_WIN, SIDES, GameRules, PlayedResult, Stat, Verdict
@@ -154,8 +154,10 @@ class DungeonBowlRules(GameRules):
             mvps = sum(1 for line in lines[side] if line["mvp"])
             if mvps > 1:
                 raise ValidationError(f"{names[side]} has {mvps} MVPs; a team names one MVP per game.")
-        gather = {side: _whole(facts.get(f"{side}_gather", 0), 0, db.MAX_GATHERERS, "Gather Funds players") for side in SIDES}
-        journeymen = {side: _whole(facts.get(f"{side}_journeymen", 0), 0, db.MAX_PLAYERS, "Journeymen") for side in SIDES}
+        gather = {side: _whole(facts.get(f"{side}_gather", 0), 0, postgame_rules.MAX_GATHERERS, "Gather Funds players")
+                  for side in SIDES}
+        journeymen = {side: _whole(facts.get(f"{side}_journeymen", 0), 0, team_rules.MAX_PLAYERS, "Journeymen")
+                      for side in SIDES}
         dice = facts.get("dice") or None
         if dice is not None:
             if len(dice) != 2 or any(isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6 for d in dice):
@@ -174,7 +176,7 @@ class DungeonBowlRules(GameRules):
             else:
                 # A team total without per-player lines (an imported result): it counts for the
                 # standings and the casualty bonus; no player earns SPP for it.
-                cas[side] = _whole(given, 0, db.MAX_PLAYERS * MAX_PER_PLAYER, "Casualties")
+                cas[side] = _whole(given, 0, team_rules.MAX_PLAYERS * MAX_PER_PLAYER, "Casualties")
         details = {
             "ending": ending,
             "players": lines,
@@ -358,7 +360,8 @@ class DungeonBowlRules(GameRules):
             return 0
         outcome = "draw" if result.outcome == DRAW else ("win" if result.outcome == side else "loss")
         bonus = bool(self.settings is not None and self.settings.casualty_bonus)
-        return db.league_points(outcome, spp_casualties=result.details.get(f"{side}_cas") or 0, casualty_bonus=bonus)
+        return postgame_rules.league_points(outcome, spp_casualties=result.details.get(f"{side}_cas") or 0,
+                                            casualty_bonus=bonus)
 
     def row_url(self, league, row) -> str:
         return reverse("dungeonbowl:team_detail", args=[league.slug, slugify(row.team)])

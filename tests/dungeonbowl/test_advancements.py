@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
-from league.dungeonbowl import rules as r
+from league.dungeonbowl import player_rules as r
 from league.dungeonbowl import spending
 from league.dungeonbowl.league_models import PlayerAdvancement
 from league.dungeonbowl.models import Player, Position, Team

@@ -4,7 +4,7 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
-from league.dungeonbowl import rules
+from league.dungeonbowl import team_rules
 from league.dungeonbowl.models import College, Position, PositionGroup
 from tests.factories import UserFactory
 
@@ -54,7 +54,7 @@ def test_every_group_limit_and_the_college_facts():
 
 def test_the_roster_feeds_the_draft_rules():
     roster = College.objects.get(slug="college-of-fire").roster()
-    check = rules.check_draft(roster, ["Troll Slayer", "Troll Slayer", "Chaos Dwarf Flamesmith"], 0, 1_000_000)
+    check = team_rules.check_draft(roster, ["Troll Slayer", "Troll Slayer", "Chaos Dwarf Flamesmith"], 0, 1_000_000)
     assert check.refusals == ("0-2 Special: Troll Slayer and Chaos Dwarf Flamesmith together, you have 3 (1 too many).",)
 
 
