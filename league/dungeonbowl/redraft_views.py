@@ -17,9 +17,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
-from league.dungeonbowl import redraft, redraft_rules, team_rules
+from league.dungeonbowl import redraft, redraft_rules, redraft_selectors, team_rules
 from league.dungeonbowl.models import Player, Position, Team
 from league.dungeonbowl.redraft_models import Redraft, RedraftRoll, RedraftStep
+from league.dungeonbowl.seasons import season_over
 from league.dungeonbowl.units import gp
 from league.dungeonbowl.views import _league
 from league.models import League, Season
@@ -81,8 +82,8 @@ class RedraftForm(forms.Form):
             self.fields[f"rehire_{p.pk}"] = forms.BooleanField(
                 label=(f"#{p.number} {p.name} ({p.position.name}, {p.spp} SPP"
                        f"{f', {p.niggling_injuries} Niggling' if p.niggling_injuries else ''}): value {gp(p.value)}"
-                       f" + {gp(redraft.rehire_cost(p) - p.value)} for {p.seasons_played + 1} season(s)"
-                       f" = {gp(redraft.rehire_cost(p))}"),
+                       f" + {gp(redraft_selectors.rehire_cost(p) - p.value)} for {p.seasons_played + 1} season(s)"
+                       f" = {gp(redraft_selectors.rehire_cost(p))}"),
                 required=False, initial=True,
             )
             if table and p.niggling_injuries:
@@ -186,7 +187,7 @@ class RedraftSheet:
 
 def redraft_sheet(team: Team) -> RedraftSheet:
     """A fixed number of queries whatever the team's or league's size."""
-    season = redraft.off_season(team)
+    season = redraft_selectors.off_season(team)
     current = Redraft.objects.filter(team=team, season=season).first() if season else None
     players = list(team.players.on_draft_list().select_related("position").order_by("number")) if season else []
     rolls = list(RedraftRoll.objects.filter(redraft=current).select_related("player", "roll", "roll__entered_by")
@@ -194,7 +195,7 @@ def redraft_sheet(team: Team) -> RedraftSheet:
     budget = None
     if season is not None and (current is None or current.step != Step.RETIRED):
         settings = team.league.rules.settings
-        budget = redraft.provisional_budget(team, season, current, cap=bool(settings and settings.redraft_cap))
+        budget = redraft_selectors.provisional_budget(team, season, current, cap=bool(settings and settings.redraft_cap))
     past = list(Redraft.objects.filter(team=team).exclude(pk=current.pk if current else None)
                 .select_related("season").order_by("-season__start_date", "-pk"))
     step = current.step if current else Step.SCOUTING
@@ -204,14 +205,14 @@ def redraft_sheet(team: Team) -> RedraftSheet:
 def redraft_feed(team: Team) -> dict | None:
     """The team JSON's ``redraft`` during the off-season (DB-15): the budget with its
     lines, raised or as it would be raised now; None otherwise."""
-    season = redraft.off_season(team)
+    season = redraft_selectors.off_season(team)
     if season is None:
         return None
     current = Redraft.objects.filter(team=team, season=season).first()
     if current is not None and current.step == Step.RETIRED:
         return None
     settings = team.league.rules.settings
-    budget = redraft.provisional_budget(team, season, current, cap=bool(settings and settings.redraft_cap))
+    budget = redraft_selectors.provisional_budget(team, season, current, cap=bool(settings and settings.redraft_cap))
     return {
         "season": season.name,
         "step": (current.step if current else Step.SCOUTING),
@@ -322,7 +323,7 @@ def _act(request: HttpRequest, league: League, team: Team) -> HttpResponse:
 
 def _waits_on(team: Team) -> int | None:
     """The step the team's re-draft waits on, None outside an off-season."""
-    season = redraft.off_season(team)
+    season = redraft_selectors.off_season(team)
     if season is None:
         return None
     step = Redraft.objects.filter(team=team, season=season).values_list("step", flat=True).first()
@@ -342,7 +343,7 @@ def next_season_page(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(slug)
     if not league.is_organised_by(request.user):
         raise PermissionDenied("Only the league's commissioner opens the next season.")
-    plan = redraft.next_season(league)
+    plan = redraft_selectors.next_season(league)
     form = NextSeasonForm(request.POST or None, initial={"start_date": datetime.date.today()})
     if request.method == "POST" and form.is_valid():
         try:
@@ -355,6 +356,6 @@ def next_season_page(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, f"{season.name} is open: {len(plan.ready)} teams, fixtures generated.")
             return redirect(league.get_absolute_url())
-    over = plan.season is not None and redraft.season_over(plan.season)
+    over = plan.season is not None and season_over(plan.season)
     return render(request, "dungeonbowl/next_season.html",
                   {"league": league, "plan": plan, "form": form, "over": over})

@@ -12,6 +12,8 @@ from league.dungeonbowl import player_rules, team_rules
 from league.dungeonbowl.league_models import GameReport, TeamSeason
 from league.dungeonbowl.models import DiceRoll, Player, Team, TreasuryLine
 from league.dungeonbowl.playoff_rules import PLACING_NAMES
+from league.dungeonbowl.redraft_models import RedraftStep
+from league.dungeonbowl.redraft_selectors import waiting_redrafts
 from league.dungeonbowl.units import gp
 
 
@@ -146,14 +148,12 @@ def next_steps(coach, *, to_report=(), to_confirm=()) -> list[NextStep]:
         .filter(team__in=teams, spp__gte=low, advancements__lt=player_rules.MAX_ADVANCEMENTS)
         .select_related("position").order_by("team_id", "number")
     )
-    from league.dungeonbowl.redraft import Step, waiting_redrafts
-
     redrafting = waiting_redrafts(teams)
     for team in teams:
         page = reverse("dungeonbowl:team_detail", args=[team.league.slug, team.slug])
         if team.pk in redrafting:  # DB-15: the off-season's steps come before any spending
             steps.append(NextStep("Re-draft", f"{team.name} ({team.league.name}): the season is over; re-draft "
-                                  f"the team, next step: {Step(redrafting[team.pk]).label}.",
+                                  f"the team, next step: {RedraftStep(redrafting[team.pk]).label}.",
                                   reverse("dungeonbowl:redraft", args=[team.league.slug, team.slug])))
             continue
         if team.draft_submitted_at is None:

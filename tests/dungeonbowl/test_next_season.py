@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.urls import reverse
 
-from league.dungeonbowl import redraft
+from league.dungeonbowl import redraft, redraft_selectors
 from league.dungeonbowl.league_models import TeamSeason
 from league.dungeonbowl.models import Team
 from league.dungeonbowl.redraft_models import Redraft
@@ -74,7 +74,7 @@ def test_redrafted_and_new_teams_enter_in_the_kept_divisions(client, organiser, 
     redraft.retire_team(team=retiring, by=retiring.coach.user)
     fresh = db_team(league, "Second Wind", coach=retiring.coach)  # DB-15: a coach who did not re-draft drafts anew
     newcomer = db_team(league, "New Blood", college="college-of-shadows", coach=CoachFactory(name="Newcomer"))
-    plan = redraft.next_season(league)
+    plan = redraft_selectors.next_season(league)
     assert {t.name for t in plan.ready} == {t.name for t in teams[1:]} | {"Second Wind", "New Blood"} and not plan.waiting
 
     login(client, organiser)

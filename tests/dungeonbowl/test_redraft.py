@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.urls import reverse
 
-from league.dungeonbowl import redraft
+from league.dungeonbowl import redraft, redraft_selectors
 from league.dungeonbowl.league_models import Honour, Placing
 from league.dungeonbowl.models import DiceRoll, Player, Team, TreasuryLine
 from league.dungeonbowl.redraft_models import Redraft, RedraftRoll
@@ -237,7 +237,7 @@ def test_a_coach_who_does_not_redraft_drafts_a_new_team(client, organiser, seaso
     assert Team.objects.filter(league=season.league, coach=team.coach).count() == 2
     # The retired team keeps its players and history.
     assert team.players.on_draft_list().count() == 8
-    assert redraft.next_season(season.league).ready == []
+    assert redraft_selectors.next_season(season.league).ready == []
 
 
 @pytest.mark.parametrize("size", [4, 40])
