@@ -1,7 +1,8 @@
 """Reads for the off-season (DB-3, DB-15): which season a team's off-season
 follows, who waits on a re-draft, what the Re-Draft Budget is or would be, what
-re-hiring a player costs, and who would enter the next season. Each a fixed number
-of queries; the steps that write are in ``redraft``.
+re-hiring a player costs, the re-draft page and the team feed's ``redraft``, and
+who would enter the next season. Each a fixed number of queries whatever the
+league's size; the steps that write are in ``redraft``.
 """
 
 from __future__ import annotations
@@ -119,6 +120,79 @@ def rehire_cost(player: Player) -> int:
     """DB-15 step 4: the player's current value plus 20,000 gp for every previous
     season they took part in, the one that just ended included."""
     return redraft_rules.rehire_fee(player.value, player.seasons_played + 1)
+
+
+# The re-draft page and the team feed ---------------------------------------------------
+
+
+@dataclass
+class RedraftSheet:
+    team: Team
+    season: Season | None  # the season whose off-season this is; None outside one
+    redraft: Redraft | None
+    step: int
+    players: list[Player]
+    rolls: list[RedraftRoll]
+    budget: redraft_rules.RedraftBudget | None
+    past: list[Redraft]
+
+    @property
+    def steps(self) -> list[tuple[int, str, str]]:
+        """(number, name, "done" | "now" | "") for the step list."""
+        out = []
+        for s in (Step.SCOUTING, Step.RECOVERY, Step.FUNDS, Step.DRAFT):
+            state = "" if self.step == Step.RETIRED else "done" if s < self.step else "now" if s == self.step else ""
+            out.append((s.value, s.label, state))
+        return out
+
+    @property
+    def mvp_players(self) -> list[Player]:
+        return [p for p in self.players if p.mvp_awards]
+
+    @property
+    def missing(self) -> list[dict]:
+        """Players who missed the next game when the season ended (step 2)."""
+        if self.redraft is not None:
+            return [p for p in self.redraft.snapshot["players"] if p["miss_next_game"]]
+        return [{"number": p.number, "name": p.name} for p in self.players if p.miss_next_game]
+
+
+def redraft_sheet(team: Team) -> RedraftSheet:
+    """A fixed number of queries whatever the team's or league's size."""
+    season = off_season(team)
+    current = Redraft.objects.filter(team=team, season=season).first() if season else None
+    players = list(team.players.on_draft_list().select_related("position").order_by("number")) if season else []
+    rolls = list(RedraftRoll.objects.filter(redraft=current).select_related("player", "roll", "roll__entered_by")
+                 .order_by("purpose", "player__number", "id")) if current else []
+    budget = None
+    if season is not None and (current is None or current.step != Step.RETIRED):
+        settings = team.league.rules.settings
+        budget = provisional_budget(team, season, current, cap=bool(settings and settings.redraft_cap))
+    past = list(Redraft.objects.filter(team=team).exclude(pk=current.pk if current else None)
+                .select_related("season").order_by("-season__start_date", "-pk"))
+    step = current.step if current else Step.SCOUTING
+    return RedraftSheet(team, season, current, step, players, rolls, budget, past)
+
+
+def redraft_feed(team: Team) -> dict | None:
+    """The team JSON's ``redraft`` during the off-season (DB-15): the budget with its
+    lines, raised or as it would be raised now; None otherwise."""
+    season = off_season(team)
+    if season is None:
+        return None
+    current = Redraft.objects.filter(team=team, season=season).first()
+    if current is not None and current.step == Step.RETIRED:
+        return None
+    settings = team.league.rules.settings
+    budget = provisional_budget(team, season, current, cap=bool(settings and settings.redraft_cap))
+    return {
+        "season": season.name,
+        "step": (current.step if current else Step.SCOUTING),
+        "raised": bool(current and current.budget is not None),
+        "budget": budget.budget,
+        "cap_applied": budget.cap_applied,
+        "lines": [{"reason": reason, "gp": amount} for reason, amount in budget.lines],
+    }
 
 
 # The next season -----------------------------------------------------------------------

@@ -6,7 +6,6 @@ steps; the commissioner alone enters table rolls (DB-16) and goes back a step.""
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
 
 from django import forms
 from django.contrib import messages
@@ -17,13 +16,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
-from league.dungeonbowl import redraft, redraft_rules, redraft_selectors, team_rules
+from league.dungeonbowl import redraft, redraft_selectors, team_rules
 from league.dungeonbowl.models import Player, Position, Team
 from league.dungeonbowl.redraft_models import Redraft, RedraftRoll, RedraftStep
 from league.dungeonbowl.seasons import season_over
 from league.dungeonbowl.units import gp
 from league.dungeonbowl.views import _league
-from league.models import League, Season
+from league.models import League
 
 Step = RedraftStep
 
@@ -150,79 +149,6 @@ class NextSeasonForm(forms.Form):
         return value if value == redraft.KEEP else int(value)
 
 
-# Reading ---------------------------------------------------------------------------------
-
-
-@dataclass
-class RedraftSheet:
-    team: Team
-    season: Season | None  # the season whose off-season this is; None outside one
-    redraft: Redraft | None
-    step: int
-    players: list[Player]
-    rolls: list[RedraftRoll]
-    budget: redraft_rules.RedraftBudget | None
-    past: list[Redraft]
-
-    @property
-    def steps(self) -> list[tuple[int, str, str]]:
-        """(number, name, "done" | "now" | "") for the step list."""
-        out = []
-        for s in (Step.SCOUTING, Step.RECOVERY, Step.FUNDS, Step.DRAFT):
-            state = "" if self.step == Step.RETIRED else "done" if s < self.step else "now" if s == self.step else ""
-            out.append((s.value, s.label, state))
-        return out
-
-    @property
-    def mvp_players(self) -> list[Player]:
-        return [p for p in self.players if p.mvp_awards]
-
-    @property
-    def missing(self) -> list[dict]:
-        """Players who missed the next game when the season ended (step 2)."""
-        if self.redraft is not None:
-            return [p for p in self.redraft.snapshot["players"] if p["miss_next_game"]]
-        return [{"number": p.number, "name": p.name} for p in self.players if p.miss_next_game]
-
-
-def redraft_sheet(team: Team) -> RedraftSheet:
-    """A fixed number of queries whatever the team's or league's size."""
-    season = redraft_selectors.off_season(team)
-    current = Redraft.objects.filter(team=team, season=season).first() if season else None
-    players = list(team.players.on_draft_list().select_related("position").order_by("number")) if season else []
-    rolls = list(RedraftRoll.objects.filter(redraft=current).select_related("player", "roll", "roll__entered_by")
-                 .order_by("purpose", "player__number", "id")) if current else []
-    budget = None
-    if season is not None and (current is None or current.step != Step.RETIRED):
-        settings = team.league.rules.settings
-        budget = redraft_selectors.provisional_budget(team, season, current, cap=bool(settings and settings.redraft_cap))
-    past = list(Redraft.objects.filter(team=team).exclude(pk=current.pk if current else None)
-                .select_related("season").order_by("-season__start_date", "-pk"))
-    step = current.step if current else Step.SCOUTING
-    return RedraftSheet(team, season, current, step, players, rolls, budget, past)
-
-
-def redraft_feed(team: Team) -> dict | None:
-    """The team JSON's ``redraft`` during the off-season (DB-15): the budget with its
-    lines, raised or as it would be raised now; None otherwise."""
-    season = redraft_selectors.off_season(team)
-    if season is None:
-        return None
-    current = Redraft.objects.filter(team=team, season=season).first()
-    if current is not None and current.step == Step.RETIRED:
-        return None
-    settings = team.league.rules.settings
-    budget = redraft_selectors.provisional_budget(team, season, current, cap=bool(settings and settings.redraft_cap))
-    return {
-        "season": season.name,
-        "step": (current.step if current else Step.SCOUTING),
-        "raised": bool(current and current.budget is not None),
-        "budget": budget.budget,
-        "cap_applied": budget.cap_applied,
-        "lines": [{"reason": reason, "gp": amount} for reason, amount in budget.lines],
-    }
-
-
 # Views -----------------------------------------------------------------------------------
 
 
@@ -247,7 +173,7 @@ def _render(request: HttpRequest, league: League, team: Team, *, bound: forms.Fo
     """The page; ``bound`` is a refused step's form, shown again with its errors."""
     organiser = league.is_organised_by(request.user)
     may_run = organiser or (request.user.is_authenticated and team.coach.user_id == request.user.pk)
-    sheet = redraft_sheet(team)
+    sheet = redraft_selectors.redraft_sheet(team)
     context = {"league": league, "team": team, "sheet": sheet, "organiser": organiser, "may_run": may_run}
     if may_run and sheet.season is not None:
         if sheet.step == Step.SCOUTING:

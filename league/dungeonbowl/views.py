@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from league.dungeonbowl import player_rules, selectors, services, spending, team_rules
+from league.dungeonbowl import player_rules, redraft_selectors, selectors, services, spending, team_rules
 from league.dungeonbowl.draft_forms import DraftForm, EntryForm, NewTeamForm
 from league.dungeonbowl.models import GAME_SYSTEM, College, DiceRoll, Player, Position, Team
 from league.idfields import IdChoiceField
@@ -42,9 +42,7 @@ def team_json(request: HttpRequest, slug: str, team_slug: str) -> JsonResponse:
     league = _league(slug)
     sheet = selectors.team_sheet(league, team_slug)
     data = selectors.team_json(sheet)
-    from league.dungeonbowl.redraft_views import redraft_feed
-
-    feed = redraft_feed(sheet.team)
+    feed = redraft_selectors.redraft_feed(sheet.team)
     if feed is not None:  # DB-15: only during the off-season
         data["redraft"] = feed
     return JsonResponse(data)
