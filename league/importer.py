@@ -60,11 +60,16 @@ class ImportRefused(Exception):
 
 @dataclass
 class Summary:
-    """What an import wrote, a count by kind (its subclasses' fields), and what it
-    found already there (``unchanged``)."""
+    """What an import wrote, a count by kind: the leagues, seasons, coaches and
+    entries every import creates, then its subclass's own; and what it found
+    already there (``unchanged``)."""
 
     unchanged: int = 0
     league_names: list[str] = field(default_factory=list)
+    leagues: int = 0
+    seasons: int = 0
+    coaches: int = 0
+    entries: int = 0
 
     @property
     def changed(self) -> bool:
@@ -73,10 +78,6 @@ class Summary:
 
 @dataclass
 class ImportSummary(Summary):
-    leagues: int = 0
-    seasons: int = 0
-    coaches: int = 0
-    entries: int = 0
     rounds: int = 0
     fixtures: int = 0
     results_recorded: int = 0

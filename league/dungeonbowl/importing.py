@@ -66,13 +66,9 @@ class TeamLines:
 
 @dataclass
 class TeamImportSummary(Summary):
-    leagues: int = 0
-    seasons: int = 0
     divisions: int = 0
-    coaches: int = 0
     teams: int = 0
     players: int = 0
-    entries: int = 0
 
 
 def read_team_rows(lines: Iterable[str]) -> list[TeamLines]:
