@@ -189,7 +189,7 @@ class Clients:
         return outcome == "ok"
 
 
-# What the fixture page says after each action succeeded (league/views.py).
+# What the fixture page says after each action succeeded (league/result_views.py).
 DONE = {"record": "Result recorded and approved.", "approve": "Result approved", "confirm": "Result confirmed.",
         "report": "Result reported."}
 
