@@ -96,10 +96,7 @@ def report_result(request: HttpRequest, pk: int) -> HttpResponse:
     fixture = get_fixture_for_coach(request, pk)
     rules = fixture.round.season.league.rules
     return _submit(
-        request,
-        fixture,
-        "report",
-        report_form(rules, fixture, request.POST),
+        request, fixture, "report", report_form(rules, fixture, request.POST),
         lambda data: services.report_result(
             fixture=fixture, by=request.user, **{key: value for key, value in data.items() if key != EARLY_FIELD}
         ),
@@ -194,10 +191,7 @@ def approve_result(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, "There is no result to approve yet.")
         return redirect(fixture)
     return _submit(
-        request,
-        fixture,
-        "approve",
-        ApproveForm(request.POST),
+        request, fixture, "approve", ApproveForm(request.POST),
         lambda data: services.approve_result(result=result, by=request.user, reason=data["reason"]),
         "Result approved: the standings now include it.",
     )
@@ -209,10 +203,7 @@ def record_result(request: HttpRequest, pk: int) -> HttpResponse:
     fixture = _fixture_for_organiser(request, pk)
     rules = fixture.round.season.league.rules
     return _submit(
-        request,
-        fixture,
-        "record",
-        record_form(rules, fixture, request.POST),
+        request, fixture, "record", record_form(rules, fixture, request.POST),
         lambda data: services.record_result(
             fixture=fixture, by=request.user, acknowledged=bool(data.get("acknowledge")),
             **{key: value for key, value in data.items() if key != "acknowledge"},
@@ -226,10 +217,7 @@ def record_result(request: HttpRequest, pk: int) -> HttpResponse:
 def rearrange_fixture(request: HttpRequest, pk: int) -> HttpResponse:
     fixture = _fixture_for_organiser(request, pk)
     return _submit(
-        request,
-        fixture,
-        "rearrange",
-        RearrangeForm(request.POST),
+        request, fixture, "rearrange", RearrangeForm(request.POST),
         lambda data: services.rearrange_fixture(
             fixture=fixture, by=request.user, new_date=data["date"], reason=data["reason"]
         ),
@@ -246,10 +234,7 @@ def reopen_result(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, "There is no result to reopen.")
         return redirect(fixture)
     return _submit(
-        request,
-        fixture,
-        "reopen",
-        ReasonForm(request.POST),
+        request, fixture, "reopen", ReasonForm(request.POST),
         lambda data: services.reopen_result(result=result, by=request.user, reason=data["reason"]),
         "Result reopened: it no longer counts until approved again.",
     )
