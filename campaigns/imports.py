@@ -61,7 +61,7 @@ COLUMNS = ("home_cp", "away_cp")
 
 def parse_cp(values) -> tuple[int | None, int | None] | None:
     """A line's CP gained by each side (GB-11), or None when both are empty. Pure:
-    raises ValueError with the reason (the importer adds the line number)."""
+    raises ValueError with the reason (``league.import_files`` adds the line number)."""
     home, away = (parse_whole_number(values, column) for column in COLUMNS)
     if home is None and away is None:
         return None

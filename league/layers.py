@@ -42,8 +42,8 @@ class ImportColumns:
 
     ``parse`` gets the line's values by column (every column of the line, stripped;
     the layer's own may be absent) and returns what ``apply`` needs, None when the
-    line gives the layer nothing, or raises ``ValueError`` with the reason (the
-    importer adds the line number). ``apply`` runs in the import's
+    line gives the layer nothing, or raises ``ValueError`` with the reason
+    (``league.import_files`` adds the line number). ``apply`` runs in the import's
     transaction after the line's result is written; it raises ``ValidationError``
     to refuse the line.
     """

@@ -2,7 +2,8 @@
 moved in team by team (issue 7).
 
 The header is ``league,division,team,coach,college,rerolls,position,player``, one
-line per player. The file is read in two steps, like ``league.importer``:
+line per player. The file is read in two steps, like a results file
+(``league.import_files``, then ``league.importer``):
 
 1. ``read_team_rows`` checks each line on its own and each team's lines against
    each other (pure: no database): the same coach, college, division and re-rolls
@@ -33,9 +34,9 @@ from django.utils.text import slugify
 from league.dungeonbowl import rules, services
 from league.dungeonbowl.league_models import DungeonBowlSettings, TeamSeason
 from league.dungeonbowl.models import GAME_SYSTEM, College, Team
+from league.import_files import BadRow, csv_lines, text_field
 from league.importer import (
-    DEFAULT_SEASON, BadRow, ImportRefused, Summary, call_service, check_season_options, coach_for_name, csv_lines,
-    system_user, text_field,
+    DEFAULT_SEASON, ImportRefused, Summary, call_service, check_season_options, coach_for_name, system_user,
 )
 from league.rules.importing import shown
 from league.models import Coach, Division, League, Season
@@ -65,13 +66,9 @@ class TeamLines:
 
 @dataclass
 class TeamImportSummary(Summary):
-    leagues: int = 0
-    seasons: int = 0
     divisions: int = 0
-    coaches: int = 0
     teams: int = 0
     players: int = 0
-    entries: int = 0
 
 
 def read_team_rows(lines: Iterable[str]) -> list[TeamLines]:

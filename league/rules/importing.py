@@ -1,6 +1,6 @@
 """Reading one field of an import line (``manage.py import_results``), for the
 games' ``parse_import_row``. Pure: a problem is a ``ValueError`` whose text is the
-reason; the importer adds the line number."""
+reason; ``league.import_files`` adds the line number."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 
 from campaigns.balances import active_lines
 from campaigns.models import CampaignPointLine, FavourLine, MomentUnlock
-from league import importer, services
+from league import import_files, importer, services
 from league.models import Season
 from league.scheduling import round_robin
 from league.standings import compute_standings
@@ -44,8 +44,8 @@ def one_by_one(rows):
 
 
 def import_text(text: str, game: str, *, monkeypatch=None) -> None:
-    rules = importer.rules_for(game)
-    rows = importer.read_rows(text.splitlines(keepends=True), rules=rules)
+    rules = import_files.rules_for(game)
+    rows = import_files.read_rows(text.splitlines(keepends=True), rules=rules)
     if monkeypatch is not None:
         monkeypatch.setattr(services, "record_results_in_bulk", one_by_one(rows))
     importer.import_rows(rows, rules=rules)

@@ -109,7 +109,8 @@ def test_the_bare_view_exists_only_while_benchmarking(client):
 @pytest.mark.django_db
 def test_benchmark_import_file_and_its_bulk_floor_hold_the_same_rows():
     from league.benchmarking import bulk_insert_csv, import_csv
-    from league.importer import import_rows, read_rows, rules_for, system_user
+    from league.import_files import read_rows, rules_for
+    from league.importer import import_rows, system_user
 
     text = import_csv(4, league="Bench Import")
     assert len(text.splitlines()) == 1 + 12  # GB-4: a double round robin of 4 coaches

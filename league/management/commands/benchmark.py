@@ -45,7 +45,8 @@ from django.utils import timezone
 
 from league import benchmarking as bench
 from league import services, versions
-from league.importer import import_rows, read_rows, rules_for, system_user
+from league.import_files import read_rows, rules_for
+from league.importer import import_rows, system_user
 from league.models import Fixture, League, Result, Season
 from league.standings import compute_standings
 

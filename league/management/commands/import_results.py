@@ -1,6 +1,6 @@
 """``manage.py import_results FILE.csv [--game G]``: move a running league in from a
-spreadsheet. The work is in ``league.importer``; each game's columns are its own
-(``GameRules.import_columns``)."""
+spreadsheet. The file is read by ``league.import_files`` and written by
+``league.importer``; each game's columns are its own (``GameRules.import_columns``)."""
 
 from __future__ import annotations
 
@@ -10,16 +10,8 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from league.importer import (
-    DEFAULT_SEASON,
-    BadRow,
-    ImportRefused,
-    game_for_header,
-    import_rows,
-    read_rows,
-    required_columns,
-    rules_for,
-)
+from league.import_files import BadRow, read_rows, required_columns, rules_for
+from league.importer import DEFAULT_SEASON, ImportRefused, game_for_header, import_rows
 from league.rules import GAMES
 
 DEFAULT_GAME = "guildball"  # the files this command read before it knew other games

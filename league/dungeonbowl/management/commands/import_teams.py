@@ -10,7 +10,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from league.dungeonbowl.importing import COLUMNS, import_teams, read_team_rows
-from league.importer import DEFAULT_SEASON, BadRow, ImportRefused
+from league.import_files import BadRow
+from league.importer import DEFAULT_SEASON, ImportRefused
 
 
 class Command(BaseCommand):
