@@ -51,6 +51,12 @@ def no_sideways_scroll(page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), page.url
 
 
-def shot(page, name: str) -> None:
+def screenshot_path(name: str) -> str:
+    """Where a screenshot called ``name`` goes (README: artifacts/screenshots/, or
+    SCREENSHOT_DIR)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / name), full_page=True)
+    return str(SCREENSHOTS / name)
+
+
+def shot(page, name: str) -> None:
+    page.screenshot(path=screenshot_path(name), full_page=True)

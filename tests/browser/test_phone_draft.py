@@ -1,14 +1,12 @@
 """A coach drafts a Dungeon Bowl team on a phone-sized screen (390 px wide) in a
 real Chromium, and sees the running cost and the budget left before submitting."""
 
-import os
-
 import pytest
 from django.urls import reverse
 
 from league.dungeonbowl.league_models import DungeonBowlSettings
 from league.dungeonbowl.models import Position, Team
-from tests.browser.chromium import CHROMIUM_ONLY, log_in, no_sideways_scroll
+from tests.browser.chromium import CHROMIUM_ONLY, log_in, no_sideways_scroll, shot
 from tests.factories import CoachFactory, LeagueFactory, UserFactory
 
 pytestmark = CHROMIUM_ONLY
@@ -44,7 +42,7 @@ def test_coach_drafts_on_a_phone_and_sees_the_budget(live_server, phone, passwor
     phone.fill(f"input[name=pos_{blitzer}]", "2")
     phone.click("text=Check the cost and limits")
     phone.wait_for_selector("text=280000 gp left")
-    phone.screenshot(path=os.path.join(os.environ.get("SCREENSHOT_DIR", "/tmp"), "phone-draft.png"), full_page=True)
+    shot(phone, "phone-draft.png")
     phone.click("text=Submit the draft")
     phone.wait_for_selector("text=Draft submitted: Night Cats")
     no_sideways_scroll(phone)

@@ -3,14 +3,12 @@ real Chromium (DB-5b, DB-16): settles a tie by a roll, starts the semi-finals, a
 everyone sees the bracket on the league page, with no Content-Security-Policy
 violation and nothing wider than the screen."""
 
-import os
-
 import pytest
 from django.urls import reverse
 
 from league.dungeonbowl.models import DiceRoll
 from league.dungeonbowl.playoff_models import PlayoffGame, PlayoffTie
-from tests.browser.chromium import CHROMIUM_ONLY, log_in, no_sideways_scroll
+from tests.browser.chromium import CHROMIUM_ONLY, log_in, no_sideways_scroll, screenshot_path
 from tests.dungeonbowl.builders import db_season
 from tests.dungeonbowl.playoff_builders import play_regular
 from tests.factories import UserFactory
@@ -44,5 +42,5 @@ def test_commissioner_settles_a_tie_and_starts_the_play_offs_on_a_phone(live_ser
     assert 300 <= box["width"] <= 390
     assert "Semi-final 1: Team 01 v Team 05, to be played." in phone.content()
     no_sideways_scroll(phone)
-    phone.locator("#playoffs").screenshot(path=os.path.join(os.environ.get("SCREENSHOT_DIR", "/tmp"), "phone-bracket.png"))
+    phone.locator("#playoffs").screenshot(path=screenshot_path("phone-bracket.png"))
     assert phone.violations == [], phone.violations

@@ -1,12 +1,10 @@
 """A coach reports a result from a phone and the opponent confirms it, in a real
 Chromium (Debian's package, driven by Playwright)."""
 
-import os
-
 import pytest
 
 from league.models import Result
-from tests.browser.chromium import CHROMIUM_ONLY, log_in, no_sideways_scroll
+from tests.browser.chromium import CHROMIUM_ONLY, log_in, no_sideways_scroll, shot
 from tests.factories import FixtureFactory
 
 pytestmark = CHROMIUM_ONLY
@@ -36,7 +34,7 @@ def test_coach_reports_from_phone_and_opponent_confirms(live_server, phone, seas
     phone.wait_for_selector("text=Waiting for your opponent to confirm")
     assert Result.objects.get().status == "reported"
     no_sideways_scroll(phone)  # the page fits a phone
-    phone.screenshot(path=os.path.join(os.environ.get("SCREENSHOT_DIR", "/tmp"), "phone-report.png"), full_page=True)
+    shot(phone, "phone-report.png")
 
     phone.context.clear_cookies()
     log_in(phone, live_server, fixture.away.coach.user.username, password)
