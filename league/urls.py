@@ -7,7 +7,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from league import converters  # noqa: F401  registers <id:...> before the patterns below
-from league import account_views, errors, organiser_views, views
+from league import account_views, errors, organiser_views, result_views, views
 
 league_patterns = [
     path("", views.league_list, name="league_list"),
@@ -25,15 +25,15 @@ league_patterns = [
     path(
         "leagues/<slug:slug>/organiser/coaches/<id:coach_id>/invite/", account_views.invite_coach, name="invite_coach"
     ),
-    path("fixtures/<id:pk>/", views.fixture_detail, name="fixture_detail"),
-    path("fixtures/<id:pk>/report/", views.report_result, name="report_result"),
-    path("fixtures/<id:pk>/confirm/", views.confirm_result, name="confirm_result"),
-    path("fixtures/<id:pk>/dispute/", views.dispute_result, name="dispute_result"),
-    path("fixtures/<id:pk>/settle/", views.settle_dispute, name="settle_dispute"),
-    path("fixtures/<id:pk>/approve/", views.approve_result, name="approve_result"),
-    path("fixtures/<id:pk>/record/", views.record_result, name="record_result"),
-    path("fixtures/<id:pk>/rearrange/", views.rearrange_fixture, name="rearrange_fixture"),
-    path("fixtures/<id:pk>/reopen/", views.reopen_result, name="reopen_result"),
+    path("fixtures/<id:pk>/", result_views.fixture_detail, name="fixture_detail"),
+    path("fixtures/<id:pk>/report/", result_views.report_result, name="report_result"),
+    path("fixtures/<id:pk>/confirm/", result_views.confirm_result, name="confirm_result"),
+    path("fixtures/<id:pk>/dispute/", result_views.dispute_result, name="dispute_result"),
+    path("fixtures/<id:pk>/settle/", result_views.settle_dispute, name="settle_dispute"),
+    path("fixtures/<id:pk>/approve/", result_views.approve_result, name="approve_result"),
+    path("fixtures/<id:pk>/record/", result_views.record_result, name="record_result"),
+    path("fixtures/<id:pk>/rearrange/", result_views.rearrange_fixture, name="rearrange_fixture"),
+    path("fixtures/<id:pk>/reopen/", result_views.reopen_result, name="reopen_result"),
 ]
 
 urlpatterns = [

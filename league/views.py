@@ -1,30 +1,26 @@
-"""Thin views: forms clean input, services decide, selectors read."""
+"""The public pages (league list and page, fixtures, coach pages, standings and
+calendar feeds, the rules page) and the coach's own page. The fixture page and
+the result workflow live in league/result_views.py."""
 
 from __future__ import annotations
 
 import json
 import re
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.core.paginator import Paginator
 from django.core.serializers.json import DjangoJSONEncoder
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import mark_safe
-from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
-from league import charts, dashboard, disputes, feeds, selectors, services, versions
-from league.forms import (
-    EARLY_FIELD, ApproveForm, DisputeForm, RearrangeForm, ReasonForm, proposal_form, record_form, report_form,
-)
+from league import charts, dashboard, feeds, selectors, versions
 from league.links import site_root
 from league.models import Entry, Fixture, League, Result
-from league.permissions import coach_for, get_fixture_for_coach
+from league.permissions import coach_for
 from league.standings import history_for, standings_for
 from league.tables import StandingsTable
 
@@ -274,244 +270,6 @@ def _ics_response(body: str, filename: str) -> HttpResponse:
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="{filename}"'
     return response
-
-
-# The fixture page and its workflow --------------------------------------------------
-
-
-def fixture_detail(request: HttpRequest, pk: int, forms: dict | None = None, status: int = 200) -> HttpResponse:
-    """Public: the match, its result and its history. The two coaches and the
-    organiser also get the forms for the next step of the workflow."""
-    fixture = get_object_or_404(
-        Fixture.objects.with_related().select_related("round__season__league"), pk=pk
-    )
-    league = fixture.round.season.league
-    result = fixture.result_or_none
-    coach = coach_for(request.user)
-    side = fixture.side_of(coach)
-    is_organiser = league.is_organised_by(request.user)
-    forms = forms or {}
-    rules = league.rules
-    context = {
-        "fixture": fixture,
-        "league": league,
-        "season": fixture.round.season,
-        "result": result,
-        "side": side,
-        "is_organiser": is_organiser,
-        "events": fixture.events.select_related("by__coach").order_by("at", "id"),
-        "rules": rules,
-    }
-    if not fixture.is_bye:
-        if side and result is None:
-            context["report_form"] = forms.get("report") or report_form(rules, fixture)
-        if side and result is not None and result.status == Result.Status.REPORTED and side == result.confirming_side:
-            context["can_confirm"] = True
-            context["dispute_form"] = forms.get("dispute") or DisputeForm()
-            context["proposal_form"] = forms.get("proposal") or proposal_form(
-                rules, fixture, initial=rules.initial_from(result)
-            )
-        if is_organiser:
-            initial = rules.initial_from(result) if result else {}
-            context["record_form"] = forms.get("record") or record_form(rules, fixture, initial=initial)
-            if result is None or not result.is_approved:
-                context["rearrange_form"] = forms.get("rearrange") or RearrangeForm(initial={"date": fixture.date})
-            if result is not None and not result.is_approved:
-                context["approve_form"] = forms.get("approve") or ApproveForm()
-            if result is not None and result.is_approved:
-                context["reopen_form"] = forms.get("reopen") or ReasonForm()
-    shown = {id(value) for value in context.values()}
-    for form in forms.values():
-        if id(form) not in shown:  # the page no longer offers that form: say why at the top
-            for message in form.non_field_errors():
-                messages.error(request, message)
-    return render(request, "league/fixture_detail.html", context, status=status)
-
-
-def _rejected(request: HttpRequest, fixture: Fixture, key: str, form, error) -> HttpResponse:
-    """Re-show the fixture page with the service's refusal on the form (400)."""
-    if isinstance(error, ValidationError):
-        for message in error.messages:
-            form.add_error(None, message)
-    return fixture_detail(request, fixture.pk, forms={key: form}, status=400)
-
-
-def _submit(request: HttpRequest, fixture: Fixture, key: str, form, apply, success: str) -> HttpResponse:
-    """Validate ``form``, hand its data to ``apply`` (a service call) and go back to
-    the fixture with ``success``; a refusal re-shows the page with it on the form."""
-    if not form.is_valid():
-        return _rejected(request, fixture, key, form, None)
-    try:
-        apply(form.cleaned_data)
-    except ValidationError as error:
-        return _rejected(request, fixture, key, form, error)
-    messages.success(request, success)
-    return redirect(fixture)
-
-
-@login_required
-@require_POST
-def report_result(request: HttpRequest, pk: int) -> HttpResponse:
-    fixture = get_fixture_for_coach(request, pk)
-    rules = fixture.round.season.league.rules
-    return _submit(
-        request,
-        fixture,
-        "report",
-        report_form(rules, fixture, request.POST),
-        lambda data: services.report_result(
-            fixture=fixture, by=request.user, **{key: value for key, value in data.items() if key != EARLY_FIELD}
-        ),
-        "Result reported. Your opponent now confirms it.",
-    )
-
-
-def _result_for_coach(request: HttpRequest, pk: int) -> Result:
-    fixture = get_fixture_for_coach(request, pk)
-    result = fixture.result_or_none
-    if result is None:
-        raise PermissionDenied("This fixture has no reported result.")
-    return result
-
-
-@login_required
-@require_POST
-def confirm_result(request: HttpRequest, pk: int) -> HttpResponse:
-    result = _result_for_coach(request, pk)
-    try:
-        services.confirm_result(result=result, by=request.user)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-        return redirect(result.fixture)
-    messages.success(request, "Result confirmed. It counts once the organiser approves it.")
-    return redirect(result.fixture)
-
-
-@login_required
-@require_POST
-def dispute_result(request: HttpRequest, pk: int) -> HttpResponse:
-    """The opponent disputes the report, with the result they say is right when
-    they tick ``propose`` (the game's report form, prefixed ``proposed-``)."""
-    result = _result_for_coach(request, pk)
-    fixture = result.fixture
-    form = DisputeForm(request.POST)
-    proposal = proposal_form(fixture.round.season.league.rules, fixture, request.POST)
-    wanted = form.is_valid() and form.cleaned_data["propose"]
-    refused = {"dispute": form, "proposal": proposal}
-    if not form.is_valid() or (wanted and not proposal.is_valid()):
-        return fixture_detail(request, fixture.pk, forms=refused, status=400)
-    try:
-        services.dispute_result(
-            result=result, by=request.user, reason=form.cleaned_data["reason"],
-            proposed=dict(proposal.cleaned_data) if wanted else None,
-        )
-    except ValidationError as error:
-        for message in error.messages:
-            (proposal if wanted else form).add_error(None, message)
-        return fixture_detail(request, fixture.pk, forms=refused, status=400)
-    messages.success(request, "Dispute sent to the organiser" + (" with your version of the result." if wanted else "."))
-    return redirect(fixture)
-
-
-@login_required
-@require_POST
-def settle_dispute(request: HttpRequest, pk: int) -> HttpResponse:
-    """The organiser accepts one version of a disputed result (``accept``:
-    reported or proposed); back to the dashboard when asked from there."""
-    fixture = _fixture_for_organiser(request, pk)
-    league = fixture.round.season.league
-    back = (
-        redirect("league:organiser_dashboard", slug=league.slug) if request.POST.get("back") == "dashboard"
-        else redirect(fixture)
-    )
-    result = fixture.result_or_none
-    if result is None:
-        messages.error(request, "There is no result to settle.")
-        return back
-    try:
-        settled = disputes.settle_dispute(result=result, by=request.user, accept=request.POST.get("accept", ""))
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-        return back
-    messages.success(request, f"Dispute settled: {fixture.home} {settled.summary} {fixture.away} is approved.")
-    return back
-
-
-def _fixture_for_organiser(request: HttpRequest, pk: int) -> Fixture:
-    fixture = get_object_or_404(Fixture.objects.select_related("round__season__league"), pk=pk)
-    if not fixture.round.season.league.is_organised_by(request.user):
-        raise PermissionDenied("Only the league's organiser can do this.")
-    return fixture
-
-
-@login_required
-@require_POST
-def approve_result(request: HttpRequest, pk: int) -> HttpResponse:
-    fixture = _fixture_for_organiser(request, pk)
-    result = fixture.result_or_none
-    if result is None:
-        messages.error(request, "There is no result to approve yet.")
-        return redirect(fixture)
-    return _submit(
-        request,
-        fixture,
-        "approve",
-        ApproveForm(request.POST),
-        lambda data: services.approve_result(result=result, by=request.user, reason=data["reason"]),
-        "Result approved: the standings now include it.",
-    )
-
-
-@login_required
-@require_POST
-def record_result(request: HttpRequest, pk: int) -> HttpResponse:
-    fixture = _fixture_for_organiser(request, pk)
-    rules = fixture.round.season.league.rules
-    return _submit(
-        request,
-        fixture,
-        "record",
-        record_form(rules, fixture, request.POST),
-        lambda data: services.record_result(
-            fixture=fixture, by=request.user, acknowledged=bool(data.get("acknowledge")),
-            **{key: value for key, value in data.items() if key != "acknowledge"},
-        ),
-        "Result recorded and approved.",
-    )
-
-
-@login_required
-@require_POST
-def rearrange_fixture(request: HttpRequest, pk: int) -> HttpResponse:
-    fixture = _fixture_for_organiser(request, pk)
-    return _submit(
-        request,
-        fixture,
-        "rearrange",
-        RearrangeForm(request.POST),
-        lambda data: services.rearrange_fixture(
-            fixture=fixture, by=request.user, new_date=data["date"], reason=data["reason"]
-        ),
-        "Fixture rearranged; the coaches have been emailed.",
-    )
-
-
-@login_required
-@require_POST
-def reopen_result(request: HttpRequest, pk: int) -> HttpResponse:
-    fixture = _fixture_for_organiser(request, pk)
-    result = fixture.result_or_none
-    if result is None:
-        messages.error(request, "There is no result to reopen.")
-        return redirect(fixture)
-    return _submit(
-        request,
-        fixture,
-        "reopen",
-        ReasonForm(request.POST),
-        lambda data: services.reopen_result(result=result, by=request.user, reason=data["reason"]),
-        "Result reopened: it no longer counts until approved again.",
-    )
 
 
 # The coach's own page -------------------------------------------------------------

@@ -21,13 +21,10 @@ from __future__ import annotations
 
 import argparse
 import glob
-import json
 import os
 import re
-import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -38,7 +35,8 @@ from pathlib import Path
 
 import requests
 
-ROOT = Path(__file__).resolve().parent.parent
+from demo_server import free_port, gunicorn, load_demo, shell_json, site_env
+
 SLUG = "harbour-lights"
 ORGANISER = ("longshanks", "longshanks-demo")
 COACH_PASSWORD = "coach-demo"
@@ -49,12 +47,6 @@ def pg_bin(tool: str) -> str:
     if not found:
         sys.exit(f"no {tool} under /usr/lib/postgresql/*/bin")
     return found[-1]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Cluster:
@@ -86,13 +78,6 @@ class Cluster:
 
     def url(self, name: str) -> str:
         return f"postgres://postgres@127.0.0.1:{self.port}/{name}"
-
-
-def manage(env: dict, *args: str) -> str:
-    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True)
-    if done.returncode != 0:
-        sys.exit(f"manage.py {' '.join(args)} failed:\n{done.stderr[-3000:]}")
-    return done.stdout
 
 
 PLAN = """
@@ -189,7 +174,7 @@ class Clients:
         return outcome == "ok"
 
 
-# What the fixture page says after each action succeeded (league/views.py).
+# What the fixture page says after each action succeeded (league/result_views.py).
 DONE = {"record": "Result recorded and approved.", "approve": "Result approved", "confirm": "Result confirmed.",
         "report": "Result reported."}
 
@@ -203,44 +188,20 @@ def main() -> int:
     workdir = Path(tempfile.mkdtemp(prefix="league-faults-"))
     cluster = Cluster(workdir)
     cluster.start()
-    server = None
     try:
         subprocess.run([*cluster.as_user, pg_bin("createdb"), "-h", "127.0.0.1", "-p", str(cluster.port), "-U",
                         "postgres", "league"], check=True, capture_output=True)
-        env = dict(os.environ, DATABASE_URL=cluster.url("league"), DEBUG="false", SECRET_KEY=secrets.token_urlsafe(50),
-                   ALLOWED_HOSTS="127.0.0.1", STATIC_ROOT=str(workdir / "static"), LOG_LEVEL="ERROR",
-                   AXES_FAILURE_LIMIT="1000")
-        env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        env = site_env(cluster.url("league"), workdir / "static")
         print(f"PostgreSQL cluster of our own on 127.0.0.1:{cluster.port} ({workdir}); loading the demo ...", flush=True)
-        manage(env, "migrate", "--noinput", "-v", "0")
-        manage(env, "collectstatic", "--noinput", "-v", "0")
-        manage(env, "quickstart", "--no-serve")
-        plan = json.loads(manage(env, "shell", "-v", "0", "-c", PLAN % SLUG).strip().splitlines()[-1])
+        load_demo(env)
+        plan = shell_json(env, PLAN % SLUG)
 
-        port = free_port()
-        host = f"http://127.0.0.1:{port}"
-        server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "league.wsgi", "--bind", f"127.0.0.1:{port}", "--workers",
-             str(options.workers), "--log-level", "error", "--timeout", "30"],
-            cwd=ROOT, env=env,
-        )
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.2)
-        clients = Clients(host)
-        figures = drive(clients, plan, cluster, server, options.seconds)
-        check = json.loads(manage(env, "shell", "-v", "0", "-c", CHECK % (SLUG, SLUG)).strip().splitlines()[-1])
-        return report(clients, figures, check)
+        with gunicorn(env, workers=options.workers, log_level="error", timeout=30) as server:
+            clients = Clients(server.url)
+            figures = drive(clients, plan, cluster, server.process, options.seconds)
+            check = shell_json(env, CHECK % (SLUG, SLUG))
+            return report(clients, figures, check)
     finally:
-        if server is not None:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
         try:
             cluster.stop()
         except subprocess.CalledProcessError:
@@ -248,7 +209,7 @@ def main() -> int:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def drive(clients: Clients, plan: list[dict], cluster: Cluster, server, seconds: int) -> dict:
+def drive(clients: Clients, plan: list[dict], cluster: Cluster, server: subprocess.Popen, seconds: int) -> dict:
     """Two organiser threads keep entering and correcting results of their own
     fixtures (each entry approves the result and recomputes the Big League's
     Favours) for the whole run; a workflow thread has coaches report and confirm

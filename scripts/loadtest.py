@@ -21,47 +21,17 @@ port and drives it with Locust (as a library, headless):
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import re
-import secrets
 import shutil
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from demo_server import gunicorn, load_demo, shell_json, site_env
+
 DEMO_SLUGS = ("harbour-lights", "altdorf-colleges", "neon-dome")
 COACH_PASSWORD = "coach-demo"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def site_env(database_url: str, static_root: Path) -> dict:
-    env = dict(os.environ)
-    env.update(
-        DATABASE_URL=database_url, DEBUG="false", SECRET_KEY=secrets.token_urlsafe(50),
-        ALLOWED_HOSTS="127.0.0.1", STATIC_ROOT=str(static_root), LOG_LEVEL="ERROR",
-        # Many coaches log in from one address during the run.
-        AXES_FAILURE_LIMIT="1000",
-    )
-    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    return env
-
-
-def manage(env: dict, *args: str) -> str:
-    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True)
-    if done.returncode != 0:
-        sys.exit(f"manage.py {' '.join(args)} failed:\n{done.stderr[-3000:]}")
-    return done.stdout
 
 
 # What the clients visit, read from the demo database before the run.
@@ -95,34 +65,12 @@ def main() -> int:
     database_url = options.database_url or f"sqlite:///{workdir / 'load.sqlite3'}"
     env = site_env(database_url, workdir / "static")
     print(f"Building the demo database ({database_url}) ...", flush=True)
-    manage(env, "migrate", "--noinput", "-v", "0")
-    manage(env, "collectstatic", "--noinput", "-v", "0")
-    manage(env, "quickstart", "--no-serve")
-    import json
-
-    facts = json.loads(manage(env, "shell", "-v", "0", "-c", SITE_FACTS % (DEMO_SLUGS, DEMO_SLUGS)).strip().splitlines()[-1])
-
-    port = free_port()
-    host = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "league.wsgi", "--bind", f"127.0.0.1:{port}", "--workers",
-         str(options.workers), "--log-level", "warning", "--timeout", "60"],
-        cwd=ROOT, env=env,
-    )
+    load_demo(env)
+    facts = shell_json(env, SITE_FACTS % (DEMO_SLUGS, DEMO_SLUGS))
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.2)
-        else:
-            print("gunicorn did not start", file=sys.stderr)
-            return 2
-        return run_load(host, facts, options)
+        with gunicorn(env, workers=options.workers, log_level="warning", timeout=60) as server:
+            return run_load(server.url, facts, options)
     finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=30)
         shutil.rmtree(workdir, ignore_errors=True)
 
 

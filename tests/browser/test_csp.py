@@ -4,47 +4,16 @@ and work with no violation reported in the console."""
 
 from __future__ import annotations
 
-import os
-import shutil
-
 import pytest
 from django.contrib import admin
 from django.contrib.auth import get_user_model
-from django.db import connections
 from django.urls import reverse
 
 from campaigns import demo
 from league.models import Coach, Fixture
+from tests.browser.chromium import CHROMIUM_ONLY, new_page
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        shutil.which(CHROMIUM) is None and not os.environ.get("CI"),
-        reason="Chromium is not installed (apt-get install -y chromium); .ci/run installs it",
-    ),
-]
-
-
-@pytest.fixture
-def page():
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-        )
-        page = browser.new_context().new_page()
-        page.violations = []
-        page.on(
-            "console",
-            lambda msg: page.violations.append(f"{page.url}: {msg.text}") if "Content Security Policy" in msg.text else None,
-        )
-        yield page
-        browser.close()
+pytestmark = CHROMIUM_ONLY
 
 
 def _visit(page, url: str) -> None:
@@ -68,8 +37,7 @@ def _admin_urls() -> list[str]:
 
 
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
-def test_site_and_admin_pages_satisfy_the_policy(live_server, page, settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def test_site_and_admin_pages_satisfy_the_policy(live_server, browser):
     demo.load_demo()
     get_user_model().objects.create_superuser("root", "root@example.org", "root-pass-123")
     coach = Coach.objects.filter(user__username=demo.COACH.username).get()
@@ -84,6 +52,7 @@ def test_site_and_admin_pages_satisfy_the_policy(live_server, page, settings):
         fixture.get_absolute_url(),
     ]
     admin_urls = _admin_urls()
+    page = new_page(browser, "desktop")
 
     # The admin, as a superuser, through the admin's own login form (its CSS and JS load).
     page.goto(live_server.url + reverse("admin:login"))
@@ -100,4 +69,3 @@ def test_site_and_admin_pages_satisfy_the_policy(live_server, page, settings):
 
     assert page.violations == [], "\n".join(page.violations)
     assert len(admin_urls) > 20
-    connections.close_all()

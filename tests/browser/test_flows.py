@@ -10,16 +10,15 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from django.db import connections
 from django.urls import reverse
 
 from campaigns import ledgers
 from league.models import Result
-from tests.browser.test_layout import CHROMIUM, _log_in, _no_sideways_scroll, _page, _shot, browser  # noqa: F401
+from tests.browser.chromium import CHROMIUM_ONLY, log_in, new_page, no_sideways_scroll, shot
 from tests.campaigns.factories import fixture_between, make_campaign, set_match_day, user_of
 from tests.factories import FixtureFactory, RoundFactory
 
-pytestmark = [pytest.mark.browser]
+pytestmark = CHROMIUM_ONLY
 
 
 def _report(page, live_server, fixture, home, away):
@@ -32,37 +31,36 @@ def _report(page, live_server, fixture, home, away):
 
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 @pytest.mark.parametrize("size", ["phone", "desktop"])
-def test_report_confirm_dispute_and_settle_through_the_dashboard(live_server, browser, organiser, season, password, settings, size):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def test_report_confirm_dispute_and_settle_through_the_dashboard(live_server, browser, organiser, season, password, size):
     rnd = RoundFactory(season=season, number=1, date=datetime.date(2020, 1, 6))
     agreed = FixtureFactory(round=rnd, date=rnd.date, home__coach__name="Velocity", away__coach__name="Rage")
     argued = FixtureFactory(round=rnd, date=rnd.date, home__coach__name="Shade", away__coach__name="Brick")
-    page = _page(browser, size)
+    page = new_page(browser, size)
 
     # The home coaches report.
     for fixture in (agreed, argued):
         page.context.clear_cookies()
-        _log_in(page, live_server, fixture.home.coach.user.username, password)
+        log_in(page, live_server, fixture.home.coach.user.username, password)
         _report(page, live_server, fixture, 12, 6)
-    _no_sideways_scroll(page)
+    no_sideways_scroll(page)
 
     # Rage confirms; Brick disputes with the score they think is right.
     page.context.clear_cookies()
-    _log_in(page, live_server, agreed.away.coach.user.username, password)
+    log_in(page, live_server, agreed.away.coach.user.username, password)
     assert "Confirm or dispute:" in page.content()
-    _shot(page, f"flow-coach-home-{size}.png")
+    shot(page, f"flow-coach-home-{size}.png")
     page.goto(live_server.url + agreed.get_absolute_url())
     page.click("text=Confirm result")
     page.wait_for_selector("text=Result confirmed")
     page.context.clear_cookies()
-    _log_in(page, live_server, argued.away.coach.user.username, password)
+    log_in(page, live_server, argued.away.coach.user.username, password)
     page.goto(live_server.url + argued.get_absolute_url())
     page.fill("textarea[name=reason]", "Brick scored the last goal, not Shade")
     page.check("input[name=propose]")
     page.fill("input[name='proposed-home_score']", "10")
     page.fill("input[name='proposed-away_score']", "12")
-    _no_sideways_scroll(page)
-    _shot(page, f"flow-dispute-form-{size}.png")
+    no_sideways_scroll(page)
+    shot(page, f"flow-dispute-form-{size}.png")
     page.click("button:text('Dispute')")
     page.wait_for_selector("text=Dispute sent to the organiser with your version")
     statuses = dict(Result.objects.values_list("fixture_id", "status"))
@@ -70,7 +68,7 @@ def test_report_confirm_dispute_and_settle_through_the_dashboard(live_server, br
 
     # The organiser: the home page counts, the dashboard shows both versions side by side.
     page.context.clear_cookies()
-    _log_in(page, live_server, organiser.username, password)
+    log_in(page, live_server, organiser.username, password)
     page.goto(live_server.url + reverse("league:league_list"))
     assert "1 to approve · 1 disputed" in page.content()
     page.click("a.waiting")
@@ -80,51 +78,46 @@ def test_report_confirm_dispute_and_settle_through_the_dashboard(live_server, br
     left, right = versions.nth(0).bounding_box(), versions.nth(1).bounding_box()
     assert abs(left["y"] - right["y"]) < 2 and left["x"] < right["x"], "the versions are not side by side"
     assert "12 – 6" in versions.nth(0).text_content() and "10 – 12" in versions.nth(1).text_content()
-    _no_sideways_scroll(page)
-    _shot(page, f"flow-dashboard-{size}.png")
+    no_sideways_scroll(page)
+    shot(page, f"flow-dashboard-{size}.png")
     page.locator("#to-approve button:text('Approve')").first.click()
     page.wait_for_selector("text=Approved 1 result")
     page.locator("#disputed button:text('Accept this version')").click()
     page.wait_for_selector("text=Dispute settled")
-    _no_sideways_scroll(page)
-    _shot(page, f"flow-dashboard-settled-{size}.png")
+    no_sideways_scroll(page)
+    shot(page, f"flow-dashboard-settled-{size}.png")
     results = {r.fixture_id: (r.status, r.home_score, r.away_score) for r in Result.objects.all()}
     assert results == {agreed.pk: ("approved", 12, 6), argued.pk: ("approved", 10, 12)}
     page.goto(live_server.url + season.league.get_absolute_url())
-    _no_sideways_scroll(page)
+    no_sideways_scroll(page)
     assert page.violations == [], page.violations
-    page.context.close()
-    connections.close_all()
 
 
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 @pytest.mark.parametrize("size", ["phone", "desktop"])
-def test_a_coachs_campaign_page_in_sections(live_server, browser, organiser, season, password, settings, size):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def test_a_coachs_campaign_page_in_sections(live_server, browser, organiser, season, password, size):
     a, b = make_campaign(season, 2, organiser=organiser)
     set_match_day(fixture_between(a, b), datetime.date.today() + datetime.timedelta(days=3))
     ledgers.adjust(coach=a, ledger="favours", amount=6, reason="start-up grant", by=organiser)
     ledgers.adjust(coach=a, ledger="cp", amount=25, reason="test", by=organiser)
-    page = _page(browser, size)
-    _log_in(page, live_server, user_of(a).username, password)
+    page = new_page(browser, size)
+    log_in(page, live_server, user_of(a).username, password)
     # The coach's home says what waits in the campaign.
     assert "The Big League: waiting on you" in page.content() and "6 Favours before" in page.content()
-    _shot(page, f"campaign-home-{size}.png")
+    shot(page, f"campaign-home-{size}.png")
     page.goto(live_server.url + reverse("campaigns:coach_page", args=[season.league.slug, a.entry.coach_id]))
     overview_height = page.evaluate("document.documentElement.scrollHeight")
     assert page.locator("#tab-overview").is_visible() and not page.locator("#tab-dealing").is_visible()
-    _no_sideways_scroll(page)
-    _shot(page, f"campaign-overview-{size}.png")
+    no_sideways_scroll(page)
+    shot(page, f"campaign-overview-{size}.png")
     heights = {"overview": overview_height}
     for tab in ("picks", "decks", "dealing", "history"):
         page.click(f"nav.tabs a[href='#tab-{tab}']")
         assert page.locator(f"#tab-{tab}").is_visible() and not page.locator("#tab-overview").is_visible()
-        _no_sideways_scroll(page)
+        no_sideways_scroll(page)
         heights[tab] = page.evaluate("document.documentElement.scrollHeight")
-        _shot(page, f"campaign-{tab}-{size}.png")
+        shot(page, f"campaign-{tab}-{size}.png")
     if size == "phone":
         # Each section alone is far shorter than the 6,300 px the whole page was.
         assert max(heights.values()) < 3500, heights
     assert page.violations == [], page.violations
-    page.context.close()
-    connections.close_all()

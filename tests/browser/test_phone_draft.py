@@ -1,22 +1,19 @@
 """A coach drafts a Dungeon Bowl team on a phone-sized screen (390 px wide) in a
 real Chromium, and sees the running cost and the budget left before submitting."""
 
-import os
-
 import pytest
-from django.db import connections
 from django.urls import reverse
 
 from league.dungeonbowl.league_models import DungeonBowlSettings
 from league.dungeonbowl.models import Position, Team
-# The browser mark, the skip without Chromium and the browser fixtures are shared.
-from tests.browser.test_phone_report import _log_in, browser, phone, pytestmark  # noqa: F401
+from tests.browser.chromium import CHROMIUM_ONLY, log_in, no_sideways_scroll, shot
 from tests.factories import CoachFactory, LeagueFactory, UserFactory
+
+pytestmark = CHROMIUM_ONLY
 
 
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
-def test_coach_drafts_on_a_phone_and_sees_the_budget(live_server, phone, password, settings):  # noqa: F811
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def test_coach_drafts_on_a_phone_and_sees_the_budget(live_server, phone, password):
     league = LeagueFactory(name="Altdorf Colleges", slug="altdorf", game_system="dungeonbowl",
                            organisers=[UserFactory(username="boss")])
     DungeonBowlSettings.objects.create(league=league)
@@ -24,7 +21,7 @@ def test_coach_drafts_on_a_phone_and_sees_the_budget(live_server, phone, passwor
     blitzer = Position.objects.get(name="Dark Elf Blitzer").pk
     lineman = Position.objects.get(name="Dark Elf Lineman").pk
 
-    _log_in(phone, live_server, coach.user.username, password)
+    log_in(phone, live_server, coach.user.username, password)
     phone.goto(live_server.url + reverse("dungeonbowl:draft", args=[league.slug]))
     phone.select_option("select#college", "college-of-shadows")
     phone.click("text=Choose")
@@ -40,15 +37,14 @@ def test_coach_drafts_on_a_phone_and_sees_the_budget(live_server, phone, passwor
     # 3 x 100,000 + 6 x 70,000 + 2 x 50,000 = 820,000: the running cost and what is left.
     assert "Cost 820000 gp" in content and "180000 gp left" in content
     assert not Team.objects.exists()
-    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    no_sideways_scroll(phone)
 
     phone.fill(f"input[name=pos_{blitzer}]", "2")
     phone.click("text=Check the cost and limits")
     phone.wait_for_selector("text=280000 gp left")
-    phone.screenshot(path=os.path.join(os.environ.get("SCREENSHOT_DIR", "/tmp"), "phone-draft.png"), full_page=True)
+    shot(phone, "phone-draft.png")
     phone.click("text=Submit the draft")
     phone.wait_for_selector("text=Draft submitted: Night Cats")
-    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    no_sideways_scroll(phone)
     team = Team.objects.get(name="Night Cats")
     assert team.players.count() == 8 and team.treasury() == 280_000
-    connections.close_all()

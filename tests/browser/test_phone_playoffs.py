@@ -3,36 +3,31 @@ real Chromium (DB-5b, DB-16): settles a tie by a roll, starts the semi-finals, a
 everyone sees the bracket on the league page, with no Content-Security-Policy
 violation and nothing wider than the screen."""
 
-import os
-
 import pytest
-from django.db import connections
 from django.urls import reverse
 
 from league.dungeonbowl.models import DiceRoll
 from league.dungeonbowl.playoff_models import PlayoffGame, PlayoffTie
-# The browser mark, the skip without Chromium and the browser fixtures are shared.
-from tests.browser.test_phone_report import _log_in, browser, phone, pytestmark  # noqa: F401
+from tests.browser.chromium import CHROMIUM_ONLY, log_in, no_sideways_scroll, screenshot_path
 from tests.dungeonbowl.builders import db_season
 from tests.dungeonbowl.playoff_builders import play_regular
 from tests.factories import UserFactory
 
+pytestmark = CHROMIUM_ONLY
+
 
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
-def test_commissioner_settles_a_tie_and_starts_the_play_offs_on_a_phone(live_server, phone, password, settings):  # noqa: F811
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def test_commissioner_settles_a_tie_and_starts_the_play_offs_on_a_phone(live_server, phone, password):
     organiser = UserFactory(username="boss")
     season = db_season(organiser, teams=5, playoffs=1)
     play_regular(season, organiser, ["Team 01", "Team 02", "Team 03", "Team 04", "Team 05"],
                  unplayed={frozenset({"Team 04", "Team 05"})})
-    violations = []
-    phone.on("console", lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None)
     slug = season.league.slug
 
-    _log_in(phone, live_server, "boss", password)
+    log_in(phone, live_server, "boss", password)
     phone.goto(live_server.url + reverse("dungeonbowl:playoffs", args=[slug]))
     phone.wait_for_selector("text=places 4 and 5: Team 04, Team 05")
-    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    no_sideways_scroll(phone)
     phone.fill("input[name=dice]", "2 5")
     phone.click("text=Settle by a D6 each")
     phone.wait_for_selector("text=Tie settled by a roll: Team 05, Team 04")
@@ -46,7 +41,6 @@ def test_commissioner_settles_a_tie_and_starts_the_play_offs_on_a_phone(live_ser
     box = phone.locator("svg[aria-labelledby='bracket-title bracket-desc']").bounding_box()
     assert 300 <= box["width"] <= 390
     assert "Semi-final 1: Team 01 v Team 05, to be played." in phone.content()
-    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    phone.locator("#playoffs").screenshot(path=os.path.join(os.environ.get("SCREENSHOT_DIR", "/tmp"), "phone-bracket.png"))
-    assert violations == []
-    connections.close_all()
+    no_sideways_scroll(phone)
+    phone.locator("#playoffs").screenshot(path=screenshot_path("phone-bracket.png"))
+    assert phone.violations == [], phone.violations

@@ -3,58 +3,21 @@ connection and thread, never take the balance below zero and never spend more th
 5 in a phase, because every spending transaction locks the coach's campaign row.
 PostgreSQL only (SQLite serialises writers and ignores SELECT ... FOR UPDATE)."""
 
-import threading
-
-import pytest
-from django.conf import settings
-from django.core.exceptions import ValidationError
-from django.db import connection
-
 from campaigns import balances, dealing, ledgers
 from campaigns.models import CampaignCoach, FavourLine, Sponsorship
 from tests.campaigns.factories import make_campaign, user_of
+from tests.concurrency import POSTGRES_ONLY, at_once
 from tests.factories import LeagueFactory, SeasonFactory, UserFactory
 
-pytestmark = [
-    pytest.mark.postgres,
-    # Decided before any database set-up: on SQLite the serialized rollback would
-    # otherwise reload the catalogue over itself.
-    pytest.mark.skipif(
-        "postgresql" not in settings.DATABASES["default"]["ENGINE"],
-        reason="needs PostgreSQL: run with DATABASE_URL=postgres://...",
-    ),
-    pytest.mark.django_db(transaction=True, serialized_rollback=True),
-]
+pytestmark = POSTGRES_ONLY
 
 
 def spend_all_at_once(cc: CampaignCoach) -> tuple[int, list[str]]:
     """Eight threads each buy a different sponsorship at the same moment."""
     sponsorships = list(Sponsorship.objects.all()[:8])
     user = user_of(cc)
-    barrier = threading.Barrier(len(sponsorships))
-    successes: list[int] = []
-    refusals: list[str] = []
-    lock = threading.Lock()
-
-    def buy(sponsorship):
-        try:
-            connection.ensure_connection()  # connect first, so the spends really overlap
-            barrier.wait()
-            dealing.buy_sponsorship(coach=cc, sponsorship=sponsorship, by=user)
-            with lock:
-                successes.append(sponsorship.pk)
-        except ValidationError as exc:
-            with lock:
-                refusals.append(" ".join(exc.messages))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=buy, args=(s,)) for s in sponsorships]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return len(successes), refusals
+    outcomes = at_once([lambda s=s: dealing.buy_sponsorship(coach=cc, sponsorship=s, by=user) for s in sponsorships])
+    return len(outcomes.returned), outcomes.refusals
 
 
 def campaign_with_balance(favours: int) -> CampaignCoach:

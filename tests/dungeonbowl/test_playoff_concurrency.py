@@ -4,29 +4,18 @@ each approval locks the season's play-off rows before looking at the other
 semi-final (and the season row, whose version every approval changes, is locked
 too). PostgreSQL only (SQLite serialises writers)."""
 
-import threading
 import time
-
-import pytest
-from django.conf import settings
-from django.db import connection
 
 from league import services as engine
 from league.dungeonbowl import playoffs
 from league.dungeonbowl.playoff_models import PlayoffGame, PlayoffSlot as S
 from league.models import Result
+from tests.concurrency import POSTGRES_ONLY, at_once
 from tests.dungeonbowl.builders import db_season
 from tests.dungeonbowl.playoff_builders import facts, game, play_regular
 from tests.factories import UserFactory
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.skipif(
-        "postgresql" not in settings.DATABASES["default"]["ENGINE"],
-        reason="needs PostgreSQL: run with DATABASE_URL=postgres://...",
-    ),
-    pytest.mark.django_db(transaction=True, serialized_rollback=True),
-]
+pytestmark = POSTGRES_ONLY
 
 
 def test_two_semi_finals_approved_at_once_make_one_final(monkeypatch):
@@ -50,25 +39,8 @@ def test_two_semi_finals_approved_at_once_make_one_final(monkeypatch):
         return games
 
     monkeypatch.setattr(playoffs, "_games", slow_games)
-    barrier = threading.Barrier(2)
-    errors = []
-
-    def approve(result):
-        try:
-            connection.ensure_connection()
-            barrier.wait()
-            engine.approve_result(result=result, by=organiser)
-        except Exception as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=approve, args=(r,)) for r in results]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
+    outcomes = at_once([lambda r=r: engine.approve_result(result=r, by=organiser) for r in results])
+    assert outcomes.raised == []
     assert Result.objects.filter(fixture__stage="playoff", status="approved").count() == 2
     assert sorted(PlayoffGame.objects.filter(season=season).values_list("slot", flat=True)) == [1, 2, 3, 4]
     final = game(season, S.FINAL).fixture

@@ -2,28 +2,15 @@
 its own connection and thread, empty the Treasury once and fix one budget, because
 each step locks the team row and checks the step it expects. PostgreSQL only."""
 
-import threading
-
-import pytest
-from django.conf import settings
-from django.core.exceptions import ValidationError
-from django.db import connection
-
 from league.dungeonbowl import redraft
 from league.dungeonbowl.league_models import Honour, Placing
 from league.dungeonbowl.models import Team, TreasuryLine
 from league.dungeonbowl.redraft_models import Redraft
+from tests.concurrency import POSTGRES_ONLY, at_once
 from tests.dungeonbowl.builders import db_season
 from tests.factories import UserFactory
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.skipif(
-        "postgresql" not in settings.DATABASES["default"]["ENGINE"],
-        reason="needs PostgreSQL: run with DATABASE_URL=postgres://...",
-    ),
-    pytest.mark.django_db(transaction=True, serialized_rollback=True),
-]
+pytestmark = POSTGRES_ONLY
 
 
 def test_simultaneous_steps_raise_funds_once():
@@ -33,28 +20,8 @@ def test_simultaneous_steps_raise_funds_once():
     Honour.objects.create(season=season, team=team, placing=Placing.CHAMPION, prize=100_000)  # the season is over
     redraft.scout(team=team, by=organiser)
     redraft.recover(team=team, by=organiser)
-    done, refused = [], []
-    barrier = threading.Barrier(6)
-    lock = threading.Lock()
-
-    def raise_funds():
-        try:
-            connection.ensure_connection()
-            barrier.wait()
-            redraft.raise_funds(team=team, by=team.coach.user)
-            with lock:
-                done.append(1)
-        except ValidationError as exc:
-            with lock:
-                refused.append(" ".join(exc.messages))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=raise_funds) for _ in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert len(done) == 1 and len(refused) == 5 and all("Raise funds" in r for r in refused)
+    outcomes = at_once([lambda: redraft.raise_funds(team=team, by=team.coach.user)] * 6)
+    refused = outcomes.refusals
+    assert len(outcomes.returned) == 1 and len(refused) == 5 and all("Raise funds" in r for r in refused)
     assert TreasuryLine.objects.filter(team=team, kind="redraft").count() == 1
     assert team.treasury() == 0 and Redraft.objects.get(team=team).step == 4

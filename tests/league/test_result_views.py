@@ -288,6 +288,25 @@ def test_organiser_reopens_result(client, reported, organiser, league):
     assert all(row["played"] == 0 for row in standings)
 
 
+@pytest.mark.parametrize(
+    "name, data, message",
+    [
+        ("approve_result", {"reason": "x"}, "There is no result to approve yet."),
+        ("reopen_result", {"reason": "x"}, "There is no result to reopen."),
+        ("settle_dispute", {"accept": "reported"}, "There is no result to settle."),
+    ],
+)
+def test_organiser_step_on_a_fixture_without_a_result_goes_back_saying_so(client, fixture, organiser, name, data, message):
+    """The fixture page offers these steps only on a result: a POST without one
+    (a hand-made one) returns to the fixture with the reason and writes nothing."""
+    client.force_login(organiser)
+    response = client.post(reverse(f"league:{name}", args=[fixture.pk]), data)
+    assert response.status_code == 302 and response.url == fixture.get_absolute_url()
+    page = client.get(response.url).content.decode()
+    assert message in page
+    assert not Result.objects.exists() and not ResultEvent.objects.exists()
+
+
 def test_other_organiser_cannot_record_rearrange_or_reopen(client, fixture, other_organiser):
     client.force_login(other_organiser)
     for name, data in [

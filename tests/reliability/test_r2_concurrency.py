@@ -23,10 +23,8 @@ import threading
 from collections import Counter
 from collections.abc import Callable
 
-import pytest
-from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Sum
 
 from campaigns import balances, dealing, ledgers
@@ -36,17 +34,11 @@ from league.dungeonbowl import spending
 from league.dungeonbowl.models import Team, TreasuryLine
 from league.models import Result, ResultEvent
 from tests.campaigns.factories import fixture_between, make_campaign, user_of
+from tests.concurrency import POSTGRES_ONLY, at_once
 from tests.dungeonbowl.builders import db_season
 from tests.factories import LeagueFactory, SeasonFactory, UserFactory
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.skipif(
-        "postgresql" not in settings.DATABASES["default"]["ENGINE"],
-        reason="needs PostgreSQL: run with DATABASE_URL=postgres://...",
-    ),
-    pytest.mark.django_db(transaction=True, serialized_rollback=True),
-]
+pytestmark = POSTGRES_ONLY
 
 STEPS = 6  # calls per thread, so the threads interleave in many ways
 REFUSALS = (ValidationError, PermissionDenied)
@@ -67,37 +59,27 @@ def run_together(plans: list[list[tuple[str, Callable[[], object]]]]) -> Run:
     """One thread per plan, each with its own connection, started together; each
     plan is a list of (kind, call)."""
     run = Run()
-    barrier = threading.Barrier(len(plans))
 
-    def worker(plan):
-        try:
-            connection.ensure_connection()  # connect first, so the calls really overlap
-            barrier.wait()
-            for kind, call in plan:
-                try:
-                    call()
-                    outcome = "ok"
-                except REFUSALS as exc:
-                    outcome = "refused"
-                    with run.lock:
-                        run.reasons.setdefault(kind, set()).add(" ".join(getattr(exc, "messages", [str(exc)])))
-                except Exception as exc:  # a deadlock, a serialization failure: a 5xx in production
-                    outcome = f"{kind}: {type(exc).__name__}: {exc}"
+    def play(plan: list[tuple[str, Callable[[], object]]]) -> None:
+        for kind, call in plan:
+            try:
+                call()
+                outcome = "ok"
+            except REFUSALS as exc:
+                outcome = "refused"
                 with run.lock:
-                    if outcome == "ok":
-                        run.ok[kind] += 1
-                    elif outcome == "refused":
-                        run.refused[kind] += 1
-                    else:
-                        run.errors.append(outcome)
-        finally:
-            connection.close()
+                    run.reasons.setdefault(kind, set()).add(" ".join(getattr(exc, "messages", [str(exc)])))
+            except Exception as exc:  # a deadlock, a serialization failure: a 5xx in production
+                outcome = f"{kind}: {type(exc).__name__}: {exc}"
+            with run.lock:
+                if outcome == "ok":
+                    run.ok[kind] += 1
+                elif outcome == "refused":
+                    run.refused[kind] += 1
+                else:
+                    run.errors.append(outcome)
 
-    threads = [threading.Thread(target=worker, args=(plan,)) for plan in plans]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    at_once([lambda plan=plan: play(plan) for plan in plans])
     return run
 
 
