@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Model, Sum
+from django.db.models import Model
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -35,11 +35,6 @@ from league.dungeonbowl.units import gp
 from league.models import Coach, League
 
 # Reading helpers ---------------------------------------------------------------------
-
-
-def treasury_balance(team: Team) -> int:
-    """DB-6: the Treasury is the sum of its ledger."""
-    return TreasuryLine.objects.filter(team=team).aggregate(total=Sum("amount"))["total"] or 0
 
 
 def _may_act_for(user, *, league: League, coach: Coach) -> bool:

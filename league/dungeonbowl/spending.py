@@ -10,7 +10,6 @@ from __future__ import annotations
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Sum
 
 from league.dungeonbowl import player_rules, team_rules
 from league.dungeonbowl.league_models import GameReport
@@ -28,12 +27,8 @@ def _lock(team: Team, by) -> Team:
     return team
 
 
-def _balance(team: Team) -> int:
-    return TreasuryLine.objects.filter(team=team).aggregate(total=Sum("amount"))["total"] or 0
-
-
 def _pay(team: Team, cost: int, reason: str, cause, by) -> None:
-    balance = _balance(team)
+    balance = team.treasury()
     if balance < cost:
         raise ValidationError(f"{reason} costs {gp(cost)}; the Treasury holds {gp(balance)} ({gp(cost - balance)} short).")
     TreasuryLine.objects.create(team=team, amount=-cost, kind=TreasuryLine.Kind.PURCHASE, reason=reason, cause=cause, created_by=by)

@@ -10,7 +10,6 @@ from django.urls import reverse
 from league import services as engine
 from league.dungeonbowl.league_models import GameReport, PlayerEffect
 from league.dungeonbowl.models import DiceRoll, Player, TreasuryLine
-from league.dungeonbowl.services import treasury_balance
 from league.forms import record_form, report_form
 from league.models import Fixture, Result
 from league.standings import standings_for
@@ -81,11 +80,11 @@ def test_the_form_has_a_line_per_player_who_can_play(fixture):
 
 def test_approval_runs_the_post_game_sequence(client, organiser, fixture, season):
     home, away = teams(fixture)
-    before = treasury_balance(home), treasury_balance(away)
+    before = home.treasury(), away.treasury()
     result = report_and_approve(client, fixture, organiser)
     # DB-10: table dice 5 2 -> 50,000 to the winner, 20,000 to the loser; 3 gatherers -> 20,000.
-    assert treasury_balance(home) - before[0] == 50_000 + 20_000
-    assert treasury_balance(away) - before[1] == 20_000
+    assert home.treasury() - before[0] == 50_000 + 20_000
+    assert away.treasury() - before[1] == 20_000
     roll = DiceRoll.objects.get(purpose="winnings")
     assert (roll.values, roll.source, roll.team, roll.cause) == ([5, 2], "table", home, result)
     scorer = home.players.get(number=1)
@@ -118,10 +117,10 @@ def test_the_next_game_clears_miss_next_game(client, organiser, season, fixture)
 
 def test_a_correction_reverses_exactly_and_reuses_the_roll(client, organiser, fixture):
     home, away = teams(fixture)
-    before = treasury_balance(home), treasury_balance(away)
+    before = home.treasury(), away.treasury()
     result = report_and_approve(client, fixture, organiser)
     engine.reopen_result(result=result, by=organiser, reason="wrong MVP")
-    assert (treasury_balance(home), treasury_balance(away)) == before
+    assert (home.treasury(), away.treasury()) == before
     assert not PlayerEffect.objects.exists()
     slayer = away.players.get(number=1)
     assert (slayer.st, slayer.miss_next_game, slayer.status) == (3, False, "active")
@@ -132,28 +131,28 @@ def test_a_correction_reverses_exactly_and_reuses_the_roll(client, organiser, fi
     GameReport.objects.filter(result=result).update(dice=None)
     engine.approve_result(result=result, by=organiser, reason="agreed at the table")
     assert DiceRoll.objects.count() == 1
-    assert treasury_balance(home) - before[0] == 70_000
+    assert home.treasury() - before[0] == 70_000
     lines = TreasuryLine.objects.filter(team=home, kind="correction")
     assert lines.count() == 2 and all(line.reverses is not None for line in lines)
 
 
 def test_an_unplayed_fixture_pays_nothing(organiser, fixture, season):
     home, away = teams(fixture)
-    before = treasury_balance(home)
+    before = home.treasury()
     engine.record_result(fixture=fixture, by=organiser, reason="not played by the deadline", abandoned=True)
-    assert treasury_balance(home) == before and not DiceRoll.objects.exists()
+    assert home.treasury() == before and not DiceRoll.objects.exists()
     rows = {r.name: r for r in standings_for(season)}
     assert (rows[home.name].played, rows[home.name].lost, rows[away.name].lost) == (1, 1, 1)
 
 
 def test_a_concession_pays_the_winner_the_higher_die_only(organiser, fixture):
     home, away = teams(fixture)
-    before = treasury_balance(home), treasury_balance(away)
+    before = home.treasury(), away.treasury()
     result = engine.record_result(fixture=fixture, by=organiser, reason="conceded", home_score=0, away_score=0,
                                   ending="home_conceded", home_gather=0, away_gather=0, home_journeymen=0,
                                   away_journeymen=0, dice=[3, 6])
     assert (result.home_score, result.away_score, result.conceded) == (0, 1, True)
-    assert (treasury_balance(home) - before[0], treasury_balance(away) - before[1]) == (0, 60_000)
+    assert (home.treasury() - before[0], away.treasury() - before[1]) == (0, 60_000)
 
 
 def test_bad_reports_say_why_and_write_nothing(client, fixture):

@@ -11,7 +11,6 @@ from league.dungeonbowl import redraft, redraft_selectors
 from league.dungeonbowl.league_models import Honour, Placing
 from league.dungeonbowl.models import DiceRoll, Player, Team, TreasuryLine
 from league.dungeonbowl.redraft_models import Redraft, RedraftRoll
-from league.dungeonbowl.services import treasury_balance
 from league.models import Fixture
 from tests.dungeonbowl.builders import db_league, db_season
 from tests.dungeonbowl.offseason import finished_season
@@ -79,7 +78,7 @@ def test_the_coach_runs_every_step_and_the_budget_is_the_hand_calculation(client
     w = wins(team, season)
     assert w >= 1
     treasury = FIRE_LEFTOVER + 40_000 * w + 10_000 * (3 - w)  # DB-10: dice 4 and 1
-    assert treasury_balance(team) == treasury
+    assert team.treasury() == treasury
     slayer = team.players.get(number=1)
     assert slayer.mvp_awards == w
     login(client, team.coach.user)
@@ -106,7 +105,7 @@ def test_the_coach_runs_every_step_and_the_budget_is_the_hand_calculation(client
     assert step(client, team, "funds").status_code == 302
     done = Redraft.objects.get(team=team)
     assert (done.budget, done.step, done.games_played, done.league_wins) == (expected, 4, 3, w)
-    assert treasury_balance(team) == 0
+    assert team.treasury() == 0
     emptied = TreasuryLine.objects.get(team=team, kind="redraft")
     assert emptied.amount == -treasury and "emptied" in emptied.reason
     page = client.get(url(team)).content.decode()
@@ -123,7 +122,7 @@ def test_the_coach_runs_every_step_and_the_budget_is_the_hand_calculation(client
     data[f"pos_{position.pk}"] = 5
     assert step(client, team, "draft", **data).status_code == 302
     cost = (80_000 + 20_000) + (85_000 + 20_000) + 5 * 70_000 + 3 * 50_000
-    assert treasury_balance(team) == expected - cost
+    assert team.treasury() == expected - cost
     team.refresh_from_db()
     assert team.rerolls == 3
     on_list = team.players.on_draft_list()
@@ -141,7 +140,7 @@ def test_the_coach_runs_every_step_and_the_budget_is_the_hand_calculation(client
 def test_the_commissioner_enters_table_rolls_and_corrects_a_step(client, organiser, season, team):
     slayer = team.players.get(number=1)
     team.players.filter(number=2).update(niggling_injuries=2, mvp_awards=0)
-    before = treasury_balance(team)
+    before = team.treasury()
     login(client, organiser)
     assert step(client, team, "scout", **{f"roll_{slayer.pk}": 6}).status_code == 302
     roll = DiceRoll.objects.get(purpose="scouting")
@@ -157,11 +156,11 @@ def test_the_commissioner_enters_table_rolls_and_corrects_a_step(client, organis
     blitzer.refresh_from_db()
     assert (blitzer.niggling_injuries, blitzer.seasons_played) == (1, 1)  # DB-15: 4 removes one, 2 leaves one
     assert list(DiceRoll.objects.filter(purpose="niggling").order_by("id").values_list("values", flat=True)) == [[4], [2]]
-    assert treasury_balance(team) == budget - (80_000 + 20_000)
+    assert team.treasury() == budget - (80_000 + 20_000)
 
     # A corrected scouting roll: back to step 1 undoes every step; nothing of the history is deleted.
     assert step(client, team, "back", to=1).status_code == 302
-    assert treasury_balance(team) == before
+    assert team.treasury() == before
     assert team.players.on_draft_list().count() == 8
     blitzer.refresh_from_db()
     assert (blitzer.niggling_injuries, blitzer.seasons_played) == (2, 0)
@@ -173,7 +172,7 @@ def test_the_commissioner_enters_table_rolls_and_corrects_a_step(client, organis
     step(client, team, "recover")
     step(client, team, "funds")
     assert Redraft.objects.get(team=team).budget == budget - 20_000
-    assert treasury_balance(team) == 0
+    assert team.treasury() == 0
     # A coach cannot go back over a step (it would re-roll the dice).
     client.logout()
     login(client, team.coach.user)
