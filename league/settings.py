@@ -252,6 +252,11 @@ LOGOUT_REDIRECT_URL = "league:league_list"
 # serves one process; with several app servers set CACHE_URL to a shared cache,
 # e.g. redis://127.0.0.1:6379/1 (needs the redis package) or
 # memcached://127.0.0.1:11211 (needs pymemcache).
+# The one query every warm public page runs (league/versions.py) is a prepared
+# statement on PostgreSQL. Turn it off (PREPARED_STATEMENTS=false) behind PgBouncer
+# in transaction mode before version 1.21, which loses prepared statements.
+PREPARED_STATEMENTS = env_bool("PREPARED_STATEMENTS", True)
+
 # ``manage.py benchmark`` serves the site with BENCHMARK=1 to compare a page with a
 # bare view (``/bench/bare/``) behind the same middleware; off, that URL does not exist.
 BENCHMARK = env_bool("BENCHMARK", False)

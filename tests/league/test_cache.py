@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from league import services
+from league import services, versions
 from league.models import Fixture, Result, Season
 from tests.builders import season_with_results
 from tests.factories import CoachFactory, EntryFactory
@@ -162,3 +162,33 @@ def test_the_anonymous_league_list_follows_every_change_it_shows(client, played,
     assert "Another League" in page and "no season yet" in page
     client.force_login(organiser)
     assert "Waiting on you" in client.get(url).content.decode()
+
+
+
+def _prepared_statements() -> list[str]:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        return [row[0] for row in cursor.fetchall()]
+
+
+@pytest.mark.parametrize("prepared", [True, False])
+def test_the_warm_pages_version_query_is_prepared_on_postgresql_unless_turned_off(
+    client, played, settings, prepared, django_assert_num_queries
+):
+    """The one query of a warm public page is planned once per connection
+    (settings.PREPARED_STATEMENTS, on by default), still counted and logged as a
+    query, and nothing else the site runs is prepared."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's")
+    settings.PREPARED_STATEMENTS = prepared
+    url = reverse("league:standings_json", args=[played.league.slug])
+    client.get(url)  # builds and caches the feed
+    with django_assert_num_queries(1) as captured:
+        assert client.get(url).status_code == 200
+    assert f"'{played.league.slug}'" in captured.captured_queries[0]["sql"]  # logged as run
+    statements = _prepared_statements()
+    assert statements == ([versions._versions_sql().replace("%s", "$1")] if prepared else [])
