@@ -46,7 +46,7 @@ def game_for_header(columns: Iterable[str], league_name: str = "") -> str | None
     line names when that league exists, else the one game whose header is exactly
     the file's columns; None when neither tells."""
     if league_name:
-        league = _find_league(slugify(league_name), league_name, 2)
+        league = find_league(slugify(league_name), league_name, 2)
         if league is not None and league.game_system in GAMES:
             return league.game_system
     given = {(column or "").strip().lower() for column in columns}
@@ -166,9 +166,11 @@ def check_season_options(season_name: str, start_date: datetime.date | None) -> 
             raise ImportRefused(f"--start: {' '.join(error.messages)}") from None
 
 
-def _find_league(slug: str, name: str, line: int) -> League | None:
-    """The league the file names: by the slug its name gives, else by its name (a
-    league created on the site may have a shorter slug)."""
+def find_league(slug: str, name: str, line: int) -> League | None:
+    """The league an import file names: by the slug its name gives, else by its
+    name (a league created on the site may have a shorter slug); two leagues of
+    that name are refused at ``line`` rather than one picked. Every import finds its
+    league here (the results import, Dungeon Bowl's teams import)."""
     league = League.objects.filter(slug=slug).first()
     if league is not None:
         return league
@@ -179,7 +181,7 @@ def _find_league(slug: str, name: str, line: int) -> League | None:
 
 
 def _import_league(slug, rows, *, game: GameRules, by, season_name, start_date, source, summary: ImportSummary) -> None:
-    league = _find_league(slug, rows[0].league, rows[0].line)
+    league = find_league(slug, rows[0].league, rows[0].line)
     if league is None:
         league = League.objects.create(name=rows[0].league, slug=slug, game_system=game.system)
         if game.settings_model is not None:

@@ -36,7 +36,8 @@ from league.dungeonbowl.league_models import DungeonBowlSettings, TeamSeason
 from league.dungeonbowl.models import GAME_SYSTEM, College, Team
 from league.import_files import BadRow, csv_lines, text_field
 from league.importer import (
-    DEFAULT_SEASON, ImportRefused, Summary, call_service, check_season_options, coach_for_name, system_user,
+    DEFAULT_SEASON, ImportRefused, Summary, call_service, check_season_options, coach_for_name, find_league,
+    system_user,
 )
 from league.rules.importing import shown
 from league.models import Coach, Division, League, Season
@@ -164,7 +165,7 @@ def import_teams(teams: list[TeamLines], *, by=None, season_name: str = DEFAULT_
 
 
 def _league(slug: str, first: TeamLines, by, summary: TeamImportSummary) -> League:
-    league = League.objects.filter(slug=slug).first() or League.objects.filter(name__iexact=first.league).first()
+    league = find_league(slug, first.league, first.first_line)
     if league is None:
         league = League.objects.create(name=first.league, slug=slug, game_system=GAME_SYSTEM)
         DungeonBowlSettings.objects.create(league=league)

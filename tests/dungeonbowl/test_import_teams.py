@@ -125,3 +125,16 @@ def test_a_bad_header_is_line_1(tmp_path):
     path.write_text("league,team,coach\nX,Y,Z\n", encoding="utf-8")
     with pytest.raises(CommandError, match="line 1: missing column\\(s\\) division, college, rerolls, position, player"):
         run(path)
+
+
+def test_two_leagues_of_the_files_name_are_refused_not_one_picked(tmp_path, django_user_model):
+    """The teams import finds its league as the results import does
+    (importer.find_league): a name two leagues share is refused at the first line
+    that names it, and nothing is written."""
+    organiser = django_user_model.objects.create_user("organiser")
+    for slug in ("reikland-north", "reikland-south"):
+        League.objects.create(name="Reikland Colleges", slug=slug, game_system="dungeonbowl").organisers.add(organiser)
+    before = snapshot()
+    with pytest.raises(CommandError, match="line 2: more than one league is called Reikland Colleges"):
+        call_command("import_teams", str(league_file(tmp_path, eight_teams())), "--by", "organiser")
+    assert snapshot() == before
