@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import datetime
 import random
-from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
@@ -43,6 +42,7 @@ from campaigns.models import (
     Sponsorship,
 )
 from league import services
+from league import season_services
 from league.demo import COACH_PASSWORD, ORGANISER_PASSWORD, ORGANISER_USERNAME, Credentials, account
 from league.layers import DemoReport
 from league.models import Coach, Entry, Fixture, League, Season
@@ -152,7 +152,7 @@ def load_demo(*, today: datetime.date | None = None) -> League | None:
         entry = Entry.objects.create(season=season, coach=coach, team=guild)
         strength[entry.pk] = skill
 
-    rounds = services.generate_fixtures(season=season, by=organiser, seed=DEMO_SEED)
+    rounds = season_services.generate_fixtures(season=season, by=organiser, seed=DEMO_SEED)
     fixtures = {
         rnd.number: list(Fixture.objects.filter(round=rnd).select_related("home__coach__user", "away__coach__user"))
         for rnd in rounds

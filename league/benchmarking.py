@@ -24,7 +24,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Sum
 from django.utils import timezone
 
-from league import services
+from league import season_services
 from league.models import Coach, Entry, Fixture, League, Result, Round, Season
 from league.scheduling import round_robin
 from league.standings import approved_results
@@ -86,7 +86,7 @@ def build_league(size: int, *, double: bool = True, seed: int = 40, logins: bool
     Entry.objects.bulk_create(
         Entry(season=season, coach=coach, team=GUILDS[i % len(GUILDS)]) for i, coach in enumerate(coaches)
     )
-    services.generate_fixtures(season=season, by=organiser, seed=seed)
+    season_services.generate_fixtures(season=season, by=organiser, seed=seed)
     now = timezone.now()
     results = []
     for fixture in Fixture.objects.filter(round__season=season).matches().order_by("pk"):

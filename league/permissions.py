@@ -55,3 +55,9 @@ def get_league_for_organiser(request, slug: str):
     if not league.is_organised_by(request.user):
         raise PermissionDenied("Only this league's organisers can see this page.")
     return league
+
+
+def require_organiser(league, user) -> None:
+    """For services: refuse anyone who does not organise ``league``."""
+    if not league.is_organised_by(user):
+        raise PermissionDenied("Only the league's organiser can do this.")

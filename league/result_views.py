@@ -17,7 +17,7 @@ from league.forms import (
     EARLY_FIELD, ApproveForm, DisputeForm, RearrangeForm, ReasonForm, proposal_form, record_form, report_form,
 )
 from league.models import Fixture, Result
-from league.permissions import coach_for, get_fixture_for_coach
+from league.permissions import coach_for, get_fixture_for_coach, require_organiser
 
 
 def fixture_detail(request: HttpRequest, pk: int, forms: dict | None = None, status: int = 200) -> HttpResponse:
@@ -153,8 +153,7 @@ def dispute_result(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _fixture_for_organiser(request: HttpRequest, pk: int) -> Fixture:
     fixture = get_object_or_404(Fixture.objects.select_related("round__season__league"), pk=pk)
-    if not fixture.round.season.league.is_organised_by(request.user):
-        raise PermissionDenied("Only the league's organiser can do this.")
+    require_organiser(fixture.round.season.league, request.user)
     return fixture
 
 

@@ -1,5 +1,7 @@
-"""Every write to the league engine. Each service is one transaction and locks the
-row it changes, so a double click or two coaches at once cannot record twice.
+"""The writes on a season's matches: the result workflow (report, confirm,
+dispute, approve, record, reopen, bulk import) and rearranging a fixture; a
+season's set-up (fixtures, divisions, friendlies) is in league/season_services.py.
+Each service is one transaction and locks the row it changes, so a double click or two coaches at once cannot record twice.
 Every workflow step on a match takes its locks in the one order of
 league/locks.py (fixture, result, the sides' rows, the season's version last).
 
@@ -10,7 +12,6 @@ or ``PermissionDenied`` (the caller has no business doing this).
 from __future__ import annotations
 
 import datetime
-import random
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -19,9 +20,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from league import datebounds, layers, locks, notifications, versions
-from league.models import Coach, Division, Entry, Fixture, League, Result, ResultEvent, Round, Season
+from league.models import Coach, Fixture, Result, ResultEvent, Season
+from league.permissions import require_organiser
 from league.rules.base import GameRules, Verdict
-from league.scheduling import MIN_PER_DIVISION, division_sizes, draw_divisions, merge_rounds, round_dates, round_robin
 
 class NeedsAcknowledgement(ValidationError):
     """A correction a layer warns about (GB-20: it leaves a coach owing Favours):
@@ -32,134 +33,7 @@ class NeedsAcknowledgement(ValidationError):
         self.warnings = warnings
 
 
-# Fixtures -------------------------------------------------------------------
-
-
-@transaction.atomic
-def generate_fixtures(*, season: Season, by=None, seed: int | None = None) -> list[Round]:
-    """GB-4/GB-5: the whole fixture list of a season, published at the start.
-
-    Round robin by the circle method (double when the season says so), shuffled by
-    a seed stored on the season so the schedule can be reproduced. ``by`` is the
-    organiser asking; None only for the system's own jobs (demo data, tests).
-    """
-    season = Season.objects.select_for_update(of=("self",)).select_related("league").get(pk=season.pk)
-    if by is not None:
-        _require_organiser(season.league, by)
-    if season.rounds.exists():
-        raise ValidationError(f"{season} already has its fixtures.")
-    entries = list(season.entries.order_by("pk"))
-    if len(entries) < 2:
-        raise ValidationError("A season needs at least two coaches before fixtures can be generated (GB-2).")
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
-    schedule = merge_rounds(
-        [round_robin(group, double=season.double_round_robin, seed=seed) for group in _division_groups(entries)]
-    )
-    # Every round's date within league/datebounds.py's range, at most MAX_ROUNDS rounds.
-    datebounds.validate_season_dates(season.start_date, rounds=len(schedule), days_between=season.cadence_days)
-    dates = round_dates(season.start_date, len(schedule), season.cadence_days)
-    rounds = Round.objects.bulk_create(
-        Round(season=season, number=number, date=date) for number, date in enumerate(dates, start=1)
-    )
-    Fixture.objects.bulk_create(
-        Fixture(round=rnd, home=home, away=away, date=rnd.date)
-        for rnd, pairs in zip(rounds, schedule)
-        for home, away in pairs
-    )
-    season.schedule_seed = seed
-    season.save(update_fields=["schedule_seed"])  # also a new version for the bulk-created fixtures
-    layers.season_started(season)
-    return rounds
-
-
-def _division_groups(entries: list[Entry]) -> list[list[Entry]]:
-    """The entries that play each other: the whole season, or each division (DB-2,
-    DB-5a: teams play every other team of their division)."""
-    if not any(entry.division_id for entry in entries):
-        return [entries]
-    groups: dict[int | None, list[Entry]] = {}
-    for entry in entries:
-        groups.setdefault(entry.division_id, []).append(entry)
-    if None in groups:
-        names = ", ".join(str(entry.coach) for entry in groups[None])
-        raise ValidationError(f"Put every entry in a division before generating fixtures; not yet placed: {names}.")
-    small = [group for group in groups.values() if len(group) < 2]
-    if small:
-        raise ValidationError("Every division needs at least two entries to play a round robin.")
-    return [groups[key] for key in sorted(groups)]
-
-
-@transaction.atomic
-def draw_season_divisions(*, season: Season, by, count: int, seed: int | None = None) -> list[Division]:
-    """DB-2: split a season's entries into ``count`` divisions (2 to 4, as equal as
-    possible, at least 4 each) by a seeded random draw, before fixtures exist."""
-    season = _lock_season_without_fixtures(season, by)
-    entries = list(season.entries.order_by("pk"))
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
-    try:
-        groups = draw_divisions(entries, count, seed=seed)
-    except ValueError as error:
-        raise ValidationError(str(error)) from error
-    return _place_in_divisions(season, {f"Division {chr(ord('A') + i)}": group for i, group in enumerate(groups)})
-
-
-@transaction.atomic
-def set_season_divisions(*, season: Season, by, divisions: dict[str, list[Entry]]) -> list[Division]:
-    """DB-2: the organiser's own split (division name -> its entries), checked
-    against the same rules as a draw: 2 to 4 divisions, at least 4 entries each,
-    every entry in exactly one."""
-    season = _lock_season_without_fixtures(season, by)
-    entries = {entry.pk for entry in season.entries.all()}
-    placed = [entry.pk for group in divisions.values() for entry in group]
-    if sorted(placed) != sorted(entries):
-        raise ValidationError("Every entry of the season must be in exactly one division.")
-    try:
-        division_sizes(len(entries), len(divisions))
-    except ValueError as error:
-        raise ValidationError(str(error)) from error
-    small = [name for name, group in divisions.items() if len(group) < MIN_PER_DIVISION]
-    if small:
-        raise ValidationError(f"A division needs at least {MIN_PER_DIVISION} entries (DB-2): {', '.join(small)}.")
-    return _place_in_divisions(season, divisions)
-
-
-def _lock_season_without_fixtures(season: Season, by) -> Season:
-    season = Season.objects.select_for_update(of=("self",)).select_related("league").get(pk=season.pk)
-    if by is not None:
-        _require_organiser(season.league, by)
-    if season.rounds.exists():
-        raise ValidationError("Divisions are set before the fixtures are generated.")
-    return season
-
-
-def _place_in_divisions(season: Season, groups: dict[str, list[Entry]]) -> list[Division]:
-    Entry.objects.filter(season=season).update(division=None)
-    season.divisions.all().delete()
-    divisions = Division.objects.bulk_create(Division(season=season, name=name.strip()) for name in groups)
-    for division, group in zip(divisions, groups.values()):
-        Entry.objects.filter(pk__in=[entry.pk for entry in group]).update(division=division)
-    versions.bump(Q(pk=season.pk))  # bulk writes send no signals
-    return divisions
-
-
-@transaction.atomic
-def add_friendly(*, season: Season, by, home: Entry, away: Entry, date: datetime.date) -> Fixture:
-    """A friendly (cross-division ones too): played and reported like any match, it
-    counts for nothing in the standings (DB-5a). It sits in the round whose week it
-    falls in."""
-    season = Season.objects.select_related("league").get(pk=season.pk)
-    _require_organiser(season.league, by)
-    if home.season_id != season.pk or away.season_id != season.pk:
-        raise ValidationError("Both sides of a friendly must be entries of this season.")
-    if home.pk == away.pk:
-        raise ValidationError("A friendly needs two different sides.")
-    datebounds.validate_match_date(date)
-    rnd = season.rounds.filter(date__lte=date).order_by("-number").first() or season.rounds.order_by("number").first()
-    if rnd is None:
-        raise ValidationError("Generate the season's fixtures first; a friendly joins the round of its week.")
-    return Fixture.objects.create(round=rnd, home=home, away=away, date=date, stage=Fixture.Stage.FRIENDLY)
+# Fixtures (a season's set-up is in league/season_services.py) ---------------
 
 
 @transaction.atomic
@@ -167,7 +41,7 @@ def rearrange_fixture(*, fixture: Fixture, by, new_date: datetime.date, reason: 
     """GB-5: move an unplayed fixture to a new date; every coach of the season with
     an email address is told. The fixture keeps its round."""
     fixture, _ = locks.fixture(fixture.pk, sides=False)
-    _require_organiser(fixture.round.season.league, by)
+    require_organiser(fixture.round.season.league, by)
     if fixture.is_bye:
         raise ValidationError("A bye has no match to rearrange.")
     result = fixture.result_or_none
@@ -266,7 +140,7 @@ def approve_result(*, result: Result, by, reason: str = "") -> Result:
     nothing more; approving one the opponent has not confirmed, or has disputed,
     is an override that needs a reason, kept in the fixture's history."""
     result = _lock_result(result, sides=True)
-    _require_organiser(result.fixture.round.season.league, by)
+    require_organiser(result.fixture.round.season.league, by)
     if result.is_approved:
         raise ValidationError("This result is already approved.")
     note = _approval_note(result, reason)
@@ -319,7 +193,7 @@ def record_results_in_bulk(*, season: Season, items: list[BulkResult], by) -> li
     (``rules.validate``); fixtures must be matches of ``season`` without an approved
     result."""
     season = Season.objects.select_for_update().select_related("league").get(pk=season.pk)
-    _require_organiser(season.league, by)
+    require_organiser(season.league, by)
     rules = season.league.rules
     now = timezone.now()
     stored = {
@@ -388,7 +262,7 @@ def record_result(
     ``NeedsAcknowledgement`` and writes nothing unless ``acknowledged``."""
     fixture, _ = locks.fixture(fixture.pk, sides=True)
     league = fixture.round.season.league
-    _require_organiser(league, by)
+    require_organiser(league, by)
     _check_has_match(fixture)
     reason = reason.strip()
     if not reason:
@@ -423,7 +297,7 @@ def reopen_result(*, result: Result, by, reason: str) -> Result:
     """The organiser takes an approved result back to the coaches: it stops counting
     until it is approved again."""
     result = _lock_result(result, sides=True)
-    _require_organiser(result.fixture.round.season.league, by)
+    require_organiser(result.fixture.round.season.league, by)
     if not result.is_approved:
         raise ValidationError("Only an approved result can be reopened.")
     reason = reason.strip()
@@ -485,11 +359,6 @@ def _require_confirming_coach(result: Result, user) -> None:
         raise ValidationError("You reported this result; your opponent confirms it.")
     if result.confirming_side is None:
         raise ValidationError("The organiser entered this result; there is nothing to confirm.")
-
-
-def _require_organiser(league: League, user) -> None:
-    if not league.is_organised_by(user):
-        raise PermissionDenied("Only the league's organiser can do this.")
 
 
 def _check_has_match(fixture: Fixture) -> None:

@@ -6,7 +6,7 @@ import datetime
 
 from django.utils import timezone
 
-from league import services
+from league import season_services
 from league.models import Fixture, Result, Season
 from tests.factories import CoachFactory, EntryFactory, SeasonFactory
 
@@ -18,7 +18,7 @@ def season_with_results(*, coaches: int, played_rounds: int, season: Season | No
     season = season or SeasonFactory()
     for _ in range(coaches):
         EntryFactory(season=season, coach=CoachFactory())
-    services.generate_fixtures(season=season, seed=seed)
+    season_services.generate_fixtures(season=season, seed=seed)
     fixtures = Fixture.objects.filter(round__season=season, round__number__lte=played_rounds, away__isnull=False)
     now = timezone.now()
     Result.objects.bulk_create(

@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import models
 from django.db.models import Count
 
-from league import services
+from league import season_services
 from league.admin_scoping import OrganiserScopedAdmin, OrganiserScopedInline, ScopedRelatedFilter, error_text
 from league.models import Division, Entry, League, Season
 
@@ -122,7 +122,7 @@ class SeasonAdmin(OrganiserScopedAdmin):
             title="Draw divisions",
             intro="DB-2: 2 to 4 divisions, as equal in size as possible, never fewer than 4 entries each. "
             "To split them yourself, add divisions below the season and choose each entry's division.",
-            apply=lambda season, data: services.draw_season_divisions(
+            apply=lambda season, data: season_services.draw_season_divisions(
                 season=season, by=request.user, count=data["count"], seed=data["seed"]
             ),
             done_message="Divisions drawn for {count} season(s).",
@@ -147,7 +147,7 @@ class SeasonAdmin(OrganiserScopedAdmin):
         """GB-4/GB-5: the whole fixture list of each selected season."""
         for season in queryset:
             try:
-                rounds = services.generate_fixtures(season=season, by=request.user)
+                rounds = season_services.generate_fixtures(season=season, by=request.user)
             except (ValidationError, PermissionDenied) as exc:
                 self.message_user(request, f"{season}: {error_text(exc)}", messages.ERROR)
             else:

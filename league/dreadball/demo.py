@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from league import services
+from league import season_services
 from league.demo import COACH_PASSWORD, ORGANISER_PASSWORD, ORGANISER_USERNAME, Credentials
 from league.demo import account as _account
 from league.layers import DemoReport
@@ -142,7 +143,7 @@ def load_demo(*, today: datetime.date | None = None) -> list[Credentials]:
         if username == COACH_USERNAME:
             demo_coach = coach
 
-    rounds = services.generate_fixtures(season=season, by=organiser, seed=DEMO_SEED)
+    rounds = season_services.generate_fixtures(season=season, by=organiser, seed=DEMO_SEED)
     for rnd in rounds[:PLAYED_ROUNDS]:
         fixtures = list(Fixture.objects.filter(round=rnd).select_related("home__coach__user", "away__coach__user"))
         for fixture, (winner, difference, rush, sudden_death) in zip(fixtures, SCRIPT[rnd.number]):

@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from league import services as engine
+from league import season_services
 from league.demo import COACH_PASSWORD, ORGANISER_PASSWORD, ORGANISER_USERNAME, Credentials
 from league.demo import account as _account
 from league.dungeonbowl import services, spending
@@ -129,8 +130,8 @@ def load_demo(*, today: datetime.date | None = None) -> None:
         )
         services.lock_draft(team=team, by=organiser)
         divisions.setdefault(division, []).append(services.enter_team(team=team, season=season, by=organiser))
-    engine.set_season_divisions(season=season, by=organiser, divisions=divisions)
-    rounds = engine.generate_fixtures(season=season, by=organiser, seed=DEMO_SEED)
+    season_services.set_season_divisions(season=season, by=organiser, divisions=divisions)
+    rounds = season_services.generate_fixtures(season=season, by=organiser, seed=DEMO_SEED)
 
     teams = {ts.entry_id: ts.team for ts in TeamSeason.objects.filter(entry__season=season).select_related("team")}
     for rnd in rounds:

@@ -22,7 +22,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from league import services as engine
+from league import season_services
 from league.dungeonbowl import redraft_rules, services, team_rules
 from league.dungeonbowl.models import DiceRoll, Player, Team, TreasuryLine
 from league.dungeonbowl.redraft_models import Redraft, RedraftRoll
@@ -380,8 +380,8 @@ def open_next_season(*, league: League, by, name: str, start_date: datetime.date
                 (groups[before[team.pk]] if before.get(team.pk) in groups else newcomers).append(entries[team.pk])
             for entry in newcomers:
                 min(groups.values(), key=len).append(entry)
-            engine.set_season_divisions(season=season, by=by, divisions={n: g for n, g in groups.items() if g})
+            season_services.set_season_divisions(season=season, by=by, divisions={n: g for n, g in groups.items() if g})
     elif isinstance(divisions, int) and divisions:
-        engine.draw_season_divisions(season=season, by=by, count=divisions, seed=seed)
-    engine.generate_fixtures(season=season, by=by, seed=seed)
+        season_services.draw_season_divisions(season=season, by=by, count=divisions, seed=seed)
+    season_services.generate_fixtures(season=season, by=by, seed=seed)
     return season

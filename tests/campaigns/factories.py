@@ -8,6 +8,7 @@ import datetime
 from campaigns import decks, setup
 from campaigns.models import CampaignCoach, Guild, PlotCard
 from league import services as league_services
+from league import season_services
 from league.models import Fixture, Season
 from tests.factories import EntryFactory
 
@@ -32,7 +33,7 @@ def make_campaign(
     for i in range(n):
         EntryFactory(season=season, coach__name=f"{prefix} {i:02d}", team=GUILD_NAMES[i % len(GUILD_NAMES)])
     if fixtures:
-        league_services.generate_fixtures(season=season, by=organiser, seed=seed)
+        season_services.generate_fixtures(season=season, by=organiser, seed=seed)
     setup.ensure_campaign(season)
     return list(CampaignCoach.objects.filter(campaign__season=season).select_related("entry__coach", "guild"))
 

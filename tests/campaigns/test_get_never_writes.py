@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from campaigns import setup, titles
 from campaigns.models import Campaign, CampaignCoach, FavourLine, LineKind, MomentUnlock
-from league import services as league_services
+from league import season_services
 from league.models import Entry, Fixture, Result
 from tests.campaigns.factories import GUILD_NAMES, make_campaign, play, user_of
 from tests.factories import EntryFactory, FixtureFactory, RoundFactory, SeasonFactory
@@ -135,7 +135,7 @@ def test_a_campaign_never_written_shows_as_it_will_be(client, season, organiser)
 def test_generate_fixtures_starts_the_campaign_and_reads_add_nothing(client, season, organiser):
     for i in range(4):
         EntryFactory(season=season, team=GUILD_NAMES[i])
-    league_services.generate_fixtures(season=season, by=organiser, seed=3)
+    season_services.generate_fixtures(season=season, by=organiser, seed=3)
     # season_started: the Campaign, a row per coach and their Plotting Moment.
     assert CampaignCoach.objects.filter(campaign__season=season).count() == 4
     assert MomentUnlock.objects.filter(coach__campaign__season=season, threshold=0).count() == 4

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from league import services
+from league import season_services
 from league.dreadball.models import DreadBallResult, DreadBallTeam, RosterPlayer, TeamType
 from league.models import Fixture, Result, Season
 from tests.factories import CoachFactory, EntryFactory
@@ -30,7 +30,7 @@ def dreadball_season(*, season: Season, coaches: int, played_rounds: int, player
                          strength=4, agility=4, speed=4, skill=4, armour=4, cost=10 + n % 3)
             for n in range(players)
         )
-    services.generate_fixtures(season=season, seed=7)
+    season_services.generate_fixtures(season=season, seed=7)
     fixtures = Fixture.objects.filter(round__season=season, round__number__lte=played_rounds, away__isnull=False)
     now = timezone.now()
     results, details = [], []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from league import services as engine
+from league import season_services
 from league.dungeonbowl import services
 from league.dungeonbowl.league_models import DungeonBowlSettings
 from league.dungeonbowl.models import College, Team
@@ -38,6 +38,6 @@ def db_season(organiser, *, teams: int = 4, divisions: int = 0, league: League |
         team = db_team(league, f"{prefix} {i + 1:02d}", college="college-of-fire" if i % 2 == 0 else "college-of-shadows")
         services.enter_team(team=team, season=season, by=organiser)
     if divisions:
-        engine.draw_season_divisions(season=season, by=organiser, count=divisions, seed=3)
-    engine.generate_fixtures(season=season, seed=5)
+        season_services.draw_season_divisions(season=season, by=organiser, count=divisions, seed=3)
+    season_services.generate_fixtures(season=season, seed=5)
     return season

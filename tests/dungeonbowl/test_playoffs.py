@@ -5,6 +5,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from league import services as engine
+from league import season_services
 from league.dungeonbowl import playoffs
 from league.dungeonbowl.league_models import Honour, Placing
 from league.dungeonbowl.models import DiceRoll, Team, TreasuryLine
@@ -289,11 +290,11 @@ def test_eight_teams_in_two_divisions_through_the_regular_season_and_the_play_of
         team = db_team(league, f"Team {i + 1:02d}", college="college-of-fire" if i % 2 == 0 else "college-of-shadows")
         services.enter_team(team=team, season=season, by=organiser)
     entries = {entry.team: entry for entry in Entry.objects.filter(season=season)}
-    engine.set_season_divisions(season=season, by=organiser, divisions={
+    season_services.set_season_divisions(season=season, by=organiser, divisions={
         "North": [entries[f"Team {n:02d}"] for n in (1, 3, 5, 7)],
         "South": [entries[f"Team {n:02d}"] for n in (2, 4, 6, 8)],
     })
-    engine.generate_fixtures(season=season, seed=5)
+    season_services.generate_fixtures(season=season, seed=5)
     play_regular(season, organiser, [f"Team {n:02d}" for n in range(1, 9)])
     # DB-5b: 1st of each division against 2nd of the other.
     semis = playoffs.start_playoffs(season=season, by=organiser)

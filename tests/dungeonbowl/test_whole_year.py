@@ -11,6 +11,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from league import services as engine
+from league import season_services
 from league.dungeonbowl import playoffs, redraft, services
 from league.dungeonbowl.models import College, DiceRoll, Team
 from league.dungeonbowl.playoff_models import PlayoffSlot as S
@@ -52,9 +53,9 @@ def test_a_whole_year_to_the_gold_piece(client, organiser):
     teams = {name: db_team(league, name, college="college-of-fire" if i % 2 == 0 else "college-of-shadows")
              for i, name in enumerate(NAMES)}
     entries = {name: services.enter_team(team=team, season=one, by=organiser) for name, team in teams.items()}
-    engine.set_season_divisions(season=one, by=organiser, divisions={
+    season_services.set_season_divisions(season=one, by=organiser, divisions={
         "Division A": [entries[n] for n in NAMES[:4]], "Division B": [entries[n] for n in NAMES[4:]]})
-    engine.generate_fixtures(season=one, by=organiser, seed=11)
+    season_services.generate_fixtures(season=one, by=organiser, seed=11)
     assert gold() == {n: FIRE if i % 2 == 0 else SHADOWS for i, n in enumerate(NAMES)}
 
     # Regular season: within a division the lower number wins 1-0 (its #1 scores, MVP), except
@@ -72,7 +73,7 @@ def test_a_whole_year_to_the_gold_piece(client, organiser):
         else:
             won_by(fixture, organiser, min(pair))
     # A cross-division friendly: 08 beats 04 (a game played for both, no league fixture won).
-    friendly = engine.add_friendly(season=one, by=organiser, home=entries["Team 04"], away=entries["Team 08"],
+    friendly = season_services.add_friendly(season=one, by=organiser, home=entries["Team 04"], away=entries["Team 08"],
                                    date=datetime.date(2026, 9, 20))
     won_by(friendly, organiser, "Team 08")
     assert gold() == {
@@ -112,8 +113,8 @@ def test_a_whole_year_to_the_gold_piece(client, organiser):
     # Team 10. The others run every step; the commissioner enters the scouting dice from the table:
     # a 6 for Team 01's #1 (3 regular and 1 play-off MVP), a 1 for every other MVP.
     redraft.retire_team(team=teams["Team 04"], by=teams["Team 04"].coach.user)
-    nine = db_team(league, "Team 09", coach=teams["Team 04"].coach)
-    ten = db_team(league, "Team 10", college="college-of-shadows", coach=CoachFactory(name="Newcomer"))
+    db_team(league, "Team 09", coach=teams["Team 04"].coach)
+    db_team(league, "Team 10", college="college-of-shadows", coach=CoachFactory(name="Newcomer"))
     slayer = teams["Team 01"].players.get(number=1)
     for name in NAMES:
         if name == "Team 04":

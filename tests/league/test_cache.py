@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from league import services, versions
+from league import season_services
 from league.models import Fixture, Result, Season
 from tests.builders import season_with_results
 from tests.factories import CoachFactory, EntryFactory
@@ -19,7 +20,7 @@ def played(season, organiser):
     """Four coaches, fixtures generated, nothing played yet."""
     for name in ("Anvil", "Brisket", "Rage", "Velocity"):
         EntryFactory(season=season, coach=CoachFactory(name=name))
-    services.generate_fixtures(season=season, by=organiser, seed=2)
+    season_services.generate_fixtures(season=season, by=organiser, seed=2)
     return season
 
 

@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
 from league import services
+from league import season_services
 from league.models import Fixture, Result
 from league.rules.base import ABANDONED, AWAY_WIN, DRAW, HOME_WIN, GameRules, PlayedResult, Stat
 from league.scheduling import division_sizes, draw_divisions
@@ -56,8 +57,8 @@ def divided_season(db, organiser):
     season = SeasonFactory(league__name="Deep Halls", league__slug="deep-halls", league__organisers=[organiser])
     for n in range(10):
         EntryFactory(season=season, coach=CoachFactory(name=f"Coach {n:02d}"))
-    services.draw_season_divisions(season=season, by=organiser, count=2, seed=3)
-    services.generate_fixtures(season=season, by=organiser, seed=5)
+    season_services.draw_season_divisions(season=season, by=organiser, count=2, seed=3)
+    season_services.generate_fixtures(season=season, by=organiser, seed=5)
     return season
 
 
@@ -96,20 +97,20 @@ def test_divisions_are_refused_when_too_small_or_after_fixtures(db, organiser, d
     for _ in range(7):
         EntryFactory(season=season)
     with pytest.raises(ValidationError, match="at least 8 entries"):
-        services.draw_season_divisions(season=season, by=organiser, count=2, seed=1)
+        season_services.draw_season_divisions(season=season, by=organiser, count=2, seed=1)
     assert not season.divisions.exists()
     with pytest.raises(ValidationError, match="before the fixtures"):
-        services.draw_season_divisions(season=divided_season, by=organiser, count=2, seed=1)
+        season_services.draw_season_divisions(season=divided_season, by=organiser, count=2, seed=1)
 
 
 def test_the_organisers_own_split_is_checked(db, organiser):
     season = SeasonFactory(league__organisers=[organiser])
     entries = [EntryFactory(season=season) for _ in range(9)]
     with pytest.raises(ValidationError, match="exactly one division"):
-        services.set_season_divisions(season=season, by=organiser, divisions={"North": entries[:4], "South": entries[4:8]})
+        season_services.set_season_divisions(season=season, by=organiser, divisions={"North": entries[:4], "South": entries[4:8]})
     with pytest.raises(ValidationError, match="at least 4"):
-        services.set_season_divisions(season=season, by=organiser, divisions={"North": entries[:6], "South": entries[6:]})
-    services.set_season_divisions(season=season, by=organiser, divisions={"North": entries[:5], "South": entries[5:]})
+        season_services.set_season_divisions(season=season, by=organiser, divisions={"North": entries[:6], "South": entries[6:]})
+    season_services.set_season_divisions(season=season, by=organiser, divisions={"North": entries[:5], "South": entries[5:]})
     assert season.divisions.get(name="North").entries.count() == 5
 
 
@@ -120,7 +121,7 @@ def test_the_organisers_own_split_is_checked(db, organiser):
 def plain_season(db, organiser):
     season = SeasonFactory(league__organisers=[organiser])
     entries = [EntryFactory(season=season) for _ in range(4)]
-    services.generate_fixtures(season=season, by=organiser, seed=1)
+    season_services.generate_fixtures(season=season, by=organiser, seed=1)
     return season, entries
 
 
@@ -131,7 +132,7 @@ def _table(season):
 def test_a_friendly_changes_no_standing(plain_season, organiser):
     season, entries = plain_season
     before = _table(season)
-    friendly = services.add_friendly(
+    friendly = season_services.add_friendly(
         season=season, by=organiser, home=entries[0], away=entries[1], date=season.start_date
     )
     assert friendly.stage == Fixture.Stage.FRIENDLY
@@ -154,7 +155,7 @@ def test_a_play_off_is_not_in_the_regular_table(plain_season, organiser):
 def test_only_the_organiser_adds_a_friendly(plain_season):
     season, entries = plain_season
     with pytest.raises(PermissionDenied):
-        services.add_friendly(
+        season_services.add_friendly(
             season=season, by=entries[0].coach.user, home=entries[0], away=entries[1], date=season.start_date
         )
     assert not Fixture.objects.filter(stage=Fixture.Stage.FRIENDLY).exists()

@@ -11,9 +11,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from league import services
+from league import season_services
 from league.dreadball.models import DreadBallResult
-from league.models import Fixture, League, Result, Season
+from league.models import Fixture, Result, Season
 from league.rules.base import PlayedResult
 from league.rules.dreadball import DreadBallRules
 from league.rules.guildball import GuildBallRules
@@ -33,7 +33,7 @@ def _random_season(game: str, seed: int) -> Season:
     season = SeasonFactory(league=LeagueFactory(game_system=game))
     for _ in range(rng.randint(3, 9)):
         EntryFactory(season=season, coach=CoachFactory())
-    services.generate_fixtures(season=season, seed=seed)
+    season_services.generate_fixtures(season=season, seed=seed)
     played = rng.randint(1, season.rounds.count())
     fixtures = list(Fixture.objects.filter(round__season=season, round__number__lte=played, away__isnull=False))
     if fixtures and rng.random() < 0.5:

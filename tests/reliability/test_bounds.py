@@ -15,8 +15,9 @@ from django.urls import reverse
 from campaigns import ledgers, moments, rules
 from campaigns.models import CampaignPointLine, FavourLine, LineKind, MomentUnlock
 from league import datebounds, services
+from league import season_services
 from league.models import Fixture, Result, Round, Season
-from tests.campaigns.factories import fixture_between, make_campaign, user_of
+from tests.campaigns.factories import make_campaign
 from tests.factories import CoachFactory, EntryFactory, FixtureFactory, RoundFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db
@@ -193,7 +194,7 @@ def test_a_season_whose_last_round_passes_the_bound_gets_no_fixtures(organiser, 
     for _ in range(4):
         EntryFactory(season=season, coach=CoachFactory())
     with pytest.raises(ValidationError, match="would fall on"):
-        services.generate_fixtures(season=season, by=organiser)
+        season_services.generate_fixtures(season=season, by=organiser)
     assert not season.rounds.exists()
 
 
