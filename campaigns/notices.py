@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from django.urls import reverse
 
 from campaigns.models import CampaignCoach, CardOffer, Loan, MomentUnlock, Notice
+from campaigns.rules import LOAN_COST, LOAN_TO_LENDER
 from league import notifications
 from league.notifications import Kind
 
@@ -64,7 +65,7 @@ def loan_requested(loan: Loan) -> None:
         LOAN_REQUESTED, [_coach(lender)],
         subject=_subject(lender, f"{borrower} asks to borrow {loan.model_name}"),
         body=f"{borrower} asks to borrow {loan.model_name} ({loan.get_model_type_display()}) for their next League "
-        f"Match, for 3 Favours (2 to you). Accept or refuse it on your campaign page.",
+        f"Match, for {LOAN_COST} Favours ({LOAN_TO_LENDER} to you). Accept or refuse it on your campaign page.",
         link=_page(lender),
     )
 

@@ -23,7 +23,6 @@ import re
 from dataclasses import dataclass
 
 import pytest
-from django.apps import apps
 from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -31,7 +30,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from campaigns.models import CardOffer, Loan, MomentUnlock
 from league.dungeonbowl.models import Team
-from tests.world import GAMES, World, world_in_transaction
+from tests.world import GAMES, World, is_write, logged_in_clients, row_counts, world_in_transaction
 
 ROLES = ("anonymous", "nobody", "wrong", "right", "rival", "organiser")
 
@@ -242,19 +241,6 @@ def url_kwargs(world: World, game: str, params: list[str]) -> dict:
     return {p: values[p] for p in params}
 
 
-def row_counts() -> tuple[int, ...]:
-    """Every table's row count, in one query."""
-    q = connection.ops.quote_name
-    sql = "SELECT " + ", ".join(f"(SELECT COUNT(*) FROM {q(m._meta.db_table)})" for m in apps.get_models())
-    with connection.cursor() as cursor:
-        cursor.execute(sql)
-        return tuple(cursor.fetchone())
-
-
-# A write statement, except to the session table (logging in and out write there).
-WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE)\b(?!.*django_session)", re.I | re.S)
-
-
 def drive(client: Client, method: str, url: str) -> tuple[int, list[str], bool]:
     """(status, write statements, whether any table's row count changed), in a
     savepoint rolled back afterwards so the next role finds the world unchanged."""
@@ -262,7 +248,7 @@ def drive(client: Client, method: str, url: str) -> tuple[int, list[str], bool]:
         before = row_counts()
         with CaptureQueriesContext(connection) as queries:
             response = client.get(url) if method == "GET" else client.post(url)
-        writes = [q["sql"][:160] for q in queries.captured_queries if WRITE.match(q["sql"])]
+        writes = [q["sql"][:160] for q in queries.captured_queries if is_write(q["sql"])]
         changed = row_counts() != before
         transaction.set_rollback(True)
     return response.status_code, writes, changed
@@ -285,17 +271,14 @@ def world(django_db_setup, django_db_blocker):
 @pytest.fixture(scope="module")
 def clients(world, django_db_blocker) -> dict[tuple[str, str], Client]:
     """A client per game and role, logged in once (inside the world's transaction)."""
-    made = {}
+
+    def users(w, game):
+        g = w.games[game]
+        return {"anonymous": None, "nobody": w.nobody, "wrong": g.wrong.user, "right": g.right.user,
+                "rival": w.rival, "organiser": w.organiser}
+
     with django_db_blocker.unblock():
-        for game, g in world.games.items():
-            users = {"anonymous": None, "nobody": world.nobody, "wrong": g.wrong.user, "right": g.right.user,
-                     "rival": world.rival, "organiser": world.organiser}
-            for role, user in users.items():
-                client = Client()
-                if user is not None:
-                    client.force_login(user)
-                made[game, role] = client
-    return made
+        return logged_in_clients(world, users)
 
 
 def test_every_url_pattern_has_a_row():

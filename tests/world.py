@@ -13,10 +13,11 @@ from __future__ import annotations
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from django.apps import apps
 from django.contrib.auth.models import User
-from django.db import connections, transaction
+from django.db import connection, connections, transaction
 from django.db.models import Q
-from django.test import override_settings
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from campaigns.models import CampaignCoach, Loan
@@ -157,3 +158,32 @@ def world_in_transaction(django_db_blocker):
                 transaction.set_rollback(True, using=alias)
             for atomic in reversed(atomics):
                 atomic.__exit__(None, None, None)
+
+
+def logged_in_clients(world, users_of) -> dict[tuple[str, str], Client]:
+    """A client per game and role, logged in once: ``users_of(world, game)`` maps
+    each role to its user (None: anonymous). Call it inside the world's
+    transaction (``django_db_blocker.unblock()``)."""
+    made = {}
+    for game in world.games:
+        for role, user in users_of(world, game).items():
+            client = Client()
+            if user is not None:
+                client.force_login(user)
+            made[game, role] = client
+    return made
+
+
+def row_counts() -> tuple[int, ...]:
+    """Every table's row count, in one query: whether a request wrote anything."""
+    q = connection.ops.quote_name
+    sql = "SELECT " + ", ".join(f"(SELECT COUNT(*) FROM {q(m._meta.db_table)})" for m in apps.get_models())
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        return tuple(cursor.fetchone())
+
+
+def is_write(sql: str) -> bool:
+    """A write statement, except to the session table (logging in and out write there)."""
+    head = sql.lstrip()[:7].upper()
+    return head.startswith(("INSERT", "UPDATE", "DELETE")) and "django_session" not in sql

@@ -14,13 +14,12 @@ import os
 from html.parser import HTMLParser
 
 import pytest
-from django.apps import apps
 from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, settings
 
-from tests.world import world_in_transaction
+from tests.world import is_write, logged_in_clients, row_counts, world_in_transaction
 
 _COMMON = dict(
     deadline=None,
@@ -49,28 +48,10 @@ def world(django_db_setup, django_db_blocker):
 @pytest.fixture(scope="package")
 def clients(world, django_db_blocker) -> dict[tuple[str, str], Client]:
     """A logged-in client per game and role (see tests/test_role_matrix.py)."""
-    made = {}
     with django_db_blocker.unblock():
-        for game, g in world.games.items():
-            for role, user in (("anonymous", None), ("right", g.right.user), ("organiser", world.organiser)):
-                client = Client()
-                if user is not None:
-                    client.force_login(user)
-                made[game, role] = client
-    return made
-
-
-def row_counts() -> tuple[int, ...]:
-    q = connection.ops.quote_name
-    sql = "SELECT " + ", ".join(f"(SELECT COUNT(*) FROM {q(m._meta.db_table)})" for m in apps.get_models())
-    with connection.cursor() as cursor:
-        cursor.execute(sql)
-        return tuple(cursor.fetchone())
-
-
-def is_write(sql: str) -> bool:
-    head = sql.lstrip()[:7].upper()
-    return head.startswith(("INSERT", "UPDATE", "DELETE")) and "django_session" not in sql
+        return logged_in_clients(
+            world, lambda w, game: {"anonymous": None, "right": w.games[game].right.user, "organiser": w.organiser}
+        )
 
 
 INPUTS = {"count": 0}  # generated inputs tried, printed at the end of the run
