@@ -120,6 +120,32 @@ class RearrangeForm(forms.Form):
     reason = forms.CharField(max_length=300, widget=forms.TextInput(attrs={"size": 40}))
 
 
+class FriendlyForm(forms.Form):
+    """DB-5a: a friendly between two entries of a season (across divisions too)."""
+
+    home = forms.ModelChoiceField(queryset=None, label="Home")
+    away = forms.ModelChoiceField(queryset=None, label="Away")
+    date = MatchDateField(label="Date")
+
+    def __init__(self, *args, season, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        entries = season.entries.select_related("coach", "division").order_by("team", "coach__name")
+        for side in ("home", "away"):
+            self.fields[side].queryset = entries
+            self.fields[side].label_from_instance = _entry_label
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("home") is not None and cleaned.get("home") == cleaned.get("away"):
+            self.add_error("away", "A friendly needs two different sides.")
+        return cleaned
+
+
+def _entry_label(entry) -> str:
+    name = f"{entry.team} ({entry.coach})" if entry.team else str(entry.coach)
+    return f"{name}, {entry.division}" if entry.division_id else name
+
+
 class ApproveForm(forms.Form):
     """GB-8 Decision: approving a result the opponent has not confirmed (reported or
     disputed) is an override that needs a reason; a confirmed one needs none."""

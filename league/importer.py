@@ -33,7 +33,7 @@ from django.utils.text import slugify
 
 from league import datebounds, notifications, services, versions
 from league.import_files import BadRow, ImportRow, check_rows, required_columns, verdict_for
-from league.models import Coach, Fixture, League, Result, Round, Season
+from league.models import Coach, Entry, Fixture, League, Result, Round, Season
 from league.rules import GAMES, GameRules
 
 
@@ -220,6 +220,9 @@ def _import_league(slug, rows, *, game: GameRules, by, season_name, start_date, 
     for name, (entries[name], coach_created, entry_created) in placed.items():
         summary.coaches += coach_created
         summary.entries += entry_created
+    refusal = rules.too_few_entries(Entry.objects.filter(season=season).count())  # GB-2, DB-1
+    if refusal:
+        raise BadRow(rows[0].line, refusal)
 
     last = max(rows, key=lambda row: row.round)
     try:  # every round's date within league/datebounds.py's range
@@ -287,7 +290,8 @@ def _fixture(row: ImportRow, rnd: Round, entries, existing: list[Fixture], summa
                     f"{entry.coach.name} already {meeting} in round {rnd.number} of {rnd.season.name} "
                     f"({fixture}), so cannot play {row.away if entry is home else row.home}",
                 )
-    fixture = Fixture(round=rnd, home=home, away=away, date=rnd.date)
+    fixture = Fixture(round=rnd, home=home, away=away, date=rnd.date,
+                      stage=Fixture.stage_between(home, away, Fixture.Stage.REGULAR))  # DB-5a
     existing.append(fixture)
     summary.fixtures += 1
     return fixture

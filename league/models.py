@@ -114,6 +114,13 @@ class League(models.Model):
 
         return rules_class(self.game_system).for_league(self)
 
+    @property
+    def allows_friendlies(self) -> bool:
+        """Whether the organiser adds friendlies from the site (DB-5a); no query."""
+        from league.rules import rules_class
+
+        return rules_class(self.game_system).friendlies
+
     def is_organised_by(self, user) -> bool:
         if not user.is_authenticated:
             return False
@@ -269,6 +276,21 @@ class Fixture(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("league:fixture_detail", args=[self.pk])
+
+    @classmethod
+    def stage_between(cls, home: Entry, away: Entry | None, stage: str) -> str:
+        """DB-5a (Decision): a fixture between entries of two divisions is a friendly
+        however it was made (the admin, an import); a play-off keeps its stage."""
+        if stage != cls.Stage.REGULAR or away is None:
+            return stage
+        if home.division_id and away.division_id and home.division_id != away.division_id:
+            return cls.Stage.FRIENDLY
+        return stage
+
+    def save(self, *args, **kwargs) -> None:
+        if self._state.adding and self.stage == self.Stage.REGULAR and self.away_id:
+            self.stage = self.stage_between(self.home, self.away, self.stage)
+        super().save(*args, **kwargs)
 
     @property
     def is_bye(self) -> bool:

@@ -1,15 +1,17 @@
 """The organiser's dashboard: a page of the site (not the admin) per league with
-what waits on them, and one-click approval of results both coaches agreed on."""
+what waits on them, one-click approval of results both coaches agreed on, and
+adding a friendly (DB-5a)."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from league import dashboard, selectors, services
+from league import dashboard, season_services, selectors, services
+from league.forms import FriendlyForm
 from league.permissions import get_league_for_organiser
 
 
@@ -66,3 +68,36 @@ def approve_from_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         messages.info(request, "No confirmed result is waiting for approval.")
     return back
 
+
+
+@login_required
+def add_friendly(request: HttpRequest, slug: str) -> HttpResponse:
+    """DB-5a: the organiser adds a friendly to the season (``?season=``, else the
+    current one) between any two of its entries, across divisions too. It is played
+    and reported like any match and counts for nothing in the standings. Only
+    leagues of a game with friendlies; only their organisers."""
+    league = get_league_for_organiser(request, slug)
+    if not league.allows_friendlies:
+        raise Http404("This game has no friendlies.")
+    season = selectors.season_for(league, request.GET.get("season"))
+    if season is None:
+        raise Http404("This league has no season yet.")
+    form = FriendlyForm(request.POST or None, season=season)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                fixture = season_services.add_friendly(
+                    season=season, by=request.user, home=data["home"], away=data["away"], date=data["date"]
+                )
+            except ValidationError as error:
+                for message in error.messages:
+                    form.add_error(None, message)
+            else:
+                messages.success(request, f"Friendly added: {fixture.home} v {fixture.away} on {fixture.date:%d %b %Y}. "
+                                          "It counts for nothing in the standings (DB-5a).")
+                return redirect(fixture.get_absolute_url())
+        status = 400
+    return render(request, "league/add_friendly.html", {"league": league, "season": season, "form": form},
+                  status=status)

@@ -88,6 +88,21 @@ def division_sizes(entries: int, divisions: int) -> list[int]:
     return [base + 1 if i < extra else base for i in range(divisions)]
 
 
+def check_split(sizes: Sequence[int]) -> None:
+    """DB-2 for a split someone chose (the organiser's own, an import's): 2 to 4
+    divisions of at least 4 entries whose sizes differ by at most one (the
+    Decision on "as equal as possible"). Raises ValueError with the reason."""
+    division_sizes(sum(sizes), len(sizes))
+    if min(sizes) < MIN_PER_DIVISION:
+        raise ValueError(f"A division needs at least {MIN_PER_DIVISION} entries (DB-2).")
+    if max(sizes) - min(sizes) > 1:
+        expected = "/".join(map(str, division_sizes(sum(sizes), len(sizes))))
+        raise ValueError(
+            f"Divisions are as equal in size as possible (DB-2): {sum(sizes)} entries in {len(sizes)} divisions "
+            f"split {expected}, not {'/'.join(map(str, sorted(sizes, reverse=True)))}."
+        )
+
+
 def draw_divisions(participants: Sequence[T], divisions: int, *, seed: int) -> list[list[T]]:
     """DB-2's traditional split: a seeded random draw into ``division_sizes``."""
     sizes = division_sizes(len(participants), divisions)

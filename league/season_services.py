@@ -19,7 +19,9 @@ from django.db.models import Q
 from league import datebounds, layers, versions
 from league.models import Division, Entry, Fixture, Round, Season
 from league.permissions import require_organiser
-from league.scheduling import MIN_PER_DIVISION, division_sizes, draw_divisions, merge_rounds, round_dates, round_robin
+from league.scheduling import (
+    MAX_DIVISIONS, MIN_DIVISIONS, MIN_PER_DIVISION, check_split, draw_divisions, merge_rounds, round_dates, round_robin,
+)
 
 
 @transaction.atomic
@@ -36,8 +38,9 @@ def generate_fixtures(*, season: Season, by=None, seed: int | None = None) -> li
     if season.rounds.exists():
         raise ValidationError(f"{season} already has its fixtures.")
     entries = list(season.entries.order_by("pk"))
-    if len(entries) < 2:
-        raise ValidationError("A season needs at least two coaches before fixtures can be generated (GB-2).")
+    refusal = season.league.rules.too_few_entries(len(entries))  # GB-2, DB-1
+    if refusal:
+        raise ValidationError(refusal)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     schedule = merge_rounds(
@@ -74,6 +77,10 @@ def _division_groups(entries: list[Entry]) -> list[list[Entry]]:
     small = [group for group in groups.values() if len(group) < 2]
     if small:
         raise ValidationError("Every division needs at least two entries to play a round robin.")
+    try:  # DB-2 however the entries were placed (the admin's entry by entry included)
+        check_split([len(group) for group in groups.values()])
+    except ValueError as error:
+        raise ValidationError(str(error)) from error
     return [groups[key] for key in sorted(groups)]
 
 
@@ -96,19 +103,19 @@ def draw_season_divisions(*, season: Season, by, count: int, seed: int | None = 
 def set_season_divisions(*, season: Season, by, divisions: dict[str, list[Entry]]) -> list[Division]:
     """DB-2: the organiser's own split (division name -> its entries), checked
     against the same rules as a draw: 2 to 4 divisions, at least 4 entries each,
-    every entry in exactly one."""
+    sizes differing by at most one, every entry in exactly one."""
     season = _lock_season_without_fixtures(season, by)
     entries = {entry.pk for entry in season.entries.all()}
     placed = [entry.pk for group in divisions.values() for entry in group]
     if sorted(placed) != sorted(entries):
         raise ValidationError("Every entry of the season must be in exactly one division.")
+    small = [name for name, group in divisions.items() if len(group) < MIN_PER_DIVISION]
+    if small and MIN_DIVISIONS <= len(divisions) <= MAX_DIVISIONS:
+        raise ValidationError(f"A division needs at least {MIN_PER_DIVISION} entries (DB-2): {', '.join(small)}.")
     try:
-        division_sizes(len(entries), len(divisions))
+        check_split([len(group) for group in divisions.values()])
     except ValueError as error:
         raise ValidationError(str(error)) from error
-    small = [name for name, group in divisions.items() if len(group) < MIN_PER_DIVISION]
-    if small:
-        raise ValidationError(f"A division needs at least {MIN_PER_DIVISION} entries (DB-2): {', '.join(small)}.")
     return _place_in_divisions(season, divisions)
 
 

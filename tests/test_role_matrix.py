@@ -177,6 +177,10 @@ MATRIX: dict[str, Row] = {
                                elsewhere=NOT_THIS_GAME),
     "dungeonbowl:next_season": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 200"), DB,
                                    elsewhere=NOT_THIS_GAME_LOGIN),
+    # DB-5a: the commissioner adds a friendly (an empty POST is a form error); another
+    # game has no friendlies, which only its organiser learns.
+    "league:add_friendly": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400"), DB,
+                               elsewhere=(s("302 403 403 403 403 404"), s("302 403 403 403 403 404"))),
     "dungeonbowl:advance_player": Row(s(POST_ONLY), s("302 403 403 302 403 302"), DB, elsewhere=NOT_THIS_GAME_ACTION),
 }
 

@@ -40,8 +40,8 @@ from league.importer import (
     system_user,
 )
 from league.rules.importing import shown
-from league.models import Coach, Division, League, Season
-from league.scheduling import MAX_DIVISIONS, MIN_DIVISIONS, MIN_PER_DIVISION
+from league.models import Coach, Division, Entry, League, Season
+from league.scheduling import MAX_DIVISIONS, MIN_DIVISIONS, MIN_PER_DIVISION, check_split
 
 COLUMNS = ("league", "division", "team", "coach", "college", "rerolls", "position", "player")
 
@@ -121,7 +121,8 @@ def read_team_rows(lines: Iterable[str]) -> list[TeamLines]:
 
 
 def _check_divisions(teams: list[TeamLines]) -> None:
-    """DB-2: every team in a division or none; 2 to 4 divisions of 4 teams or more."""
+    """DB-2: every team in a division or none; 2 to 4 divisions of 4 teams or more,
+    as equal in size as possible (sizes differ by at most one)."""
     with_division = [t for t in teams if t.division]
     if not with_division:
         return
@@ -137,6 +138,10 @@ def _check_divisions(teams: list[TeamLines]) -> None:
         members = [t for t in teams if t.division.lower() == small[0]]
         raise BadRow(max(t.last_line for t in members), f"division {members[0].division} has {len(members)} teams; "
                                                         f"a division has at least {MIN_PER_DIVISION} (DB-2)")
+    try:
+        check_split(list(sizes.values()))
+    except ValueError as error:
+        raise BadRow(teams[-1].last_line, f"{teams[0].league}: {error}") from None
 
 
 # Writing ----------------------------------------------------------------------
@@ -161,6 +166,10 @@ def import_teams(teams: list[TeamLines], *, by=None, season_name: str = DEFAULT_
         budget = league.rules.settings.draft_budget
         for lines in league_teams:
             _import_team(lines, league=league, season=season, budget=budget, colleges=colleges, by=by, summary=summary)
+        # DB-1: the season these teams start must have at least 4 of them.
+        refusal = league.rules.too_few_entries(Entry.objects.filter(season=season).count())
+        if refusal:
+            raise BadRow(max(lines.last_line for lines in league_teams), refusal)
     return summary
 
 

@@ -38,7 +38,7 @@ from league.dungeonbowl.seasons import season_over
 from league.dungeonbowl.units import gp
 from league.models import Division, Entry, League, Season
 
-MIN_TEAMS = 4  # DB-1
+MIN_TEAMS = team_rules.MIN_TEAMS  # DB-1
 
 
 # A team's re-draft ----------------------------------------------------------------------

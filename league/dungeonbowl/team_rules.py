@@ -14,6 +14,8 @@ from dataclasses import dataclass, replace
 
 from league.dungeonbowl.units import gp
 
+MIN_TEAMS = 4  # DB-1: a league (and so every season) has at least 4 teams
+
 # Drafts (DB-6, DB-7) ---------------------------------------------------------------
 
 MAX_PLAYERS = 16  # DB-6

@@ -115,6 +115,8 @@ class GameRules:
     # Columns are matched by name, so this sets the order shown, not a requirement.
     import_header: ClassVar[tuple[str, ...] | None] = None
     import_sides: ClassVar[str] = "coaches"  # what a line's home and away name ("teams")
+    friendlies: ClassVar[bool] = False  # the organiser adds friendlies from the site (DB-5a)
+    min_entries: ClassVar[int] = 2  # GB-2: a round robin needs two sides; Dungeon Bowl asks 4 (DB-1)
 
     def __init__(self, settings: Any = None):
         self.settings = settings
@@ -129,6 +131,13 @@ class GameRules:
             if settings is None:
                 settings = cls.settings_model(league=league)
         return cls(settings)
+
+    def too_few_entries(self, count: int) -> str | None:
+        """Why a season of ``count`` entries cannot start (get its fixtures, from the
+        site, the admin, an import or the next season), or None when it can."""
+        if count >= self.min_entries:
+            return None
+        return "A season needs at least two coaches before fixtures can be generated (GB-2)."
 
     # Reporting -------------------------------------------------------------------
 

@@ -62,6 +62,16 @@ class DungeonBowlRules(GameRules):
     import_statuses = ("played", "unplayed", "conceded")
     import_abandoned = ("unplayed",)
     import_sides = "teams"
+    min_entries = team_rules.MIN_TEAMS  # DB-1
+    friendlies = True  # DB-5a: cross-division friendlies, added by the organiser
+
+    def too_few_entries(self, count: int) -> str | None:
+        """DB-1: a Dungeon Bowl season starts with at least 4 teams, on every path
+        (fixtures from the site or the admin, an import, the next season)."""
+        if count >= self.min_entries:
+            return None
+        teams = f"{count} team" + ("s" if count != 1 else "")
+        return f"A Dungeon Bowl league has at least {self.min_entries} teams (DB-1); this season has {teams}."
 
     # Reporting -------------------------------------------------------------------
 

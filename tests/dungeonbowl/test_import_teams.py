@@ -72,8 +72,9 @@ def test_a_league_in_two_divisions_is_imported_once(tmp_path):
 def test_no_divisions_and_positions_in_any_case(tmp_path):
     lines = [line.replace("Troll Slayer", "troll slayer") for line in team_lines("Flames", "Ann", "College of Fire")]
     lines += team_lines("Shades", "Bob", "College of Shadows")
+    lines += team_lines("Embers", "Cid", "College of Fire") + team_lines("Shadows", "Dee", "College of Shadows")
     run(league_file(tmp_path, lines))
-    assert Division.objects.count() == 0 and Entry.objects.filter(division__isnull=True).count() == 2
+    assert Division.objects.count() == 0 and Entry.objects.filter(division__isnull=True).count() == 4
     assert Team.objects.get(name="Flames").players.filter(position__name="Troll Slayer").count() == 1
 
 

@@ -199,8 +199,8 @@ def test_big_league_workflow_and_spends_at_once():
 
 def test_dungeon_bowl_workflow_and_treasury_spends_at_once():
     organiser = UserFactory(username="commissioner")
-    season = db_season(organiser, teams=2)
-    fixture = season.rounds.get(number=1).fixtures.select_related("home__coach", "away__coach").get()
+    season = db_season(organiser, teams=4)  # DB-1: a season starts with 4 teams
+    fixture = season.rounds.get(number=1).fixtures.select_related("home__coach", "away__coach").order_by("pk").first()
     draw = {"home_score": 0, "away_score": 0, "ending": "draw", "home_gather": 0, "away_gather": 0,
             "home_journeymen": 0, "away_journeymen": 0}
     win = {**draw, "home_score": 1, "ending": "touchdown", "home_gather": 2}
