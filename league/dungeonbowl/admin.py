@@ -1,5 +1,6 @@
-"""The colleges in the admin (DB-7): shared by every league, so a superuser adds and
-edits them (the six supplement colleges) and organisers may only read them.
+"""The colleges (DB-7) and skills (DB-11) in the admin: shared by every league, so a
+superuser adds and edits them (the six supplement colleges, their skills) and
+organisers may only read them.
 
 Team, player, Treasury and dice pages come with the league engine's Dungeon Bowl
 wiring; the Treasury and the dice log are append-only and will stay read-only.
@@ -10,7 +11,7 @@ from __future__ import annotations
 from django.contrib import admin
 
 from league.admin_scoping import BoundedSelectionMixin
-from league.dungeonbowl.models import College, Position, PositionGroup, target
+from league.dungeonbowl.models import College, Position, PositionGroup, Skill, target
 
 
 class SuperuserEditsAdminMixin(BoundedSelectionMixin):
@@ -103,6 +104,15 @@ class PositionAdmin(SuperuserEditsAdminMixin, admin.ModelAdmin):
     @admin.display(description="skills")
     def skills_label(self, obj: Position) -> str:
         return obj.skills_label
+
+
+@admin.register(Skill)
+class SkillAdmin(SuperuserEditsAdminMixin, admin.ModelAdmin):
+    """DB-11: the skills a chosen advancement picks from, shared by every league."""
+
+    list_display = ["name", "category"]
+    list_filter = ["category"]
+    search_fields = ["name"]
 
 
 # A league's teams, players, Treasury and dice, scoped to the organiser's leagues -------

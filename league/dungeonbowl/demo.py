@@ -23,9 +23,9 @@ from league import services as engine
 from league import season_services
 from league.demo import COACH_PASSWORD, ORGANISER_PASSWORD, ORGANISER_USERNAME, Credentials
 from league.demo import account as _account
-from league.dungeonbowl import services, spending
+from league.dungeonbowl import player_rules, services, spending
 from league.dungeonbowl.league_models import DungeonBowlSettings, TeamSeason
-from league.dungeonbowl.models import GAME_SYSTEM, College, Player, Position, Team
+from league.dungeonbowl.models import GAME_SYSTEM, College, Player, Position, Skill, Team
 from league.layers import DemoReport
 from league.models import Coach, Fixture, League, Season
 from league.permissions import make_organiser
@@ -54,8 +54,6 @@ TEAMS = [
 ]
 
 # A few Blood Bowl 2020 skills per category, for the demo coach's advancement.
-SKILLS = {"G": ["Pro", "Fend", "Kick"], "A": ["Sure Feet", "Sprint", "Catch"], "S": ["Guard", "Stand Firm"],
-          "P": ["Leader", "Pass"]}
 
 ORGANISER = Credentials(ORGANISER_USERNAME, ORGANISER_PASSWORD, "commissioner of the Dungeon Bowl league too")
 COACH = Credentials(
@@ -154,9 +152,12 @@ def _spend(league: League) -> None:
     spending.buy_reroll(team=demo_team, by=user)
     scorer = demo_team.players.on_draft_list().select_related("position").order_by("-spp", "number").first()
     category = scorer.position.primary[:1].upper()
-    if scorer.spp >= 6 and category in SKILLS:
-        skill = next(s for s in SKILLS[category] if s not in scorer.skills)
-        spending.advance_player(player=scorer, kind="chosen_primary", category=category, skill=skill, by=user)
+    # A skill of the list (DB-11) the scorer lacks: one of its primary category, or one
+    # the list leaves uncategorised (learnt as that category).
+    skill = (Skill.objects.filter(category__in=[category, ""]).exclude(name__in=scorer.skills)
+             .order_by("-category", "name").first())
+    if scorer.spp >= 6 and category in player_rules.SKILL_CATEGORIES and skill is not None:
+        spending.advance_player(player=scorer, kind="chosen_primary", category=category, skill=skill.name, by=user)
 
 
 def _play_offs(season: Season, teams, organiser) -> None:

@@ -16,6 +16,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q, Sum
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from league.dungeonbowl import player_rules, team_rules
@@ -137,6 +138,35 @@ class Position(models.Model):
     @property
     def skills_label(self) -> str:
         return ", ".join(self.skills) or "-"
+
+
+class Skill(models.Model):
+    """A skill or trait a chosen advancement can give (DB-11): the ones the seed's
+    rosters name and Dungeon Bowl's own four (migration 0009), plus what a superuser
+    adds, as with colleges. ``category`` is the skill list it belongs to where known
+    (G, A, S, P, M); empty, the coach's chosen category stands."""
+
+    name = models.CharField(max_length=40, unique=True)
+    category = models.CharField(
+        max_length=1, blank=True, choices=list(player_rules.SKILL_CATEGORIES.items()),
+        help_text="The skill list it belongs to; empty when the rulebooks at hand do not say.",
+    )
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(Lower("name"), name="dbskill_name_unique_in_any_case"),
+            models.CheckConstraint(
+                condition=Q(category__in=["", *player_rules.SKILL_CATEGORIES]), name="dbskill_category_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} ({self.get_category_display()})" if self.category else self.name
 
 
 # Teams and players (DB-1, DB-6, DB-8, DB-11, DB-13) --------------------------------------

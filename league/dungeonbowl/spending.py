@@ -13,7 +13,7 @@ from django.db import transaction
 
 from league.dungeonbowl import player_rules, team_rules
 from league.dungeonbowl.league_models import GameReport
-from league.dungeonbowl.models import MAX_NUMBER, Player, Position, Team, TreasuryLine
+from league.dungeonbowl.models import MAX_NUMBER, Player, Position, Skill, Team, TreasuryLine
 from league.dungeonbowl.units import gp
 from league.models import Result
 
@@ -137,7 +137,8 @@ def advance_player(
     *, player: Player, kind: str, category: str = "", skill: str = "", characteristic: str = "", by
 ):
     """DB-11: spend a player's SPP on an advancement from the Decision table: a chosen
-    primary or secondary skill from the position's categories, or +1 to a
+    primary or secondary skill from the position's categories, picked from the
+    skill list (``Skill``) and not one the player has, or +1 to a
     characteristic (never past its best). The player's value rises by the Decision's
     amount. Random skills are refused: the Blood Bowl skill tables are not in the
     data. Lock order: team, then the player."""
@@ -150,9 +151,17 @@ def advance_player(
     skill = " ".join((skill or "").split())
     if kind != player_rules.Advancement.CHARACTERISTIC:
         if not skill:
-            raise ValidationError("Name the skill the player learns.")
-        if len(skill) > 40:
-            raise ValidationError("A skill's name is at most 40 characters.")
+            raise ValidationError("Choose the skill the player learns.")
+        known = Skill.objects.filter(name__iexact=skill[:40]).first() if len(skill) <= 40 else None
+        if known is None:
+            raise ValidationError(f"{skill[:40]} is not a skill of the league's list; choose one from it (the "
+                                  "site's administrator adds skills).")
+        skill = known.name
+        if known.category:
+            category = category or known.category
+            if category != known.category:
+                raise ValidationError(f"{known.name} is a {known.get_category_display()} skill, not "
+                                      f"{player_rules.SKILL_CATEGORIES.get(category, category)}.")
         owned = next((s for s in player.skills if s.lower() == skill.lower()), None)
         if owned is not None:
             raise ValidationError(f"{player} already has {owned}.")

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from league.dungeonbowl import player_rules, redraft_selectors, selectors, services, spending, team_rules
 from league.dungeonbowl.draft_forms import DraftForm, EntryForm, NewTeamForm
-from league.dungeonbowl.models import GAME_SYSTEM, College, DiceRoll, Player, Position, Team
+from league.dungeonbowl.models import GAME_SYSTEM, College, DiceRoll, Player, Position, Skill, Team
 from league.idfields import IdChoiceField
 from league.models import League
 from league.permissions import coach_for
@@ -218,7 +218,8 @@ class AdvanceForm(forms.Form):
         "invalid_choice": "Choose a chosen skill or a characteristic (random skills are not offered)."})
     category = forms.ChoiceField(label="Skill category", required=False,
                                  choices=[("", "—"), *player_rules.SKILL_CATEGORIES.items()])
-    skill = forms.CharField(max_length=40, required=False, help_text="The skill's name, for a skill.")
+    skill = IdChoiceField(queryset=Skill.objects.all(), required=False, help_text="For a skill: from the league's list.",
+                          error_messages={"invalid_choice": "Choose a skill from the list."})
     characteristic = forms.ChoiceField(required=False, choices=[("", "—"), ("ma", "MA"), ("st", "ST"), ("ag", "AG"),
                                                                  ("pa", "PA"), ("av", "AV")])
 
@@ -226,6 +227,7 @@ class AdvanceForm(forms.Form):
         super().__init__(*args, **kwargs)
         players = team.players.on_draft_list().select_related("position").order_by("number")
         self.fields["player"].queryset = players
+        self.fields["skill"].label_from_instance = lambda skill: skill.label
         self.fields["player"].label_from_instance = lambda p: (
             f"#{p.number} {p.name} ({p.position.name}, {p.spp} SPP, primary {p.position.primary or '-'}, "
             f"secondary {p.position.secondary or '-'})"
@@ -284,7 +286,8 @@ def advance_player(request: HttpRequest, slug: str, team_slug: str) -> HttpRespo
     def act(team: Team) -> str:
         data = _valid(AdvanceForm(request.POST, team=team))
         line = spending.advance_player(
-            player=data["player"], kind=data["kind"], category=data["category"], skill=data["skill"],
+            player=data["player"], kind=data["kind"], category=data["category"],
+            skill=data["skill"].name if data["skill"] else "",
             characteristic=data["characteristic"], by=request.user,
         )
         gained = line.skill or f"+1 {line.characteristic.upper()}"

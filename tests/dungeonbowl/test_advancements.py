@@ -9,7 +9,7 @@ from django.urls import reverse
 from league.dungeonbowl import player_rules as r
 from league.dungeonbowl import spending
 from league.dungeonbowl.league_models import PlayerAdvancement
-from league.dungeonbowl.models import Player, Position, Team
+from league.dungeonbowl.models import Player, Position, Skill, Team
 from tests.dungeonbowl.builders import db_season
 from tests.factories import CoachFactory
 
@@ -89,7 +89,7 @@ def test_the_advance_form_for_every_role(client, organiser, team):
     slayer = _slayer(team, 12)
     page = reverse("dungeonbowl:team_detail", args=[team.league.slug, team.slug])
     url = reverse("dungeonbowl:advance_player", args=[team.league.slug, team.slug])
-    data = {"player": slayer.pk, "kind": "chosen_secondary", "category": "A", "skill": "Sidestep"}
+    data = {"player": slayer.pk, "kind": "chosen_secondary", "category": "A", "skill": Skill.objects.get(name="Sidestep").pk}
     assert client.post(url, data).status_code == 302 and not PlayerAdvancement.objects.exists()  # anonymous
     assert "Spend Star Player Points" not in client.get(page).content.decode()
     client.force_login(CoachFactory(name="Nobody").user)
@@ -101,7 +101,7 @@ def test_the_advance_form_for_every_role(client, organiser, team):
     assert "Spend Star Player Points" in body and "Random skills are not offered" in body
     done = client.post(url, data, follow=True).content.decode()
     assert "takes advancement 1: Sidestep for 12 SPP; value +40,000 gp." in done
-    refused = client.post(url, {**data, "skill": "Dodge"}, follow=True).content.decode()
+    refused = client.post(url, {**data, "skill": Skill.objects.get(name="Dodge").pk}, follow=True).content.decode()
     assert "costs 14 SPP; the player has 0 (14 short)" in refused
     bad = client.post(url, {**data, "kind": "random_primary"}, follow=True).content.decode()
     assert "random skills are not offered" in bad
@@ -110,6 +110,75 @@ def test_the_advance_form_for_every_role(client, organiser, team):
     done = client.post(url, {"player": slayer.pk, "kind": "characteristic", "characteristic": "av"}, follow=True)
     slayer.refresh_from_db()
     assert "+1 AV" in done.content.decode() and (slayer.av, slayer.spp) == (10, 0)
+
+
+@pytest.mark.django_db
+def test_the_skill_list_holds_the_seeds_skills():
+    """Issue 18.3 (DB-11): the data migration loads every skill the seed's rosters
+    name and Dungeon Bowl's four new skills in the lists the seed gives them."""
+    names = set(Skill.objects.values_list("name", flat=True))
+    assert {"Block", "Thick Skull", "Mighty Blow (+1)", "Throw Team-mate", "Dump-off", "My Ball", "Jump Up",
+            "Wrestle", "Breathe Fire", "Sidestep"} <= names
+    assert dict(Skill.objects.filter(name__in=["Portal Navigator", "Give and Go", "Portal Passer", "Wall Thrower"])
+                .values_list("name", "category")) == {"Portal Navigator": "G", "Give and Go": "P",
+                                                      "Portal Passer": "P", "Wall Thrower": "P"}
+    assert "Banana Throwing" not in names
+
+
+@pytest.mark.django_db
+def test_a_skill_not_on_the_list_or_of_another_list_is_refused(team):
+    """Issue 18.3 (DB-11): "Banana Throwing" is no skill; a skill the list puts in
+    another category is refused; a skill the player has is refused. Nothing is spent."""
+    slayer = _slayer(team, 30)
+    for skill, category, reason in [
+        ("Banana Throwing", "G", "Banana Throwing is not a skill of the league's list"),
+        ("Wall Thrower", "G", "Wall Thrower is a Passing skill, not General"),
+        ("thick skull", "G", "already has Thick Skull"),
+        ("", "G", "Choose the skill"),
+    ]:
+        with pytest.raises(ValidationError, match=reason):
+            spending.advance_player(player=slayer, kind="chosen_primary", category=category, skill=skill,
+                                    by=team.coach.user)
+    slayer.refresh_from_db()
+    assert (slayer.spp, slayer.advancements, slayer.value_increase, slayer.skills_gained) == (30, 0, 0, [])
+    assert not PlayerAdvancement.objects.exists()
+    line = spending.advance_player(player=slayer, kind="chosen_primary", category="", skill="portal navigator",
+                                   by=team.coach.user)
+    assert (line.skill, line.category) == ("Portal Navigator", "G")  # the list's spelling and category
+
+
+@pytest.mark.django_db
+def test_the_advance_form_picks_a_skill_from_the_list(client, team):
+    slayer = _slayer(team, 30)
+    url = reverse("dungeonbowl:advance_player", args=[team.league.slug, team.slug])
+    client.force_login(team.coach.user)
+    page = client.get(reverse("dungeonbowl:team_detail", args=[team.league.slug, team.slug])).content.decode()
+    assert f'<option value="{Skill.objects.get(name="Wall Thrower").pk}">Wall Thrower (Passing)</option>' in page
+    typed = client.post(url, {"player": slayer.pk, "kind": "chosen_primary", "category": "G",
+                              "skill": "Banana Throwing"}, follow=True).content.decode()
+    assert "Choose a skill from the list." in typed
+    owned = client.post(url, {"player": slayer.pk, "kind": "chosen_primary", "category": "G",
+                              "skill": Skill.objects.get(name="Block").pk}, follow=True).content.decode()
+    assert "already has Block" in owned
+    slayer.refresh_from_db()
+    assert (slayer.spp, slayer.value_increase) == (30, 0) and not PlayerAdvancement.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_superuser_adds_a_skill_and_an_organiser_only_reads_the_list(client, organiser, team):
+    from tests.factories import UserFactory
+
+    add = reverse("admin:dungeonbowl_skill_add")
+    client.force_login(organiser)
+    assert client.get(reverse("admin:dungeonbowl_skill_changelist")).status_code == 200
+    assert client.post(add, {"name": "Pro", "category": "G"}).status_code == 403
+    client.force_login(UserFactory(username="root", is_staff=True, is_superuser=True))
+    assert client.post(add, {"name": "Pro", "category": "G"}).status_code == 302
+    twice = client.post(add, {"name": "pro", "category": "G"})
+    assert twice.status_code == 200 and Skill.objects.filter(name__iexact="pro").count() == 1
+    slayer = _slayer(team, 6)
+    line = spending.advance_player(player=slayer, kind="chosen_primary", category="G", skill="Pro", by=team.coach.user)
+    assert line.skill == "Pro"
 
 
 @pytest.mark.django_db
