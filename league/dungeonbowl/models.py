@@ -389,6 +389,7 @@ class DiceRoll(models.Model):
     class Source(models.TextChoices):
         APP = "app", "rolled by the app"
         TABLE = "table", "rolled at the table"
+        COACH = "coach", "typed by the reporting coach"  # DB-16 Decision: the coach's, until approved
 
     league = models.ForeignKey("league.League", on_delete=models.CASCADE, related_name="dungeonbowl_rolls")
     purpose = models.CharField(max_length=15, choices=Purpose.choices)
@@ -398,7 +399,7 @@ class DiceRoll(models.Model):
     source = models.CharField(max_length=5, choices=Source.choices)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
-        help_text="Who entered a table roll (or asked the app to roll).",
+        help_text="Who entered a table roll, typed it on a report, or had the app roll it.",
     )
     team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.CASCADE, related_name="rolls")
     cause_type = models.ForeignKey(ContentType, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
@@ -411,7 +412,7 @@ class DiceRoll(models.Model):
         indexes = [models.Index(fields=["cause_type", "cause_id"], name="dbroll_cause_idx")]
         constraints = [
             models.CheckConstraint(condition=Q(purpose__in=RollPurpose.values), name="dbroll_purpose_valid"),
-            models.CheckConstraint(condition=Q(source__in=["app", "table"]), name="dbroll_source_valid"),
+            models.CheckConstraint(condition=Q(source__in=["app", "table", "coach"]), name="dbroll_source_valid"),
             models.CheckConstraint(
                 condition=Q(cause_type__isnull=True, cause_id__isnull=True)
                 | Q(cause_type__isnull=False, cause_id__isnull=False),

@@ -61,9 +61,12 @@ def _outcome(result, report: GameReport) -> Outcome:
     return Outcome.HOME_WIN if result.outcome == "home" else Outcome.AWAY_WIN
 
 
-def _roll(result, team: Team, *, description: str, dice: str, table: list[int] | None, by) -> list[int]:
+def _roll(result, team: Team, *, description: str, dice: str, table: list[int] | None, by,
+          source: str = DiceRoll.Source.TABLE) -> list[int]:
     """The winnings roll for ``team``: the one already logged for this result when
-    there is one (and the table gave no different dice), else a new logged roll."""
+    there is one (and the table gave no different dice), else a new logged roll:
+    the app's (asked for by ``by``) or the dice typed, logged as ``by``'s with
+    ``source`` (DB-16)."""
     logged = (
         DiceRoll.objects.filter(
             cause_type=ContentType.objects.get_for_model(result), cause_id=result.pk,
@@ -75,24 +78,44 @@ def _roll(result, team: Team, *, description: str, dice: str, table: list[int] |
     if logged is not None and (table is None or list(logged.values) == list(table)):
         return list(logged.values)
     roll = record_roll(
-        league=team.league, purpose=DiceRoll.Purpose.WINNINGS, dice=dice, values=table, by=by if table else None,
-        team=team, cause=result, description=description,
+        league=team.league, purpose=DiceRoll.Purpose.WINNINGS, dice=dice, values=table, by=by,
+        team=team, cause=result, description=description, source=source,
     )
     return list(roll.values)
 
 
-def _winnings_dice(result, outcome: Outcome, teams: dict[str, Team], table: list[int] | None, by) -> list[int]:
+def _winnings_dice(result, outcome: Outcome, teams: dict[str, Team], table: list[int] | None, by,
+                   source: str = DiceRoll.Source.TABLE) -> list[int]:
     """DB-10: the winner's 2D6; on a draw each team's own D6 (home, then away)."""
     fixture = result.fixture
     if outcome == Outcome.DRAW:
         return [
             _roll(result, teams[side], description=f"Winnings, draw: {teams[side]}'s D6 ({fixture})", dice="D6",
-                  table=None if table is None else [table[i]], by=by)[0]
+                  table=None if table is None else [table[i]], by=by, source=source)[0]
             for i, side in enumerate(SIDES)
         ]
     winner = result.outcome
     return _roll(result, teams[winner], description=f"Winnings: {teams[winner]}'s 2D6 as the winner ({fixture})",
-                 dice="2D6", table=table, by=by)
+                 dice="2D6", table=table, by=by, source=source)
+
+
+def log_reported_dice(result, report: GameReport) -> None:
+    """DB-16 Decision: winnings dice a coach types on their report are logged at once
+    as that coach's roll, so the opponent and the organiser see them on the fixture
+    page before approval. Approving the report uses that roll; an organiser who
+    corrects the dice logs a table roll of their own, and the coach's stays."""
+    if not report.dice or result.status != result.Status.REPORTED or result.reported_side is None:
+        return
+    outcome = _outcome(result, report)
+    if outcome == Outcome.UNPLAYED:
+        return
+    teams = _teams(result)
+    if set(teams) != set(SIDES):
+        return  # apply_postgame refuses such a fixture on approval
+    coach = result.fixture.entry_for(result.reported_side).coach
+    if coach.user_id is None:
+        return
+    _winnings_dice(result, outcome, teams, report.dice, coach.user, source=DiceRoll.Source.COACH)
 
 
 def _pay(team: Team, amount: int, kind: str, reason: str, result, by) -> None:

@@ -232,10 +232,12 @@ def record_roll(
     team: Team | None = None,
     cause: Model | None = None,
     description: str = "",
+    source: str = DiceRoll.Source.TABLE,
 ) -> DiceRoll:
-    """Log a roll (DB-16): the app rolls when ``values`` is None; otherwise they are
-    a roll made at the table, entered by ``by``. Runs inside the caller's
-    transaction so a refused step leaves no orphan roll."""
+    """Log a roll (DB-16): the app rolls when ``values`` is None (``by`` had it
+    rolled); otherwise they are a roll made at the table, entered by ``by``, or
+    (``source`` COACH) typed by ``by``, a coach, on their report. Runs inside the
+    caller's transaction so a refused step leaves no orphan roll."""
     match = _DICE.match(dice)
     if match is None:
         raise ValidationError(f'Dice are written like "2D6" or "D16", not "{dice}".')
@@ -245,7 +247,9 @@ def record_roll(
     if values is None:
         values, source = [_rng.randint(1, sides) for _ in range(count)], DiceRoll.Source.APP
     else:
-        values, source = list(values), DiceRoll.Source.TABLE
+        values = list(values)
+        if source not in (DiceRoll.Source.TABLE, DiceRoll.Source.COACH):
+            raise ValidationError(f"Unknown source for a roll: {source}.")
         if by is None:
             raise ValidationError("A roll made at the table says who entered it.")
         if len(values) != count or any(

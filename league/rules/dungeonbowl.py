@@ -333,9 +333,10 @@ class DungeonBowlRules(GameRules):
         })
 
     def save_details(self, result, verdict: Verdict) -> None:
+        from league.dungeonbowl.postgame import log_reported_dice
         from league.dungeonbowl.reports import save_report
 
-        save_report(result, verdict)
+        log_reported_dice(result, save_report(result, verdict))  # DB-16: a coach's typed dice are theirs
 
     def summary(self, verdict: Verdict) -> str:
         if verdict.outcome == ABANDONED:

@@ -86,7 +86,9 @@ def test_approval_runs_the_post_game_sequence(client, organiser, fixture, season
     assert home.treasury() - before[0] == 50_000 + 20_000
     assert away.treasury() - before[1] == 20_000
     roll = DiceRoll.objects.get(purpose="winnings")
-    assert (roll.values, roll.source, roll.team, roll.cause) == ([5, 2], "table", home, result)
+    # DB-16 Decision: the dice the home coach typed are logged as theirs.
+    assert (roll.values, roll.source, roll.team, roll.cause) == ([5, 2], "coach", home, result)
+    assert roll.entered_by == fixture.home.coach.user
     scorer = home.players.get(number=1)
     assert (scorer.spp, scorer.mvp_awards) == (3 + 4 + 4, 1)  # TD, 2 casualties, MVP
     assert home.players.get(number=2).spp == 2 + 2  # a casualty and two completions
@@ -98,6 +100,41 @@ def test_approval_runs_the_post_game_sequence(client, organiser, fixture, season
     assert (hurt.niggling_injuries, hurt.miss_next_game, hurt.spp, hurt.mvp_awards) == (1, True, 2 + 4, 1)
     row = next(r for r in standings_for(season) if r.name == home.name)
     assert (row.lp, row.stats) == (3 + 1, {"td_for": 1, "td_against": 0, "cas_for": 3})  # casualty bonus
+
+
+def test_db16_dice_a_coach_types_are_the_coachs_seen_before_approval(client, organiser, fixture):
+    """Issue 18.13 (DB-16 Decision): the reporting coach's dice are logged as that
+    coach's at once, shown on the fixture page to the opponent and the organiser
+    before approval; approving uses them; the organiser's own table roll is logged
+    as the organiser's and the coach's stays."""
+    home, away = teams(fixture)
+    home_coach, away_coach = fixture.home.coach.user, fixture.away.coach.user
+    login(client, home_coach)
+    assert client.post(reverse("league:report_result", args=[fixture.pk]), post(fixture)).status_code == 302
+    roll = DiceRoll.objects.get(purpose="winnings")
+    assert (roll.values, roll.source, roll.entered_by, roll.team) == ([5, 2], "coach", home_coach, home)
+    client.logout()
+    page = reverse("league:fixture_detail", args=[fixture.pk])
+    for viewer in (away_coach, organiser):
+        login(client, viewer)
+        body = client.get(page).content.decode()
+        assert f"5 2 <span class=\"muted\">(typed by the reporting coach, {home_coach.username}," in body, body
+        client.logout()
+
+    login(client, organiser)
+    assert client.post(reverse("league:approve_result", args=[fixture.pk]), {"reason": "agreed"}).status_code == 302
+    assert list(DiceRoll.objects.filter(purpose="winnings").values_list("source", "entered_by")) == [
+        ("coach", home_coach.pk)]  # approval used the coach's roll, logged no other
+    result = Result.objects.get(fixture=fixture)
+    engine.record_result(fixture=fixture, by=organiser, reason="the table roll was 6 1", home_score=1, away_score=0,
+                         ending="touchdown", home_gather=0, away_gather=0, home_journeymen=0, away_journeymen=0,
+                         dice=[6, 1])
+    rolls = list(DiceRoll.objects.filter(purpose="winnings", cause_id=result.pk).order_by("pk")
+                 .values_list("values", "source", "entered_by"))
+    assert rolls == [([5, 2], "coach", home_coach.pk), ([6, 1], "table", organiser.pk)]
+    body = client.get(page).content.decode()
+    assert f"(rolled at the table, {organiser.username}," in body
+    assert f"(typed by the reporting coach, {home_coach.username}," in body
 
 
 def test_the_next_game_clears_miss_next_game(client, organiser, season, fixture):
