@@ -1,5 +1,6 @@
-"""The Dungeon Bowl result form (DB-5, DB-9, DB-10, DB-13): touchdowns, how the game
-ended, Gather Funds, Journeymen, the winnings dice if rolled at the table, and a
+"""The Dungeon Bowl result form (DB-5, DB-6, DB-9, DB-10, DB-13): touchdowns, how the
+game ended, Gather Funds, Journeymen, the College Wizards hired for the game, the
+winnings dice if rolled at the table, and a
 line per player of each team. The player lines are added per fixture by
 ``DungeonBowlRules.form_labels`` (the engine builds the form before it knows the
 fixture); ``clean`` gathers them into ``players`` for the rules' ``validate``.
@@ -66,6 +67,8 @@ class DungeonBowlResultForm(forms.Form):
     away_gather = _count("Away players who used Gather Funds", postgame_rules.MAX_GATHERERS, "players")
     home_journeymen = _count("Home Journeymen who played", team_rules.MAX_PLAYERS, "Journeymen")
     away_journeymen = _count("Away Journeymen who played", team_rules.MAX_PLAYERS, "Journeymen")
+    home_wizard = forms.BooleanField(label="Home team hired its College Wizard", required=False)
+    away_wizard = forms.BooleanField(label="Away team hired its College Wizard", required=False)
     dice = forms.CharField(
         label="Winnings dice rolled at the table (optional)", required=False, max_length=10,
         help_text="The winner's 2D6, e.g. 5 3; on a draw the home team's D6 then the away team's. Empty: the app rolls.",

@@ -112,6 +112,8 @@ class GameReport(models.Model):
     home_journeymen = models.PositiveSmallIntegerField(default=0)
     away_journeymen = models.PositiveSmallIntegerField(default=0)
     dice = models.JSONField(null=True, blank=True, help_text="DB-16: winnings dice rolled at the table, if any.")
+    home_wizard = models.BooleanField(default=False, help_text="DB-6: hired its College Wizard for this game.")
+    away_wizard = models.BooleanField(default=False, help_text="DB-6: hired its College Wizard for this game.")
 
     class Meta:
         constraints = [

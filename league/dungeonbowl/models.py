@@ -312,6 +312,7 @@ class TreasuryKind(models.TextChoices):
     WINNINGS = "winnings", "winnings"
     TREASURE_ROOM = "treasure_room", "Treasure Room bonus"
     PURCHASE = "purchase", "purchase"
+    INDUCEMENT = "inducement", "inducement"  # DB-6: the College Wizard for one game
     SALE = "sale", "sale"
     PRIZE = "prize", "prize"
     REDRAFT = "redraft", "re-draft"

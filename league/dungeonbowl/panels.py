@@ -19,8 +19,10 @@ def fixture_panel(context: Mapping[str, Any]) -> str:
     if not panel:
         return ""
     fixture = context["fixture"]
-    panel["sides"] = [(fixture.home.team or str(fixture.home), panel["home_lines"]),
-                      (fixture.away.team or str(fixture.away), panel["away_lines"])]
+    names = {"home": fixture.home.team or str(fixture.home), "away": fixture.away.team or str(fixture.away)}
+    panel["sides"] = [(names["home"], panel["home_lines"]), (names["away"], panel["away_lines"])]
+    report = panel["report"]
+    panel["wizards"] = [names[side] for side in ("home", "away") if getattr(report, f"{side}_wizard")]  # DB-6
     return render_to_string("dungeonbowl/_game_panel.html", panel)
 
 

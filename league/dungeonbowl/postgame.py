@@ -25,6 +25,7 @@ from league.dungeonbowl.models import DiceRoll, Player, Team, TreasuryLine
 from league.dungeonbowl.player_rules import Injury, PlayerState, apply_injury
 from league.dungeonbowl.postgame_rules import Outcome, result_for, spp_earned, treasure_room_bonus, winnings
 from league.dungeonbowl.services import record_roll
+from league.dungeonbowl.units import gp
 from league import locks
 from league.rules.base import SIDES, other_side
 
@@ -123,9 +124,20 @@ def _pay(team: Team, amount: int, kind: str, reason: str, result, by) -> None:
         TreasuryLine.objects.create(team=team, amount=amount, kind=kind, reason=reason, cause=result, created_by=by)
 
 
+def _hire_wizard(team: Team, result, by) -> None:
+    """DB-6: the College Wizard inducement, one a game, from the Treasury (a ledger
+    line caused by the result, so a correction gives it back)."""
+    cost, balance = team.college.wizard_cost, team.treasury()
+    if balance < cost:
+        raise ValidationError(f"{team}'s Treasury holds {gp(balance)}; the {team.college.wizard} costs {gp(cost)} "
+                              f"(DB-6), {gp(cost - balance)} short.")
+    _pay(team, -cost, TreasuryLine.Kind.INDUCEMENT,
+         f"College Wizard ({team.college.wizard}) hired for {result.fixture}", result, by)
+
+
 def apply_postgame(result) -> None:
-    """DB-9 to DB-13 for an approved result: winnings and the Treasure Room bonus
-    into the Treasury, SPP and MVP awards, injuries, and recovery of the players
+    """DB-9 to DB-13 for an approved result: the College Wizards hired for it out of
+    the Treasury (DB-6), winnings and the Treasure Room bonus into it, SPP and MVP awards, injuries, and recovery of the players
     who missed this game. League points are the standings' own (DB-4)."""
     report = GameReport.objects.filter(result=result).first()
     if report is None:
@@ -138,6 +150,11 @@ def apply_postgame(result) -> None:
         raise ValidationError("Both sides of a Dungeon Bowl fixture must be teams entered in the season.")
     by = _acting_user(result)
     fixture = result.fixture
+
+    # DB-6: a College Wizard hired for the game was paid for before it.
+    for side in SIDES:
+        if getattr(report, f"{side}_wizard"):
+            _hire_wizard(teams[side], result, by)
 
     # DB-10 winnings, then the Treasure Room bonus.
     dice = _winnings_dice(result, outcome, teams, report.dice, by)

@@ -9,6 +9,7 @@ from django.db.models import Q
 
 from league.dungeonbowl.league_models import GameReport, PlayerGame
 from league.dungeonbowl.models import Player
+from league.dungeonbowl.units import gp
 from league.rules.base import SIDES, Verdict
 
 
@@ -33,11 +34,36 @@ def fixture_players(fixture) -> dict[str, list[tuple[int, str]]]:
     return out
 
 
+def _check_wizard_gold(result, teams: dict[str, int], wizard: dict[str, bool]) -> None:
+    """DB-6: a team hiring its College Wizard has the price in its Treasury when the
+    game is reported (approval pays it, and checks again)."""
+    from league.dungeonbowl.models import Team
+
+    for team in Team.objects.filter(pk__in=[teams[side] for side in SIDES if wizard.get(side) and side in teams]
+                                    ).select_related("college"):
+        balance = team.treasury()
+        if balance < team.college.wizard_cost:
+            raise ValidationError(
+                f"{team}'s Treasury holds {gp(balance)}; the {team.college.wizard} costs {gp(team.college.wizard_cost)} "
+                f"(DB-6), {gp(team.college.wizard_cost - balance)} short."
+            )
+
+
 def team_ids_by_side(fixture) -> dict[str, int]:
     from league.dungeonbowl.league_models import TeamSeason
 
     found = dict(TeamSeason.objects.filter(entry_id__in=[fixture.home_id, fixture.away_id]).values_list("entry_id", "team_id"))
     return {side: found[entry] for side, entry in (("home", fixture.home_id), ("away", fixture.away_id)) if entry in found}
+
+
+def college_wizards(fixture) -> dict[str, tuple[str, int]]:
+    """side -> (the College Wizard its team hires, the price), one query (DB-6)."""
+    from league.dungeonbowl.league_models import TeamSeason
+
+    sides = {fixture.home_id: "home", fixture.away_id: "away"}
+    found = TeamSeason.objects.filter(entry_id__in=[e for e in sides if e]).values_list(
+        "entry_id", "team__college__wizard", "team__college__wizard_cost")
+    return {sides[entry]: (wizard, cost) for entry, wizard, cost in found}
 
 
 def save_report(result, verdict: Verdict) -> GameReport:
@@ -55,6 +81,9 @@ def save_report(result, verdict: Verdict) -> GameReport:
     gather = details.get("gather") or {}
     journeymen = details.get("journeymen") or {}
     cas = details.get("cas") or {}
+    wizard = details.get("wizard") or {}
+    if any(wizard.values()):
+        _check_wizard_gold(result, teams, wizard)
     report, _ = GameReport.objects.update_or_create(
         result=result,
         defaults={
@@ -62,6 +91,7 @@ def save_report(result, verdict: Verdict) -> GameReport:
             "home_cas": cas.get("home", 0), "away_cas": cas.get("away", 0),
             "home_gather": gather.get("home", 0), "away_gather": gather.get("away", 0),
             "home_journeymen": journeymen.get("home", 0), "away_journeymen": journeymen.get("away", 0),
+            "home_wizard": bool(wizard.get("home")), "away_wizard": bool(wizard.get("away")),
             "dice": details.get("dice"),
         },
     )

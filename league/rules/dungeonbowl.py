@@ -20,6 +20,7 @@ from django.utils.text import slugify
 from league.dungeonbowl import postgame_rules, team_rules
 from league.dungeonbowl.forms import DungeonBowlResultForm
 from league.dungeonbowl.league_models import MAX_PER_PLAYER, MAX_TD, DungeonBowlSettings, Ending, GameReport, PlayerEffect
+from league.dungeonbowl.units import gp
 from league.rules.base import ABANDONED, AWAY_WIN, DRAW, HOME_WIN, SIDES, GameRules, PlayedResult, Stat, Verdict
 from league.rules.importing import parse_whole_number
 
@@ -82,13 +83,17 @@ class DungeonBowlRules(GameRules):
         """Name the teams on the fields and add a line per player who can play:
         on the draft list and not missing this game, plus anyone already in this
         fixture's report (a correction)."""
-        from league.dungeonbowl.reports import fixture_players
+        from league.dungeonbowl.reports import college_wizards, fixture_players
 
         names = {"home": fixture.home.team or str(fixture.home), "away": fixture.away.team if fixture.away_id else ""}
         for side in SIDES:
             form.fields[f"{side}_score"].label = f"{names[side]}: touchdowns"
             form.fields[f"{side}_gather"].label = f"{names[side]}: players who used Gather Funds"
             form.fields[f"{side}_journeymen"].label = f"{names[side]}: Journeymen who played"
+        for side, (wizard, cost) in college_wizards(fixture).items():
+            form.fields[f"{side}_wizard"].label = (
+                f"{names[side]}: hired its College Wizard, the {wizard} ({gp(cost)} from the Treasury, one a game, DB-6)"
+            )
         labels = dict(Ending.choices)
         form.fields["ending"].choices = [
             (value, labels[value].replace("the home team", names["home"]).replace("the away team", names["away"]))
@@ -113,6 +118,7 @@ class DungeonBowlRules(GameRules):
         initial.update(
             ending=report.ending, home_gather=report.home_gather, away_gather=report.away_gather,
             home_journeymen=report.home_journeymen, away_journeymen=report.away_journeymen,
+            home_wizard=report.home_wizard, away_wizard=report.away_wizard,
             dice=" ".join(map(str, report.dice or [])),
         )
         if report.ending in (Ending.HOME_CONCEDED, Ending.AWAY_CONCEDED):
@@ -168,6 +174,8 @@ class DungeonBowlRules(GameRules):
                   for side in SIDES}
         journeymen = {side: _whole(facts.get(f"{side}_journeymen", 0), 0, team_rules.MAX_PLAYERS, "Journeymen")
                       for side in SIDES}
+        # DB-6: a team hires its College Wizard for this game or not (one at most).
+        wizard = {side: bool(facts.get(f"{side}_wizard")) for side in SIDES}
         dice = facts.get("dice") or None
         if dice is not None:
             if len(dice) != 2 or any(isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6 for d in dice):
@@ -193,6 +201,7 @@ class DungeonBowlRules(GameRules):
             "cas": cas,
             "gather": gather,
             "journeymen": journeymen,
+            "wizard": wizard,
             "dice": dice,
         }
         return Verdict(outcome, home, away, conceded, details)
@@ -329,6 +338,7 @@ class DungeonBowlRules(GameRules):
             "cas": {"home": report.home_cas, "away": report.away_cas},
             "gather": {"home": report.home_gather, "away": report.away_gather},
             "journeymen": {"home": report.home_journeymen, "away": report.away_journeymen},
+            "wizard": {"home": report.home_wizard, "away": report.away_wizard},
             "dice": report.dice,
         })
 

@@ -137,6 +137,48 @@ def test_db16_dice_a_coach_types_are_the_coachs_seen_before_approval(client, org
     assert f"(typed by the reporting coach, {home_coach.username}," in body
 
 
+def test_db6_the_college_wizard_is_bought_for_a_game_on_the_report(client, organiser, fixture):
+    """Issue 18.12 (DB-6): a team hires its College Wizard for one game on the report
+    (100,000 gp); the fixture page shows it, approval takes it from the Treasury as a
+    ledger line on the team page, a correction without it gives it back."""
+    home, away = teams(fixture)
+    before = home.treasury(), away.treasury()
+    login(client, fixture.home.coach.user)
+    form = client.get(reverse("league:fixture_detail", args=[fixture.pk])).content.decode()
+    assert f"{home.name}: hired its College Wizard, the {home.college.wizard} (100,000 gp from the Treasury" in form
+    client.logout()
+    result = report_and_approve(client, fixture, organiser, home_wizard="on")
+    report = GameReport.objects.get(result=result)
+    assert (report.home_wizard, report.away_wizard) == (True, False)
+    # 50,000 winnings and 20,000 Treasure Room in, the Wizard out.
+    assert home.treasury() - before[0] == 50_000 + 20_000 - 100_000
+    assert away.treasury() - before[1] == 20_000
+    line = TreasuryLine.objects.get(team=home, kind="inducement")
+    assert (line.amount, line.cause) == (-100_000, result)
+    login(client, organiser)
+    page = client.get(reverse("league:fixture_detail", args=[fixture.pk])).content.decode()
+    assert f"College Wizard hired for this game (DB-6, paid from the Treasury on approval): {home.name}." in page
+    ledger = client.get(reverse("dungeonbowl:team_detail", args=[home.league.slug, home.slug])).content.decode()
+    assert f"Inducement: College Wizard ({home.college.wizard}) hired for" in ledger
+    engine.record_result(fixture=fixture, by=organiser, reason="no Wizard after all", home_score=1, away_score=0,
+                         ending="touchdown", home_gather=3, away_gather=0, home_journeymen=0, away_journeymen=1,
+                         dice=[5, 2])
+    assert home.treasury() - before[0] == 50_000 + 20_000
+    assert not GameReport.objects.get(result=result).home_wizard
+
+
+def test_db6_a_wizard_the_treasury_cannot_pay_is_refused_on_the_report(client, fixture):
+    home, _ = teams(fixture)
+    TreasuryLine.objects.create(team=home, amount=60_000 - home.treasury(), kind="correction", reason="spent")
+    login(client, fixture.home.coach.user)
+    response = client.post(reverse("league:report_result", args=[fixture.pk]), post(fixture, home_wizard="on"))
+    assert response.status_code == 400
+    assert f"Treasury holds 60,000 gp; the {home.college.wizard} costs 100,000 gp (DB-6), 40,000 gp short" in \
+        response.content.decode()
+    assert not Result.objects.filter(fixture=fixture).exists() and not GameReport.objects.exists()
+    assert not DiceRoll.objects.exists()
+
+
 def test_the_next_game_clears_miss_next_game(client, organiser, season, fixture):
     report_and_approve(client, fixture, organiser)
     away = teams(fixture)[1]
