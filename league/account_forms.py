@@ -8,14 +8,15 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import password_validators_help_text_html
 
 from league.models import Coach, Entry
+from league.plaintext import PlainTextField
 
 
 class AddCoachForm(forms.Form):
-    name = forms.CharField(
+    name = PlainTextField(
         max_length=Coach._meta.get_field("name").max_length, label="Name", help_text="As the tables will show it."
     )
     email = forms.EmailField(label="Email address", help_text="The invitation goes here; nobody else sees it.")
-    team = forms.CharField(
+    team = PlainTextField(
         max_length=Entry._meta.get_field("team").max_length, required=False, label="Team or Guild"
     )
     enter = forms.BooleanField(required=False, initial=True, label="Enter them in the current season")
@@ -24,7 +25,7 @@ class AddCoachForm(forms.Form):
 class AcceptInvitationForm(forms.Form):
     """For someone without an account: a username and a password (twice)."""
 
-    username = forms.CharField(max_length=get_user_model()._meta.get_field("username").max_length, label="Username")
+    username = PlainTextField(max_length=get_user_model()._meta.get_field("username").max_length, label="Username")
     password1 = forms.CharField(
         label="Password", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
         help_text=password_validators_help_text_html(),
@@ -43,7 +44,7 @@ class AcceptInvitationForm(forms.Form):
 class ProfileForm(forms.Form):
     """A coach's display name (what tables show) and their email address."""
 
-    name = forms.CharField(max_length=Coach._meta.get_field("name").max_length, label="Display name")
+    name = PlainTextField(max_length=Coach._meta.get_field("name").max_length, label="Display name")
     email = forms.EmailField(label="Email address", required=False, help_text="Only you and the site use it.")
 
     def __init__(self, *args, has_coach: bool, **kwargs):

@@ -14,6 +14,7 @@ from django import forms
 
 from league.dungeonbowl import postgame_rules, team_rules
 from league.dungeonbowl.league_models import MAX_PER_PLAYER, MAX_TD, Characteristic, Ending, Injury
+from league.plaintext import PlainTextField
 
 PLAYER_COUNTS = (
     ("touchdowns", "TD"),
@@ -66,7 +67,7 @@ class DungeonBowlResultForm(forms.Form):
     away_gather = _count("Away players who used Gather Funds", postgame_rules.MAX_GATHERERS, "players")
     home_journeymen = _count("Home Journeymen who played", team_rules.MAX_PLAYERS, "Journeymen")
     away_journeymen = _count("Away Journeymen who played", team_rules.MAX_PLAYERS, "Journeymen")
-    dice = forms.CharField(
+    dice = PlainTextField(
         label="Winnings dice rolled at the table (optional)", required=False, max_length=10,
         help_text="The winner's 2D6, e.g. 5 3; on a draw the home team's D6 then the away team's. Empty: the app rolls.",
     )
