@@ -42,15 +42,32 @@ class AcceptInvitationForm(forms.Form):
 
 
 class ProfileForm(forms.Form):
-    """A coach's display name (what tables show) and their email address."""
+    """A coach's display name (what tables show) and their email address, which
+    changes only with the account's password and a link sent to the new address
+    (issue 19.11). A field the POST left out is an error, never a blank."""
 
     name = PlainTextField(max_length=Coach._meta.get_field("name").max_length, label="Display name")
-    email = forms.EmailField(label="Email address", required=False, help_text="Only you and the site use it.")
+    email = forms.EmailField(
+        label="Email address", required=False,
+        help_text="Only you and the site use it. A new address is used once you open the link we send to it.",
+    )
+    password = forms.CharField(
+        label="Your password", required=False, strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text="Needed to change the email address.",
+    )
 
     def __init__(self, *args, has_coach: bool, **kwargs):
         super().__init__(*args, **kwargs)
         if not has_coach:
             del self.fields["name"]
+
+    def clean(self):
+        data = super().clean()
+        for name in ("name", "email"):
+            if name in self.fields and name not in self.data:
+                self.add_error(name, "This field was not sent, so nothing was changed: save the form again.")
+        return data
 
 
 class NotificationsForm(forms.Form):
