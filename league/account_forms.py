@@ -3,12 +3,48 @@ coach's own profile."""
 
 from __future__ import annotations
 
+import hashlib
+
 from django import forms
 from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.password_validation import password_validators_help_text_html
+from django.core.cache import cache
 
 from league.models import Coach, Entry
 from league.plaintext import PlainTextField
+
+
+# Password-reset emails (issue 19.11): at most this many an hour to one address and
+# to one account, however often the form is posted. The count is kept in the cache:
+# with several processes and no shared CACHE_URL, each process counts its own.
+RESETS_PER_ADDRESS = 3
+RESETS_PER_ACCOUNT = 3
+RESET_WINDOW = 3600  # seconds
+
+
+def _within(kind: str, key: str, limit: int) -> bool:
+    """Count one more ``kind`` for ``key`` in the current window: is it within ``limit``?"""
+    name = f"throttle:{kind}:{hashlib.sha256(key.encode()).hexdigest()}"
+    cache.add(name, 0, timeout=RESET_WINDOW)
+    try:
+        count = cache.incr(name)
+    except ValueError:  # the window ended between the two calls
+        cache.set(name, count := 1, timeout=RESET_WINDOW)
+    return count <= limit
+
+
+class ThrottledPasswordResetForm(PasswordResetForm):
+    """Django's reset form, which says the same whatever happens, sending no more
+    than RESETS_PER_ADDRESS emails an hour to an address (whatever its case) and
+    RESETS_PER_ACCOUNT to an account."""
+
+    def get_users(self, email):
+        if not _within("reset-address", email.strip().casefold(), RESETS_PER_ADDRESS):
+            return
+        for user in super().get_users(email):
+            if _within("reset-account", str(user.pk), RESETS_PER_ACCOUNT):
+                yield user
 
 
 class AddCoachForm(forms.Form):
