@@ -23,7 +23,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare, salted_hmac
 
-from league import email_change
+from league import email_change, plaintext
 from league.links import site_root
 from league.models import Coach, Entry, League, Season
 
@@ -94,8 +94,10 @@ def add_coach(*, league: League, season: Season | None, by, name: str, email: st
     if not name:
         raise ValidationError("Give the coach a name.")
     # Names are unique per creator (league/models.py): among this organiser's coaches
-    # and this league's, where a second one would be confusing.
-    if Coach.objects.filter(Q(created_by=by) | Q(entries__season__league=league), name__iexact=name).exists():
+    # and this league's, where a second one would be confusing; a name that differs
+    # only by case, width or an invisible character is the same (issue 19.11).
+    scope = Coach.objects.filter(Q(created_by=by) | Q(entries__season__league=league)).values_list("name", flat=True)
+    if plaintext.same_name(name, scope.distinct().iterator()) is not None:
         raise ValidationError(f"There is already a coach called {name}; choose a name people can tell apart.")
     try:
         with transaction.atomic():
@@ -161,14 +163,15 @@ def update_profile(*, user, name: str | None, email: str, password: str = "") ->
     address, and a new address is only proposed: returns it, for the caller to send
     its confirmation link (league/email_change.py) after this commits. Removing the
     address takes the password and nothing more. Names stay unique, whatever the
-    case. Returns None when the address is unchanged."""
+    case, width or invisible characters (league/plaintext.py ``name_key``). Returns None when the address is unchanged."""
     email = email.strip()
     coach = Coach.objects.select_for_update().filter(user=user).first()
     if coach is not None and name is not None:
         name = name.strip()[:MAX_NAME]
         if not name:
             raise ValidationError("Your display name cannot be empty.")
-        if Coach.objects.filter(name__iexact=name).exclude(pk=coach.pk).exists():
+        others = Coach.objects.exclude(pk=coach.pk).values_list("name", flat=True)
+        if plaintext.same_name(name, others.iterator()) is not None:  # however it is written (issue 19.11)
             raise ValidationError(f"Another coach is called {name}; choose a name people can tell apart.")
         coach.name = name
         coach.save(update_fields=["name"])

@@ -33,6 +33,8 @@ One rule, at three doors, each with a message:
 from __future__ import annotations
 
 import re
+import unicodedata
+from collections.abc import Iterable
 from typing import Any
 
 from django import forms
@@ -112,6 +114,21 @@ class PlainTextField(forms.CharField):
         if not self.multiline and isinstance(self.widget, forms.Textarea):
             text = LINE_BREAKS.sub(" ", text)
         return text
+
+
+def name_key(name: str) -> str:
+    """What two names share when a reader cannot tell them apart (issue 19.11):
+    NFKC (a full-width "Ａda" is "Ada"), without format characters (zero-width
+    spaces and joiners, direction marks, soft hyphens), blanks collapsed, casefolded."""
+    text = unicodedata.normalize("NFKC", name)
+    text = "".join(char for char in text if unicodedata.category(char) != "Cf")
+    return " ".join(text.split()).casefold()
+
+
+def same_name(name: str, names: Iterable[str]) -> str | None:
+    """The first of ``names`` a reader could not tell from ``name``, or None."""
+    key = name_key(name)
+    return next((other for other in names if name_key(other) == key), None)
 
 
 def is_multiline(field: models.Field) -> bool:

@@ -358,6 +358,21 @@ def test_a_username_that_only_looks_different_is_taken_or_refused(client, organi
     assert User.objects.count() == 2 and Coach.objects.get(pk=coach.pk).user is None
 
 
+@pytest.mark.parametrize("name", ["Velo\u200bcity", "ＶＥＬＯＣＩＴＹ", "velo\u00adcity", "VELOCITY", "Velo\u2060city"])
+def test_a_coach_name_that_only_looks_different_is_the_same_name(client, organiser, season, coach_user, other_coach_user, name):
+    """NFKC, without zero-width and other format characters, casefolded: the
+    organiser's new coach and another coach's display name are refused."""
+    client.force_login(organiser)
+    url = reverse("league:organiser_coaches", args=[season.league.slug])
+    response = client.post(url, {"name": name, "email": "twin@example.org", "team": ""})
+    assert response.status_code == 400 and "There is already a coach called" in response.content.decode()
+    assert Coach.objects.count() == 2
+    client.force_login(other_coach_user)
+    response = client.post(reverse("profile"), {"name": name, "email": other_coach_user.email})
+    assert response.status_code == 400 and "Another coach is called" in response.content.decode()
+    assert Coach.objects.get(user=other_coach_user).name == "Outsider"
+
+
 def test_a_post_with_only_the_csrf_token_blanks_nothing(client, organiser, coach_user):
     """A field the POST left out is an error, not an empty value."""
     client.force_login(organiser)
