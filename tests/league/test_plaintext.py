@@ -168,6 +168,13 @@ def test_an_import_refuses_such_text_with_its_line(tmp_path, line, reason):
     assert reason in message and f"line {3 + line.count(chr(10))}: " in message, message
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize("season,reason", [("Spring\x1b", "U+001B"), ("Spring\x00", "a NUL byte"), ("Spring\nTwo", "line break")])
+def test_an_import_refuses_a_season_name_that_is_not_plain_text(tmp_path, season, reason):
+    message = refused(tmp_path, "import_results", [GB, OK_GB], "--season", season)
+    assert "--season: a season name is plain text" in message and reason in message, message
+
+
 # Rows from before: the data migration ------------------------------------------------
 
 
