@@ -47,7 +47,7 @@ BIDI_CONTROLS = "\u202a-\u202e\u2066-\u2069"
 # Everything refused in a one-line text; a multi-line one allows \t, \n and \r.
 _ONE_LINE = re.compile(f"[\x00-\x1f\x7f-\x9f{BIDI_CONTROLS}\ufffe\uffff\ud800-\udfff]")
 _MULTI_LINE = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{BIDI_CONTROLS}\ufffe\uffff\ud800-\udfff]")
-LINE_BREAKS = re.compile(r"[\r\n\t]+")
+BREAKS_AND_TABS = re.compile(r"[\r\n\t]+")
 _BLANK_CONTROLS = re.compile("[\x0b\x0c\x1c-\x1f\x85]")  # the controls str.split() counts as blanks
 
 
@@ -112,7 +112,7 @@ class PlainTextField(forms.CharField):
     def to_python(self, value: Any) -> str:
         text = super().to_python(value)
         if not self.multiline and isinstance(self.widget, forms.Textarea):
-            text = LINE_BREAKS.sub(" ", text)
+            text = BREAKS_AND_TABS.sub(" ", text)
         return text
 
 
@@ -157,7 +157,7 @@ def cleaned(text: str, *, multiline: bool = False) -> str:
     refused character goes."""
     text = _BLANK_CONTROLS.sub(" ", text)
     if not multiline:
-        text = LINE_BREAKS.sub(" ", text)
+        text = BREAKS_AND_TABS.sub(" ", text)
     return (_MULTI_LINE if multiline else _ONE_LINE).sub("", text)
 
 
