@@ -16,14 +16,15 @@ from league.plaintext import PlainTextField
 
 
 # Password-reset emails (issue 19.11): at most this many an hour to one address and
-# to one account, however often the form is posted. The count is kept in the cache:
+# to one account, however often the form is posted; address confirmations likewise. The count is kept in the cache:
 # with several processes and no shared CACHE_URL, each process counts its own.
 RESETS_PER_ADDRESS = 3
 RESETS_PER_ACCOUNT = 3
 RESET_WINDOW = 3600  # seconds
+CONFIRMATIONS_PER_ADDRESS = 3
 
 
-def _within(kind: str, key: str, limit: int) -> bool:
+def within_limit(kind: str, key: str, limit: int) -> bool:
     """Count one more ``kind`` for ``key`` in the current window: is it within ``limit``?"""
     name = f"throttle:{kind}:{hashlib.sha256(key.encode()).hexdigest()}"
     cache.add(name, 0, timeout=RESET_WINDOW)
@@ -40,10 +41,10 @@ class ThrottledPasswordResetForm(PasswordResetForm):
     RESETS_PER_ACCOUNT to an account."""
 
     def get_users(self, email):
-        if not _within("reset-address", email.strip().casefold(), RESETS_PER_ADDRESS):
+        if not within_limit("reset-address", email.strip().casefold(), RESETS_PER_ADDRESS):
             return
         for user in super().get_users(email):
-            if _within("reset-account", str(user.pk), RESETS_PER_ACCOUNT):
+            if within_limit("reset-account", str(user.pk), RESETS_PER_ACCOUNT):
                 yield user
 
 

@@ -22,7 +22,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from league import email_change, invitations, notifications, selectors
-from league.account_forms import AcceptInvitationForm, AddCoachForm, NotificationsForm, ProfileForm
+from league.account_forms import (
+    CONFIRMATIONS_PER_ADDRESS, AcceptInvitationForm, AddCoachForm, NotificationsForm, ProfileForm, within_limit,
+)
 from league.models import Coach, Entry
 from league.permissions import coach_for, get_league_for_organiser
 
@@ -131,7 +133,11 @@ def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _confirm_address(request: HttpRequest, email: str) -> None:
-    """Send the link that makes ``email`` the account's address (issue 19.11)."""
+    """Send the link that makes ``email`` the account's address (issue 19.11), at
+    most CONFIRMATIONS_PER_ADDRESS an hour to one address."""
+    if not within_limit("confirm-address", email.casefold(), CONFIRMATIONS_PER_ADDRESS):
+        messages.error(request, f"Several links went to {email} within the hour; try again later.")
+        return
     try:
         email_change.send_confirmation(user=request.user, email=email, request=request)
     except (OSError, smtplib.SMTPException):

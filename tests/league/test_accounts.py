@@ -323,6 +323,15 @@ def test_a_new_address_needs_the_password(client, coach_user):
     assert coach_user.email == old and mail.outbox == []
 
 
+def test_address_confirmations_to_one_inbox_are_throttled(client, coach_user, password):
+    client.force_login(coach_user)
+    for _ in range(6):
+        response = client.post(reverse("profile"), {"name": "Velocity", "email": "victim@example.org", "password": password})
+        assert response.status_code == 302
+    assert len(mail.outbox) == 3
+    assert "try again later" in client.get(reverse("profile")).content.decode()
+
+
 def test_two_accounts_never_share_an_address(client, coach_user, other_coach_user, password):
     client.force_login(coach_user)
     taken = other_coach_user.email.upper()
