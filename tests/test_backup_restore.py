@@ -22,12 +22,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from axes.models import AccessAttempt
 from django.apps import apps
 from django.conf import settings
 from django.core.management import call_command
 from django.db import connection
-
-from axes.models import AccessAttempt
 from django.test import Client
 from django.urls import reverse
 
