@@ -36,6 +36,7 @@ from campaigns.models import (
     Title,
 )
 from league.admin_scoping import BoundedSelectionMixin, OrganiserScopedAdmin, ScopedRelatedFilter, error_text
+from league.plaintext import PlainTextField
 
 # Catalogue -------------------------------------------------------------------------
 
@@ -131,7 +132,7 @@ class CampaignAdmin(ReadOnlyScopedAdmin):
 
 
 class AdminAdjustForm(AdjustForm):
-    reason = forms.CharField(max_length=300, widget=forms.Textarea(attrs={"rows": 3}), help_text="The coach sees it.")
+    reason = PlainTextField(max_length=300, widget=forms.Textarea(attrs={"rows": 3}), help_text="The coach sees it.")
 
 
 @admin.register(CampaignCoach)

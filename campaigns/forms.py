@@ -9,6 +9,7 @@ from campaigns import rules
 from campaigns.rules import UNLOANABLE_TYPES
 from campaigns.models import CampaignCoach, CardOffer, Guild, ModelType, OwnedCard, PlotCard, Sponsorship
 from league.idfields import IdChoiceField, IdsChoiceField
+from league.plaintext import PlainTextField
 
 
 class CardChoiceField(IdChoiceField):
@@ -77,7 +78,7 @@ class LoanForm(forms.Form):
     """GB-22: Captains and Mascots cannot be loaned, so the form does not offer them."""
 
     lender = IdChoiceField(queryset=CampaignCoach.objects.none(), label="Borrow from")
-    model_name = forms.CharField(max_length=80, label="Model")
+    model_name = PlainTextField(max_length=80, label="Model")
     model_type = forms.ChoiceField(
         choices=LOANABLE_TYPES, label="Model type", help_text="Captains and Mascots cannot be loaned (GB-22)."
     )
@@ -131,4 +132,4 @@ class AdjustForm(forms.Form):
         max_value=rules.MAX_ADJUSTMENT,
         help_text=f"Between -{rules.MAX_ADJUSTMENT} and {rules.MAX_ADJUSTMENT}.",
     )
-    reason = forms.CharField(max_length=300)
+    reason = PlainTextField(max_length=300)

@@ -3,19 +3,57 @@ coach's own profile."""
 
 from __future__ import annotations
 
+import hashlib
+
 from django import forms
 from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.password_validation import password_validators_help_text_html
+from django.core.cache import cache
 
 from league.models import Coach, Entry
+from league.plaintext import PlainTextField
+
+
+# Password-reset emails (issue 19.11): at most this many an hour to one address and
+# to one account, however often the form is posted; address confirmations likewise. The count is kept in the cache:
+# with several processes and no shared CACHE_URL, each process counts its own.
+RESETS_PER_ADDRESS = 3
+RESETS_PER_ACCOUNT = 3
+RESET_WINDOW = 3600  # seconds
+CONFIRMATIONS_PER_ADDRESS = 3
+
+
+def within_limit(kind: str, key: str, limit: int) -> bool:
+    """Count one more ``kind`` for ``key`` in the current window: is it within ``limit``?"""
+    name = f"throttle:{kind}:{hashlib.sha256(key.encode()).hexdigest()}"
+    cache.add(name, 0, timeout=RESET_WINDOW)
+    try:
+        count = cache.incr(name)
+    except ValueError:  # the window ended between the two calls
+        cache.set(name, count := 1, timeout=RESET_WINDOW)
+    return count <= limit
+
+
+class ThrottledPasswordResetForm(PasswordResetForm):
+    """Django's reset form, which says the same whatever happens, sending no more
+    than RESETS_PER_ADDRESS emails an hour to an address (whatever its case) and
+    RESETS_PER_ACCOUNT to an account."""
+
+    def get_users(self, email):
+        if not within_limit("reset-address", email.strip().casefold(), RESETS_PER_ADDRESS):
+            return
+        for user in super().get_users(email):
+            if within_limit("reset-account", str(user.pk), RESETS_PER_ACCOUNT):
+                yield user
 
 
 class AddCoachForm(forms.Form):
-    name = forms.CharField(
+    name = PlainTextField(
         max_length=Coach._meta.get_field("name").max_length, label="Name", help_text="As the tables will show it."
     )
     email = forms.EmailField(label="Email address", help_text="The invitation goes here; nobody else sees it.")
-    team = forms.CharField(
+    team = PlainTextField(
         max_length=Entry._meta.get_field("team").max_length, required=False, label="Team or Guild"
     )
     enter = forms.BooleanField(required=False, initial=True, label="Enter them in the current season")
@@ -24,7 +62,7 @@ class AddCoachForm(forms.Form):
 class AcceptInvitationForm(forms.Form):
     """For someone without an account: a username and a password (twice)."""
 
-    username = forms.CharField(max_length=get_user_model()._meta.get_field("username").max_length, label="Username")
+    username = PlainTextField(max_length=get_user_model()._meta.get_field("username").max_length, label="Username")
     password1 = forms.CharField(
         label="Password", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
         help_text=password_validators_help_text_html(),
@@ -41,15 +79,32 @@ class AcceptInvitationForm(forms.Form):
 
 
 class ProfileForm(forms.Form):
-    """A coach's display name (what tables show) and their email address."""
+    """A coach's display name (what tables show) and their email address, which
+    changes only with the account's password and a link sent to the new address
+    (issue 19.11). A field the POST left out is an error, never a blank."""
 
-    name = forms.CharField(max_length=Coach._meta.get_field("name").max_length, label="Display name")
-    email = forms.EmailField(label="Email address", required=False, help_text="Only you and the site use it.")
+    name = PlainTextField(max_length=Coach._meta.get_field("name").max_length, label="Display name")
+    email = forms.EmailField(
+        label="Email address", required=False,
+        help_text="Only you and the site use it. A new address is used once you open the link we send to it.",
+    )
+    password = forms.CharField(
+        label="Your password", required=False, strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text="Needed to change the email address.",
+    )
 
     def __init__(self, *args, has_coach: bool, **kwargs):
         super().__init__(*args, **kwargs)
         if not has_coach:
             del self.fields["name"]
+
+    def clean(self):
+        data = super().clean()
+        for name in ("name", "email"):
+            if name in self.fields and name not in self.data:
+                self.add_error(name, "This field was not sent, so nothing was changed: save the form again.")
+        return data
 
 
 class NotificationsForm(forms.Form):

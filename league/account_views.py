@@ -21,8 +21,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
-from league import invitations, notifications, selectors
-from league.account_forms import AcceptInvitationForm, AddCoachForm, NotificationsForm, ProfileForm
+from league import email_change, invitations, notifications, selectors
+from league.account_forms import (
+    CONFIRMATIONS_PER_ADDRESS, AcceptInvitationForm, AddCoachForm, NotificationsForm, ProfileForm, within_limit,
+)
 from league.models import Coach, Entry
 from league.permissions import coach_for, get_league_for_organiser
 
@@ -130,6 +132,40 @@ def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
     )
 
 
+def _confirm_address(request: HttpRequest, email: str) -> None:
+    """Send the link that makes ``email`` the account's address (issue 19.11), at
+    most CONFIRMATIONS_PER_ADDRESS an hour to one address."""
+    if not within_limit("confirm-address", email.casefold(), CONFIRMATIONS_PER_ADDRESS):
+        messages.error(request, f"Several links went to {email} within the hour; try again later.")
+        return
+    try:
+        email_change.send_confirmation(user=request.user, email=email, request=request)
+    except (OSError, smtplib.SMTPException):
+        logger.exception("Address confirmation for user %s not sent", request.user.pk)
+        messages.error(request, "Profile saved, but the link to confirm your new address could not be sent; try again.")
+    else:
+        messages.success(request, f"Profile saved. A link is on its way to {email}: your address changes when you open it.")
+
+
+def confirm_email(request: HttpRequest, token: str) -> HttpResponse:
+    """The link sent to a new address: a page that asks, and a POST that makes it
+    the account's address (a GET writes nothing)."""
+    try:
+        account, email = email_change.read_token(token)
+    except ValidationError as error:
+        return render(request, "registration/email_change_confirm.html", {"reason": " ".join(error.messages)}, status=400)
+    if request.method == "POST":
+        try:
+            email_change.confirm(token=token)
+        except ValidationError as error:
+            return render(
+                request, "registration/email_change_confirm.html", {"reason": " ".join(error.messages)}, status=400
+            )
+        messages.success(request, f"Your email address is now {email}.")
+        return redirect(reverse("profile") if request.user.is_authenticated else reverse("login"))
+    return render(request, "registration/email_change_confirm.html", {"account": account, "email": email})
+
+
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
     """A coach's display name and email address; anyone's own email address and
@@ -159,14 +195,18 @@ def profile(request: HttpRequest) -> HttpResponse:
         status = 400
     elif posted is not None:
         if form.is_valid():
+            data = form.cleaned_data
             try:
-                invitations.update_profile(
-                    user=request.user, name=form.cleaned_data.get("name"), email=form.cleaned_data["email"]
+                proposed = invitations.update_profile(
+                    user=request.user, name=data.get("name"), email=data["email"], password=data["password"]
                 )
             except ValidationError as error:
                 _refuse(form, error)
             else:
-                messages.success(request, "Profile saved.")
+                if proposed:
+                    _confirm_address(request, proposed)
+                else:
+                    messages.success(request, "Profile saved.")
                 return redirect(reverse("profile"))
         status = 400
     return render(

@@ -8,10 +8,12 @@ class LeagueConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models import Q
 
-        from league import versions
+        from league import plaintext, versions
         from league.models import Coach, Division, Entry, Fixture, League, Result, Round, Season
         from league.rules import GAMES
 
+        # Every text column of every app refuses control characters (issue 19.1).
+        plaintext.install()
         # What a season's pages show comes from these rows (league/versions.py).
         versions.track(League, lambda league: Q(league_id=league.pk))
         versions.track(Season, lambda season: Q(pk=season.pk))

@@ -7,6 +7,14 @@ starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a single
 quote in front, which the spreadsheet shows as plain text. Numbers are left alone
 (``-3`` is a VP difference, not a formula), including text that is only a number.
 
+A cell is a cell only for a spreadsheet that splits where this file does: Excel in
+many European locales splits a CSV on ``;``, and an import dialog offers tab and
+``|`` as well. So the same rule holds after every such separator inside the text:
+``Zed;=1+2`` is written ``Zed;'=1+2``, whose second half is text wherever it is
+split (issue 19.10). Line breaks count too, for a reader that ignores quotes.
+Space is left out: only the import wizard offers it, and it would put a quote
+into every ``Ada - Velocity``.
+
 Every CSV the site writes goes through :func:`writer` (or :func:`csv_cell` for each
 value), so a new export cannot forget it.
 """
@@ -22,14 +30,27 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # Text that is just a number (an optional sign, digits, an optional decimal part)
 # cannot be a formula; a spreadsheet reads it as that number.
 PLAIN_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
+# What a spreadsheet may split a line on (the capturing group keeps them in re.split).
+SEPARATORS = re.compile(r"([,;\t|\r\n])")
+
+
+def _neutral(part: str) -> str:
+    if part.startswith(FORMULA_STARTS) and not PLAIN_NUMBER.fullmatch(part):
+        return "'" + part
+    return part
 
 
 def csv_cell(value: Any) -> Any:
-    """The value to write in a cell: text that a spreadsheet would run as a formula
-    gets a leading single quote; anything else (numbers, None, safe text) unchanged."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS) and not PLAIN_NUMBER.fullmatch(value):
-        return "'" + value
-    return value
+    """The value to write in a cell: text that a spreadsheet would run as a formula,
+    at its start or after any separator a spreadsheet may split on, gets a single
+    quote there; anything else (numbers, None, safe text) unchanged."""
+    if not isinstance(value, str) or not value:
+        return value
+    parts = SEPARATORS.split(value)
+    # Odd places are the separators, even ones the pieces after them; the first
+    # piece is judged with the whole value, whose leading tab or CR counts too.
+    neutral = _neutral("".join(_neutral(part) if index and index % 2 == 0 else part for index, part in enumerate(parts)))
+    return value if neutral == value else neutral
 
 
 class SafeDictWriter(csv.DictWriter):

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from league.datebounds import MatchDateField
 from league.models import MAX_SCORE  # a sanity bound for the input box; the game's rules set the real limits
+from league.plaintext import PlainTextField
 
 
 def score_field(label: str, *, max_value: int = MAX_SCORE, required_message: str = "Enter both scores.") -> forms.IntegerField:
@@ -35,7 +36,7 @@ class OrganiserFields(forms.Form):
 
     abandoned = forms.BooleanField(required=False, label="Abandoned: both sides record a loss")
     override = forms.BooleanField(required=False, label="Accept a score the rules reject (the reason is recorded)")
-    reason = forms.CharField(max_length=500, widget=forms.TextInput(attrs={"size": 40}))
+    reason = PlainTextField(max_length=500, widget=forms.TextInput(attrs={"size": 40}))
     acknowledge = forms.BooleanField(
         required=False,
         label="Go ahead even where the correction leaves a coach owing Favours (you are warned first)",
@@ -80,7 +81,7 @@ class AbandonForm(forms.Form):
     """Abandon or mark unplayed (GB-6, DB-5a): a reason, plus what the game keeps of
     a match that was not completed (Guild Ball: the VP so far)."""
 
-    reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 3}))
+    reason = PlainTextField(max_length=500, widget=forms.Textarea(attrs={"rows": 3}))
     acknowledge = forms.BooleanField(
         required=False, label="Go ahead even where this leaves a coach owing Favours (you are warned first)"
     )
@@ -92,7 +93,7 @@ def abandon_form_class(rules) -> type[forms.Form]:
 
 
 class DisputeForm(forms.Form):
-    reason = forms.CharField(
+    reason = PlainTextField(
         max_length=500,
         label="What is wrong with the report?",
         error_messages={"required": "Say what is wrong with the report, so the organiser can settle it."},
@@ -117,7 +118,7 @@ def proposal_form(rules, fixture, data=None, **kwargs) -> forms.Form:
 
 class RearrangeForm(forms.Form):
     date = MatchDateField(label="New date")
-    reason = forms.CharField(max_length=300, widget=forms.TextInput(attrs={"size": 40}))
+    reason = PlainTextField(max_length=300, widget=forms.TextInput(attrs={"size": 40}))
 
 
 class FriendlyForm(forms.Form):
@@ -150,11 +151,11 @@ class ApproveForm(forms.Form):
     """GB-8 Decision: approving a result the opponent has not confirmed (reported or
     disputed) is an override that needs a reason; a confirmed one needs none."""
 
-    reason = forms.CharField(
+    reason = PlainTextField(
         max_length=500, required=False, label="Reason (needed when the opponent has not confirmed)",
         widget=forms.TextInput(attrs={"size": 40}),
     )
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(max_length=500, widget=forms.TextInput(attrs={"size": 40}))
+    reason = PlainTextField(max_length=500, widget=forms.TextInput(attrs={"size": 40}))

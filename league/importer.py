@@ -31,7 +31,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 
-from league import datebounds, notifications, services, versions
+from league import datebounds, notifications, plaintext, services, versions
 from league.import_files import BadRow, ImportRow, check_rows, required_columns, verdict_for
 from league.models import Coach, Entry, Fixture, League, Result, Round, Season
 from league.rules import GAMES, GameRules
@@ -157,8 +157,10 @@ def check_season_options(season_name: str, start_date: datetime.date | None) -> 
     """The season an import names or creates: a name that fits its column (SQLite
     would store a longer one) and a start date within league/datebounds.py's range."""
     limit = Season._meta.get_field("name").max_length
-    if not season_name.strip() or len(season_name) > limit or "\x00" in season_name:
+    if not season_name.strip() or len(season_name) > limit:
         raise ImportRefused(f"--season: a season name is 1 to {limit} characters of text")
+    if found := plaintext.problem(season_name):  # issue 19.1
+        raise ImportRefused(f"--season: a season name is plain text; it holds {found}")
     if start_date is not None:
         try:
             datebounds.validate_match_date(start_date)

@@ -23,6 +23,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare, salted_hmac
 
+from league import email_change, plaintext
 from league.links import site_root
 from league.models import Coach, Entry, League, Season
 
@@ -93,8 +94,10 @@ def add_coach(*, league: League, season: Season | None, by, name: str, email: st
     if not name:
         raise ValidationError("Give the coach a name.")
     # Names are unique per creator (league/models.py): among this organiser's coaches
-    # and this league's, where a second one would be confusing.
-    if Coach.objects.filter(Q(created_by=by) | Q(entries__season__league=league), name__iexact=name).exists():
+    # and this league's, where a second one would be confusing; a name that differs
+    # only by case, width or an invisible character is the same (issue 19.11).
+    scope = Coach.objects.filter(Q(created_by=by) | Q(entries__season__league=league)).values_list("name", flat=True)
+    if plaintext.same_name(name, scope.distinct().iterator()) is not None:
         raise ValidationError(f"There is already a coach called {name}; choose a name people can tell apart.")
     try:
         with transaction.atomic():
@@ -120,18 +123,25 @@ def accept_invitation(*, token: str, user=None, username: str = "", password: st
         if Coach.objects.filter(user=user).exists():
             raise ValidationError("Your account is already linked to a coach; log out to accept this invitation.")
     else:
-        username = username.strip()
+        # NFKC (a full-width "Ａda" is "Ada"), Django's characters for a username (no
+        # zero-width ones), then unique whatever the case (issue 19.11).
+        username = User.normalize_username(username.strip())
         if not username:
             raise ValidationError("Choose a username.")
+        User.username_validator(username)
         if User.objects.filter(username__iexact=username).exists():
             raise ValidationError("That username is taken; choose another.")
+        if email_change.address_taken(coach.email, user=User()):
+            raise ValidationError(
+                "An account already uses this email address: log in with it, then open this link again to link it."
+            )
         user = User(username=username, email=coach.email)
         validate_password(password, user)
         user.set_password(password)
         user.save()
     coach.user = user
     coach.save(update_fields=["user"])
-    if not user.email and coach.email:
+    if not user.email and coach.email and not email_change.address_taken(coach.email, user=user):
         user.email = coach.email
         user.save(update_fields=["email"])
     return user
@@ -147,19 +157,39 @@ def mask_email(address: str) -> str:
 
 
 @transaction.atomic
-def update_profile(*, user, name: str | None, email: str) -> None:
-    """A coach changes what the tables call them and their address (the coach's
-    and the account's, kept the same). Names stay unique, whatever the case."""
+def update_profile(*, user, name: str | None, email: str, password: str = "") -> str | None:
+    """A coach changes what the tables call them; anyone changes their address
+    (issue 19.11): that takes the account's password, no other account may use the
+    address, and a new address is only proposed: returns it, for the caller to send
+    its confirmation link (league/email_change.py) after this commits. Removing the
+    address takes the password and nothing more. Names stay unique, whatever the
+    case, width or invisible characters (league/plaintext.py ``name_key``). Returns None when the address is unchanged."""
     email = email.strip()
     coach = Coach.objects.select_for_update().filter(user=user).first()
     if coach is not None and name is not None:
         name = name.strip()[:MAX_NAME]
         if not name:
             raise ValidationError("Your display name cannot be empty.")
-        if Coach.objects.filter(name__iexact=name).exclude(pk=coach.pk).exists():
+        others = Coach.objects.exclude(pk=coach.pk).values_list("name", flat=True)
+        if plaintext.same_name(name, others.iterator()) is not None:  # however it is written (issue 19.11)
             raise ValidationError(f"Another coach is called {name}; choose a name people can tell apart.")
         coach.name = name
-        coach.email = email
-        coach.save(update_fields=["name", "email"])
-    user.email = email
+        coach.save(update_fields=["name"])
+    current = user.email or (coach.email if coach is not None else "")
+    if email.lower() == current.strip().lower():
+        if email and not user.email and not email_change.address_taken(email, user=user):
+            user.email = email  # the address the organiser invited them at
+            user.save(update_fields=["email"])
+        return None
+    if not user.check_password(password):
+        raise ValidationError("Enter your password to change your email address.")
+    if email_change.address_taken(email, user=user):
+        raise ValidationError("Another account uses this address; choose another.")
+    if email:
+        return email
+    user.email = ""
     user.save(update_fields=["email"])
+    if coach is not None:
+        coach.email = ""
+        coach.save(update_fields=["email"])
+    return None

@@ -7,7 +7,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from league import converters  # noqa: F401  registers <id:...> before the patterns below
-from league import account_views, errors, organiser_views, result_views, views
+from league import account_forms, account_views, errors, organiser_views, result_views, views
 
 league_patterns = [
     path("", views.league_list, name="league_list"),
@@ -45,7 +45,12 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/profile/", account_views.profile, name="profile"),
     path("accounts/invitation/<str:token>/", account_views.accept_invitation, name="accept_invitation"),
-    path("accounts/password_reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path("accounts/email/<str:token>/", account_views.confirm_email, name="confirm_email"),
+    path(
+        "accounts/password_reset/",
+        auth_views.PasswordResetView.as_view(form_class=account_forms.ThrottledPasswordResetForm),
+        name="password_reset",
+    ),
     path("accounts/password_reset/done/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
     path("accounts/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(), name="password_reset_confirm"),
     path("accounts/reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),

@@ -4,7 +4,13 @@ all three games (tests/world.py) is dumped with ``dumpdata`` and loaded with
 or a new PostgreSQL database next to the test database), in another process, as
 an organiser would on a new server. The restored site computes the same
 standings, the same Campaign Point, Favour and Treasury ledgers and balances,
-the same results and the same logged dice rolls."""
+the same results and the same logged dice rolls.
+
+Issue 19.1: before the backup, the attack's writes are tried through the pages
+(a display name ``Hollis\x0bSprocket`` or with a text-direction override, a
+``\x1b`` in a CP adjustment reason): each is refused, and the backup holds the
+plain text that was kept, a league description on several lines included. Log-in attempts, which keep whatever a visitor sends
+(their user agent, their form), are not part of a backup."""
 
 from __future__ import annotations
 
@@ -16,23 +22,27 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from axes.models import AccessAttempt
 from django.apps import apps
 from django.conf import settings
 from django.core.management import call_command
 from django.db import connection
+from django.test import Client
+from django.urls import reverse
 
-from campaigns.models import CampaignPointLine, FavourLine
+from campaigns.models import CampaignCoach, CampaignPointLine, FavourLine
 from league import feeds
 from league.dungeonbowl.models import DiceRoll, TreasuryLine
-from league.models import Result, Season
+from league.models import Coach, League, Result, Season
 from league.standings import standings_for
 from tests.world import build_world
 
 ROOT = Path(__file__).resolve().parent.parent
 
 # What the README's backup leaves out: rows every migrated database makes for
-# itself, and logged-in sessions.
-EXCLUDED = ["contenttypes", "auth.permission", "sessions"]
+# itself, logged-in sessions, and django-axes' log-in attempts and lockouts
+# (transient, and verbatim what any visitor sent, control characters included).
+EXCLUDED = ["contenttypes", "auth.permission", "sessions", "axes"]
 
 FIGURES = (
     "import django, json; django.setup(); "
@@ -81,9 +91,38 @@ def figures() -> dict:
     out["rows"] = {
         m._meta.label: m.objects.count()
         for m in apps.get_models()
-        if m._meta.app_label not in ("contenttypes", "sessions") and m._meta.label != "auth.Permission"
+        if m._meta.app_label not in ("contenttypes", "sessions", "axes") and m._meta.label != "auth.Permission"
     }
+    out["texts"] = sorted(
+        [*League.objects.values_list("slug", "description"), *Coach.objects.values_list("name", "email")]
+    )
     return out
+
+
+def try_control_characters() -> None:
+    """Issue 19.1's attack, through the pages as a coach and the organiser would:
+    every such write is refused and leaves no row; what is kept is plain text."""
+    coach = CampaignCoach.objects.select_related("entry__coach__user", "campaign__season__league").first()
+    user, league = coach.entry.coach.user, coach.campaign.season.league
+    organiser = league.organisers.first()
+    client = Client()
+    client.force_login(user)
+    response = client.post(reverse("profile"), {"name": "Hollis\x0bSprocket", "email": "hollis@example.org"})
+    assert response.status_code == 400 and "U+000B" in response.content.decode()
+    response = client.post(reverse("profile"), {"name": "Ada\u202eSprocket", "email": "hollis@example.org"})
+    assert response.status_code == 400 and "U+202E" in response.content.decode()
+    client.force_login(organiser)
+    lines = CampaignPointLine.objects.count()
+    response = client.post(
+        reverse("campaigns:adjust", args=[league.slug, coach.entry.coach_id]),
+        {"ledger": "cp", "amount": 2, "reason": "bonus\x1b[2J"},
+    )
+    assert response.status_code == 400 and CampaignPointLine.objects.count() == lines
+    # What is plain text is kept as written: a description on several lines.
+    League.objects.filter(pk=league.pk).update(description="Tuesdays at the Anchor.\n\tBring dice.")
+    # A visitor's failed log-in is recorded verbatim by django-axes (not backed up).
+    Client(HTTP_USER_AGENT="curl\x1b[2J").post(reverse("login"), {"username": "ada\x0b", "password": "x"})
+    assert AccessAttempt.objects.filter(user_agent__contains="\x1b").exists()
 
 
 def _env(database_url: str) -> dict:
@@ -124,6 +163,7 @@ def _fresh_database(tmp_path: Path):
 @pytest.mark.django_db
 def test_dumpdata_and_loaddata_into_a_fresh_database_give_the_same_league(tmp_path):
     build_world()
+    try_control_characters()
     before = json.loads(json.dumps(figures(), sort_keys=True, default=str))
     # The world has what the comparison is about, in every game.
     assert before["cp lines"] and before["favour lines"] and before["gold lines"] and before["dice"]

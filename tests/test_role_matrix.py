@@ -86,6 +86,7 @@ MATRIX: dict[str, Row] = {
     "logout": Row(s("405"), s("302"), writes=LOGGED_IN),  # ends the session
     "profile": Row(s("302 200 200 200 200 200"), s("302 400 400 400 400 400")),
     "accept_invitation": Row(s("400"), s("400")),  # an unknown token
+    "confirm_email": Row(s("400"), s("400")),  # an unknown token
     "password_reset": Row(s("200"), s("200")),
     "password_reset_done": Row(s("200"), s("405")),
     "password_reset_confirm": Row(s("200"), s("200")),  # an invalid link says so

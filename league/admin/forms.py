@@ -9,11 +9,12 @@ from django.contrib.admin.widgets import AdminDateWidget
 from league import services
 from league.datebounds import MatchDateField
 from league.models import Fixture, Result
+from league.plaintext import PlainTextField
 
 
 class RearrangeForm(forms.Form):
     new_date = MatchDateField(widget=AdminDateWidget, help_text="GB-5: the fixture keeps its round.")
-    reason = forms.CharField(max_length=250, widget=forms.Textarea(attrs={"rows": 3}), help_text="Every coach of the season with an email address is told.")
+    reason = PlainTextField(max_length=250, widget=forms.Textarea(attrs={"rows": 3}), help_text="Every coach of the season with an email address is told.")
 
 
 def _game_rules(queryset, league_lookup: str):
@@ -34,7 +35,7 @@ def _result_form_class(rules) -> type[forms.Form]:
     organiser's override (GB-8)."""
     game_form = rules.report_form_class()
     attrs = {
-        "reason": forms.CharField(
+        "reason": PlainTextField(
             max_length=500, widget=forms.Textarea(attrs={"rows": 3}), help_text="Kept in the fixture's history."
         )
     }
@@ -59,11 +60,11 @@ def _record(fixture: Fixture, user, data: dict, **extra) -> Result:
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 3}), help_text="Kept in the fixture's history.")
+    reason = PlainTextField(max_length=500, widget=forms.Textarea(attrs={"rows": 3}), help_text="Kept in the fixture's history.")
 
 
 class OverrideReasonForm(forms.Form):
-    reason = forms.CharField(
+    reason = PlainTextField(
         max_length=500, widget=forms.Textarea(attrs={"rows": 3}), label="Why approve without the opponent's confirmation",
         help_text="GB-8: kept in the history of each result approved.",
     )

@@ -12,10 +12,11 @@ from league.dungeonbowl import team_rules
 from league.dungeonbowl.models import College, Team
 from league.dungeonbowl.units import gp
 from league.idfields import IdChoiceField
+from league.plaintext import PlainTextField
 
 
 class DraftForm(forms.Form):
-    name = forms.CharField(label="Team name", max_length=100, required=False)
+    name = PlainTextField(label="Team name", max_length=100, required=False)
     rerolls = forms.IntegerField(
         label="Team re-rolls", min_value=0, max_value=team_rules.MAX_REROLLS, initial=0,
         error_messages={"max_value": f"A team drafts 0 to {team_rules.MAX_REROLLS} re-rolls (DB-6).",
@@ -63,7 +64,7 @@ class DraftForm(forms.Form):
 class NewTeamForm(forms.Form):
     """DB-1: a coach names their team and picks its college; the draft comes next."""
 
-    name = forms.CharField(label="Team name", max_length=100, error_messages={"required": "Name your team."})
+    name = PlainTextField(label="Team name", max_length=100, error_messages={"required": "Name your team."})
     college = IdChoiceField(
         queryset=College.objects.order_by("name"), label="College of Magic",
         error_messages={"required": "Choose a College of Magic.", "invalid_choice": "Choose one of the colleges listed."},

@@ -15,6 +15,7 @@ from django import forms
 
 from league.dungeonbowl import postgame_rules, team_rules
 from league.dungeonbowl.league_models import MAX_PER_PLAYER, MAX_TD, Characteristic, Ending, Injury
+from league.plaintext import PlainTextField
 
 PLAYER_COUNTS = (
     ("touchdowns", "TD"),
@@ -69,7 +70,7 @@ class DungeonBowlResultForm(forms.Form):
     away_journeymen = _count("Away Journeymen who played", team_rules.MAX_PLAYERS, "Journeymen")
     home_wizard = forms.BooleanField(label="Home team hired its College Wizard", required=False)
     away_wizard = forms.BooleanField(label="Away team hired its College Wizard", required=False)
-    dice = forms.CharField(
+    dice = PlainTextField(
         label="Winnings dice rolled at the table (optional)", required=False, max_length=10,
         help_text="The winner's 2D6, e.g. 5 3; on a draw the home team's D6 then the away team's. Empty: the app rolls.",
     )

@@ -18,6 +18,7 @@ from league.dungeonbowl import playoffs
 from league.dungeonbowl.models import GAME_SYSTEM
 from league.models import League
 from league.permissions import get_league_for_organiser
+from league.plaintext import PlainTextField
 from league.standings import standings_for
 
 MAX_TIED = 16  # a division holds at most this many teams level on everything
@@ -27,10 +28,10 @@ class TieForm(forms.Form):
     """One tie at a qualifying place: the order, best first, with the reason; or a
     D6 per team (empty: the app rolls)."""
 
-    teams = forms.CharField(widget=forms.HiddenInput)
-    reason = forms.CharField(max_length=300, required=False, label="Reason",
+    teams = PlainTextField(multiline=True, widget=forms.HiddenInput)
+    reason = PlainTextField(max_length=300, required=False, label="Reason",
                              widget=forms.TextInput(attrs={"size": 24}))
-    dice = forms.CharField(max_length=60, required=False, label="Dice rolled at the table (optional)",
+    dice = PlainTextField(max_length=60, required=False, label="Dice rolled at the table (optional)",
                            help_text="A D6 per team in the order listed, e.g. 5 2. Empty: the app rolls.")
 
     def __init__(self, *args, tied: tuple[str, ...], **kwargs):

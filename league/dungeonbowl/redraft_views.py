@@ -23,6 +23,7 @@ from league.dungeonbowl.seasons import season_over
 from league.dungeonbowl.units import gp
 from league.dungeonbowl.views import _league
 from league.models import League
+from league.plaintext import PlainTextField
 
 Step = RedraftStep
 
@@ -86,7 +87,7 @@ class RedraftForm(forms.Form):
                 required=False, initial=True,
             )
             if table and p.niggling_injuries:
-                self.fields[f"niggling_{p.pk}"] = forms.CharField(
+                self.fields[f"niggling_{p.pk}"] = PlainTextField(
                     label=f"#{p.number} {p.name}: {p.niggling_injuries} Niggling Injury D6", required=False, max_length=40,
                     help_text="Rolled at the table, e.g. 4 2; blank: the app rolls.",
                 )
@@ -138,7 +139,7 @@ class NextSeasonForm(forms.Form):
     DIVISIONS = [(redraft.KEEP, "Keep last season's divisions (new teams join the smallest)"), ("0", "No divisions"),
                  ("2", "Draw 2 divisions"), ("3", "Draw 3 divisions"), ("4", "Draw 4 divisions")]
 
-    name = forms.CharField(max_length=100, error_messages={"required": "Name the new season."})
+    name = PlainTextField(max_length=100, error_messages={"required": "Name the new season."})
     start_date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}),
                                  error_messages={"required": "When does the season start?", "invalid": "Enter a date."})
     divisions = forms.ChoiceField(choices=DIVISIONS, initial=redraft.KEEP,

@@ -18,6 +18,7 @@ from league.dungeonbowl.models import GAME_SYSTEM, College, DiceRoll, Player, Po
 from league.idfields import IdChoiceField
 from league.models import League
 from league.permissions import coach_for
+from league.plaintext import PlainTextField
 
 
 def _league(slug: str) -> League:
@@ -187,7 +188,7 @@ class HireForm(forms.Form):
         queryset=Position.objects.none(), error_messages={"required": "Choose a position to hire.",
                                                           "invalid_choice": "Choose a position of the team's college."},
     )
-    name = forms.CharField(max_length=60, required=False)
+    name = PlainTextField(max_length=60, required=False)
 
     def __init__(self, *args, team: Team, **kwargs):
         super().__init__(*args, **kwargs)

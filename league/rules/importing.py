@@ -7,6 +7,8 @@ from __future__ import annotations
 import csv
 from collections.abc import Iterator, Mapping, Sequence
 
+from league import plaintext
+
 # STYLE habit 15: no figure in an import file is anywhere near this; the game's
 # own checks (VP, rounds, CP) then apply their real bounds.
 MAX_WHOLE_NUMBER = 1_000_000_000
@@ -39,8 +41,10 @@ def parse_whole_number(values: Mapping[str, str], column: str) -> int | None:
 def csv_records(reader: csv.DictReader, bad_row) -> Iterator[tuple[int, dict]]:
     """(line number, record) for each line of ``reader``; a line the csv module
     cannot read (a field past its 128 KB limit, a stray quote) or that holds a
-    control character no name or figure has (a NUL byte: PostgreSQL cannot store
-    it) raises ``bad_row(line, reason)``."""
+    character no name or figure has raises ``bad_row(line, reason)``: a NUL byte
+    (PostgreSQL cannot store it), any other control character, a line break inside
+    a quoted field or a text-direction override (issue 19.1, league/plaintext.py:
+    a backup cannot hold them)."""
     while True:
         try:
             record = next(reader)
@@ -51,9 +55,10 @@ def csv_records(reader: csv.DictReader, bad_row) -> Iterator[tuple[int, dict]]:
             raise bad_row(reader.reader.line_num, f"the line cannot be read as CSV ({error})") from None
         for key, value in record.items():
             texts = value if isinstance(value, list) else [value]  # fields past the header come as a list
-            if any(text is not None and "\x00" in text for text in texts):
+            found = next((found for text in texts if text is not None and (found := plaintext.problem(text))), None)
+            if found:
                 where = f"the {key} field" if key in (reader.fieldnames or ()) else "the line"
-                raise bad_row(reader.line_num, f"{where} holds a NUL byte")
+                raise bad_row(reader.line_num, f"{where} holds {found}")
         yield reader.line_num, record
 
 

@@ -19,6 +19,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, settings
 
+from league import plaintext
 from tests.world import is_write, logged_in_clients, row_counts, world_in_transaction
 
 _COMMON = dict(
@@ -76,6 +77,7 @@ class Attempt:
     def __init__(self):
         INPUTS["count"] += 1
         self.writes: list[str] = []
+        self.unplain: list[str] = []  # writes holding a control character (league/plaintext.py)
         self.changed = False
 
     def __enter__(self):
@@ -92,7 +94,9 @@ class Attempt:
     def __exit__(self, *exc):
         self._queries.__exit__(*exc)
         if exc[0] is None:
-            self.writes = [q["sql"][:200] for q in self._queries.captured_queries if is_write(q["sql"])]
+            writes = [q["sql"] for q in self._queries.captured_queries if is_write(q["sql"])]
+            self.writes = [sql[:200] for sql in writes]
+            self.unplain = [sql[:200] for sql in writes if plaintext.problem(sql, multiline=True)]
             self.changed = row_counts() != self._before
         transaction.set_rollback(True)
         self._atomic.__exit__(*exc)

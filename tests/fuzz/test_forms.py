@@ -27,7 +27,7 @@ DATES = st.one_of(
 )
 TEXT = st.one_of(
     st.text(max_size=40),
-    st.sampled_from(["\x00", "a\x00b", "=SUM(A1)", "<script>alert(1)</script>", " ", "x" * 5000, "é" * 600,
+    st.sampled_from(["\x00", "a\x00b", "Hollis\x0bSprocket", "a\x1b[2Jb", "Ada\u202eeve", "a\r\nb", "=SUM(A1)", "<script>alert(1)</script>", " ", "x" * 5000, "é" * 600,
                      "1e308", "NaN", "-0", "0x10", "1_000"]),
 )
 GARBAGE = st.one_of(NUMBERS, TEXT, DATES)
@@ -137,6 +137,7 @@ def test_forms_refuse_bad_input_cleanly(game, index, world, clients):
         with Attempt() as attempt:
             response = client.post(action, post)
         assert response.status_code < 500, f"{action}: {response.status_code}"
+        assert not attempt.unplain, f"{action} wrote text a backup cannot hold (issue 19.1): {attempt.unplain}"
         if response.status_code not in (301, 302, 303):
             assert not attempt.wrote, f"{action} refused ({response.status_code}) but wrote {attempt.writes}"
 

@@ -76,6 +76,7 @@ def _import(tmp_path, text: str, command: str, *args: str) -> None:
         except CommandError as error:
             refused = True
             note(f"refused: {error}")
+    assert refused or not attempt.unplain, f"an import wrote text a backup cannot hold (issue 19.1): {attempt.unplain}"
     if refused:
         # The import's own transaction may have run statements before the bad line:
         # what counts is that nothing stays (every table's row count as before).

@@ -234,6 +234,23 @@ def test_password_reset_by_email(client, coach_user):
     assert "cannot be used" in client.get(_path(link), follow=True).content.decode()
 
 
+def test_password_reset_mails_one_inbox_three_times_an_hour(client, coach_user):
+    """Issue 19.11: 30 requests in a row (the attack sent 30 emails in 1.9 s) send
+    three; the page says the same each time."""
+    for case in range(30):
+        email = coach_user.email.upper() if case % 2 else coach_user.email
+        response = client.post(reverse("password_reset"), {"email": email})
+        assert response.status_code == 302 and response["Location"] == reverse("password_reset_done")
+    assert [message.to for message in mail.outbox] == [[coach_user.email]] * 3
+
+
+def test_password_reset_is_throttled_per_account_too(client, coach_user):
+    with mock.patch("league.account_forms.RESETS_PER_ADDRESS", 100):
+        for _ in range(10):
+            client.post(reverse("password_reset"), {"email": coach_user.email})
+    assert len(mail.outbox) == 3
+
+
 def test_password_reset_for_an_unknown_address_sends_nothing_and_says_the_same(client, db):
     response = client.post(reverse("password_reset"), {"email": "nobody@example.org"})
     assert response.status_code == 302 and response["Location"] == reverse("password_reset_done")
@@ -248,15 +265,28 @@ def test_anonymous_is_sent_to_log_in(client, db):
     assert response.status_code == 302 and reverse("login") in response["Location"]
 
 
-def test_coach_changes_display_name_and_email(client, coach_user, season):
+def test_coach_changes_display_name_and_email(client, coach_user, season, password):
+    """Issue 19.11: a new address takes the password and is used once the link sent
+    to it is opened (a GET of the link asks; its POST changes the address)."""
     client.force_login(coach_user)
+    old = coach_user.email
     page = client.get(reverse("profile")).content.decode()
-    assert "Velocity" in page and coach_user.email in page
-    response = client.post(reverse("profile"), {"name": "Velocity Prime", "email": "vp@example.org"})
+    assert "Velocity" in page and old in page
+    response = client.post(reverse("profile"), {"name": "Velocity Prime", "email": "vp@example.org", "password": password})
     assert response.status_code == 302
     coach = Coach.objects.get(user=coach_user)
     coach_user.refresh_from_db()
-    assert coach.name == "Velocity Prime" and coach.email == "vp@example.org" and coach_user.email == "vp@example.org"
+    assert coach.name == "Velocity Prime" and coach.email == old and coach_user.email == old
+    assert [message.to for message in mail.outbox] == [["vp@example.org"]]
+    link = _path(re.search(r"https?://\S+/accounts/email/\S+/", mail.outbox[0].body).group(0))
+    assert "vp@example.org" in client.get(link).content.decode()
+    coach_user.refresh_from_db()
+    assert coach_user.email == old  # a GET writes nothing
+    assert client.post(link).status_code == 302
+    coach_user.refresh_from_db()
+    assert coach_user.email == "vp@example.org" and Coach.objects.get(user=coach_user).email == "vp@example.org"
+    response = client.post(link)
+    assert response.status_code == 400 and "has been used" in response.content.decode()
     # The header shows the display name, not the username.
     header = client.get(reverse("league:league_list")).content.decode()
     assert "Velocity Prime" in header
@@ -269,13 +299,102 @@ def test_profile_refuses_another_coachs_name(client, coach_user, other_coach_use
     assert Coach.objects.get(user=coach_user).name == "Velocity"
 
 
-def test_organiser_without_a_coach_edits_only_their_email(client, organiser):
+def test_organiser_without_a_coach_edits_only_their_email(client, organiser, password):
     client.force_login(organiser)
     assert 'name="name"' not in client.get(reverse("profile")).content.decode()
-    assert client.post(reverse("profile"), {"email": "lead@example.org", "name": "Hijack"}).status_code == 302
+    data = {"email": "lead@example.org", "name": "Hijack", "password": password}
+    assert client.post(reverse("profile"), data).status_code == 302
+    assert client.post(_path(re.search(r"https?://\S+/accounts/email/\S+/", mail.outbox[0].body).group(0))).status_code == 302
     organiser.refresh_from_db()
     assert organiser.email == "lead@example.org"
     assert not Coach.objects.filter(name="Hijack").exists()
+
+
+# Account hygiene (issue 19.11) ---------------------------------------------------------
+
+
+def test_a_new_address_needs_the_password(client, coach_user):
+    client.force_login(coach_user)
+    old = coach_user.email
+    for given in ("", "wrong"):
+        response = client.post(reverse("profile"), {"name": "Velocity", "email": "thief@example.org", "password": given})
+        assert response.status_code == 400 and "Enter your password" in response.content.decode()
+    coach_user.refresh_from_db()
+    assert coach_user.email == old and mail.outbox == []
+
+
+def test_address_confirmations_to_one_inbox_are_throttled(client, coach_user, password):
+    client.force_login(coach_user)
+    for _ in range(6):
+        response = client.post(reverse("profile"), {"name": "Velocity", "email": "victim@example.org", "password": password})
+        assert response.status_code == 302
+    assert len(mail.outbox) == 3
+    assert "try again later" in client.get(reverse("profile")).content.decode()
+
+
+def test_two_accounts_never_share_an_address(client, coach_user, other_coach_user, password):
+    client.force_login(coach_user)
+    taken = other_coach_user.email.upper()
+    response = client.post(reverse("profile"), {"name": "Velocity", "email": taken, "password": password})
+    assert response.status_code == 400 and "Another account uses this address" in response.content.decode()
+    assert mail.outbox == []
+    # Nor when the other account takes it while the link waits.
+    client.post(reverse("profile"), {"name": "Velocity", "email": "free@example.org", "password": password})
+    link = _path(re.search(r"https?://\S+/accounts/email/\S+/", mail.outbox[0].body).group(0))
+    User.objects.filter(pk=other_coach_user.pk).update(email="FREE@example.org")
+    response = client.post(link)
+    assert response.status_code == 400 and "Another account uses this address" in response.content.decode()
+    coach_user.refresh_from_db()
+    assert coach_user.email != "free@example.org"
+
+
+def test_an_invitation_does_not_make_a_second_account_with_a_used_address(client, organiser, season):
+    UserFactory(username="first", email="ada@example.org")
+    coach = invitations.add_coach(league=season.league, season=season, by=organiser, name="Ada", email="ADA@example.org")
+    url = reverse("accept_invitation", args=[invitations.make_token(coach)])
+    response = client.post(url, {"username": "second", "password1": "Sprocket-Hollis-42", "password2": "Sprocket-Hollis-42"})
+    assert response.status_code == 400 and "An account already uses this email address" in response.content.decode()
+    assert not User.objects.filter(username="second").exists()
+
+
+@pytest.mark.parametrize("username", ["ＦＩＲＳＴ", "First", "fi\u200brst"])
+def test_a_username_that_only_looks_different_is_taken_or_refused(client, organiser, season, username):
+    UserFactory(username="first")
+    coach = invitations.add_coach(league=season.league, season=season, by=organiser, name="Bea", email="bea@example.org")
+    url = reverse("accept_invitation", args=[invitations.make_token(coach)])
+    response = client.post(url, {"username": username, "password1": "Sprocket-Hollis-42", "password2": "Sprocket-Hollis-42"})
+    assert response.status_code == 400
+    assert User.objects.count() == 2 and Coach.objects.get(pk=coach.pk).user is None
+
+
+@pytest.mark.parametrize("name", ["Velo\u200bcity", "ＶＥＬＯＣＩＴＹ", "velo\u00adcity", "VELOCITY", "Velo\u2060city"])
+def test_a_coach_name_that_only_looks_different_is_the_same_name(client, organiser, season, coach_user, other_coach_user, name):
+    """NFKC, without zero-width and other format characters, casefolded: the
+    organiser's new coach and another coach's display name are refused."""
+    client.force_login(organiser)
+    url = reverse("league:organiser_coaches", args=[season.league.slug])
+    response = client.post(url, {"name": name, "email": "twin@example.org", "team": ""})
+    assert response.status_code == 400 and "There is already a coach called" in response.content.decode()
+    assert Coach.objects.count() == 2
+    client.force_login(other_coach_user)
+    response = client.post(reverse("profile"), {"name": name, "email": other_coach_user.email})
+    assert response.status_code == 400 and "Another coach is called" in response.content.decode()
+    assert Coach.objects.get(user=other_coach_user).name == "Outsider"
+
+
+def test_a_post_with_only_the_csrf_token_blanks_nothing(client, organiser, coach_user):
+    """A field the POST left out is an error, not an empty value."""
+    client.force_login(organiser)
+    organiser_email = organiser.email
+    response = client.post(reverse("profile"), {"csrfmiddlewaretoken": "token"})
+    assert response.status_code == 400 and "This field was not sent" in response.content.decode()
+    organiser.refresh_from_db()
+    assert organiser.email == organiser_email != ""
+    client.force_login(coach_user)
+    response = client.post(reverse("profile"), {"name": "Velocity Prime"})
+    assert response.status_code == 400 and "This field was not sent" in response.content.decode()
+    coach_user.refresh_from_db()
+    assert coach_user.email and Coach.objects.get(user=coach_user).name == "Velocity"
 
 
 def test_no_page_shows_another_persons_email(client, coach_user, other_coach_user, season):

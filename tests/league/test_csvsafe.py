@@ -25,6 +25,37 @@ def test_other_text_is_unchanged(value):
     assert csv_cell(value) == value
 
 
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [
+        ("Zed;=1+2", "Zed;'=1+2"),
+        ("Zed,@SUM(A1)", "Zed,'@SUM(A1)"),
+        ("a\t+1+1", "a\t'+1+1"),
+        ("a|-2+3", "a|'-2+3"),
+        ("a\n=1", "a\n'=1"),
+        ("=a;=b", "'=a;'=b"),
+    ],
+)
+def test_formula_after_a_separator_gets_a_quote_there(value, written):
+    """Issue 19.10: Excel in many European locales splits on ";" (an import dialog
+    on tab or "|"), so what follows a separator is the start of a cell too."""
+    assert csv_cell(value) == written
+
+
+@pytest.mark.parametrize("value", ["Ada; Bea", "Zed;-3", "1,5", "a; =1", "Ada - Velocity"])
+def test_safe_text_after_a_separator_is_unchanged(value):
+    assert csv_cell(value) == value
+
+
+def test_a_semicolon_spreadsheet_sees_no_formula_cell():
+    """The file as Excel with ";" as its list separator reads it: no cell starts a formula."""
+    out = io.StringIO()
+    csv_writer = writer(out, ["coach"])
+    csv_writer.writerow({"coach": "Zed;=1+2"})
+    cells = [cell for row in csv.reader(io.StringIO(out.getvalue()), delimiter=";") for cell in row]
+    assert cells == ["Zed", "'=1+2"]
+
+
 @pytest.mark.parametrize("value", [-3, 0, 12, -1.5, Decimal("-2.50"), None, True, "-3", "+4", "12.5", "-0.25"])
 def test_numbers_are_left_alone(value):
     assert csv_cell(value) is value

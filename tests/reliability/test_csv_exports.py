@@ -38,6 +38,21 @@ def test_standings_csv_writes_formula_names_as_text(client, season, game):
     assert {row["tied"] for row in rows} <= {"true", "false"}
 
 
+def test_standings_csv_has_no_formula_cell_for_a_semicolon_spreadsheet(client, season):
+    """Issue 19.10: a coach named ``Zed;=1+2`` opened by Excel with ";" as its list
+    separator (many European locales) gives no cell that starts a formula."""
+    rnd = RoundFactory(season=season, number=1)
+    home = EntryFactory(season=season, coach=CoachFactory(name="Zed;=1+2"))
+    away = EntryFactory(season=season, coach=CoachFactory(name="Ada"))
+    FixtureFactory(round=rnd, home=home, away=away)
+    response = client.get(reverse("league:standings_csv", args=[season.league.slug]))
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "Zed;'=1+2" in text
+    cells = [cell for row in csv.reader(io.StringIO(text), delimiter=";") for line in row for cell in line.split(",")]
+    assert not [cell for cell in cells if cell.startswith(("=", "+", "@"))]
+
+
 def test_dungeon_bowl_team_names_are_text_too(client, organiser):
     season = db_season(organiser, teams=4, prefix="-Team")
     rows = _rows(client, season.league.slug)

@@ -1,0 +1,30 @@
+"""Issue 19.1: rows written before text refused control characters are made plain
+text, in every text column of every app (league/plaintext.py ``clean_rows``), so
+that the README's backup can be taken of them."""
+
+from django.db import migrations
+
+from league import plaintext
+
+
+def clean_every_text_column(apps, schema_editor):
+    plaintext.clean_rows(apps, schema_editor.connection.alias)
+
+
+class Migration(migrations.Migration):
+
+    # Every app whose rows the backup holds, at its latest migration.
+    dependencies = [
+        ("league", "0008_league_list_order"),
+        ("guildball", "0001_initial"),
+        ("campaigns", "0006_bounded_ledgers_and_unlocks"),
+        ("dungeonbowl", "0008_redraft"),
+        ("dreadball", "0002_boxed_teams"),
+        ("auth", "0012_alter_user_first_name_max_length"),
+        ("admin", "0003_logentry_add_action_flag_choices"),
+        ("axes", "0010_accessattemptexpiration"),
+    ]
+
+    operations = [
+        migrations.RunPython(clean_every_text_column, migrations.RunPython.noop),
+    ]

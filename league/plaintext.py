@@ -1,0 +1,201 @@
+"""Text a user writes is plain text (issue 19.1).
+
+A display name such as ``Hollis\\x0bSprocket`` or a ``\\x1b`` in a CP adjustment
+reason stopped the README's ``dumpdata --format xml`` ("contains unserializable
+characters": XML 1.0 has no place for C0 control characters), so any coach could
+break every backup. Every text a user can write therefore refuses:
+
+- C0 control characters, DEL and C1 control characters (U+0080..U+009F). A line
+  break (LF, CR) and a tab are allowed only in a multi-line text: a model
+  ``TextField`` or a form field made ``multiline``. A one-line field refuses the
+  tab too: it is invisible in a name and starts a formula in a spreadsheet;
+- the bidirectional overrides and isolates U+202A..U+202E and U+2066..U+2069,
+  which make a name read on the page otherwise than it is stored;
+- U+FFFE, U+FFFF and lone surrogates, which XML 1.0 cannot hold either (the
+  backup is written, and its restore fails).
+
+One rule, at three doors, each with a message:
+
+- :class:`PlainText`, a validator that :func:`install` adds to every ``CharField``
+  and ``TextField`` of every installed model (the league's, the games', the Big
+  League's and Django's own users): model forms (the admin) and ``full_clean``
+  refuse with the field's message. It is added when the apps are ready, not in
+  each field's definition, so a field added later cannot forget it and the
+  migrations do not change;
+- :class:`PlainTextField`, the form field of every free text on the site's own
+  forms (a form that is not a model form does not run the model's validators);
+- ``league.rules.importing.csv_records``, which refuses such a field in any
+  import file as "line N: ...".
+
+:func:`clean_rows` is the data migration that made rows written before plain.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from typing import Any
+
+from django import forms
+from django.apps import apps
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, models, transaction
+from django.utils.deconstruct import deconstructible
+
+BIDI_CONTROLS = "\u202a-\u202e\u2066-\u2069"
+# Everything refused in a one-line text; a multi-line one allows \t, \n and \r.
+_ONE_LINE = re.compile(f"[\x00-\x1f\x7f-\x9f{BIDI_CONTROLS}\ufffe\uffff\ud800-\udfff]")
+_MULTI_LINE = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{BIDI_CONTROLS}\ufffe\uffff\ud800-\udfff]")
+BREAKS_AND_TABS = re.compile(r"[\r\n\t]+")
+_BLANK_CONTROLS = re.compile("[\x0b\x0c\x1c-\x1f\x85]")  # the controls str.split() counts as blanks
+
+
+def problem(text: str, *, multiline: bool = False) -> str | None:
+    """What in ``text`` is not plain text, as words ("the control character
+    U+001B"), or None when it is plain text."""
+    match = (_MULTI_LINE if multiline else _ONE_LINE).search(text)
+    if match is None:
+        return None
+    char = match.group()
+    code = f"U+{ord(char):04X}"
+    if char == "\x00":
+        return "a NUL byte"
+    if char in "\r\n":
+        return "a line break"
+    if char == "\t":
+        return "a tab"
+    if re.fullmatch(f"[{BIDI_CONTROLS}]", char):
+        return f"the text-direction control {code}"
+    if char in "\ufffe\uffff" or "\ud800" <= char <= "\udfff":
+        return f"the non-character {code}"
+    return f"the control character {code}"
+
+
+def message(text: str, *, multiline: bool = False) -> str | None:
+    """The form's message for ``text``, or None when it is plain text."""
+    found = problem(text, multiline=multiline)
+    if found is None:
+        return None
+    if found in ("a line break", "a tab"):
+        return f"Remove {found}: this is one line of text."
+    return f"Remove {found}: only plain text can be saved."
+
+
+@deconstructible
+class PlainText:
+    """A validator: the value is plain text (one line unless ``multiline``)."""
+
+    code = "plain_text"
+
+    def __init__(self, multiline: bool = False) -> None:
+        self.multiline = multiline
+
+    def __call__(self, value: Any) -> None:
+        if isinstance(value, str) and (text := message(value, multiline=self.multiline)):
+            raise ValidationError(text, code=self.code)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PlainText) and other.multiline == self.multiline
+
+
+class PlainTextField(forms.CharField):
+    """A form's free text: one line of plain text unless ``multiline``. A one-line
+    text shown in a box (a reason in a ``Textarea``) keeps what was typed on
+    several lines as one line, its line breaks made spaces, as it is stored."""
+
+    def __init__(self, *, multiline: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.multiline = multiline
+        self.validators.append(PlainText(multiline=multiline))
+
+    def to_python(self, value: Any) -> str:
+        text = super().to_python(value)
+        if not self.multiline and isinstance(self.widget, forms.Textarea):
+            text = BREAKS_AND_TABS.sub(" ", text)
+        return text
+
+
+def name_key(name: str) -> str:
+    """What two names share when a reader cannot tell them apart (issue 19.11):
+    NFKC (a full-width "Ａda" is "Ada"), without format characters (zero-width
+    spaces and joiners, direction marks, soft hyphens), blanks collapsed, casefolded."""
+    text = unicodedata.normalize("NFKC", name)
+    text = "".join(char for char in text if unicodedata.category(char) != "Cf")
+    return " ".join(text.split()).casefold()
+
+
+def same_name(name: str, names: Iterable[str]) -> str | None:
+    """The first of ``names`` a reader could not tell from ``name``, or None."""
+    key = name_key(name)
+    return next((other for other in names if name_key(other) == key), None)
+
+
+def is_multiline(field: models.Field) -> bool:
+    return isinstance(field, models.TextField)
+
+
+def text_fields(model: type[models.Model]) -> list[models.Field]:
+    """The model's concrete text columns (CharField and TextField, with their
+    subclasses: slugs, email and web addresses)."""
+    return [field for field in model._meta.concrete_fields if isinstance(field, (models.CharField, models.TextField))]
+
+
+def install() -> None:
+    """Add :class:`PlainText` to every text field of every installed model (called
+    from ``LeagueConfig.ready``, when every model is loaded). ``validators`` is the
+    field's list that ``clean`` runs; its definition (``deconstruct``) is unchanged."""
+    for model in apps.get_models():
+        for field in text_fields(model):
+            if not any(isinstance(validator, PlainText) for validator in field.validators):
+                field.validators.append(PlainText(multiline=is_multiline(field)))
+
+
+def cleaned(text: str, *, multiline: bool = False) -> str:
+    """``text`` made plain: a blank control (a vertical tab, a form feed ...) becomes
+    a space, and so do the tabs and line breaks of a one-line text; every other
+    refused character goes."""
+    text = _BLANK_CONTROLS.sub(" ", text)
+    if not multiline:
+        text = BREAKS_AND_TABS.sub(" ", text)
+    return (_MULTI_LINE if multiline else _ONE_LINE).sub("", text)
+
+
+def clean_rows(registry, alias: str, *, skipped_apps: tuple[str, ...] = ("sessions",)) -> int:
+    """Make every text column of every model of ``registry`` (the migration's
+    historical apps) plain text, row by row, :func:`cleaned`; rows already plain are
+    not written. A cleaned text that another row already holds where the two must
+    differ (a unique column or constraint) gets its row's id appended rather than
+    stopping the migration. Log-in sessions are encoded, never user text. Returns
+    how many rows changed."""
+    changed = 0
+    for model in registry.get_models():
+        if model._meta.app_label in skipped_apps or model._meta.proxy or not model._meta.managed:
+            continue
+        fields = {field.attname: field for field in text_fields(model)}
+        if not fields:
+            continue
+        rows = model._base_manager.using(alias).values_list("pk", *fields).order_by("pk").iterator(chunk_size=2000)
+        for pk, *texts in rows:
+            changes = {
+                name: cleaned(text, multiline=is_multiline(field))
+                for (name, field), text in zip(fields.items(), texts)
+                if isinstance(text, str) and problem(text, multiline=is_multiline(field))
+            }
+            if changes:
+                _update_row(model, alias, pk, changes, fields)
+                changed += 1
+    return changed
+
+
+def _update_row(model, alias: str, pk: Any, changes: dict[str, str], fields: dict[str, models.Field]) -> None:
+    rows = model._base_manager.using(alias).filter(pk=pk)
+    try:
+        with transaction.atomic(using=alias):
+            rows.update(**changes)
+    except IntegrityError:
+        suffix = f" ({pk})"
+        for name, text in changes.items():
+            limit = (fields[name].max_length or len(text) + len(suffix)) - len(suffix)
+            changes[name] = text[:limit] + suffix
+        rows.update(**changes)
