@@ -184,10 +184,15 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "league.wsgi.application"
 
+# Persistent connections (CONN_MAX_AGE > 0) are checked before a request reuses
+# them: one the database dropped while it was down (a restart, a failover) is
+# replaced instead of failing the request with a 503 after the database is back.
+_conn_max_age = env_int("CONN_MAX_AGE", 0)
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        conn_max_age=_conn_max_age,
+        conn_health_checks=_conn_max_age > 0,
     )
 }
 

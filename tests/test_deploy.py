@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Variables the settings read; stripped so the host's environment cannot leak in.
 SETTINGS_VARS = (
-    "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "DATABASE_URL", "SITE_URL",
+    "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "DATABASE_URL", "SITE_URL", "CONN_MAX_AGE",
     "SECURE_SSL_REDIRECT", "SECURE_PROXY_SSL_HEADER", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
     "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD",
     # The browser tests set this in-process for Playwright; a deployment never has it.
@@ -35,6 +35,8 @@ print(json.dumps({
     "SESSION_COOKIE_SECURE": s.SESSION_COOKIE_SECURE, "CSRF_COOKIE_SECURE": s.CSRF_COOKIE_SECURE,
     "SECURE_HSTS_SECONDS": s.SECURE_HSTS_SECONDS, "SECURE_HSTS_INCLUDE_SUBDOMAINS": s.SECURE_HSTS_INCLUDE_SUBDOMAINS,
     "SECURE_HSTS_PRELOAD": s.SECURE_HSTS_PRELOAD,
+    "CONN_MAX_AGE": s.DATABASES["default"]["CONN_MAX_AGE"],
+    "CONN_HEALTH_CHECKS": s.DATABASES["default"]["CONN_HEALTH_CHECKS"],
 }))
 """
 
@@ -95,7 +97,15 @@ def test_production_switches_reach_the_settings():
         "SECURE_SSL_REDIRECT": True, "SECURE_PROXY_SSL_HEADER": ["HTTP_X_FORWARDED_PROTO", "https"],
         "SESSION_COOKIE_SECURE": True, "CSRF_COOKIE_SECURE": True, "SECURE_HSTS_SECONDS": 3600,
         "SECURE_HSTS_INCLUDE_SUBDOMAINS": True, "SECURE_HSTS_PRELOAD": True,
+        "CONN_MAX_AGE": 0, "CONN_HEALTH_CHECKS": False,
     }
+
+
+def test_persistent_connections_are_health_checked():
+    """Issue 19.12: with CONN_MAX_AGE set, a connection the database dropped during
+    an outage is checked and replaced before a request reuses it."""
+    s = settings_with(CONN_MAX_AGE="600")
+    assert s["CONN_MAX_AGE"] == 600 and s["CONN_HEALTH_CHECKS"] is True
 
 
 @pytest.mark.parametrize(
