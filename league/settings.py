@@ -1,6 +1,7 @@
 """Settings for the league manager, one file driven by environment variables.
 
-SECRET_KEY, DEBUG, ALLOWED_HOSTS (comma-separated) and DATABASE_URL (default: a
+SECRET_KEY (with DEBUG on and none set, a random key kept in SECRET_KEY_FILE,
+default ``.secret_key``), DEBUG, ALLOWED_HOSTS (comma-separated) and DATABASE_URL (default: a
 SQLite file in the project folder; ``postgres://user@host:5432/name`` for
 PostgreSQL), and the HTTPS switches below. Nothing exists only in production.
 
@@ -9,11 +10,12 @@ DEBUG defaults to on, as in healthchecks: the README's two commands
 machine with no environment at all, and one default for every entry point means
 ``collectstatic``, ``check --deploy`` and gunicorn read the same settings from the
 same environment. Production says ``DEBUG=false`` (README, "Production"); then a
-missing SECRET_KEY stops the app at start-up instead of running on the key
-published in this file, and ``check --deploy`` reports a DEBUG left on.
+missing SECRET_KEY stops the app at start-up instead of running on a key made
+for development, and ``check --deploy`` reports a DEBUG left on.
 """
 
 import os
+import secrets
 import warnings
 from datetime import timedelta
 from pathlib import Path
@@ -57,8 +59,36 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+def secret_key_from_file(path: Path) -> str:
+    """The embedded default's key: random, made on the first start and kept in
+    ``path`` (beside db.sqlite3 and git-ignored, like it), so no two installations
+    share a key and sessions and invitation links survive a restart. Two processes
+    starting at once agree: each writes its own file and links it into place, and
+    only the first link succeeds."""
+    try:
+        if not path.exists():
+            fresh = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+            fresh.touch(mode=0o600)
+            fresh.write_text(secrets.token_urlsafe(50) + "\n")
+            try:
+                os.link(fresh, path)
+            except FileExistsError:
+                pass
+            finally:
+                fresh.unlink()
+        key = path.read_text().strip()
+    except OSError as exc:
+        raise ImproperlyConfigured(f"SECRET_KEY is not set and {path} cannot be used ({exc}): set SECRET_KEY.") from None
+    if len(key) < 50:
+        raise ImproperlyConfigured(f"{path} holds no key of 50 characters or more: delete it or set SECRET_KEY.")
+    return key
+
+
 DEBUG = env_bool("DEBUG", True)
-DEV_SECRET_KEY = "dev-only-insecure-key-set-SECRET_KEY-in-production"
+# The key this file used to fall back on, published with the code: anything signed
+# with it (sessions, password-reset and invitation links) can be forged, so
+# ``check --deploy`` warns when it is set explicitly (league/checks.py).
+PUBLISHED_SECRET_KEYS = frozenset({"dev-only-insecure-key-set-SECRET_KEY-in-production"})
 SECRET_KEY = os.environ.get("SECRET_KEY", "").strip()
 if not SECRET_KEY:
     if not DEBUG:
@@ -66,7 +96,7 @@ if not SECRET_KEY:
             "SECRET_KEY is not set and DEBUG is off. Set the SECRET_KEY environment variable to a long random "
             "string (python -c \"import secrets; print(secrets.token_urlsafe(50))\"), or DEBUG=true for development."
         )
-    SECRET_KEY = DEV_SECRET_KEY
+    SECRET_KEY = secret_key_from_file(Path(os.environ.get("SECRET_KEY_FILE") or BASE_DIR / ".secret_key"))
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
