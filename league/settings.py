@@ -159,18 +159,25 @@ MIDDLEWARE = [
 ]
 
 # Login throttling (django-axes): after AXES_FAILURE_LIMIT failed log-ins for one
-# username, or from one address, both the site's and the admin's login refuse that
-# username or address for AXES_COOLOFF_MINUTES, even with the right password;
-# every attempt during the pause starts it again. Attempts are stored in the
-# database, so every gunicorn worker sees them. AxesStandaloneBackend only checks
-# for a lockout; ModelBackend still checks the password.
+# username from one address, or AXES_ADDRESS_FAILURE_LIMIT from one address for
+# any usernames, both the site's and the admin's login refuse that username from
+# that address (or that address) for AXES_COOLOFF_MINUTES, even with the right
+# password; every attempt during the pause starts it again. Never the username
+# alone: anyone could then lock any account (issue 19.2), while its owner logs in
+# from their own address. Attempts are stored in the database, so every gunicorn
+# worker sees them. AxesStandaloneBackend only checks for a lockout; ModelBackend
+# still checks the password.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5) or 5
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15) or 15)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own: per account, and per address
+# An office or a household shares an address: six accounts' worth by default.
+AXES_ADDRESS_FAILURE_LIMIT = env_int("AXES_ADDRESS_FAILURE_LIMIT", 0) or 6 * AXES_FAILURE_LIMIT
+# In this order: league/lockout.py's handler gives each its own limit.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_HANDLER = "league.lockout.AccountAtAddressHandler"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "league.lockout.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "league.lockout.client_ip"

@@ -22,6 +22,11 @@ league_patterns = [
     path("leagues/<slug:slug>/organiser/", organiser_views.organiser_dashboard, name="organiser_dashboard"),
     path("leagues/<slug:slug>/organiser/approve/", organiser_views.approve_from_dashboard, name="dashboard_approve"),
     path("leagues/<slug:slug>/organiser/coaches/", account_views.organiser_coaches, name="organiser_coaches"),
+    path("leagues/<slug:slug>/organiser/lockouts/", organiser_views.organiser_lockouts, name="organiser_lockouts"),
+    path(
+        "leagues/<slug:slug>/organiser/lockouts/<id:coach_id>/unlock/", organiser_views.unlock_coach,
+        name="unlock_coach",
+    ),
     path(
         "leagues/<slug:slug>/organiser/coaches/<id:coach_id>/invite/", account_views.invite_coach, name="invite_coach"
     ),
