@@ -35,10 +35,11 @@ LEAGUES_PER_PAGE = 25
 def league_list(request: HttpRequest) -> HttpResponse:
     """Every league, searchable by name, a page at a time (three queries whatever
     the number of leagues). An anonymous visitor's page is rendered once per
-    version of what it shows (league/versions.py)."""
+    version of what it shows (league/versions.py); a search is not stored: any
+    text is a search, so storing each would store a page per request (issue 19.7)."""
     query = request.GET.get("q", "").strip()[:100]
     page = Paginator(selectors.league_search(query), LEAGUES_PER_PAGE).get_page(request.GET.get("page"))
-    if versions.anonymous(request):
+    if versions.anonymous(request) and not query:
         key = versions.leagues_key(request, page.object_list, extra=f"{query}|{page.number}|{page.paginator.count}")
         return versions.serve(request, key, lambda: _league_list(request, page, query), vary_cookie=True)
     return _league_list(request, page, query)

@@ -255,3 +255,21 @@ def test_the_cache_key_holds_only_validated_parameters(client, played, monkeypat
     assert client.get(fixtures_url, {"round": "9" * 5000}).status_code == 404  # no such round, nothing stored
     assert len(recording.keys - stored) == 2
     assert client.get(page_url, {"sort": other_game}).content == default
+
+
+def test_a_search_of_the_league_list_is_not_stored(client, played, monkeypatch):
+    """Issue 19.7: any text is a search, so each stored would store a page per
+    request; the list's pages (the page number is clamped to the pages there are)
+    are stored once."""
+    recording = RecordingCache(versions.cache)
+    monkeypatch.setattr(versions, "cache", recording)
+    url = reverse("league:league_list")
+    client.get(url)
+    stored = set(recording.keys)
+    assert len(stored) == 1
+    for number in range(20):
+        found = client.get(url, {"q": f"nothing like it {number}", "page": str(number), "ref": "x" * number})
+        assert found.status_code == 200 and f"nothing like it {number}" in found.content.decode()
+        assert client.get(url, {"page": str(number), "ref": number}).status_code == 200
+    assert recording.keys == stored
+    assert played.league.name in client.get(url, {"q": played.league.name[:5]}).content.decode()
