@@ -8,7 +8,7 @@ class LeagueConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models import Q
 
-        from league import plaintext, versions
+        from league import checks, plaintext, versions  # noqa: F401  (checks registers the deploy checks)
         from league.models import Coach, Division, Entry, Fixture, League, Result, Round, Season
         from league.rules import GAMES
 

@@ -4,7 +4,8 @@ something is wrong, rendered so that it works while the database is down.
 - DatabaseUnavailableMiddleware and server_error (handler500) turn a database
   OperationalError/InterfaceError into a styled 503 "briefly unavailable" page with
   Retry-After, rendered from templates/503.html without a request context (the
-  context processors read the session and the user from the database).
+  context processors read the session and the user from the database); a URL
+  ending in .json gets 503 ``{"error": "unavailable"}`` instead, as its 404 is JSON.
 - not_found (handler404) answers JSON for URLs ending in .json, the styled 404.html
   otherwise; 403.html is Django's default handler's template.
 - RejectNulBytesMiddleware answers 400 to a query string or form value holding a
@@ -34,10 +35,14 @@ RETRY_AFTER_SECONDS = 60
 OUTAGE_ERRORS = (OperationalError, InterfaceError)
 
 
-def unavailable_response() -> HttpResponse:
-    """The 503 page. No request: the template gets no context processors, so
+def unavailable_response(request: HttpRequest | None = None) -> HttpResponse:
+    """The 503 page, or JSON for a .json URL (a client parsing JSON gets JSON). The
+    template is rendered without the request, so with no context processors:
     rendering it never touches the database."""
-    response = HttpResponse(loader.render_to_string("503.html"), status=503)
+    if request is not None and request.path.endswith(".json"):
+        response = JsonResponse({"error": "unavailable"}, status=503)
+    else:
+        response = HttpResponse(loader.render_to_string("503.html"), status=503)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     response["Cache-Control"] = "no-store"
     return response
@@ -56,7 +61,7 @@ class DatabaseUnavailableMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, OUTAGE_ERRORS):
             logger.error("Database unavailable on %s %s: %s", request.method, request.path, exception)
-            return unavailable_response()
+            return unavailable_response(request)
         return None
 
 
@@ -85,7 +90,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
     still holds it: a database outage raised outside a view (in a middleware, while
     rendering) is a 503 here too."""
     if isinstance(sys.exc_info()[1], OUTAGE_ERRORS):
-        return unavailable_response()
+        return unavailable_response(request)
     return HttpResponseServerError(loader.render_to_string("500.html"))
 
 

@@ -3,14 +3,19 @@ the coach gets a link, sets a password (or, logged in, links their account) and
 is that coach from then on.
 
 The link carries a signed token (``django.core.signing``, its own salt), valid for
-``MAX_AGE``. It needs no table: like Django's password-reset tokens it signs a
-digest of the coach's state (email and linked account), so it stops working once
-used (the coach then has an account) or when the organiser changes the address.
+``MAX_AGE``. Like Django's password-reset tokens it signs a digest of the coach's
+state: the address, the linked account and the invitation's random nonce
+(``Coach.invitation_nonce``, issue 19.4), so it stops working once used (the coach
+then has an account), when the organiser changes the address, and when a new
+invitation is sent (a new nonce). The nonce is what no outsider can know: without
+it, the coach's id (public) and an empty address were all a forger signing with a
+known key needed.
 """
 
 from __future__ import annotations
 
 import datetime
+import secrets
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
@@ -34,12 +39,16 @@ MAX_TEAM = Entry._meta.get_field("team").max_length
 
 
 def _state(coach: Coach) -> str:
-    """What a token is bound to: the coach, its address and its account (none yet)."""
-    value = f"{coach.pk}:{coach.email.strip().lower()}:{coach.user_id or 0}"
-    return salted_hmac(SALT, value).hexdigest()[:20]
+    """What a token is bound to: the coach, its address, its account (none yet)
+    and the open invitation's nonce."""
+    value = f"{coach.pk}:{coach.email.strip().lower()}:{coach.user_id or 0}:{coach.invitation_nonce}"
+    return salted_hmac(SALT, value, algorithm="sha256").hexdigest()[:32]
 
 
 def make_token(coach: Coach) -> str:
+    """The token for ``coach``'s open invitation (``send_invitation`` opens one)."""
+    if not coach.invitation_nonce:
+        raise ValueError("No invitation is open for this coach: send_invitation makes the token.")
     return signing.dumps({"c": coach.pk, "s": _state(coach)}, salt=SALT, compress=True)
 
 
@@ -57,7 +66,7 @@ def coach_for_token(token: str) -> Coach:
         raise ValidationError("This invitation is for a coach who no longer exists.")
     if coach.user_id is not None:
         raise ValidationError("This invitation has already been used: log in with the account it created.")
-    if not constant_time_compare(str(data.get("s", "")), _state(coach)):
+    if not coach.invitation_nonce or not constant_time_compare(str(data.get("s", "")), _state(coach)):
         raise ValidationError("This invitation has been replaced by a newer one. Use the latest email.")
     return coach
 
@@ -69,6 +78,10 @@ def send_invitation(*, coach: Coach, league: League, request: HttpRequest | None
         raise ValidationError(f"{coach} already has an account.")
     if not coach.email:
         raise ValidationError(f"{coach} has no email address to invite.")
+    # A new nonce retires every link sent before. An UPDATE of the one column: the
+    # pages show nothing of it, so no season's cached pages change (league/versions.py).
+    coach.invitation_nonce = secrets.token_hex(16)
+    Coach.objects.filter(pk=coach.pk).update(invitation_nonce=coach.invitation_nonce)
     link = site_root(request) + reverse("accept_invitation", args=[make_token(coach)])
     days = MAX_AGE.days
     send_mail(
@@ -140,7 +153,8 @@ def accept_invitation(*, token: str, user=None, username: str = "", password: st
         user.set_password(password)
         user.save()
     coach.user = user
-    coach.save(update_fields=["user"])
+    coach.invitation_nonce = ""  # spent
+    coach.save(update_fields=["user", "invitation_nonce"])
     if not user.email and coach.email and not email_change.address_taken(coach.email, user=user):
         user.email = coach.email
         user.save(update_fields=["email"])

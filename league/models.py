@@ -54,6 +54,10 @@ class Coach(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # The open invitation's random part (league/invitations.py): a token must carry
+    # a digest of it, so none can be made without the email, and sending a new
+    # invitation replaces it, which retires the old link. Empty: no invitation open.
+    invitation_nonce = models.CharField(max_length=32, blank=True, default="", editable=False)
 
     class Meta:
         ordering = ["name"]

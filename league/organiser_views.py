@@ -1,17 +1,20 @@
 """The organiser's dashboard: a page of the site (not the admin) per league with
-what waits on them, one-click approval of results both coaches agreed on, and
-adding a friendly (DB-5a)."""
+what waits on them, one-click approval of results both coaches agreed on, adding a
+friendly (DB-5a), and the coaches locked out of logging in, with a button to let
+each in again."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 
-from league import dashboard, season_services, selectors, services
+from league import dashboard, lockout, season_services, selectors, services
 from league.forms import FriendlyForm
+from league.models import Coach
 from league.permissions import get_league_for_organiser
 
 
@@ -101,3 +104,33 @@ def add_friendly(request: HttpRequest, slug: str) -> HttpResponse:
         status = 400
     return render(request, "league/add_friendly.html", {"league": league, "season": season, "form": form},
                   status=status)
+
+
+@login_required
+def organiser_lockouts(request: HttpRequest, slug: str) -> HttpResponse:
+    """The league's coaches who cannot log in just now after failed log-ins (issue
+    19.2), each with a button that lets them in again (``unlock_coach``)."""
+    league = get_league_for_organiser(request, slug)
+    return render(
+        request, "league/organiser_lockouts.html",
+        {"league": league, "lockouts": lockout.lockouts_in(league), "limit": settings.AXES_FAILURE_LIMIT,
+         "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)},
+    )
+
+
+@login_required
+def unlock_coach(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse:
+    """Lift the login lock of one of the league's coaches. A GET goes back to the
+    page; a coach of another league is a 404."""
+    league = get_league_for_organiser(request, slug)
+    back = redirect("league:organiser_lockouts", slug=league.slug)
+    if request.method != "POST":
+        return back
+    coach = get_object_or_404(
+        Coach.objects.filter(entries__season__league=league).select_related("user").distinct(), pk=coach_id
+    )
+    if lockout.lift_lockouts(league=league, coach=coach, by=request.user):
+        messages.success(request, f"{coach} can log in again.")
+    else:
+        messages.info(request, f"{coach} was not locked out.")
+    return back

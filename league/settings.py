@@ -1,6 +1,7 @@
 """Settings for the league manager, one file driven by environment variables.
 
-SECRET_KEY, DEBUG, ALLOWED_HOSTS (comma-separated) and DATABASE_URL (default: a
+SECRET_KEY (with DEBUG on and none set, a random key kept in SECRET_KEY_FILE,
+default ``.secret_key``), DEBUG, ALLOWED_HOSTS (comma-separated) and DATABASE_URL (default: a
 SQLite file in the project folder; ``postgres://user@host:5432/name`` for
 PostgreSQL), and the HTTPS switches below. Nothing exists only in production.
 
@@ -9,11 +10,12 @@ DEBUG defaults to on, as in healthchecks: the README's two commands
 machine with no environment at all, and one default for every entry point means
 ``collectstatic``, ``check --deploy`` and gunicorn read the same settings from the
 same environment. Production says ``DEBUG=false`` (README, "Production"); then a
-missing SECRET_KEY stops the app at start-up instead of running on the key
-published in this file, and ``check --deploy`` reports a DEBUG left on.
+missing SECRET_KEY stops the app at start-up instead of running on a key made
+for development, and ``check --deploy`` reports a DEBUG left on.
 """
 
 import os
+import secrets
 import warnings
 from datetime import timedelta
 from pathlib import Path
@@ -57,8 +59,36 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+def secret_key_from_file(path: Path) -> str:
+    """The embedded default's key: random, made on the first start and kept in
+    ``path`` (beside db.sqlite3 and git-ignored, like it), so no two installations
+    share a key and sessions and invitation links survive a restart. Two processes
+    starting at once agree: each writes its own file and links it into place, and
+    only the first link succeeds."""
+    try:
+        if not path.exists():
+            fresh = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+            fresh.touch(mode=0o600)
+            fresh.write_text(secrets.token_urlsafe(50) + "\n")
+            try:
+                os.link(fresh, path)
+            except FileExistsError:
+                pass
+            finally:
+                fresh.unlink()
+        key = path.read_text().strip()
+    except OSError as exc:
+        raise ImproperlyConfigured(f"SECRET_KEY is not set and {path} cannot be used ({exc}): set SECRET_KEY.") from None
+    if len(key) < 50:
+        raise ImproperlyConfigured(f"{path} holds no key of 50 characters or more: delete it or set SECRET_KEY.")
+    return key
+
+
 DEBUG = env_bool("DEBUG", True)
-DEV_SECRET_KEY = "dev-only-insecure-key-set-SECRET_KEY-in-production"
+# The key this file used to fall back on, published with the code: anything signed
+# with it (sessions, password-reset and invitation links) can be forged, so
+# ``check --deploy`` warns when it is set explicitly (league/checks.py).
+PUBLISHED_SECRET_KEYS = frozenset({"dev-only-insecure-key-set-SECRET_KEY-in-production"})
 SECRET_KEY = os.environ.get("SECRET_KEY", "").strip()
 if not SECRET_KEY:
     if not DEBUG:
@@ -66,7 +96,7 @@ if not SECRET_KEY:
             "SECRET_KEY is not set and DEBUG is off. Set the SECRET_KEY environment variable to a long random "
             "string (python -c \"import secrets; print(secrets.token_urlsafe(50))\"), or DEBUG=true for development."
         )
-    SECRET_KEY = DEV_SECRET_KEY
+    SECRET_KEY = secret_key_from_file(Path(os.environ.get("SECRET_KEY_FILE") or BASE_DIR / ".secret_key"))
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
@@ -129,18 +159,25 @@ MIDDLEWARE = [
 ]
 
 # Login throttling (django-axes): after AXES_FAILURE_LIMIT failed log-ins for one
-# username, or from one address, both the site's and the admin's login refuse that
-# username or address for AXES_COOLOFF_MINUTES, even with the right password;
-# every attempt during the pause starts it again. Attempts are stored in the
-# database, so every gunicorn worker sees them. AxesStandaloneBackend only checks
-# for a lockout; ModelBackend still checks the password.
+# username from one address, or AXES_ADDRESS_FAILURE_LIMIT from one address for
+# any usernames, both the site's and the admin's login refuse that username from
+# that address (or that address) for AXES_COOLOFF_MINUTES, even with the right
+# password; every attempt during the pause starts it again. Never the username
+# alone: anyone could then lock any account (issue 19.2), while its owner logs in
+# from their own address. Attempts are stored in the database, so every gunicorn
+# worker sees them. AxesStandaloneBackend only checks for a lockout; ModelBackend
+# still checks the password.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5) or 5
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15) or 15)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own: per account, and per address
+# An office or a household shares an address: six accounts' worth by default.
+AXES_ADDRESS_FAILURE_LIMIT = env_int("AXES_ADDRESS_FAILURE_LIMIT", 0) or 6 * AXES_FAILURE_LIMIT
+# In this order: league/lockout.py's handler gives each its own limit.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_HANDLER = "league.lockout.AccountAtAddressHandler"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "league.lockout.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "league.lockout.client_ip"
@@ -184,10 +221,15 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "league.wsgi.application"
 
+# Persistent connections (CONN_MAX_AGE > 0) are checked before a request reuses
+# them: one the database dropped while it was down (a restart, a failover) is
+# replaced instead of failing the request with a 503 after the database is back.
+_conn_max_age = env_int("CONN_MAX_AGE", 0)
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        conn_max_age=_conn_max_age,
+        conn_health_checks=_conn_max_age > 0,
     )
 }
 

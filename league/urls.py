@@ -23,6 +23,11 @@ league_patterns = [
     path("leagues/<slug:slug>/organiser/approve/", organiser_views.approve_from_dashboard, name="dashboard_approve"),
     path("leagues/<slug:slug>/organiser/coaches/", account_views.organiser_coaches, name="organiser_coaches"),
     path("leagues/<slug:slug>/organiser/friendly/", organiser_views.add_friendly, name="add_friendly"),
+    path("leagues/<slug:slug>/organiser/lockouts/", organiser_views.organiser_lockouts, name="organiser_lockouts"),
+    path(
+        "leagues/<slug:slug>/organiser/lockouts/<id:coach_id>/unlock/", organiser_views.unlock_coach,
+        name="unlock_coach",
+    ),
     path(
         "leagues/<slug:slug>/organiser/coaches/<id:coach_id>/invite/", account_views.invite_coach, name="invite_coach"
     ),

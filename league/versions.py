@@ -38,6 +38,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.db.models import Q
 from django.db.models.signals import post_delete, post_save
+from django.http import QueryDict
 
 _TRACKED: dict[type, Callable[[Any], Q]] = {}
 
@@ -190,11 +191,26 @@ def _logged_class():
     return Logged
 
 
+def keep_only(request, **values: str) -> None:
+    """Replace ``request.GET`` by ``values``, the query parameters a shared page
+    reads, each already validated by its view (empty ones left out). Anything else
+    a visitor adds (``?ref=...``) is dropped before the page is built, so it can
+    neither reach a cached page's links for every later visitor nor, with values a
+    page does not know (``?sort=<random>``), store a new page per request: the
+    cache key (``response_key``) holds only what the page shows (issue 19.7)."""
+    query = QueryDict(mutable=True)
+    for name, value in values.items():
+        if value:
+            query[name] = value
+    query._mutable = False
+    request.GET = query
+
+
 def response_key(slug: str, seasons: list[tuple[int, str, Any]], request, variant: str = "",
                  params: tuple[str, ...] = ("season",)) -> str:
     """The cache key of a whole response for ``request``: its host, path and the
-    query ``params`` the view reads (any other parameter changes nothing, so it
-    makes no new entry), the versions of all the league's seasons (so a new or
+    query ``params`` the view reads (validated and alone in ``request.GET``, see
+    ``keep_only``), the versions of all the league's seasons (so a new or
     renamed season, a league change and any write shown changes it) and
     ``variant`` (what else it depends on, such as the day)."""
     signature = ",".join(f"{pk}:{version}" for pk, _, version in seasons)

@@ -4,6 +4,7 @@ the result workflow live in league/result_views.py."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 
@@ -21,6 +22,7 @@ from league import charts, dashboard, feeds, selectors, versions
 from league.links import site_root
 from league.models import Entry, Fixture, League, Result
 from league.permissions import coach_for
+from league.rules import GAMES, rules_class
 from league.standings import history_for, standings_for
 from league.tables import StandingsTable
 
@@ -33,10 +35,11 @@ LEAGUES_PER_PAGE = 25
 def league_list(request: HttpRequest) -> HttpResponse:
     """Every league, searchable by name, a page at a time (three queries whatever
     the number of leagues). An anonymous visitor's page is rendered once per
-    version of what it shows (league/versions.py)."""
+    version of what it shows (league/versions.py); a search is not stored: any
+    text is a search, so storing each would store a page per request (issue 19.7)."""
     query = request.GET.get("q", "").strip()[:100]
     page = Paginator(selectors.league_search(query), LEAGUES_PER_PAGE).get_page(request.GET.get("page"))
-    if versions.anonymous(request):
+    if versions.anonymous(request) and not query:
         key = versions.leagues_key(request, page.object_list, extra=f"{query}|{page.number}|{page.paginator.count}")
         return versions.serve(request, key, lambda: _league_list(request, page, query), vary_cookie=True)
     return _league_list(request, page, query)
@@ -71,9 +74,24 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """The weekly publication (GB-10): standings, this week's results and the next
     fixtures. The body is rendered once per version of the season, and the whole
     page once per version for every anonymous visitor (league/versions.py)."""
+    versions.keep_only(request, season=request.GET.get("season", ""), sort=_known_sort(request.GET.get("sort", "")))
     # This week's round depends on the day as well as on the season's writes.
     return versions.shared(request, slug, lambda: _league_detail(request, slug),
                            variant=f"{timezone.localdate():%Y-%m-%d}", params=("season", "sort"), anonymous_only=True)
+
+
+@functools.cache
+def _sortable(game_system: str | None = None) -> frozenset[str]:
+    """The standings columns the league page sorts by (each also descending): the
+    game's, or any game's."""
+    games = [rules_class(game_system)] if game_system else GAMES.values()
+    keys = selectors.STANDINGS_SORTS | {stat.key for game in games for stat in game.stats}
+    return frozenset(keys | {f"-{key}" for key in keys})
+
+
+def _known_sort(sort: str, game_system: str | None = None) -> str:
+    """``sort`` if the standings can be sorted by it, else "" (the game's order)."""
+    return sort if sort in _sortable(game_system) else ""
 
 
 def _league_detail(request: HttpRequest, slug: str) -> HttpResponse:
@@ -85,9 +103,9 @@ def _league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "is_organiser": league.is_organised_by(request.user),
     }
     if season is not None:
-        sort = request.GET.get("sort", "")
-        if sort.lstrip("-") not in selectors.STANDINGS_SORTS | {stat.key for stat in league.rules.stats}:
-            sort = ""
+        sort = _known_sort(request.GET.get("sort", ""), league.game_system)
+        # Another game's column is this league's default order, built from the same query.
+        versions.keep_only(request, season=request.GET.get("season", ""), sort=sort)
         # This week's round depends on the day as well as on the season's writes.
         context["body"] = versions.cached(
             season, f"league-page:{sort}:{timezone.localdate():%Y-%m-%d}", lambda: _league_body(request, league, season)
@@ -140,8 +158,19 @@ def fixtures(request: HttpRequest, slug: str) -> HttpResponse:
     """Fixtures and results one round at a time (this week's by default), with every
     round in the navigation: the cost follows what is shown, not the season. Shared
     by anonymous visitors like the league page."""
+    versions.keep_only(request, season=request.GET.get("season", ""), round=_round_asked(request.GET.get("round", "")))
     return versions.shared(request, slug, lambda: _fixtures(request, slug),
                            variant=f"{timezone.localdate():%Y-%m-%d}", params=("season", "round"), anonymous_only=True)
+
+
+def _round_asked(value: str) -> str:
+    """A round number as the fixtures page keys it: ``007`` is ``7``; anything else
+    asked for is round 0, which no season has (404)."""
+    if not value:
+        return ""
+    if value.isascii() and value.isdigit() and len(value.lstrip("0")) <= 9:
+        return str(int(value))
+    return "0"
 
 
 def _fixtures(request: HttpRequest, slug: str) -> HttpResponse:

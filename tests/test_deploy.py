@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Variables the settings read; stripped so the host's environment cannot leak in.
 SETTINGS_VARS = (
-    "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "DATABASE_URL", "SITE_URL",
+    "DEBUG", "SECRET_KEY", "SECRET_KEY_FILE", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "DATABASE_URL", "SITE_URL", "CONN_MAX_AGE",
     "SECURE_SSL_REDIRECT", "SECURE_PROXY_SSL_HEADER", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
     "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD",
     # The browser tests set this in-process for Playwright; a deployment never has it.
@@ -35,6 +35,8 @@ print(json.dumps({
     "SESSION_COOKIE_SECURE": s.SESSION_COOKIE_SECURE, "CSRF_COOKIE_SECURE": s.CSRF_COOKIE_SECURE,
     "SECURE_HSTS_SECONDS": s.SECURE_HSTS_SECONDS, "SECURE_HSTS_INCLUDE_SUBDOMAINS": s.SECURE_HSTS_INCLUDE_SUBDOMAINS,
     "SECURE_HSTS_PRELOAD": s.SECURE_HSTS_PRELOAD,
+    "CONN_MAX_AGE": s.DATABASES["default"]["CONN_MAX_AGE"],
+    "CONN_HEALTH_CHECKS": s.DATABASES["default"]["CONN_HEALTH_CHECKS"],
 }))
 """
 
@@ -74,13 +76,44 @@ def test_a_debug_typo_is_an_error_not_a_guess():
 
 
 def test_no_environment_is_development():
-    """The README's quickstart and pytest run with nothing set: DEBUG on, the
-    development key, and plain static files (no collectstatic needed)."""
+    """The README's quickstart and pytest run with nothing set: DEBUG on, a key of
+    the installation's own, and plain static files (no collectstatic needed)."""
     s = settings_with()
     assert s["DEBUG"] is True
-    assert s["SECRET_KEY"].startswith("dev-only-insecure-key")
+    assert s["SECRET_KEY"] == (ROOT / ".secret_key").read_text().strip()
     assert s["STATIC"] == "django.contrib.staticfiles.storage.StaticFilesStorage"
     assert not s["SECURE_SSL_REDIRECT"] and not s["SESSION_COOKIE_SECURE"] and s["SECURE_HSTS_SECONDS"] == 0
+
+
+PUBLISHED_KEY = "dev-only-insecure-key-set-SECRET_KEY-in-production"
+
+
+def test_the_default_key_is_made_on_first_start_and_kept_per_installation(tmp_path):
+    """Issue 19.4: the embedded default used to sign with the key published in
+    league/settings.py. Now the first start makes a random key and keeps it in a
+    git-ignored file: the same key at every start, another one elsewhere."""
+    first, elsewhere = tmp_path / "one" / ".secret_key", tmp_path / "two" / ".secret_key"
+    first.parent.mkdir(), elsewhere.parent.mkdir()
+    key = settings_with(SECRET_KEY_FILE=str(first))["SECRET_KEY"]
+    assert key != PUBLISHED_KEY and len(key) >= 50
+    assert first.read_text().strip() == key and first.stat().st_mode & 0o077 == 0  # the owner's alone
+    assert settings_with(SECRET_KEY_FILE=str(first))["SECRET_KEY"] == key
+    assert settings_with(SECRET_KEY_FILE=str(elsewhere))["SECRET_KEY"] not in (key, PUBLISHED_KEY)
+    assert list(first.parent.iterdir()) == [first]  # nothing left over
+    ignored = subprocess.run(["git", "check-ignore", ".secret_key"], cwd=ROOT, capture_output=True, text=True)
+    assert ignored.stdout.strip() == ".secret_key"
+    # DEBUG off still needs SECRET_KEY: the file is a development default only.
+    done = run(["manage.py", "check"], DEBUG="false", SECRET_KEY_FILE=str(first))
+    assert done.returncode != 0 and "SECRET_KEY is not set and DEBUG is off" in done.stderr
+
+
+def test_check_deploy_warns_about_the_published_key():
+    """Issue 19.4: Django's own check passes the published key (long and varied)."""
+    env = readme_production_env()
+    env["SECRET_KEY"] = PUBLISHED_KEY
+    done = run(["manage.py", "check", "--deploy"], **env)
+    assert "league.W001" in done.stdout + done.stderr and "published" in done.stdout + done.stderr
+    assert "league.W001" not in run(["manage.py", "check", "--deploy"], **readme_production_env()).stderr
 
 
 def test_production_switches_reach_the_settings():
@@ -95,7 +128,15 @@ def test_production_switches_reach_the_settings():
         "SECURE_SSL_REDIRECT": True, "SECURE_PROXY_SSL_HEADER": ["HTTP_X_FORWARDED_PROTO", "https"],
         "SESSION_COOKIE_SECURE": True, "CSRF_COOKIE_SECURE": True, "SECURE_HSTS_SECONDS": 3600,
         "SECURE_HSTS_INCLUDE_SUBDOMAINS": True, "SECURE_HSTS_PRELOAD": True,
+        "CONN_MAX_AGE": 0, "CONN_HEALTH_CHECKS": False,
     }
+
+
+def test_persistent_connections_are_health_checked():
+    """Issue 19.12: with CONN_MAX_AGE set, a connection the database dropped during
+    an outage is checked and replaced before a request reuses it."""
+    s = settings_with(CONN_MAX_AGE="600")
+    assert s["CONN_MAX_AGE"] == 600 and s["CONN_HEALTH_CHECKS"] is True
 
 
 @pytest.mark.parametrize(

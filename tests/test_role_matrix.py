@@ -109,6 +109,9 @@ MATRIX: dict[str, Row] = {
     "league:dashboard_approve": Row(s("302 403 403 403 403 302"), s("302 403 403 403 403 302")),
     "league:organiser_coaches": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400")),
     "league:invite_coach": Row(s("302 403 403 403 403 302"), s("302 403 403 403 403 302")),
+    "league:organiser_lockouts": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 200")),
+    # The right coach is not locked out: the organiser's POST says so and deletes nothing.
+    "league:unlock_coach": Row(s("302 403 403 403 403 302"), s("302 403 403 403 403 302")),
     # The result workflow on a fixture whose report waits on the right coach.
     "league:report_result": Row(s(POST_ONLY), s("302 403 403 400 403 400")),  # already reported
     "league:confirm_result": Row(s(POST_ONLY), s("302 403 403 302 403 403"), writes=("right",)),

@@ -198,6 +198,55 @@ def test_an_expired_tampered_or_replaced_link_is_refused(client, invited, settin
     assert client.get(reverse("accept_invitation", args=[forged])).status_code == 400
 
 
+PUBLISHED_KEY = "dev-only-insecure-key-set-SECRET_KEY-in-production"
+
+
+def _forged_token(coach_pk: int, email: str = "") -> str:
+    """What anyone could sign with the key published in league/settings.py: the
+    coach's id (public), the address (empty when none) and no account (issue 19.4)."""
+    from django.utils.crypto import salted_hmac
+
+    state = salted_hmac(invitations.SALT, f"{coach_pk}:{email}:0", secret=PUBLISHED_KEY).hexdigest()[:20]
+    return signing.dumps({"c": coach_pk, "s": state}, key=PUBLISHED_KEY, salt=invitations.SALT, compress=True)
+
+
+def test_an_invitation_forged_with_the_published_key_is_refused(client, settings, organiser, season):
+    """Issue 19.4: even on a server whose SECRET_KEY is the published development key,
+    a token needs the invitation's random nonce, which only the email carries."""
+    settings.SECRET_KEY = PUBLISHED_KEY
+    silent = EntryFactory(season=season, coach=CoachFactory(name="No Address", user=None, email="")).coach
+    invited = invitations.add_coach(league=season.league, season=season, by=organiser, name="Mina Hart", email="mina@example.org")
+    invitations.send_invitation(coach=invited, league=season.league, request=None)
+    for coach, email in ((silent, ""), (invited, "mina@example.org")):
+        path = reverse("accept_invitation", args=[_forged_token(coach.pk, email)])
+        assert client.get(path).status_code == 400
+        response = client.post(path, {"username": "forger", "password1": "a long pass phrase 7", "password2": "a long pass phrase 7"})
+        assert response.status_code == 400
+        coach.refresh_from_db()
+        assert coach.user is None
+    assert not User.objects.filter(username="forger").exists()
+    # The real link still works.
+    assert client.get(_path(_link(mail.outbox[-1]))).status_code == 200
+
+
+def test_sending_an_invitation_again_retires_the_old_link(client, organiser, season):
+    """Issue 19.4: each invitation has its own nonce; a re-sent one replaces it."""
+    coach = invitations.add_coach(league=season.league, season=season, by=organiser, name="Mina Hart", email="mina@example.org")
+    client.force_login(organiser)
+    invite = reverse("league:invite_coach", args=[season.league.slug, coach.pk])
+    client.post(invite)
+    client.post(invite)
+    client.logout()
+    first, second = (_path(_link(message)) for message in mail.outbox)
+    assert first != second
+    old = client.post(first, {"username": "mina", "password1": "a long pass phrase 7", "password2": "a long pass phrase 7"})
+    assert old.status_code == 400 and "replaced by a newer one" in old.content.decode()
+    assert not User.objects.filter(username="mina").exists()
+    assert client.post(second, {"username": "mina", "password1": "a long pass phrase 7", "password2": "a long pass phrase 7"}).status_code == 302
+    coach.refresh_from_db()
+    assert coach.user.username == "mina" and coach.invitation_nonce == ""
+
+
 def test_invitation_links_use_the_request_when_site_url_is_unset(client, organiser, season, settings):
     settings.SITE_URL = ""
     settings.ALLOWED_HOSTS = ["league.example.org"]

@@ -193,3 +193,83 @@ def test_the_warm_pages_version_query_is_prepared_on_postgresql_unless_turned_of
     assert f"'{played.league.slug}'" in captured.captured_queries[0]["sql"]  # logged as run
     statements = _prepared_statements()
     assert statements == ([versions._versions_sql().replace("%s", "$1")] if prepared else [])
+
+
+class RecordingCache:
+    """Django's cache with a list of the keys stored through league/versions.py."""
+
+    def __init__(self, cache) -> None:
+        self.cache = cache
+        self.keys: set[str] = set()
+
+    def get(self, key, default=None):
+        return self.cache.get(key, default)
+
+    def set(self, key, value, timeout=None):
+        self.keys.add(key)
+        self.cache.set(key, value, timeout=timeout)
+
+
+def test_an_unknown_parameter_after_a_write_never_reaches_later_visitors(client, played, organiser):
+    """Issue 19.7: an anonymous ``?ref=<3,000 characters>`` right after a write used
+    to be cached as the page every later visitor got, its sort links carrying it."""
+    from django.test import Client
+
+    url = reverse("league:league_detail", args=[played.league.slug])
+    fixture = first_match(played)
+    services.record_result(fixture=fixture, by=organiser, home_score=12, away_score=2, reason="scoresheet")
+    ref = "poison" * 500
+    first = client.get(url, {"ref": ref, "sort": "-lp"})
+    assert first.status_code == 200 and "poison" not in first.content.decode()
+    assert "sort=lp" in first.content.decode()  # the sort it asked for stays, and its links toggle it
+    for later in (Client().get(url), Client().get(url, {"sort": "-lp"})):
+        page = later.content.decode()
+        assert later.status_code == 200 and "poison" not in page and "ref=p" not in page, page[page.find("poison") - 300:][:400]
+        assert 'href="?sort=coach"' in page or "sort=coach" in page
+
+
+def test_the_cache_key_holds_only_validated_parameters(client, played, monkeypatch):
+    """Issue 19.7: unknown parameters are dropped and an unknown sort is the default,
+    so ``?sort=<random>`` stores nothing new; a known sort and ``round=01`` are keyed
+    as what they show. (Another game's column is this league's default order, keyed
+    apart: a bounded few.)"""
+    from league import views
+
+    recording = RecordingCache(versions.cache)
+    monkeypatch.setattr(versions, "cache", recording)
+    slug = played.league.slug
+    page_url, fixtures_url = reverse("league:league_detail", args=[slug]), reverse("league:fixtures", args=[slug])
+    default = client.get(page_url).content
+    client.get(fixtures_url, {"round": "1"})
+    stored = set(recording.keys)
+    other_game = sorted(views._sortable() - views._sortable(played.league.game_system))[0]
+    for number in range(20):
+        for sort in (f"random{number}", "-" * number, f"--{other_game}", ""):
+            response = client.get(page_url, {"sort": sort, "ref": "x" * number, f"p{number}": "1"})
+            assert response.status_code == 200 and response.content == default
+        assert client.get(fixtures_url, {"round": "0" * number + "1", "ref": number}).status_code == 200
+    assert recording.keys == stored
+
+    assert client.get(page_url, {"sort": "coach"}).content != default
+    assert len(recording.keys - stored) == 2  # the page and its body, sorted by coach
+    assert client.get(fixtures_url, {"round": "9" * 5000}).status_code == 404  # no such round, nothing stored
+    assert len(recording.keys - stored) == 2
+    assert client.get(page_url, {"sort": other_game}).content == default
+
+
+def test_a_search_of_the_league_list_is_not_stored(client, played, monkeypatch):
+    """Issue 19.7: any text is a search, so each stored would store a page per
+    request; the list's pages (the page number is clamped to the pages there are)
+    are stored once."""
+    recording = RecordingCache(versions.cache)
+    monkeypatch.setattr(versions, "cache", recording)
+    url = reverse("league:league_list")
+    client.get(url)
+    stored = set(recording.keys)
+    assert len(stored) == 1
+    for number in range(20):
+        found = client.get(url, {"q": f"nothing like it {number}", "page": str(number), "ref": "x" * number})
+        assert found.status_code == 200 and f"nothing like it {number}" in found.content.decode()
+        assert client.get(url, {"page": str(number), "ref": number}).status_code == 200
+    assert recording.keys == stored
+    assert played.league.name in client.get(url, {"q": played.league.name[:5]}).content.decode()

@@ -34,7 +34,7 @@ def database_down(monkeypatch):
     return attempts
 
 
-@pytest.mark.parametrize("url", [HOME, "/leagues/midlands/", "/leagues/midlands/standings.json", "/fixtures/1/"])
+@pytest.mark.parametrize("url", [HOME, "/leagues/midlands/", "/fixtures/1/"])
 def test_pages_answer_503_while_the_database_is_down(client, database_down, url):
     client.raise_request_exception = False
     response = client.get(url)
@@ -44,6 +44,26 @@ def test_pages_answer_503_while_the_database_is_down(client, database_down, url)
     assert "The site is briefly unavailable" in page and "try again in a minute" in page
     assert f'href="{HOME}"' in page
     assert 'href="/static/css/site.css"' in page  # styled, not the bare "Server Error (500)"
+
+
+@pytest.mark.parametrize("url", ["/leagues/midlands/standings.json", "/leagues/midlands/campaign.json"])
+def test_json_urls_answer_json_503_while_the_database_is_down(client, database_down, url):
+    """Issue 19.12: a client parsing JSON gets JSON during an outage, as it does for a 404."""
+    client.raise_request_exception = False
+    response = client.get(url)
+    assert response.status_code == 503
+    assert response["Content-Type"] == "application/json"
+    assert response["Retry-After"] == "60"
+    assert json.loads(response.content) == {"error": "unavailable"}
+
+
+def test_handler500_answers_json_for_a_json_url(database_down):
+    request = RequestFactory().get("/leagues/midlands/standings.json")
+    try:
+        raise OperationalError("gone")
+    except OperationalError:
+        response = errors.server_error(request)
+    assert response.status_code == 503 and json.loads(response.content) == {"error": "unavailable"}
 
 
 def test_a_logged_in_page_answers_503_when_the_session_cannot_be_read(client, monkeypatch):
@@ -144,3 +164,51 @@ def test_every_error_template_exists_and_extends_the_base():
     root = Path(__file__).resolve().parents[2] / "templates"
     for name in ("403.html", "404.html", "500.html", "503.html"):
         assert (root / name).read_text().startswith('{% extends "base.html" %}'), name
+
+
+RECONNECT = """
+import json, psycopg
+from wsgiref.util import setup_testing_defaults
+from django.core.wsgi import get_wsgi_application
+from django.db import connection
+
+app = get_wsgi_application()  # as gunicorn serves it: request_started and _finished manage the connection
+
+
+def get(path):
+    environ = {"PATH_INFO": path, "HTTP_HOST": "testserver"}
+    setup_testing_defaults(environ)
+    status = []
+    body = app(environ, lambda code, headers, exc_info=None: status.append(int(code.split()[0])))
+    b"".join(body)
+    body.close()
+    return status[0]
+
+
+before = get("/")
+db = connection.settings_dict
+with psycopg.connect(dbname=db["NAME"], user=db["USER"], host=db["HOST"], port=db["PORT"] or 5432, autocommit=True) as other:
+    other.execute("SELECT pg_terminate_backend(%s)", [connection.connection.info.backend_pid])
+print(json.dumps([before, get("/")]))
+"""
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif("postgresql" not in connection.settings_dict["ENGINE"], reason="needs PostgreSQL")
+def test_a_persistent_connection_dropped_by_the_database_is_replaced(transactional_db):
+    """Issue 19.12: with CONN_MAX_AGE, the database restarting between two requests
+    (its server ends the kept connection) costs the next request nothing: the
+    connection is health-checked and reopened instead of the request getting 503."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    db = connection.settings_dict
+    url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    env = {**os.environ, "DATABASE_URL": url, "CONN_MAX_AGE": "600", "DJANGO_SETTINGS_MODULE": "league.settings",
+           "ALLOWED_HOSTS": "testserver"}
+    done = subprocess.run([sys.executable, "-c", RECONNECT], cwd=Path(__file__).resolve().parents[2], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == [200, 200], done.stderr
