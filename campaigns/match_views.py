@@ -68,6 +68,7 @@ def _render_fixture_page(request, campaign, fixture, side, is_organiser, bound=N
         **page,
         "campaign": campaign,
         "league": campaign.season.league,
+        "season": campaign.season,
         "fixture": fixture,
         "is_organiser": is_organiser,
         "errors": errors,
