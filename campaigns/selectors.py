@@ -348,12 +348,27 @@ def fixture_page(campaign: Campaign, fixture: Fixture, side: str | None, is_orga
     return {"result": result, "sides": sides, "loans": loans, "decks_visible": visible}
 
 
-def last_deck_cards(cc: CampaignCoach, deck: Deck | None) -> list[int]:
-    """The cards a new deck form starts from: this match's deck, else the coach's
-    latest one."""
-    if deck is None and cc.pk:
-        deck = Deck.objects.filter(coach=cc).order_by("-fixture__round__number").first()
-    return [c.pk for c in deck.cards.all()] if deck else []
+@dataclass(frozen=True)
+class DeckPrefill:
+    """The cards a deck form starts ticked with, and where they come from, which
+    the page says (issue 18.2: a form ticked from another match's deck while the
+    page says "No deck registered" misled a coach into ticking 24)."""
+
+    card_ids: list[int]
+    source: str  # "your deck for this match", "your deck for Round 3"
+
+
+def deck_prefill(cc: CampaignCoach, deck: Deck | None) -> DeckPrefill | None:
+    """This match's deck, else the coach's latest one (two queries at most); None
+    when the coach has registered no deck yet."""
+    if deck is not None:
+        return DeckPrefill([c.pk for c in deck.cards.all()], "your deck for this match")
+    if cc.pk is None:
+        return None
+    last = Deck.objects.filter(coach=cc).select_related("fixture__round").order_by("-fixture__round__number").first()
+    if last is None:
+        return None
+    return DeckPrefill([c.pk for c in last.cards.all()], f"your deck for {last.fixture.round}")
 
 
 # The organiser's dashboard ----------------------------------------------------------
