@@ -219,7 +219,7 @@ def acceptance_refusals(*, loans=(), offers=(), campaign_over: bool) -> tuple[di
     facts = _payers(list(payers.values()), campaign_over=False) if payers else {}
     moves = [(x.wanted, x.recipient, x.proposer) for x in offers]
     moves += [(x.offered, x.proposer, x.recipient) for x in offers if x.offered_id]
-    cards = dict(zip([(c.pk, o.pk) for c, o, _ in moves], _card_refusals(moves)))
+    cards = dict(zip([(c.pk, o.pk, r.pk) for c, o, r in moves], _card_refusals(moves)))
     found: dict[tuple[str, int], str] = {}
     for loan in loans:
         phase = facts[loan.borrower.pk][0]
@@ -230,8 +230,8 @@ def acceptance_refusals(*, loans=(), offers=(), campaign_over: bool) -> tuple[di
         if reason:
             found["loan", loan.pk] = reason
     for offer in offers:
-        reason = cards[offer.wanted.pk, offer.recipient.pk] or (
-            cards[offer.offered.pk, offer.proposer.pk] if offer.offered_id else None
+        reason = cards[offer.wanted.pk, offer.recipient.pk, offer.proposer.pk] or (
+            cards[offer.offered.pk, offer.proposer.pk, offer.recipient.pk] if offer.offered_id else None
         )
         if reason is None and offer.kind == CardOffer.Kind.PURCHASE:
             reason = _payer_refusal(offer.proposer, facts[offer.proposer.pk], offer.favours, "The offer")

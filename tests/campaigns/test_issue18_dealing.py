@@ -8,6 +8,8 @@ without script."""
 import datetime
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaigns import balances, dealing, decks, ledgers, moments, titles
@@ -227,3 +229,28 @@ def test_no_pick_is_offered_once_the_campaign_is_over_gb26(four, client, organis
     titles.declare_final_day(campaign=b.campaign, by=organiser)
     page = page_of(client, b)
     assert "pick pending" in page and "/pick/" not in page
+
+
+def test_the_reasons_cost_the_same_queries_for_one_pending_deal_or_many(four, client):
+    """STYLE habit 4: the Dealing tab's reasons are read in bulk, and two buyers
+    offering for the same card each get their own answer."""
+    a, b, c, d = four
+    wanted = OwnedCard.objects.get(coach=b, source=OwnedCard.Source.MOMENT)
+    client.force_login(user_of(b))
+    page = url("coach_page", b.entry.coach_id)
+    dealing.offer_purchase(buyer=a, wanted=wanted, favours=2, by=user_of(a))
+    client.get(page)  # the standings are cached from the first reading on
+    with CaptureQueriesContext(connection) as one:
+        client.get(page)
+    for buyer in (c, d):
+        dealing.offer_purchase(buyer=buyer, wanted=wanted, favours=2, by=user_of(buyer))
+    dealing.request_loan(borrower=c, lender=b, model_name="Friday", model_type="squaddie", by=user_of(c))
+    close_dealing(d)
+    with CaptureQueriesContext(connection) as many:
+        html = client.get(page).content.decode()
+    assert len(many) == len(one)
+    closed = [not dealing.phase_for(payer).is_open for payer in (a, c, d, c)]  # three offers and the loan
+    assert closed[2] and html.count("Cannot be accepted now:") == sum(closed)
+    assert "Coach 03&#x27;s Wheeling &amp; Dealing is closed" in html
+    assert html.count('<button name="action" value="accept">Accept</button>') == 4 - sum(closed)
+    assert html.count('<button name="action" value="accept" disabled>Accept</button>') == sum(closed)
