@@ -4,6 +4,7 @@ advancements, loans and card offers, and answering them (GB-19 to GB-24)."""
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
@@ -11,8 +12,7 @@ from django.views.decorators.http import require_POST
 
 from campaigns import dealing, forms, rules
 from campaigns.models import CardOffer, Loan, Status
-from campaigns.views import _campaign, _coach_action, _me
-
+from campaigns.views import Ask, _campaign, _coach_action, _me
 
 
 @login_required
@@ -28,11 +28,22 @@ def buy_sponsorship(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def buy_advancement(request: HttpRequest, slug: str) -> HttpResponse:
+    def ask(cc):
+        refusal = dealing.advancement_refusal(cc)
+        if refusal:
+            raise ValidationError(refusal)
+        return Ask(
+            "Buy Campaign Advancement?",
+            f"It spends {rules.ADVANCEMENT_COST} Favour for +{rules.ADVANCEMENT_CP} CP, once per Wheeling & Dealing "
+            f"phase (GB-24). A Favour spent is not given back.",
+            f"Yes, buy +{rules.ADVANCEMENT_CP} CP",
+        )
+
     def act(cc, form):
         dealing.buy_advancement(coach=cc, by=request.user)
-        return "Campaign Advancement bought: +5 CP (GB-24)."
+        return f"Campaign Advancement bought: +{rules.ADVANCEMENT_CP} CP (GB-24)."
 
-    return _coach_action(request, slug, "advancement", None, act)
+    return _coach_action(request, slug, "advancement", None, act, ask=ask)
 
 
 @login_required
@@ -62,11 +73,18 @@ def make_offer(request: HttpRequest, slug: str) -> HttpResponse:
     return _coach_action(request, slug, "offer", lambda cc: forms.OfferForm(request.POST, coach=cc), act)
 
 
-def _answer_deal(request, slug, queryset, pk, *, section, withdraw, answer, done) -> HttpResponse:
+def _answer_deal(
+    request, slug, queryset, pk, *, what, section, answerer, withdraw, answer, refusal, question, done
+) -> HttpResponse:
     """Accept, refuse or withdraw a pending loan request or card offer that the
-    logged-in coach is party to (GB-22, GB-23); ``done(action, deal)`` words the
-    success message."""
-    me = _me(request, _campaign(slug))
+    logged-in coach is party to (GB-22, GB-23), after a confirmation step (issue
+    18.8). An acceptance the rules refuse now (GB-20) is refused with the reason,
+    in the error style, and the deal stays pending (issue 18.1): ``refusal(deal)``
+    says why before anyone is asked; ``question(action, deal)`` words the step and
+    ``done(action, deal)`` the success message. ``answerer(deal)`` is the id of the
+    coach who accepts or refuses; the other one may only withdraw."""
+    campaign = _campaign(slug)
+    me = _me(request, campaign)
     if me.pk is None:
         raise Http404("No such loan request or offer.")
     deal = get_object_or_404(queryset(me), pk=pk)
@@ -74,13 +92,58 @@ def _answer_deal(request, slug, queryset, pk, *, section, withdraw, answer, done
     if action not in {"accept", "refuse", "withdraw"}:
         return HttpResponse("Unknown action.", status=400)
 
+    def ask(cc):
+        if (action == "withdraw") == (answerer(deal) == me.pk):
+            raise PermissionDenied("Only the coach themself can do this.")
+        if deal.status != Status.PENDING:
+            raise ValidationError(f"This is already {deal.get_status_display()}.")
+        reason = refusal(deal, campaign.is_over) if action == "accept" else None
+        if reason:
+            raise ValidationError(dealing.acceptance_refused(reason, what))
+        return question(action, deal)
+
     def act(cc, form):
         answered = withdraw(deal) if action == "withdraw" else answer(deal, action == "accept")
-        if answered.status == Status.CLOSED:  # GB-20: the rules closed it; both coaches were told
-            return f"It could not go through and is now closed: {answered.closed_reason}"
         return done(action, answered)
 
-    return _coach_action(request, slug, section, None, act)
+    return _coach_action(request, slug, section, None, act, ask=ask)
+
+
+def _acceptance_refusal(kind: str, deal, campaign_over: bool) -> str | None:
+    loans, offers = ([deal], []) if kind == "loan" else ([], [deal])
+    refusals, _ = dealing.acceptance_refusals(loans=loans, offers=offers, campaign_over=campaign_over)
+    return refusals.get((kind, deal.pk))
+
+
+def _loan_question(action: str, loan: Loan) -> Ask:
+    if action == "accept":
+        return Ask(
+            f"Lend {loan.model_name} to {loan.borrower}?",
+            f"{loan.borrower} pays {rules.LOAN_COST} Favours: {rules.LOAN_TO_LENDER} to you, the rest to the bank, and "
+            f"you may not field {loan.model_name} in their next League Match (GB-22). It cannot be undone.",
+            "Yes, accept",
+        )
+    if action == "refuse":
+        return Ask(
+            f"Refuse {loan.borrower}'s request to borrow {loan.model_name}?",
+            "The request is closed for good; they may ask again.", "Yes, refuse",
+        )
+    return Ask(
+        f"Withdraw your request to borrow {loan.model_name} from {loan.lender}?",
+        "The request is closed for good; you may ask again.", "Yes, withdraw",
+    )
+
+
+def _offer_question(action: str, offer: CardOffer) -> Ask:
+    if action == "accept":
+        if offer.kind == CardOffer.Kind.PURCHASE:
+            moves = f"{offer.wanted.card} moves to {offer.proposer}'s pool and {offer.favours} Favours to you"
+        else:
+            moves = f"{offer.wanted.card} moves to {offer.proposer}'s pool and {offer.offered.card} to yours"
+        return Ask(f"Accept: {offer}?", f"{moves} (GB-23). It cannot be undone.", "Yes, accept")
+    if action == "refuse":
+        return Ask(f"Refuse: {offer}?", "The offer is closed for good; they may offer again.", "Yes, refuse")
+    return Ask(f"Withdraw your offer for {offer.wanted.card}?", "The offer is closed for good.", "Yes, withdraw")
 
 
 _PAST = {"accept": "accepted", "refuse": "refused", "withdraw": "withdrawn"}
@@ -90,10 +153,18 @@ _PAST = {"accept": "accepted", "refuse": "refused", "withdraw": "withdrawn"}
 @require_POST
 def answer_loan(request: HttpRequest, slug: str, loan_id: int) -> HttpResponse:
     return _answer_deal(
-        request, slug, lambda me: Loan.objects.filter(Q(borrower=me) | Q(lender=me)), loan_id,
+        request, slug,
+        lambda me: Loan.objects.filter(Q(borrower=me) | Q(lender=me)).select_related(
+            "borrower__entry__coach", "lender__entry__coach"
+        ),
+        loan_id,
+        what="loan request",
         section="loans",
+        answerer=lambda loan: loan.lender_id,
         withdraw=lambda loan: dealing.withdraw_loan(loan=loan, by=request.user),
         answer=lambda loan, accept: dealing.answer_loan(loan=loan, accept=accept, by=request.user),
+        refusal=lambda loan, over: _acceptance_refusal("loan", loan, over),
+        question=_loan_question,
         done=lambda action, loan: (
             "Loan request withdrawn." if action == "withdraw" else f"Loan of {loan.model_name} {_PAST[action]}."
         ),
@@ -104,9 +175,17 @@ def answer_loan(request: HttpRequest, slug: str, loan_id: int) -> HttpResponse:
 @require_POST
 def answer_offer(request: HttpRequest, slug: str, offer_id: int) -> HttpResponse:
     return _answer_deal(
-        request, slug, lambda me: CardOffer.objects.filter(Q(proposer=me) | Q(recipient=me)), offer_id,
+        request, slug,
+        lambda me: CardOffer.objects.filter(Q(proposer=me) | Q(recipient=me)).select_related(
+            "proposer__entry__coach", "recipient__entry__coach", "wanted__card", "offered__card"
+        ),
+        offer_id,
+        what="offer",
         section="offers",
+        answerer=lambda offer: offer.recipient_id,
         withdraw=lambda offer: dealing.withdraw_offer(offer=offer, by=request.user),
         answer=lambda offer, accept: dealing.answer_offer(offer=offer, accept=accept, by=request.user),
+        refusal=lambda offer, over: _acceptance_refusal("offer", offer, over),
+        question=_offer_question,
         done=lambda action, offer: f"Offer {_PAST[action]}.",
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Sum
 from django.utils import timezone
 
 from campaigns import notices, rules
@@ -33,7 +34,7 @@ from campaigns.models import (
     Status,
 )
 from campaigns.moments import sync_moments
-from campaigns.phases import phase_for
+from campaigns.phases import phase_for, phases_for
 from league.models import Result
 
 
@@ -50,22 +51,71 @@ def phase_share_note(coach: CampaignCoach, cost: int) -> str:
     )
 
 
+# What each of the coach's own spends costs, what it is called, and the refusal
+# when they have no League Match left to use it in.
+_SPENDS = {
+    "sponsorship": (rules.SPONSORSHIP_COST, "A sponsorship", "You have no League Match left to use a sponsorship in (GB-21)."),
+    "advancement": (rules.ADVANCEMENT_COST, "Campaign Advancement", None),
+    "loan": (rules.LOAN_COST, "A loan", "You have no League Match left to field a loaned model in (GB-22)."),
+}
+
+
+def spending_refusal(action: str, *, phase, lines, what: str | None = None) -> str | None:
+    """GB-19 to GB-24: why the coach's own ``action`` ("sponsorship", "advancement",
+    "loan") cannot go through now, from their Favour lines (``amount``, ``phase``,
+    ``kind``); None when it can. The service refuses with it and the coach's page
+    disables the action and says why (issue 18.1), from the lines it shows."""
+    cost, default_what, no_match = _SPENDS[action]
+    if not phase.is_open:
+        return f"Wheeling & Dealing is closed: {phase.closed_because}."
+    if no_match and phase.next_fixture is None:
+        return no_match
+    this_phase = [line for line in lines if line.phase == phase.number]
+    if action == "advancement":
+        done = sum(1 for line in this_phase if line.kind == LineKind.ADVANCEMENT)
+        refusal = rules.check_advancement(advancements_in_phase=done)
+        if refusal:
+            return refusal
+    return rules.check_spend(
+        balance=sum(line.amount for line in lines), spent_in_phase=-sum(line.amount for line in this_phase),
+        cost=cost, what=what or default_what,
+    )
+
+
+def _refuse_spend(action: str, coach: CampaignCoach, *, what: str | None = None):
+    """The coach's phase, or the ValidationError saying why ``action`` is refused."""
+    phase = phase_for(coach)
+    lines = FavourLine.objects.filter(coach=coach).only("amount", "phase", "kind")
+    refusal = spending_refusal(action, phase=phase, lines=list(lines), what=what)
+    if refusal:
+        raise ValidationError(refusal)
+    return phase
+
+
+def advancement_refusal(coach: CampaignCoach) -> str | None:
+    """Why ``buy_advancement`` would refuse now (reads only): the confirmation step
+    asks only about a purchase that can go through (issue 18.8)."""
+    try:
+        require_running(coach.campaign)
+        _refuse_spend("advancement", coach)
+    except ValidationError as exc:
+        return " ".join(exc.messages)
+    return None
+
+
 @transaction.atomic
 def buy_sponsorship(*, coach: CampaignCoach, sponsorship: Sponsorship, by) -> SponsorshipPurchase:
     """GB-21: 1 Favour, attached to the coach's next match, one copy of each."""
     coach = lock_coach(coach)
     require_own(coach, by)
     require_running(coach.campaign)
-    phase = require_open_phase(coach)
-    if phase.next_fixture is None:
-        raise ValidationError("You have no League Match left to use a sponsorship in (GB-21).")
+    phase = _refuse_spend("sponsorship", coach, what=f"The sponsorship {sponsorship.name}")
     held = coach.sponsorships.exclude(fixture__result__status=Result.Status.APPROVED).values_list(
         "sponsorship__name", flat=True
     )
     refusal = rules.check_sponsorship(name=sponsorship.name, held=held)
     if refusal:
         raise ValidationError(refusal)
-    require_spend(coach, phase, rules.SPONSORSHIP_COST, f"The sponsorship {sponsorship.name}")
     purchase = SponsorshipPurchase.objects.create(coach=coach, sponsorship=sponsorship, fixture=phase.next_fixture)
     FavourLine.objects.create(
         coach=coach, amount=-rules.SPONSORSHIP_COST, kind=LineKind.SPONSORSHIP, phase=phase.number,
@@ -81,12 +131,7 @@ def buy_advancement(*, coach: CampaignCoach, by) -> CampaignPointLine:
     coach = lock_coach(coach)
     require_own(coach, by)
     require_running(coach.campaign)
-    phase = require_open_phase(coach)
-    done = FavourLine.objects.filter(coach=coach, phase=phase.number, kind=LineKind.ADVANCEMENT).count()
-    refusal = rules.check_advancement(advancements_in_phase=done)
-    if refusal:
-        raise ValidationError(refusal)
-    require_spend(coach, phase, rules.ADVANCEMENT_COST, "Campaign Advancement")
+    phase = _refuse_spend("advancement", coach)
     FavourLine.objects.create(
         coach=coach, amount=-rules.ADVANCEMENT_COST, kind=LineKind.ADVANCEMENT, phase=phase.number, created_by=by,
         reason=f"Campaign Advancement: +{rules.ADVANCEMENT_CP} CP (GB-24)",
@@ -113,10 +158,7 @@ def request_loan(*, borrower: CampaignCoach, lender: CampaignCoach, model_name: 
     model_name = (model_name or "").strip()
     if not model_name:
         raise ValidationError("Name the model you want to borrow.")
-    phase = require_open_phase(borrower)
-    if phase.next_fixture is None:
-        raise ValidationError("You have no League Match left to field a loaned model in (GB-22).")
-    require_spend(borrower, phase, rules.LOAN_COST, "A loan")
+    _refuse_spend("loan", borrower)
     loan = Loan.objects.create(borrower=borrower, lender=lender, model_name=model_name, model_type=model_type)
     notices.loan_requested(loan)
     return loan
@@ -136,51 +178,79 @@ def _answer(deal, *, status: str, what: str, extra_fields: tuple[str, ...] = ())
     deal.save(update_fields=["status", "answered_at", *extra_fields])
 
 
-def _close_by_rules(deal, *, reason: str, what: str, coaches: tuple[CampaignCoach, CampaignCoach]) -> None:
-    """GB-20 Decision: a deal agreed earlier is checked again when it is answered;
-    one the rules now refuse is closed (never left pending) and both coaches are
-    told why."""
-    deal.status = Status.CLOSED
-    deal.closed_reason = reason[:300]
-    deal.answered_at = timezone.now()
-    deal.save(update_fields=["status", "closed_reason", "answered_at"])
-    notices.tell(coaches, f"{what} could not go through and is closed: {reason}")
+def _payers(coaches: list[CampaignCoach], *, campaign_over: bool) -> dict[int, tuple]:
+    """By coach id: (phase, balance, spent in that phase) for the coaches who pay
+    for pending deals, in three queries (their phases, their Favours by phase)."""
+    phases = phases_for(coaches, campaign_over=campaign_over)
+    balance: dict[int, int] = {cc.pk: 0 for cc in coaches}
+    by_phase: dict[tuple[int, int | None], int] = {}
+    for row in FavourLine.objects.filter(coach_id__in=balance).values("coach_id", "phase").annotate(total=Sum("amount")):
+        balance[row["coach_id"]] += row["total"]
+        by_phase[row["coach_id"], row["phase"]] = row["total"]
+    return {
+        pk: (phase, balance[pk], -by_phase.get((pk, phase.number), 0)) for pk, phase in phases.items()
+    }
 
 
-def _payer_phase(payer: CampaignCoach):
-    """GB-19 when a deal is answered: the paying coach's Wheeling & Dealing phase,
-    which must still be open (the message names them: both coaches are told)."""
-    phase = phase_for(payer)
+def _payer_refusal(payer: CampaignCoach, facts: tuple, cost: int, what: str) -> str | None:
+    """GB-19, GB-20 when a deal is answered: the paying coach's Wheeling & Dealing
+    phase is open and they still have the Favours and the phase's allowance for it
+    (the message names them: both coaches read it)."""
+    phase, balance, spent = facts
     if not phase.is_open:
-        raise ValidationError(f"{payer}'s Wheeling & Dealing is closed: {phase.closed_because}.")
-    return phase
+        return f"{payer}'s Wheeling & Dealing is closed: {phase.closed_because}."
+    return rules.check_spend(balance=balance, spent_in_phase=spent, cost=cost, what=what, who=str(payer))
 
 
-def _payer_can_spend(payer: CampaignCoach, phase, cost: int, what: str) -> None:
-    """GB-19, GB-20 when a deal is answered: the payer still has the Favours and the
-    phase's allowance for it."""
-    refusal = rules.check_spend(
-        balance=favour_balance(payer), spent_in_phase=spent_in_phase(payer, phase.number),
-        cost=cost, what=what, who=str(payer),
-    )
-    if refusal:
-        raise ValidationError(refusal)
+def acceptance_refusals(*, loans=(), offers=(), campaign_over: bool) -> tuple[dict[tuple[str, int], str], dict]:
+    """GB-20 Decision: why each pending loan request or card offer cannot be
+    accepted now, by ("loan" | "offer", id); a deal that can go through has no
+    entry. The answer services refuse with it (and the deal stays pending: a
+    refusal never destroys what was refused, issue 18.1), the coach's page
+    disables Accept and shows both coaches why. Five queries whatever the number
+    of deals. Also returns the payers' facts (phase, balance, spent) by coach id."""
+    loans, offers = list(loans), list(offers)
+    if campaign_over:
+        reason = "The Final Day has been declared: this campaign is over (GB-26)."
+        return {**{("loan", x.pk): reason for x in loans}, **{("offer", x.pk): reason for x in offers}}, {}
+    payers = {x.borrower.pk: x.borrower for x in loans} | {
+        x.proposer.pk: x.proposer for x in offers if x.kind == CardOffer.Kind.PURCHASE
+    }
+    facts = _payers(list(payers.values()), campaign_over=False) if payers else {}
+    moves = [(x.wanted, x.recipient, x.proposer) for x in offers]
+    moves += [(x.offered, x.proposer, x.recipient) for x in offers if x.offered_id]
+    cards = dict(zip([(c.pk, o.pk, r.pk) for c, o, r in moves], _card_refusals(moves)))
+    found: dict[tuple[str, int], str] = {}
+    for loan in loans:
+        phase = facts[loan.borrower.pk][0]
+        reason = rules.check_loanable(loan.model_type)
+        if reason is None and phase.is_open and phase.next_fixture is None:
+            reason = f"{loan.borrower} has no League Match left to field the model in (GB-22)."
+        reason = reason or _payer_refusal(loan.borrower, facts[loan.borrower.pk], rules.LOAN_COST, "The loan")
+        if reason:
+            found["loan", loan.pk] = reason
+    for offer in offers:
+        reason = cards[offer.wanted.pk, offer.recipient.pk, offer.proposer.pk] or (
+            cards[offer.offered.pk, offer.proposer.pk, offer.recipient.pk] if offer.offered_id else None
+        )
+        if reason is None and offer.kind == CardOffer.Kind.PURCHASE:
+            reason = _payer_refusal(offer.proposer, facts[offer.proposer.pk], offer.favours, "The offer")
+        if reason:
+            found["offer", offer.pk] = reason
+    return found, facts
 
 
-def _refusal(check) -> str | None:
-    """The rules' refusal of ``check()`` as one message, None when it passes."""
-    try:
-        check()
-    except ValidationError as exc:
-        return " ".join(exc.messages)
-    return None
+def acceptance_refused(reason: str, what: str) -> str:
+    """Issue 18.1: the refusal of an acceptance, which destroys nothing."""
+    return f"This {what} cannot be accepted now: {reason} It stays pending: accept it once it can go through, or refuse it."
 
 
 @transaction.atomic
 def answer_loan(*, loan: Loan, accept: bool, by) -> Loan:
     """GB-22: the lender accepts (borrower pays 3: 2 to the lender, 1 to the bank;
-    the loan lasts the borrower's next match) or refuses. An accepted request the
-    rules no longer allow (GB-19, GB-20) is closed and both coaches are told."""
+    the loan lasts the borrower's next match) or refuses. Accepting a request the
+    rules no longer allow (GB-19, GB-20) is refused with the reason and the request
+    stays pending (issue 18.1); both coaches' pages say why."""
     loan = Loan.objects.select_for_update(of=("self",)).select_related("borrower", "lender").get(pk=loan.pk)
     borrower, lender = lock_pair(loan.borrower, loan.lender)
     require_own(lender, by)
@@ -189,26 +259,11 @@ def answer_loan(*, loan: Loan, accept: bool, by) -> Loan:
         notices.loan_answered(loan)
         return loan
     _require_pending(loan, "loan request")
-    found = {}
-
-    def check() -> None:
-        require_running(borrower.campaign)
-        refusal = rules.check_loanable(loan.model_type)
-        if refusal:
-            raise ValidationError(refusal)
-        phase = _payer_phase(borrower)
-        if phase.next_fixture is None:
-            raise ValidationError(f"{borrower} has no League Match left to field the model in (GB-22).")
-        _payer_can_spend(borrower, phase, rules.LOAN_COST, "The loan")
-        found["phase"] = phase
-
-    reason = _refusal(check)
-    if reason:
-        _close_by_rules(
-            loan, reason=reason, what=f"{borrower}'s loan of {loan.model_name} from {lender}", coaches=(borrower, lender)
-        )
-        return loan
-    phase = found["phase"]
+    loan.borrower, loan.lender = borrower, lender
+    refusals, facts = acceptance_refusals(loans=[loan], campaign_over=borrower.campaign.is_over)
+    if ("loan", loan.pk) in refusals:
+        raise ValidationError(acceptance_refused(refusals["loan", loan.pk], "loan request"))
+    phase = facts[borrower.pk][0]
     loan.fixture = phase.next_fixture
     _answer(loan, status=Status.ACCEPTED, what="loan request", extra_fields=("fixture",))
     FavourLine.objects.create(
@@ -231,27 +286,57 @@ def withdraw_loan(*, loan: Loan, by) -> Loan:
     return loan
 
 
-def _check_card_movable(card: OwnedCard, owner: CampaignCoach, receiver: CampaignCoach) -> None:
+def _card_refusal(card: OwnedCard, owner: CampaignCoach, receiver: CampaignCoach, *, receiver_holds: bool,
+                  deck: Deck | None) -> str | None:
+    """GB-14, GB-23: why ``card`` cannot move from ``owner`` to ``receiver`` now."""
     if card.gone_at is not None or card.coach_id != owner.pk:
-        raise ValidationError(f"{card.card} is no longer in {owner}'s pool.")
+        return f"{card.card} is no longer in {owner}'s pool."
     if card.is_locked:
-        raise ValidationError(f"{card.card} is {owner}'s starting pick and cannot change hands (GB-14).")
-    if OwnedCard.objects.filter(coach=receiver, card_id=card.card_id, gone_at__isnull=True).exists():
-        raise ValidationError(f"{receiver} already has {card.card} in their pool.")
+        return f"{card.card} is {owner}'s starting pick and cannot change hands (GB-14)."
+    if receiver_holds:
+        return f"{receiver} already has {card.card} in their pool."
     # Decision (GB-16, GB-17, GB-23): a card in a registered deck stays with its
     # owner until that match is approved, so it scores for one coach only.
-    deck = (
-        Deck.objects.filter(coach=owner, cards=card.card_id)
-        .exclude(fixture__result__status=Result.Status.APPROVED)
-        .select_related("fixture__round")
-        .order_by("fixture__date")
-        .first()
-    )
     if deck is not None:
-        raise ValidationError(
+        return (
             f"{card.card} is in {owner}'s registered deck for {deck.fixture.round}: it can change hands once "
             f"that match's result is approved (GB-16, GB-23)."
         )
+    return None
+
+
+def _card_refusals(moves: list[tuple[OwnedCard, CampaignCoach, CampaignCoach]]) -> list[str | None]:
+    """``_card_refusal`` for each (card, owner, receiver), in two queries whatever
+    their number: the receivers' pools and the owners' decks not yet approved."""
+    if not moves:
+        return []
+    card_ids = {card.card_id for card, _, _ in moves}
+    held = set(
+        OwnedCard.objects.filter(
+            coach_id__in={r.pk for _, _, r in moves}, card_id__in=card_ids, gone_at__isnull=True
+        ).values_list("coach_id", "card_id")
+    )
+    decks: dict[tuple[int, int], Deck] = {}
+    for row in (
+        Deck.cards.through.objects.filter(deck__coach_id__in={o.pk for _, o, _ in moves}, plotcard_id__in=card_ids)
+        .exclude(deck__fixture__result__status=Result.Status.APPROVED)
+        .select_related("deck__fixture__round")
+        .order_by("deck__fixture__date", "deck_id")
+    ):
+        decks.setdefault((row.deck.coach_id, row.plotcard_id), row.deck)
+    return [
+        _card_refusal(
+            card, owner, receiver,
+            receiver_holds=(receiver.pk, card.card_id) in held, deck=decks.get((owner.pk, card.card_id)),
+        )
+        for card, owner, receiver in moves
+    ]
+
+
+def _check_card_movable(card: OwnedCard, owner: CampaignCoach, receiver: CampaignCoach) -> None:
+    (refusal,) = _card_refusals([(card, owner, receiver)])
+    if refusal:
+        raise ValidationError(refusal)
 
 
 @transaction.atomic
@@ -296,8 +381,9 @@ def offer_swap(*, proposer: CampaignCoach, wanted: OwnedCard, offered: OwnedCard
 def answer_offer(*, offer: CardOffer, accept: bool, by) -> CardOffer:
     """GB-23: the card's owner accepts or refuses. A sale moves the card to the buyer
     and the Favours to the seller (spent by the buyer, GB-19); a swap moves both.
-    An accepted offer the rules no longer allow (a card now in a registered deck,
-    Favours spent meanwhile: GB-19, GB-20) is closed and both coaches are told."""
+    Accepting an offer the rules no longer allow (a card now in a registered deck,
+    Favours spent meanwhile: GB-19, GB-20) is refused with the reason and the offer
+    stays pending (issue 18.1); both coaches' pages say why."""
     offer = CardOffer.objects.select_for_update(of=("self",)).select_related("proposer", "recipient").get(pk=offer.pk)
     proposer, recipient = lock_pair(offer.proposer, offer.recipient)
     require_own(recipient, by)
@@ -311,26 +397,14 @@ def answer_offer(*, offer: CardOffer, accept: bool, by) -> CardOffer:
         OwnedCard.objects.select_for_update(of=("self",)).select_related("card").get(pk=offer.offered_id)
         if offer.offered_id else None
     )
-    found = {}
-
-    def check() -> None:
-        require_running(proposer.campaign)
-        _check_card_movable(wanted, recipient, proposer)
-        if offered is not None:
-            _check_card_movable(offered, proposer, recipient)
-        if offer.kind == CardOffer.Kind.PURCHASE:
-            phase = _payer_phase(proposer)
-            _payer_can_spend(proposer, phase, offer.favours, "The offer")
-            found["phase"] = phase
-
-    reason = _refusal(check)
-    if reason:
-        _close_by_rules(offer, reason=reason, what=f"{proposer}'s offer for {wanted.card}", coaches=(proposer, recipient))
-        return offer
+    offer.proposer, offer.recipient, offer.wanted, offer.offered = proposer, recipient, wanted, offered
+    refusals, facts = acceptance_refusals(offers=[offer], campaign_over=proposer.campaign.is_over)
+    if ("offer", offer.pk) in refusals:
+        raise ValidationError(acceptance_refused(refusals["offer", offer.pk], "offer"))
     now = timezone.now()
     if offer.kind == CardOffer.Kind.PURCHASE:
         FavourLine.objects.create(
-            coach=proposer, amount=-offer.favours, kind=LineKind.CARD_SALE, phase=found["phase"].number, offer=offer,
+            coach=proposer, amount=-offer.favours, kind=LineKind.CARD_SALE, phase=facts[proposer.pk][0].number, offer=offer,
             created_by=by, reason=f"bought {wanted.card} from {recipient} (GB-23)",
         )
         FavourLine.objects.create(

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from campaigns import rules
 from campaigns.guards import lock_coach, require_own, require_running
 from campaigns.models import Achievement, CampaignCoach, Deck, OwnedCard, PlotCard
 from league.models import Fixture
@@ -60,8 +61,9 @@ def register_deck(*, coach: CampaignCoach, fixture: Fixture, cards: Iterable[Plo
             f"Decks are shown face up from match day ({fixture.date:%d %b %Y}): yours can no longer change (GB-16)."
         )
     cards = list({c.pk: c for c in cards}.values())
-    if len(cards) != 12:
-        raise ValidationError(f"A deck is exactly 12 distinct cards (GB-16); you chose {len(cards)}.")
+    refusal = rules.check_deck_size(chosen=len(cards))
+    if refusal:
+        raise ValidationError(refusal)
     pool = pool_card_ids(coach)
     outside = sorted(c.name for c in cards if c.pk not in pool)
     if outside:

@@ -34,12 +34,14 @@ from campaigns import dealing, decks, moments, phases
 from campaigns.models import (
     Campaign,
     CampaignCoach,
+    CardOffer,
     Guild,
     ModelType,
     MomentUnlock,
     OwnedCard,
     PlotCard,
     Sponsorship,
+    Status,
 )
 from league import services
 from league import season_services
@@ -229,8 +231,15 @@ class _BigLeague:
         for fixture in fixtures:
             for entry_id in (fixture.home_id, fixture.away_id):
                 cc = self.by_entry[entry_id]
+                # A card someone offers for stays out of its owner's deck, so the
+                # offer can be accepted (GB-23: a card in a registered deck cannot move).
+                offered = CardOffer.objects.filter(recipient=cc, status=Status.PENDING).values("wanted__card")
                 owned = sorted(
-                    (o.card for o in cc.owned_cards.filter(gone_at__isnull=True).select_related("card")),
+                    (
+                        o.card
+                        for o in cc.owned_cards.filter(gone_at__isnull=True).exclude(card__in=offered)
+                        .select_related("card")
+                    ),
                     key=lambda c: (-c.cp_reward, -c.favour_reward, c.name),
                 )
                 deck = (owned + [c for c in self.base_pool if c not in owned])[:12]

@@ -46,13 +46,29 @@ class PickForm(forms.Form):
 
 
 class DeckForm(forms.Form):
-    """GB-16: exactly 12 distinct cards from the pool (the service counts them)."""
+    """GB-16: exactly 12 distinct cards from the pool. The form may start ticked
+    from an earlier deck (``prefill``); it says so, and a wrong count says how
+    many of the ticked cards were pre-filled (issue 18.2)."""
 
     cards = CardsField(queryset=PlotCard.objects.none(), widget=forms.CheckboxSelectMultiple)
 
-    def __init__(self, *args, pool_ids, **kwargs):
+    def __init__(self, *args, pool_ids, prefill=None, **kwargs):
+        self.prefill = prefill
+        if prefill is not None and not args:
+            kwargs.setdefault("initial", {"cards": prefill.card_ids})
         super().__init__(*args, **kwargs)
         self.fields["cards"].queryset = PlotCard.objects.filter(pk__in=pool_ids).order_by("kind", "name")
+
+    def clean_cards(self):
+        cards = self.cleaned_data["cards"]
+        chosen = {c.pk for c in cards}
+        prefilled = len(chosen & set(self.prefill.card_ids)) if self.prefill else 0
+        refusal = rules.check_deck_size(
+            chosen=len(chosen), prefilled=prefilled, prefilled_from=self.prefill.source if self.prefill else ""
+        )
+        if refusal:
+            raise forms.ValidationError(refusal)
+        return cards
 
 
 class AchievementsForm(forms.Form):

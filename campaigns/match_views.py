@@ -50,9 +50,7 @@ def _render_fixture_page(request, campaign, fixture, side, is_organiser, bound=N
         this_side, cc, deck = block["side"], block["cc"], block["deck"]
         if block["deck_open"]:
             block["deck_form"] = bound.get(f"deck-{this_side}") or forms.DeckForm(
-                pool_ids=decks.pool_card_ids(cc),
-                initial={"cards": selectors.last_deck_cards(cc, deck)},
-                prefix=f"deck-{this_side}",
+                pool_ids=decks.pool_card_ids(cc), prefill=selectors.deck_prefill(cc, deck), prefix=f"deck-{this_side}",
             )
         if block["achievements_open"]:
             block["achieved_form"] = bound.get(f"achieved-{this_side}") or forms.AchievementsForm(
@@ -68,6 +66,7 @@ def _render_fixture_page(request, campaign, fixture, side, is_organiser, bound=N
         **page,
         "campaign": campaign,
         "league": campaign.season.league,
+        "season": campaign.season,
         "fixture": fixture,
         "is_organiser": is_organiser,
         "errors": errors,
@@ -85,7 +84,10 @@ def _fixture_action(request, slug, fixture_id, what: str) -> HttpResponse:
     cc = selectors.fixture_coaches(campaign, fixture)[target_side]
     key = f"{what}-{target_side}"
     if what == "deck":
-        form = forms.DeckForm(request.POST, pool_ids=decks.pool_card_ids(cc), prefix=key)
+        deck = Deck.objects.filter(coach_id=cc.pk, fixture=fixture).prefetch_related("cards").first() if cc.pk else None
+        form = forms.DeckForm(
+            request.POST, pool_ids=decks.pool_card_ids(cc), prefill=selectors.deck_prefill(cc, deck), prefix=key
+        )
     else:
         deck = Deck.objects.filter(coach_id=cc.pk, fixture=fixture).first() if cc.pk else None
         form = forms.AchievementsForm(

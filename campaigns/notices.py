@@ -6,11 +6,9 @@ commits)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from django.urls import reverse
 
-from campaigns.models import CampaignCoach, CardOffer, Loan, MomentUnlock, Notice
+from campaigns.models import CampaignCoach, CardOffer, Loan, MomentUnlock
 from campaigns.rules import LOAN_COST, LOAN_TO_LENDER
 from league import notifications
 from league.notifications import Kind
@@ -21,9 +19,8 @@ OFFER_MADE = Kind("offer_made", "Another coach offers for one of your plot cards
 OFFER_ANSWERED = Kind("offer_answered", "Your card offer is accepted or refused (Big League)")
 MOMENT_TO_CONFIRM = Kind("moment_to_confirm", "A coach reached a Moment for you to confirm (Big League organisers)")
 CARD_TO_PICK = Kind("card_to_pick", "A Moment of yours is confirmed: a card to pick (Big League)")
-DEAL_CLOSED = Kind("deal_closed", "A deal of yours is closed because the rules no longer allow it (Big League)")
 
-KINDS = (LOAN_REQUESTED, LOAN_ANSWERED, OFFER_MADE, OFFER_ANSWERED, MOMENT_TO_CONFIRM, CARD_TO_PICK, DEAL_CLOSED)
+KINDS = (LOAN_REQUESTED, LOAN_ANSWERED, OFFER_MADE, OFFER_ANSWERED, MOMENT_TO_CONFIRM, CARD_TO_PICK)
 
 
 def _coach(cc: CampaignCoach):
@@ -44,18 +41,6 @@ def _load(*coaches: CampaignCoach) -> list[CampaignCoach]:
         [cc.pk for cc in coaches]
     )
     return [by_pk[cc.pk] for cc in coaches]
-
-
-def tell(coaches: Iterable[CampaignCoach], text: str) -> list[Notice]:
-    """Leave ``text`` on each coach's campaign page and email it to those with an
-    address. Call inside the write's transaction: a refused write tells nobody."""
-    coaches = list({cc.pk: cc for cc in coaches}.values())
-    notices = Notice.objects.bulk_create([Notice(coach=cc, text=text[:500]) for cc in coaches])
-    for cc in _load(*coaches):
-        notifications.send(
-            DEAL_CLOSED, [_coach(cc)], subject=_subject(cc, f"news for {cc.name}"), body=text, link=_page(cc)
-        )
-    return notices
 
 
 def loan_requested(loan: Loan) -> None:

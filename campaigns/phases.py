@@ -75,6 +75,38 @@ def phase_for(coach: CampaignCoach, *, campaign_over: bool | None = None) -> Pha
     )
     if campaign_over is None:
         campaign_over = coach.campaign.is_over
+    return _phase(
+        fixtures, campaign_over,
+        lambda nxt: coach.pk is not None and Deck.objects.filter(coach=coach, fixture=nxt).exists(),
+    )
+
+
+def phases_for(coaches: list[CampaignCoach], *, campaign_over: bool) -> dict[int, Phase]:
+    """``phase_for`` for several coaches of one campaign in two queries (their
+    fixtures and their decks), by campaign coach id: the other side of each deal a
+    coach's page lists (issue 18.1)."""
+    by_entry = {cc.entry_id: cc for cc in coaches}
+    fixtures: dict[int, list[Fixture]] = {entry_id: [] for entry_id in by_entry}
+    for f in (
+        Fixture.objects.matches()
+        .filter(Q(home_id__in=by_entry) | Q(away_id__in=by_entry))
+        .select_related("round", "result", "home__coach", "away__coach")
+    ):
+        for entry_id in (f.home_id, f.away_id):
+            if entry_id in fixtures:
+                fixtures[entry_id].append(f)
+    decks = set(
+        Deck.objects.filter(coach_id__in=[cc.pk for cc in coaches if cc.pk]).values_list("coach_id", "fixture_id")
+    )
+    return {
+        cc.pk: _phase(fixtures[cc.entry_id], campaign_over, lambda nxt, cc=cc: (cc.pk, nxt.pk) in decks)
+        for cc in coaches
+    }
+
+
+def _phase(fixtures: list[Fixture], campaign_over: bool, has_deck) -> Phase:
+    """The phase from the coach's League Matches (results loaded); ``has_deck(nxt)``
+    says whether their deck for the next one is registered."""
     played = sum(1 for f in fixtures if _approved(f))
     nxt = next_match(fixtures)
     if campaign_over:
@@ -99,7 +131,7 @@ def phase_for(coach: CampaignCoach, *, campaign_over: bool | None = None) -> Pha
         )
     if nxt is None:
         step = "Wheeling & Dealing (no League Match left)"
-    elif coach.pk is None or not Deck.objects.filter(coach=coach, fixture=nxt).exists():
+    elif not has_deck(nxt):
         step = "Wheeling & Dealing, then build your deck"
     else:
         step = "Wheeling & Dealing; your deck is registered"

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from campaigns import forms, ledgers, moments, setup, titles
 from campaigns.models import MomentUnlock
-from campaigns.views import _campaign, _coach_action, _is_organiser, _me, _refused
+from campaigns.views import CONFIRMED, Ask, _campaign, _coach_action, _is_organiser, _me, _refused, confirmation
 
 
 
@@ -89,6 +89,19 @@ def declare_final_day(request: HttpRequest, slug: str) -> HttpResponse:
     campaign = _campaign(slug)
     if not _is_organiser(request, campaign):
         raise PermissionDenied("Only the Longshanks declares the Final Day (GB-26).")
+    refusal = titles.final_day_refusal(campaign)
+    if refusal:
+        messages.error(request, refusal)
+        return redirect(reverse("campaigns:campaign_table", args=[slug]))
+    if request.POST.get(CONFIRMED) != "yes":  # issue 18.8: it cannot be undone
+        ask = Ask(
+            "Declare the Final Day?",
+            "The three titles are fixed as the table stands and every coach without one gets 5 Favours in their "
+            "next campaign in this league (GB-26). Wheeling & Dealing ends. It cannot be undone.",
+            "Yes, declare the Final Day",
+        )
+        return confirmation(request, campaign.season.league, campaign.season, ask,
+                            back=reverse("campaigns:campaign_table", args=[slug]))
     try:
         with transaction.atomic():
             titles.declare_final_day(campaign=setup.ensure_campaign(campaign.season), by=request.user)

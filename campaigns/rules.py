@@ -17,6 +17,7 @@ LOAN_TO_LENDER = 2  # GB-22: the third Favour goes back to the bank
 MAX_CARD_OFFER = 5  # GB-23
 ADVANCEMENT_COST = 1  # GB-24
 ADVANCEMENT_CP = 5  # GB-24
+DECK_SIZE = 12  # GB-16
 CARRY_OVER_FAVOURS = 5  # GB-26
 UNLOANABLE_TYPES = {"captain": "Captain", "mascot": "Mascot"}  # GB-22
 # STYLE habit 15, issue 12: the bounds of what a person or a file can enter. One
@@ -222,6 +223,21 @@ def check_advancement(*, advancements_in_phase: int) -> str | None:
             f"(GB-24: at most {ADVANCEMENT_COST} Favour per phase for +{ADVANCEMENT_CP} CP)."
         )
     return None
+
+
+def check_deck_size(*, chosen: int, prefilled: int = 0, prefilled_from: str = "") -> str | None:
+    """GB-16: a deck is exactly 12 distinct cards. ``prefilled`` of the ``chosen``
+    cards were ticked already when the form was shown (issue 18.2), so the count a
+    coach did not expect is explained."""
+    if chosen == DECK_SIZE:
+        return None
+    message = f"A deck is exactly {DECK_SIZE} distinct cards (GB-16); you chose {chosen}."
+    if prefilled:
+        message += (
+            f" {prefilled} of them {'were' if prefilled != 1 else 'was'} ticked already, pre-filled from "
+            f"{prefilled_from}: untick the cards you leave out."
+        )
+    return message
 
 
 def check_card_offer(favours: int) -> str | None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from django.db.models import Q, Sum
 
 from campaigns import pictures, rules
+from campaigns.dealing import acceptance_refusals, spending_refusal
 from campaigns.decks import base_pool, deck_visible_to_opponent
 from campaigns.models import (
     Achievement,
@@ -253,6 +254,14 @@ def coach_page(campaign: Campaign, cc: CampaignCoach, joining: NewCoach | None =
         cp_lines = list(CampaignPointLine.objects.filter(coach=cc).select_related("created_by__coach", "result__fixture__round"))
         favour_lines = list(FavourLine.objects.filter(coach=cc).select_related("created_by__coach", "result__fixture__round"))
         notices = list(Notice.objects.filter(coach=cc)[:NOTICES_SHOWN])
+    # Issue 18.1: an action that cannot go through now is shown disabled, with why.
+    pending_loans = [x for x in loans if x.status == Status.PENDING]
+    pending_offers = [x for x in offers if x.status == Status.PENDING]
+    blocked, _ = acceptance_refusals(loans=pending_loans, offers=pending_offers, campaign_over=campaign.is_over)
+    for x in pending_loans:
+        x.blocked = blocked.get(("loan", x.pk))
+    for x in pending_offers:
+        x.blocked = blocked.get(("offer", x.pk))
     for u in unlocks:
         u.is_reached = u.threshold <= row.cp  # GB-12: still reached after any correction
         u.picked_card = getattr(u, "picked", None) if u.pk else None
@@ -275,6 +284,10 @@ def coach_page(campaign: Campaign, cc: CampaignCoach, joining: NewCoach | None =
         "cp_chart": pictures.cp_chart(cp_lines, table),
         "favours_chart": pictures.favours_chart(favour_lines),
         "notices": notices,
+        "spend_refusals": {
+            action: spending_refusal(action, phase=phase, lines=favour_lines)
+            for action in ("sponsorship", "advancement", "loan")
+        },
         **debt(row.favours_balance, favour_lines),
     }
 
@@ -342,18 +355,34 @@ def fixture_page(campaign: Campaign, fixture: Fixture, side: str | None, is_orga
             "show_deck": own or is_organiser or visible,
             "achieved": achieved.get(cc.pk, []) if cc.pk else [],
             "sponsorships": sponsorships.get(cc.pk, []) if cc.pk else [],
-            "deck_open": own and result is None,
+            # GB-16: the form is offered only where registering can go through.
+            "deck_open": own and result is None and not campaign.is_over and (deck is None or not visible),
             "achievements_open": (own or is_organiser) and open_for_achievements and deck is not None,
         })
     return {"result": result, "sides": sides, "loans": loans, "decks_visible": visible}
 
 
-def last_deck_cards(cc: CampaignCoach, deck: Deck | None) -> list[int]:
-    """The cards a new deck form starts from: this match's deck, else the coach's
-    latest one."""
-    if deck is None and cc.pk:
-        deck = Deck.objects.filter(coach=cc).order_by("-fixture__round__number").first()
-    return [c.pk for c in deck.cards.all()] if deck else []
+@dataclass(frozen=True)
+class DeckPrefill:
+    """The cards a deck form starts ticked with, and where they come from, which
+    the page says (issue 18.2: a form ticked from another match's deck while the
+    page says "No deck registered" misled a coach into ticking 24)."""
+
+    card_ids: list[int]
+    source: str  # "your deck for this match", "your deck for Round 3"
+
+
+def deck_prefill(cc: CampaignCoach, deck: Deck | None) -> DeckPrefill | None:
+    """This match's deck, else the coach's latest one (two queries at most); None
+    when the coach has registered no deck yet."""
+    if deck is not None:
+        return DeckPrefill([c.pk for c in deck.cards.all()], "your deck for this match")
+    if cc.pk is None:
+        return None
+    last = Deck.objects.filter(coach=cc).select_related("fixture__round").order_by("-fixture__round__number").first()
+    if last is None:
+        return None
+    return DeckPrefill([c.pk for c in last.cards.all()], f"your deck for {last.fixture.round}")
 
 
 # The organiser's dashboard ----------------------------------------------------------

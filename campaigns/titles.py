@@ -13,6 +13,20 @@ from campaigns.setup import carry_over, ensure_campaign
 from league.models import Fixture
 
 
+def final_day_refusal(campaign: Campaign) -> str | None:
+    """GB-26: why the Final Day cannot be declared now (reads only); the page asks
+    for confirmation only when it can (issue 18.8)."""
+    if campaign.is_over:
+        return "The Final Day has already been declared."
+    unplayed = Fixture.objects.filter(round__season=campaign.season).unplayed().count()
+    if unplayed:
+        return (
+            f"{unplayed} League Match{'es' if unplayed != 1 else ''} still without an approved result: "
+            "record or abandon them before the Final Day (GB-26)."
+        )
+    return None
+
+
 @transaction.atomic
 def declare_final_day(*, campaign: Campaign, by) -> list[Title]:
     """GB-26: once every League Match has its approved result, the Longshanks fixes
@@ -22,16 +36,11 @@ def declare_final_day(*, campaign: Campaign, by) -> list[Title]:
 
     campaign = Campaign.objects.select_for_update(of=("self",)).select_related("season__league").get(pk=campaign.pk)
     require_organiser(campaign, by)
-    if campaign.is_over:
-        raise ValidationError("The Final Day has already been declared.")
+    refusal = final_day_refusal(campaign)
+    if refusal:
+        raise ValidationError(refusal)
     season = campaign.season
     ensure_campaign(season)
-    unplayed = Fixture.objects.filter(round__season=season).unplayed().count()
-    if unplayed:
-        raise ValidationError(
-            f"{unplayed} League Match{'es' if unplayed != 1 else ''} still without an approved result: "
-            "record or abandon them before the Final Day (GB-26)."
-        )
     rows = campaign_rows(campaign)
     race = title_race(rows)
     by_name = {row.name: row for row in rows}

@@ -11,6 +11,7 @@ refusal on the form that caused it (status 400) and writes nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -21,7 +22,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django_tables2 import RequestConfig
 
-from campaigns import forms, moments, selectors, setup
+from campaigns import forms, moments, selectors, setup, titles
 from campaigns.models import Campaign, CampaignCoach, Title
 from campaigns.tables import CampaignTable
 from league.models import League, Season
@@ -123,6 +124,8 @@ def campaign_table(request: HttpRequest, slug: str) -> HttpResponse:
         "race": [(label, *race[value]) for value, label in Title.Name.choices],
         "fixed": [(label, fixed[value]) for value, label in Title.Name.choices] if fixed is not None else None,
         "is_organiser": is_organiser,
+        # Issue 18.1: the Final Day button says why it cannot be pressed yet.
+        "final_day_refusal": titles.final_day_refusal(campaign) if is_organiser and not campaign.is_over else None,
     }
     return render(request, "campaigns/campaign_table.html", context)
 
@@ -160,7 +163,7 @@ def _render_coach_page(
     page = selectors.coach_page(campaign, cc, joining)
     start_unlock, pending, phase = page["start_unlock"], page["pending"], page["phase"]
     forms_ = {}
-    if is_owner:
+    if is_owner and not campaign.is_over:  # GB-26: no pick once the campaign is over
         if start_unlock is not None and start_unlock.picked_card is None:
             forms_["start"] = bound.get("start") or forms.StartingPickForm(coach=cc)
         for u in pending:
@@ -196,18 +199,49 @@ def _render_coach_page(
 
 
 TABS = [("overview", "Overview"), ("picks", "Picks"), ("decks", "Decks"), ("dealing", "Dealing"), ("history", "History")]
-_TAB_OF_FORM = {"start": "picks", "sponsorship": "dealing", "loan": "dealing", "offer": "dealing"}
+_TAB_OF_FORM = {
+    "start": "picks", "sponsorship": "dealing", "loan": "dealing", "offer": "dealing", "advancement": "dealing",
+    "loans": "dealing", "offers": "dealing",
+}
 
 
 def _tab_for(bound: dict) -> str:
     """The section of the page opened first: the one holding a refused form, else
     the overview (the page's tabs are anchors; static/css/site.css)."""
+    if "tab" in bound:
+        return bound["tab"]
     for key in bound:
         if key.startswith("pick-"):
             return "picks"
         if key in _TAB_OF_FORM:
             return _TAB_OF_FORM[key]
     return "overview"
+
+
+@dataclass(frozen=True)
+class Ask:
+    """Issue 18.8: what the confirmation step of a destructive one-click action
+    asks. No script (the CSP forbids inline script): the first POST answers this
+    page, whose button posts the same fields again with ``confirmed=yes``."""
+
+    question: str
+    detail: str
+    button: str
+
+
+CONFIRMED = "confirmed"
+
+
+def confirmation(request: HttpRequest, league: League, season: Season, ask: Ask, *, back: str) -> HttpResponse:
+    """The confirmation page: the question, what the action does, the same fields
+    posted again with the confirmation, and the way back without doing it."""
+    fields = [
+        (name, value) for name, values in request.POST.lists()
+        if name not in ("csrfmiddlewaretoken", CONFIRMED) for value in values
+    ]
+    context = {"league": league, "season": season, "ask": ask, "fields": fields, "back": back,
+               "confirmed": CONFIRMED, "is_organiser": league.is_organised_by(request.user)}
+    return render(request, "campaigns/confirm.html", context)
 
 
 def _coach_action(
@@ -218,10 +252,16 @@ def _coach_action(
     act: Callable[[CampaignCoach, object], str],
     *,
     organiser_for: int | None = None,
+    ask: Callable[[CampaignCoach], Ask] | None = None,
 ) -> HttpResponse:
     """Run one coach-page action: the acting coach (or, with ``organiser_for``, the
     Longshanks acting on that coach), a bound form, the service. Refusals re-render
-    the page with the message on that form and status 400."""
+    the page with the message on that form and status 400, in the error style.
+
+    With ``ask``, a POST without the confirmation answers the confirmation page
+    (issue 18.8); ``ask`` raises the service's ValidationError first when the
+    action cannot go through, so nobody is asked about what would be refused. It
+    runs in a transaction rolled back afterwards: the step writes nothing."""
     campaign = _campaign(slug)
     if organiser_for is not None:
         if not _is_organiser(request, campaign):
@@ -238,10 +278,16 @@ def _coach_action(
             joining=_joining_of(campaign, cc),
         )
     try:
+        if ask is not None and request.POST.get(CONFIRMED) != "yes":
+            with transaction.atomic():
+                question = ask(_written(cc))
+                transaction.set_rollback(True)
+            back = reverse("campaigns:coach_page", args=[slug, cc.entry.coach_id]) + f"#tab-{_TAB_OF_FORM.get(form_key, 'overview')}"
+            return confirmation(request, campaign.season.league, campaign.season, question, back=back)
         with transaction.atomic():
             done = act(_written(cc), form)
     except ValidationError as exc:
-        bound: dict = {"errors": [_refused(exc)]}
+        bound: dict = {"errors": [_refused(exc)], "tab": _TAB_OF_FORM.get(form_key, "overview")}
         if form is not None:
             form.add_error(None, exc)
             bound = {form_key: form}

@@ -94,24 +94,26 @@ def test_a_card_in_a_registered_deck_is_not_sold_until_the_match_is_approved_gb2
     ledgers.adjust(coach=b, ledger="favours", amount=5, reason="grant", by=organiser)
     offer = dealing.offer_purchase(buyer=b, wanted=recipe, favours=3, by=user_of(b))  # before the deck
     decks.register_deck(coach=a, fixture=fixture, cards=base_deck([recipe.card]), by=user_of(a))
-    # A new offer is refused at once; the pending one is closed when accepted, both told.
+    # A new offer is refused at once; accepting the pending one is refused and it
+    # stays pending (issue 18.1), both coaches seeing why.
     with pytest.raises(ValidationError, match="in Coach 00's registered deck for Round 1"):
         dealing.offer_purchase(buyer=b, wanted=recipe, favours=3, by=user_of(b))
     mail.outbox.clear()
     client.force_login(user_of(a))
     slug = fixture.round.season.league.slug
     with django_capture_on_commit_callbacks(execute=True):
-        page = client.post(
-            reverse("campaigns:answer_offer", args=[slug, offer.pk]), {"action": "accept"}, follow=True
-        ).content.decode()
-    assert "could not go through and is now closed" in page and "registered deck for Round 1" in page
+        response = client.post(
+            reverse("campaigns:answer_offer", args=[slug, offer.pk]), {"action": "accept", "confirmed": "yes"}
+        )
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert '<ul class="errorlist"><li>This offer cannot be accepted now:' in page and "registered deck for Round 1" in page
     offer.refresh_from_db()
-    assert offer.status == Status.CLOSED and "registered deck" in offer.closed_reason
-    assert set(Notice.objects.values_list("coach", flat=True)) == {a.pk, b.pk}
-    assert sorted(m.to[0] for m in mail.outbox) == sorted(cc.entry.coach.contact_email for cc in (a, b))
+    assert offer.status == Status.PENDING
+    assert not Notice.objects.exists() and not mail.outbox
     assert balances.favour_balance(b) == 5  # nothing moved
     client.force_login(user_of(b))
-    assert "registered deck for Round 1" in client.get(
+    assert "Cannot be accepted now: Recipe for Success is in Coach 00&#x27;s registered deck for Round 1" in client.get(
         reverse("campaigns:coach_page", args=[slug, b.entry.coach_id])
     ).content.decode()
     # The card scores for its holder only, once; then it can be sold.
@@ -119,8 +121,7 @@ def test_a_card_in_a_registered_deck_is_not_sold_until_the_match_is_approved_gb2
     decks.record_achievements(coach=a, fixture=fixture, cards=[recipe.card], by=user_of(a))
     league_services.approve_result(result=fixture.result, by=organiser)
     assert balances.cp_total(a) == 20 + 15 and balances.cp_total(b) == 0
-    again = dealing.offer_purchase(buyer=b, wanted=recipe, favours=3, by=user_of(b))
-    dealing.answer_offer(offer=again, accept=True, by=user_of(a))
+    dealing.answer_offer(offer=offer, accept=True, by=user_of(a))  # the offer kept pending goes through
     assert OwnedCard.objects.get(card=recipe.card, gone_at__isnull=True).coach == b
 
 

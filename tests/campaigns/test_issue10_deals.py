@@ -1,8 +1,10 @@
 """Issue 10, deals agreed earlier (GB-19, GB-20 Decision): checked again when
-answered, closed with both coaches told when the rules refuse them; the requester
+answered; when the rules refuse them now, accepting is refused and the deal stays
+pending, both coaches seeing why (issue 18.1); the requester
 is told at request time what the request will take from the phase's 5 Favours."""
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core import mail
 from django.urls import reverse
 
@@ -29,9 +31,12 @@ def page_of(client, cc):
     return client.get(reverse("campaigns:coach_page", args=["midlands", cc.entry.coach_id])).content.decode()
 
 
-def test_loan_refused_by_the_rules_when_answered_is_closed_and_both_told_gb20(
+def test_loan_refused_by_the_rules_when_answered_stays_pending_and_both_see_why_gb20(
     three, client, django_capture_on_commit_callbacks
 ):
+    """Issue 18.1: the rules' refusal is shown in the error style, with status 400,
+    and the request stays pending; Accept is disabled with the reason on the
+    lender's page and the borrower's page says why too."""
     a, b = three[0], three[1]
     client.force_login(user_of(a))
     page = client.post(
@@ -45,27 +50,32 @@ def test_loan_refused_by_the_rules_when_answered_is_closed_and_both_told_gb20(
     # Meanwhile a spends 3 of the phase's 5: the loan's 3 no longer fit (GB-19).
     for name in ["+1 DEF", "Re-roll Shots", "+2/+0 INF"]:
         dealing.buy_sponsorship(coach=a, sponsorship=Sponsorship.objects.get(name=name), by=user_of(a))
+    why = "The loan costs 3 and Coach 00 has already spent 3 of the 5 Favours allowed this Wheeling &amp; Dealing phase"
+    lender_page = page_of(client, b)
+    assert f"Cannot be accepted now: {why}" in lender_page
+    assert '<button name="action" value="accept" disabled>Accept</button>' in lender_page
+    assert f"Cannot be accepted now: {why}" in page_of(client, a)
     mail.outbox.clear()
     client.force_login(user_of(b))
-    with django_capture_on_commit_callbacks(execute=True):
-        page = client.post(
-            reverse("campaigns:answer_loan", args=["midlands", loan.pk]), {"action": "accept"}, follow=True
-        ).content.decode()
-    assert "could not go through and is now closed" in page and "already spent 3 of the 5" in page
+    for data in ({"action": "accept"}, {"action": "accept", "confirmed": "yes"}):
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post(reverse("campaigns:answer_loan", args=["midlands", loan.pk]), data)
+        page = response.content.decode()
+        assert response.status_code == 400
+        assert f'<ul class="errorlist"><li>This loan request cannot be accepted now: {why}' in page
+        assert "It stays pending: accept it once it can go through, or refuse it." in page
+        assert "could not go through" not in page and 'class="success"' not in page
     loan.refresh_from_db()
-    assert loan.status == Status.CLOSED and "GB-19" in loan.closed_reason
+    assert loan.status == Status.PENDING and loan.closed_reason == ""
     assert not FavourLine.objects.filter(kind=LineKind.LOAN_FEE).exists()
-    assert set(Notice.objects.values_list("coach", flat=True)) == {a.pk, b.pk}
-    assert len(mail.outbox) == 2 and "already spent 3 of the 5" in mail.outbox[0].body
-    for cc in (a, b):
-        assert "Coach 00&#x27;s loan of Friday from Coach 01 could not go through" in page_of(client, cc)
-    # No longer pending: it cannot be answered again.
-    client.force_login(user_of(b))
-    response = client.post(reverse("campaigns:answer_loan", args=["midlands", loan.pk]), {"action": "accept"})
-    assert response.status_code == 400 and "already closed" in response.content.decode()
+    assert not Notice.objects.exists() and not mail.outbox
+    # Still pending: the lender can refuse it (after confirming).
+    client.post(reverse("campaigns:answer_loan", args=["midlands", loan.pk]), {"action": "refuse", "confirmed": "yes"})
+    loan.refresh_from_db()
+    assert loan.status == Status.REFUSED
 
 
-def test_card_offer_refused_by_the_rules_when_answered_is_closed_gb20(three, organiser, client):
+def test_card_offer_refused_by_the_rules_when_answered_stays_pending_gb20(three, organiser, client):
     a, b = three[0], three[1]
     ledgers.adjust(coach=b, ledger="cp", amount=20, reason="x", by=organiser)
     unlock = MomentUnlock.objects.get(coach=b, threshold=20)
@@ -82,7 +92,8 @@ def test_card_offer_refused_by_the_rules_when_answered_is_closed_gb20(three, org
     offer = a.offers_made.get()
     dealing.buy_advancement(coach=a, by=user_of(a))
     dealing.buy_sponsorship(coach=a, sponsorship=Sponsorship.objects.get(name="+1 DEF"), by=user_of(a))
-    closed = dealing.answer_offer(offer=offer, accept=True, by=user_of(b))
-    assert closed.status == Status.CLOSED and "already spent 2 of the 5" in closed.closed_reason
-    assert Notice.objects.filter(coach=a).count() == 1 and Notice.objects.filter(coach=b).count() == 1
+    with pytest.raises(ValidationError, match="cannot be accepted now: .*already spent 2 of the 5"):
+        dealing.answer_offer(offer=offer, accept=True, by=user_of(b))
+    offer.refresh_from_db()
+    assert offer.status == Status.PENDING and offer.closed_reason == ""
     assert balances.favour_balance(b) == 10 + 1  # grant + round-1 win; nothing from the sale

@@ -60,7 +60,7 @@ def test_a_loan_request_goes_to_the_lender_and_its_answer_to_the_borrower(client
     mail.outbox.clear()
     client.force_login(user_of(b))
     with django_capture_on_commit_callbacks(execute=True):
-        client.post(url("answer_loan", Loan.objects.get().pk), {"action": "refuse"})
+        client.post(url("answer_loan", Loan.objects.get().pk), {"action": "refuse", "confirmed": "yes"})
     assert Loan.objects.get().status == "refused"
     assert sent() == [(email_of(a), f"[{a.campaign.season.league.name}] The Big League: {b} refused your loan request")]
 
@@ -81,7 +81,7 @@ def test_a_card_offer_goes_to_the_owner_and_its_answer_to_the_proposer(
     mail.outbox.clear()
     client.force_login(user_of(b))
     with django_capture_on_commit_callbacks(execute=True):
-        client.post(url("answer_offer", offer.pk), {"action": "accept"})
+        client.post(url("answer_offer", offer.pk), {"action": "accept", "confirmed": "yes"})
     offer.refresh_from_db()
     assert offer.status == "accepted"
     assert [to for to, _ in sent()] == [email_of(a)] and "accepted your offer" in mail.outbox[0].subject

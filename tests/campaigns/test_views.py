@@ -178,7 +178,10 @@ def test_advancement_form(client, world, organiser, other_organiser):
         client, world, other_organiser, organiser, "buy_advancement", {},
         FavourLine.objects.filter(kind=LineKind.ADVANCEMENT).exists,
     )
-    page = as_user(client, user_of(a)).post(url("buy_advancement"), follow=True).content.decode()
+    # Issue 18.8: asked first, nothing written until confirmed.
+    page = as_user(client, user_of(a)).post(url("buy_advancement")).content.decode()
+    assert "Buy Campaign Advancement?" in page and not CampaignPointLine.objects.filter(kind=LineKind.ADVANCEMENT).exists()
+    page = client.post(url("buy_advancement"), {"confirmed": "yes"}, follow=True).content.decode()
     assert "+5 CP" in page
     assert CampaignPointLine.objects.get(coach=a, kind=LineKind.ADVANCEMENT).amount == 5
     response = client.post(url("buy_advancement"))
@@ -206,7 +209,9 @@ def test_loan_forms(client, world, organiser, other_organiser):
     assert as_user(client, other_organiser).post(url("answer_loan", loan.pk), {"action": "accept"}).status_code == 403
     assert as_user(client, user_of(a)).post(url("answer_loan", loan.pk), {"action": "accept"}).status_code == 403
     assert not FavourLine.objects.filter(kind=LineKind.LOAN_FEE).exists()
-    page = as_user(client, user_of(b)).post(url("answer_loan", loan.pk), {"action": "accept"}, follow=True).content.decode()
+    page = as_user(client, user_of(b)).post(url("answer_loan", loan.pk), {"action": "accept"}).content.decode()
+    assert "Lend Friday to Coach 00?" in page and not FavourLine.objects.filter(kind=LineKind.LOAN_FEE).exists()
+    page = client.post(url("answer_loan", loan.pk), {"action": "accept", "confirmed": "yes"}, follow=True).content.decode()
     assert "Loan of Friday accepted" in page and "out on loan" in page
     assert sorted(FavourLine.objects.filter(kind=LineKind.LOAN_FEE).values_list("amount", flat=True)) == [-3, 2]
     assert client.post(url("answer_loan", loan.pk), {"action": "bogus"}).status_code == 400
@@ -236,7 +241,9 @@ def test_offer_forms(client, world, organiser, other_organiser):
     assert_login_redirect(client.post(url("answer_offer", offer.pk), {"action": "accept"}))
     assert as_user(client, user_of(c)).post(url("answer_offer", offer.pk), {"action": "accept"}).status_code == 404
     assert as_user(client, user_of(a)).post(url("answer_offer", offer.pk), {"action": "accept"}).status_code == 403
-    page = as_user(client, user_of(b)).post(url("answer_offer", offer.pk), {"action": "accept"}, follow=True).content.decode()
+    page = as_user(client, user_of(b)).post(
+        url("answer_offer", offer.pk), {"action": "accept", "confirmed": "yes"}, follow=True
+    ).content.decode()
     assert "Offer accepted" in page
     assert sorted(FavourLine.objects.filter(kind=LineKind.CARD_SALE).values_list("amount", flat=True)) == [-3, 3]
     assert OwnedCard.objects.get(card=wanted.card, gone_at__isnull=True).coach == a
@@ -342,7 +349,9 @@ def test_final_day_form(client, world, organiser, other_organiser):
     assert "still without an approved result" in page
     for f in Fixture.objects.unplayed():
         play(f, winner=f.home.campaign_coach, organiser=organiser)
-    page = client.post(target, follow=True).content.decode()
+    page = client.post(target).content.decode()
+    assert "Declare the Final Day?" in page and not Title.objects.exists()
+    page = client.post(target, {"confirmed": "yes"}, follow=True).content.decode()
     assert "Final Day declared" in page and "Titles (Final Day)" in page
     assert Title.objects.filter(title="league_champion").exists()
 
