@@ -67,7 +67,9 @@ class DreadBallResult(models.Model):
     The checks mirror the DR-3 Decision, so no row can say what no game could end in."""
 
     result = models.OneToOneField("league.Result", on_delete=models.CASCADE, related_name="dreadball_detail")
-    difference = models.PositiveSmallIntegerField(help_text="DR-3: the final score difference, 0 for a draw.")
+    difference = models.PositiveSmallIntegerField(
+        help_text="DR-3: the final score difference, 0 for a draw or a Sudden Death win with only one team able to throw."
+    )
     landslide = models.BooleanField(help_text="DR-3: exactly when the difference is 7.")
     rush = models.PositiveSmallIntegerField(help_text="DR-3: the Rush the game ended in, counted from the start.")
     sudden_death = models.BooleanField(help_text="DR-2: level after 14 Rushes.")
@@ -90,6 +92,8 @@ class DreadBallResult(models.Model):
             models.CheckConstraint(
                 condition=Q(rush__gte=REGULATION_RUSHES) | Q(landslide=True), name="dreadball_early_end_is_landslide"
             ),
+            # A difference of 0 is a draw or a Sudden Death win with only one team able
+            # to throw (DR-3 Decision): either way Sudden Death was played.
             models.CheckConstraint(
                 condition=Q(difference__gt=0) | Q(sudden_death=True), name="dreadball_draw_needs_sudden_death"
             ),
