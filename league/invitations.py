@@ -31,6 +31,7 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 from league import email_change, plaintext
 from league.links import site_root
 from league.models import Coach, Entry, League, Season
+from league.notifications import one_line
 
 SALT = "league.invitations"
 MAX_AGE = datetime.timedelta(days=7)
@@ -85,7 +86,7 @@ def send_invitation(*, coach: Coach, league: League, request: HttpRequest | None
     link = site_root(request) + reverse("accept_invitation", args=[make_token(coach)])
     days = MAX_AGE.days
     send_mail(
-        subject=f"You are invited to {league.name}",
+        subject=one_line(f"You are invited to {league.name}"),
         message=(
             f"Hello {coach.name},\n\n"
             f"The organiser of {league.name} has added you as a coach. Open this link to set a password "

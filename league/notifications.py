@@ -16,6 +16,8 @@ action triggered the mail (their write has already committed).
 from __future__ import annotations
 
 import logging
+import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -86,6 +88,18 @@ def organiser_recipients(league) -> list[Recipient]:
     return [r for r in (user_recipient(user) for user in league.organisers.all()) if r]
 
 
+def one_line(text: str) -> str:
+    """``text`` fit for a mail header: every control or format character (a
+    newline, a tab, a bidirectional override) and every line or paragraph
+    separator becomes a space, and runs of spaces one. A name with a newline in it
+    would otherwise make Django refuse the whole message (BadHeaderError), so one
+    coach's name could silence their opponent's mail."""
+    cleaned = "".join(
+        " " if unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") else char for char in text
+    )
+    return re.sub(r"\s+", " ", cleaned).strip()
+
+
 _QUIET: ContextVar[bool] = ContextVar("notifications_quiet", default=False)
 
 
@@ -103,7 +117,8 @@ def quiet() -> Iterator[None]:
 
 def send(kind: Kind, recipients: Iterable[Recipient | None], *, subject: str, body: str, link: str = "") -> None:
     """Queue ``subject``/``body`` (plus the absolute ``link``) to each recipient once
-    the current transaction commits; at once outside a transaction."""
+    the current transaction commits; at once outside a transaction. The subject is
+    made one clean line (``one_line``) whatever the names in it hold."""
     if kind.key not in kind_keys():
         raise ValueError(f"Unknown notification kind {kind.key!r}: register it first.")
     if _QUIET.get():
@@ -116,6 +131,7 @@ def send(kind: Kind, recipients: Iterable[Recipient | None], *, subject: str, bo
         return
     text = f"{body}\n\n{site_root()}{link}\n" if link else f"{body}\n"
     targets = list(unique.values())
+    subject = one_line(subject)
     transaction.on_commit(lambda: _deliver(kind, targets, subject, text), robust=True)
 
 

@@ -159,6 +159,9 @@ MATRIX: dict[str, Row] = {
     # The live league's drafts are not locked yet: the organiser's empty POST locks one.
     "dungeonbowl:lock_draft": Row(s(POST_ONLY), s("302 403 403 403 403 302"), DB, writes=("organiser",),
                                   elsewhere=NOT_THIS_GAME_ACTION),
+    # The right coach's team is accepted already: accepting or refusing it changes nothing (DB-1).
+    "dungeonbowl:accept_team": Row(s(POST_ONLY), s("302 403 403 403 403 302"), DB, elsewhere=NOT_THIS_GAME_ACTION),
+    "dungeonbowl:refuse_team": Row(s(POST_ONLY), s("302 403 403 403 403 302"), DB, elsewhere=NOT_THIS_GAME_ACTION),
     "dungeonbowl:enter_team": Row(s(POST_ONLY), s("302 403 403 403 403 302"), DB, elsewhere=NOT_THIS_GAME_ACTION),
     # A re-roll needs no choice: the empty POST buys one (DB-12).
     "dungeonbowl:buy_reroll": Row(s(POST_ONLY), s("302 403 403 302 403 302"), DB, writes=("right", "organiser"),

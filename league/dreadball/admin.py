@@ -1,21 +1,81 @@
 """DreadBall in the admin: the published teams (shared by every league, so a
-superuser edits them and organisers read them) and the coaches' teams with their
-rosters (scoped to the organiser's leagues, like every league object)."""
+superuser adds and names them; a DreadBall organiser enters a published team's
+roster from its Team Card, DR-5) and the coaches' teams with their rosters (scoped
+to the organiser's leagues, like every league object; a new team starts with its
+published team's roster)."""
 
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db.models import Count
 
 from league.admin import OrganiserScopedAdmin, OrganiserScopedInline
-from league.dreadball.models import DreadBallResult, DreadBallTeam, RosterPlayer, TeamType
-from league.dreadball.services import name_entry
+from league.dreadball.models import DreadBallResult, DreadBallTeam, PublishedPlayer, RosterPlayer, TeamType
+from league.dreadball.services import give_published_roster, name_entry
 from league.dungeonbowl.admin import SuperuserEditsAdminMixin
+from league.models import League
+
+
+def enters_rosters(user, obj=None) -> bool:
+    """DR-5: who enters a published team's roster from its Team Card: a superuser,
+    or the organiser of a DreadBall league (they make the teams that copy it).
+    Without ``obj`` (the admin's sidebar and lists, asked on every page) the
+    permission to make DreadBall teams answers, already loaded; a published team's
+    own page also asks that they organise a DreadBall league (one query, once a
+    request)."""
+    if not (user.is_active and user.is_staff and user.has_perm("dreadball.add_dreadballteam")):
+        return False
+    if obj is None or user.is_superuser:
+        return True
+    if not hasattr(user, "_organises_dreadball"):
+        user._organises_dreadball = League.objects.organised_by(user).filter(game_system="dreadball").exists()
+    return user._organises_dreadball
+
+
+class PublishedPlayerInline(admin.TabularInline):
+    """A published team's roster lines (positions, stats, limits): every team made
+    from the published team afterwards starts with them; teams made before keep
+    their own copies."""
+
+    model = PublishedPlayer
+    fields = ["order", "name", "role", "move", "strength", "agility", "speed", "skill", "armour", "cost",
+              "starting", "maximum"]
+    extra = 0
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return enters_rosters(request.user, obj)
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return enters_rosters(request.user, obj)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return enters_rosters(request.user, obj)
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return request.user.is_active and request.user.is_staff
 
 
 @admin.register(TeamType)
 class TeamTypeAdmin(SuperuserEditsAdminMixin, admin.ModelAdmin):
-    list_display = ["name", "race"]
+    """Published teams are the superuser's to add; a DreadBall organiser enters a
+    published team's roster here (its name and race stay the superuser's)."""
+
+    list_display = ["name", "race", "roster_lines"]
     search_fields = ["name", "race"]
+    inlines = [PublishedPlayerInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(_roster_lines=Count("roster"))
+
+    @admin.display(description="roster lines", ordering="_roster_lines")
+    def roster_lines(self, obj: TeamType) -> int:
+        return obj._roster_lines
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return enters_rosters(request.user, obj)
+
+    def get_readonly_fields(self, request, obj=None):
+        return [] if request.user.is_superuser else ["name", "race", "notes"]
 
 
 class RosterPlayerInline(OrganiserScopedInline, admin.TabularInline):
@@ -56,6 +116,11 @@ class DreadBallTeamAdmin(OrganiserScopedAdmin):
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
         name_entry(obj)  # the engine's pages show Entry.team
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        if not change:  # DR-5: a new team without hand-typed players starts with its published roster
+            give_published_roster(form.instance)
 
 
 @admin.register(DreadBallResult)

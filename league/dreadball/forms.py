@@ -19,7 +19,7 @@ class DreadBallResultForm(forms.Form):
         min_value=0,
         max_value=MAX_DIFFERENCE,
         required=False,
-        help_text="1 to 7 for a win (7 is a landslide), 0 for a draw.",
+        help_text="1 to 7 for a win (7 is a landslide), 0 for a draw or a Sudden Death win with only one team able to throw.",
         error_messages={
             "invalid": "Enter the difference as a whole number, 0 to 7.",
             "min_value": "The difference cannot be negative.",

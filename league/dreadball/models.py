@@ -6,9 +6,10 @@ services (STYLE habit 15)."""
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 
 # DR-4: points are league settings; a sanity ceiling keeps a typo out of the table.
 MAX_POINTS = 10
@@ -28,6 +29,7 @@ SUDDEN_DEATH_MAX_DIFFERENCE = 4
 MAX_MOVE = 9
 MIN_TARGET, MAX_TARGET = 2, 6
 MAX_COST = 50  # mc; a sanity bound well above any single player's price
+MAX_ROSTER = 20  # players of one position on a team: a sanity bound above any Team Card's limit
 
 
 def _points_field(label: str, default: int, help_text: str) -> models.PositiveSmallIntegerField:
@@ -67,7 +69,9 @@ class DreadBallResult(models.Model):
     The checks mirror the DR-3 Decision, so no row can say what no game could end in."""
 
     result = models.OneToOneField("league.Result", on_delete=models.CASCADE, related_name="dreadball_detail")
-    difference = models.PositiveSmallIntegerField(help_text="DR-3: the final score difference, 0 for a draw.")
+    difference = models.PositiveSmallIntegerField(
+        help_text="DR-3: the final score difference, 0 for a draw or a Sudden Death win with only one team able to throw."
+    )
     landslide = models.BooleanField(help_text="DR-3: exactly when the difference is 7.")
     rush = models.PositiveSmallIntegerField(help_text="DR-3: the Rush the game ended in, counted from the start.")
     sudden_death = models.BooleanField(help_text="DR-2: level after 14 Rushes.")
@@ -90,6 +94,8 @@ class DreadBallResult(models.Model):
             models.CheckConstraint(
                 condition=Q(rush__gte=REGULATION_RUSHES) | Q(landslide=True), name="dreadball_early_end_is_landslide"
             ),
+            # A difference of 0 is a draw or a Sudden Death win with only one team able
+            # to throw (DR-3 Decision): either way Sudden Death was played.
             models.CheckConstraint(
                 condition=Q(difference__gt=0) | Q(sudden_death=True), name="dreadball_draw_needs_sudden_death"
             ),
@@ -118,6 +124,76 @@ class TeamType(models.Model):
         return f"{self.name} ({self.race})"
 
 
+class Role(models.TextChoices):
+    GUARD = "guard", "Guard"
+    JACK = "jack", "Jack"
+    STRIKER = "striker", "Striker"
+
+
+def _target_field(label: str) -> models.PositiveSmallIntegerField:
+    return models.PositiveSmallIntegerField(
+        label, validators=[MinValueValidator(MIN_TARGET), MaxValueValidator(MAX_TARGET)], help_text="4 means 4+."
+    )
+
+
+class PublishedPlayer(models.Model):
+    """DR-5: one line of a published team's roster, entered once by an organiser
+    from its Team Card (the seed prints none, so nothing is stored until someone
+    enters it): a position with its role, stats and cost, how many players of it a
+    team starts with and the most a team may field. A team made from the published
+    team starts with these players (league/dreadball/services.py register_team)."""
+
+    team_type = models.ForeignKey(TeamType, on_delete=models.CASCADE, related_name="roster")
+    order = models.PositiveSmallIntegerField(default=0)
+    name = models.CharField("position", max_length=60)
+    role = models.CharField(max_length=7, choices=Role.choices)
+    move = models.PositiveSmallIntegerField(validators=[MinValueValidator(1), MaxValueValidator(MAX_MOVE)])
+    strength = _target_field("strength")
+    agility = _target_field("agility")
+    speed = _target_field("speed")
+    skill = _target_field("skill")
+    armour = _target_field("armour")
+    cost = models.PositiveSmallIntegerField(
+        "cost (mc)", validators=[MaxValueValidator(MAX_COST)], help_text="Millions of credits."
+    )
+    starting = models.PositiveSmallIntegerField(
+        "starting players", default=1, validators=[MaxValueValidator(MAX_ROSTER)],
+        help_text="How many of this position a team made from the published team starts with.",
+    )
+    maximum = models.PositiveSmallIntegerField(
+        "at most", default=1, validators=[MinValueValidator(1), MaxValueValidator(MAX_ROSTER)],
+        help_text="The most of this position a team may field (the Team Card's limit).",
+    )
+
+    class Meta:
+        ordering = ["team_type", "order", "id"]
+        verbose_name = "published roster line"
+        constraints = [
+            models.UniqueConstraint(fields=["team_type", "name"], name="dreadball_published_position_unique"),
+            models.CheckConstraint(condition=Q(role__in=["guard", "jack", "striker"]), name="dreadball_published_role_valid"),
+            models.CheckConstraint(condition=Q(move__gte=1, move__lte=MAX_MOVE), name="dreadball_published_move_bounded"),
+            models.CheckConstraint(condition=Q(cost__lte=MAX_COST), name="dreadball_published_cost_bounded"),
+            models.CheckConstraint(
+                condition=Q(maximum__gte=1, maximum__lte=MAX_ROSTER, starting__lte=F("maximum")),
+                name="dreadball_published_starting_within_limit",
+            ),
+            *(
+                models.CheckConstraint(
+                    condition=Q(**{f"{stat}__gte": MIN_TARGET, f"{stat}__lte": MAX_TARGET}),
+                    name=f"dreadball_published_{stat}_bounded",
+                )
+                for stat in ("strength", "agility", "speed", "skill", "armour")
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team_type.name}: {self.name}"
+
+    def clean(self) -> None:
+        if self.starting is not None and self.maximum is not None and self.starting > self.maximum:
+            raise ValidationError({"starting": f"A team starts with at most the limit of {self.maximum}."})
+
+
 class DreadBallTeam(models.Model):
     """A coach's team for one season (DR-5). ``Entry.team`` carries its name for
     the engine's pages and feeds."""
@@ -132,18 +208,6 @@ class DreadBallTeam(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-
-class Role(models.TextChoices):
-    GUARD = "guard", "Guard"
-    JACK = "jack", "Jack"
-    STRIKER = "striker", "Striker"
-
-
-def _target_field(label: str) -> models.PositiveSmallIntegerField:
-    return models.PositiveSmallIntegerField(
-        label, validators=[MinValueValidator(MIN_TARGET), MaxValueValidator(MAX_TARGET)], help_text="4 means 4+."
-    )
 
 
 class RosterPlayer(models.Model):

@@ -51,9 +51,35 @@ def register_team(*, entry: Entry, name: str, team_type: TeamType, by) -> DreadB
     max_length = DreadBallTeam._meta.get_field("name").max_length
     if len(name) > max_length:
         raise ValidationError(f"A team name is at most {max_length} characters.")
-    team, _ = DreadBallTeam.objects.update_or_create(entry=entry, defaults={"name": name, "team_type": team_type})
+    team, created = DreadBallTeam.objects.update_or_create(entry=entry, defaults={"name": name, "team_type": team_type})
     name_entry(team)
+    if created:
+        give_published_roster(team)
     return team
+
+
+def give_published_roster(team: DreadBallTeam) -> list[RosterPlayer]:
+    """DR-5: a new team starts with its published team's roster (``PublishedPlayer``,
+    entered once by an organiser): each line's starting players with the line's
+    role, stats and cost, named for the position ("Striker 2" when there are
+    several). A team whose players were already typed keeps them and gets none.
+    Runs in the caller's transaction; two queries and one insert."""
+    if team.players.exists():
+        return []
+    taken: set[str] = set()
+    players = []
+    for line in team.team_type.roster.all():
+        for n in range(1, line.starting + 1):
+            name = line.name if line.starting == 1 else f"{line.name} {n}"
+            while name in taken:  # a position named like another's numbered player
+                name = f"{name}*"
+            taken.add(name)
+            players.append(RosterPlayer(
+                team=team, name=name[:RosterPlayer._meta.get_field("name").max_length], role=line.role,
+                move=line.move, strength=line.strength, agility=line.agility, speed=line.speed, skill=line.skill,
+                armour=line.armour, cost=line.cost,
+            ))
+    return RosterPlayer.objects.bulk_create(players)
 
 
 def name_entry(team: DreadBallTeam) -> None:

@@ -206,7 +206,7 @@ class TeamAdmin(OrganiserScopedAdmin):
         if obj is None:
             return ["league", "coach", "college", "name"]
         return ["league", "coach", "college", "name", "slug", "rerolls", "draft_budget", "draft_submitted_at",
-                "draft_locked_at", "draft_locked_by"]
+                "draft_locked_at", "draft_locked_by", "accepted_at", "accepted_by"]
 
     def get_readonly_fields(self, request, obj=None):
         # Rosters, re-rolls and gold change through the services (draft, spend) only.
@@ -241,7 +241,8 @@ class TeamAdmin(OrganiserScopedAdmin):
     def draft_state(self, obj: Team) -> str:
         if obj.draft_locked:
             return "locked"
-        return "submitted" if obj.draft_submitted_at else "not drafted"
+        state = "submitted" if obj.draft_submitted_at else "not drafted"
+        return state if obj.accepted else f"{state}, waits for acceptance (DB-1)"
 
     @admin.action(description="Enter the selected teams in a season (and division)")
     def enter_in_season(self, request, queryset):

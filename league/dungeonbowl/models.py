@@ -190,6 +190,15 @@ class Team(models.Model):
     draft_locked_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # DB-1: the commissioner accepts a team into the league. A coach who does not
+    # play in the league yet founds a team that waits for it; only an accepted team
+    # has its draft locked and enters a season (league/dungeonbowl/services.py).
+    accepted_at = models.DateTimeField(
+        null=True, blank=True, help_text="DB-1: when the commissioner accepted the team into the league."
+    )
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -203,6 +212,10 @@ class Team(models.Model):
                 condition=Q(draft_locked_at__isnull=True) | Q(draft_submitted_at__isnull=False),
                 name="dbteam_lock_only_a_submitted_draft",
             ),
+            models.CheckConstraint(
+                condition=Q(draft_locked_at__isnull=True) | Q(accepted_at__isnull=False),
+                name="dbteam_lock_only_an_accepted_team",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -211,6 +224,10 @@ class Team(models.Model):
     @property
     def draft_locked(self) -> bool:
         return self.draft_locked_at is not None
+
+    @property
+    def accepted(self) -> bool:
+        return self.accepted_at is not None
 
     def treasury(self) -> int:
         """DB-6: the sum of the ledger (one query)."""

@@ -8,7 +8,7 @@ league's size; the steps that write are in ``redraft``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
 
@@ -200,12 +200,15 @@ def redraft_feed(team: Team) -> dict | None:
 
 @dataclass
 class NextSeason:
-    """Who would enter the next season: re-drafted teams and new ones; the teams of
-    the season that ended still re-drafting (or not started) are left out."""
+    """Who would enter the next season: re-drafted teams and new ones the
+    commissioner accepted with their draft locked (DB-1); the teams of the season
+    that ended still re-drafting (or not started) are left out (``waiting``), and so
+    are new teams not accepted or whose draft is not locked (``unaccepted``)."""
 
     season: Season | None
     ready: list[Team]
     waiting: list[Team]
+    unaccepted: list[Team] = field(default_factory=list)
 
 
 def next_season(league: League) -> NextSeason:
@@ -221,13 +224,15 @@ def next_season(league: League) -> NextSeason:
         ).order_by("name")
     )
     steps = dict(Redraft.objects.filter(season=last, team__league=league).values_list("team_id", "step"))
-    ready, waiting = [], []
+    ready, waiting, unaccepted = [], [], []
     for team in teams:
         step = steps.get(team.pk)
         if step == Step.RETIRED:
             continue
         if team.in_last:
             (ready if step == Step.DONE else waiting).append(team)
-        elif not team.entered and team.draft_submitted_at is not None:
-            ready.append(team)
-    return NextSeason(last, ready, waiting)
+        elif not team.entered:
+            # A locked draft is an accepted team's (a database check): the
+            # commissioner has taken this newcomer and its players (DB-1).
+            (ready if team.draft_locked else unaccepted).append(team)
+    return NextSeason(last, ready, waiting, unaccepted)

@@ -32,7 +32,7 @@ from league.dungeonbowl.models import (
     TreasuryLine,
 )
 from league.dungeonbowl.units import gp
-from league.models import Coach, League
+from league.models import Coach, Entry, League
 
 # Reading helpers ---------------------------------------------------------------------
 
@@ -78,7 +78,24 @@ def _lines(picks: Sequence[str | DraftPick]) -> tuple[list[DraftPick], list[str]
     return numbered, errors
 
 
-def _new_team(*, league: League | None, coach: Coach | None, name: str, college: College | None) -> Team:
+def plays_in(league: League, coach: Coach) -> bool:
+    """DB-1: the commissioner has accepted ``coach`` in ``league`` already: they were
+    entered in one of its seasons, or coach a team it accepted."""
+    return (
+        Entry.objects.filter(season__league=league, coach=coach).exists()
+        or Team.objects.filter(league=league, coach=coach, accepted_at__isnull=False).exists()
+    )
+
+
+def _accept(team: Team, by) -> None:
+    """Mark ``team`` accepted by ``by`` (the caller saves it)."""
+    team.accepted_at = timezone.now()
+    team.accepted_by = by if by is not None and by.is_authenticated else None
+
+
+def _new_team(*, league: League | None, coach: Coach | None, name: str, college: College | None, by) -> Team:
+    """A team founded by the commissioner, or by a coach already accepted in the
+    league, is accepted at once; a newcomer's waits for the commissioner (DB-1)."""
     if league is None or coach is None or college is None or not name.strip():
         raise ValidationError("A new team needs its league, coach, name and college.")
     if league.game_system != GAME_SYSTEM:
@@ -93,9 +110,13 @@ def _new_team(*, league: League | None, coach: Coach | None, name: str, college:
         raise ValidationError("A team's name is at most 100 characters.")
     if Team.objects.filter(league=league, slug=slug).exists():
         raise ValidationError(f"A team called {name} already plays in {league}.")
+    team = Team(league=league, coach=coach, college=college, name=name, slug=slug)
+    if league.is_organised_by(by) or plays_in(league, coach):
+        _accept(team, by)
     try:
         with transaction.atomic():
-            return Team.objects.create(league=league, coach=coach, college=college, name=name, slug=slug)
+            team.save(force_insert=True)
+            return team
     except IntegrityError:  # the same name submitted twice at once
         raise ValidationError(f"A team called {name} already plays in {league}.") from None
 
@@ -111,7 +132,7 @@ def create_team(*, league: League, coach: Coach, name: str, college: College | N
     existing = Team.objects.filter(league=league, coach=coach).exclude(redrafts__step=0).first()  # 0: retired, DB-15
     if existing is not None:
         raise ValidationError(f"{coach} already coaches {existing} in {league}; a coach fields one team a league.")
-    return _new_team(league=league, coach=coach, name=name, college=college)
+    return _new_team(league=league, coach=coach, name=name, college=college, by=by)
 
 
 @transaction.atomic
@@ -157,7 +178,7 @@ def submit_draft(
         raise ValidationError([*check.refusals, *errors])
 
     if team is None:
-        team = _new_team(league=league, coach=coach, name=name, college=college)
+        team = _new_team(league=league, coach=coach, name=name, college=college, by=by)
     elif team.draft_submitted_at is not None:
         _withdraw_draft(team, by=by)
 
@@ -202,7 +223,7 @@ def _withdraw_draft(team: Team, *, by) -> None:
 @transaction.atomic
 def lock_draft(*, team: Team, by) -> Team:
     """The commissioner accepts a submitted draft (DB-1); it no longer changes
-    through ``submit_draft``."""
+    through ``submit_draft``. Locking a waiting team's draft accepts the team too."""
     team = Team.objects.select_for_update(of=("self",)).select_related("league").get(pk=team.pk)
     if by is None or not team.league.is_organised_by(by):
         raise PermissionDenied("Only the league's commissioner locks a draft.")
@@ -212,8 +233,39 @@ def lock_draft(*, team: Team, by) -> Team:
         raise ValidationError(f"{team}'s draft is already locked.")
     team.draft_locked_at = timezone.now()
     team.draft_locked_by = by
-    team.save(update_fields=["draft_locked_at", "draft_locked_by"])
+    if not team.accepted:
+        _accept(team, by)
+    team.save(update_fields=["draft_locked_at", "draft_locked_by", "accepted_at", "accepted_by"])
     return team
+
+
+@transaction.atomic
+def accept_team(*, team: Team, by) -> Team:
+    """DB-1: the commissioner accepts a team a newcomer founded; until then it enters
+    no season (``redraft_selectors.next_season`` leaves it out)."""
+    team = Team.objects.select_for_update(of=("self",)).select_related("league").get(pk=team.pk)
+    if by is None or not team.league.is_organised_by(by):
+        raise PermissionDenied("Only the league's commissioner accepts a team.")
+    if team.accepted:
+        raise ValidationError(f"{team} is already accepted.")
+    _accept(team, by)
+    team.save(update_fields=["accepted_at", "accepted_by"])
+    return team
+
+
+@transaction.atomic
+def refuse_team(*, team: Team, by) -> str:
+    """DB-1: the commissioner refuses a team waiting for acceptance. It never
+    played, so it goes with its draft (players and the draft's Treasury lines);
+    an accepted team is never refused. Returns the team's name."""
+    team = Team.objects.select_for_update(of=("self",)).select_related("league").get(pk=team.pk)
+    if by is None or not team.league.is_organised_by(by):
+        raise PermissionDenied("Only the league's commissioner refuses a team.")
+    if team.accepted:
+        raise ValidationError(f"{team} is accepted in the league; it can only retire (DB-15).")
+    name = team.name
+    team.delete()
+    return name
 
 
 # Dice (DB-16) --------------------------------------------------------------------------
@@ -271,7 +323,7 @@ def enter_team(*, team: Team, season, by, division=None):
     team's name), in a division where the season has them (DB-2). The team's
     draft must be submitted; one team per coach per season, as the engine has it."""
     from league.dungeonbowl.league_models import TeamSeason
-    from league.models import Entry, Season
+    from league.models import Season
 
     # The team, then the season: the season's row comes last in the one lock order
     # (league/locks.py), as in a post-game sequence that locks the team and then
@@ -292,6 +344,9 @@ def enter_team(*, team: Team, season, by, division=None):
         raise ValidationError(f"{team} is already entered in {season.name}.")
     if Entry.objects.filter(season=season, coach=team.coach).exists():
         raise ValidationError(f"{team.coach} already has a team in {season.name}; a coach fields one team a season.")
+    if not team.accepted:  # the commissioner entering a waiting team accepts it (DB-1)
+        _accept(team, by)
+        team.save(update_fields=["accepted_at", "accepted_by"])
     entry = Entry.objects.create(season=season, coach=team.coach, team=team.name, division=division)
     TeamSeason.objects.create(team=team, entry=entry)
     return entry

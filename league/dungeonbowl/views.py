@@ -91,7 +91,8 @@ def draft(request: HttpRequest, slug: str) -> HttpResponse:
                 for message in error.messages:
                     form.add_error(None, message)
             else:
-                messages.success(request, f"Draft submitted: {team.name}. The commissioner locks it before the season.")
+                waits = "" if team.accepted else " It waits for the commissioner to accept the team into the league (DB-1)."
+                messages.success(request, f"Draft submitted: {team.name}. The commissioner locks it before the season.{waits}")
                 return redirect(reverse("dungeonbowl:team_detail", args=[league.slug, team.slug]))
         elif "submit" in request.POST:
             for refusal in check.refusals:
@@ -104,12 +105,17 @@ def draft(request: HttpRequest, slug: str) -> HttpResponse:
         list(Team.objects.filter(league=league, draft_submitted_at__isnull=False).select_related("coach", "college"))
         if organiser else []
     )
+    unaccepted = (
+        list(Team.objects.filter(league=league, accepted_at__isnull=True).select_related("coach", "college"))
+        if organiser else []
+    )
     entered = _entered(league, submitted) if organiser else {}
     for team in submitted:
         team.entered_in = entered.get(team.pk, "")
     return render(request, "dungeonbowl/draft.html", {
         "league": league, "form": form, "check": check, "college": college, "colleges": colleges,
         "existing": existing, "budget": budget, "organiser": organiser, "submitted": submitted, "coach": coach,
+        "unaccepted": unaccepted,
         "entry_form": EntryForm(league=league) if organiser else None,
     })
 
@@ -142,7 +148,11 @@ def create_team(request: HttpRequest, slug: str) -> HttpResponse:
             for message in error.messages:
                 form.add_error(None, message)
         else:
-            messages.success(request, f"{team.name} is founded. Now draft its players.")
+            if team.accepted:
+                messages.success(request, f"{team.name} is founded. Now draft its players.")
+            else:
+                messages.success(request, f"{team.name} is founded and waits for the commissioner to accept it into "
+                                          "the league (DB-1). Draft its players meanwhile.")
             return redirect(reverse("dungeonbowl:draft", args=[league.slug]))
     return render(request, "dungeonbowl/new_team.html", {"league": league, "form": form})
 
@@ -178,6 +188,42 @@ def lock_draft(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
     else:
         messages.success(request, f"{team}'s draft is locked.")
     return redirect(reverse("dungeonbowl:draft", args=[league.slug]))
+
+
+def _commissioner_acts(request: HttpRequest, slug: str, team_slug: str, act) -> HttpResponse:
+    """A commissioner's one-click step on a team, back to the draft page with the
+    outcome; a refusal is an error message and writes nothing."""
+    league = _league(slug)
+    team = get_object_or_404(Team, league=league, slug=team_slug)
+    try:
+        messages.success(request, act(team))
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    return redirect(reverse("dungeonbowl:draft", args=[league.slug]))
+
+
+@login_required
+@require_POST
+def accept_team(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
+    """DB-1: the commissioner accepts a newcomer's team into the league."""
+    def act(team: Team) -> str:
+        services.accept_team(team=team, by=request.user)
+        return f"{team} is accepted into the league."
+    return _commissioner_acts(request, slug, team_slug, act)
+
+
+@login_required
+@require_POST
+def refuse_team(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
+    """DB-1: the commissioner refuses a newcomer's team; it goes with its draft, so
+    the form's box must be ticked to confirm (a destructive step is never one click)."""
+    def act(team: Team) -> str:
+        if not team.league.is_organised_by(request.user):
+            raise PermissionDenied("Only the league's commissioner refuses a team.")
+        if request.POST.get("confirm") != "yes":
+            raise ValidationError(f"Tick the box to confirm that {team} is to be removed.")
+        return f"{services.refuse_team(team=team, by=request.user)} is refused and removed."
+    return _commissioner_acts(request, slug, team_slug, act)
 
 
 # Spending after a game (DB-12) ---------------------------------------------------------

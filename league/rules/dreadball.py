@@ -6,7 +6,8 @@ difference. ``check_result`` is the DR-3 Decision as a pure function; the checks
 run in this order and the first that fails is the coach's message:
 
 1. a draw has a difference of 0 (DR-3);
-2. a win has a difference of 1 to 7 (DR-3);
+2. a win has a difference of 1 to 7, or of 0 in Sudden Death (DR-3 Decision: won
+   with the score level when only one team can still throw, as the seed allows);
 3. a draw needs Sudden Death (DR-3 Decision; DR-2: level after 14 Rushes goes on);
 4. with Sudden Death the game ended in Rush 15 or later (DR-3 Decision);
 5. without Sudden Death it ended by Rush 14 (DR-3 Decision);
@@ -55,8 +56,11 @@ def check_result(*, winner: str, difference: int, rush: int, sudden_death: bool)
         raise ValidationError(f"The Rush is 1 to {MAX_RUSH}.")
     if winner == DRAW and difference != 0:
         raise ValidationError(f"A draw ends level: the difference is 0, not {difference} (DR-3).")
-    if winner != DRAW and difference == 0:
-        raise ValidationError("A win is by 1 to 7; a difference of 0 is a draw (DR-3).")
+    if winner != DRAW and difference == 0 and not sudden_death:
+        raise ValidationError(
+            "A win is by 1 to 7; a difference of 0 is a draw, or a Sudden Death win when only one team "
+            "could still throw (DR-3)."
+        )
     if winner == DRAW and not sudden_death:
         raise ValidationError(
             "A draw needs Sudden Death: level after Rush 14, the game goes on, and only ends level "
@@ -180,7 +184,8 @@ class DreadBallRules(GameRules):
 
     def summary(self, verdict: Verdict) -> str:
         """"7–0, landslide", "0–2", "0–0, Sudden Death": the winner's side shows the
-        difference (DR-1 keeps no per-side score)."""
+        difference (DR-1 keeps no per-side score). A Sudden Death win with the score
+        level (DR-3 Decision) says so: "0–0, Sudden Death win", never a draw's words."""
         if verdict.outcome == ABANDONED:
             return "abandoned"
         difference = verdict.details["difference"]
@@ -188,7 +193,7 @@ class DreadBallRules(GameRules):
         if verdict.details["landslide"]:
             text += ", landslide"
         if verdict.details["sudden_death"]:
-            text += ", Sudden Death"
+            text += ", Sudden Death win" if difference == 0 and verdict.outcome != DRAW else ", Sudden Death"
         return text
 
     # Import ------------------------------------------------------------------------

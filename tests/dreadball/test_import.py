@@ -107,6 +107,7 @@ BAD = [
                  "A game that ended in Rush 9 must have been a landslide: a difference of 7", id="early-not-landslide"),
     pytest.param("Neon Dome,2,Ann,Bea,draw,0,14,no,played", "A draw needs Sudden Death", id="draw-without-sd"),
     pytest.param("Neon Dome,2,Ann,Bea,home,0,14,no,played", "a difference of 0 is a draw", id="win-by-0"),
+    pytest.param("Neon Dome,2,Ann,Bea,home,0,12,yes,played", "Sudden Death starts after Rush 14", id="level-win-too-early"),
     pytest.param("Neon Dome,2,Ann,Bea,home,2,12,yes,played", "Sudden Death starts after Rush 14", id="sd-too-early"),
     pytest.param("Neon Dome,2,Ann,Bea,home,2,16,no,played", "went to Sudden Death", id="late-without-sd"),
     pytest.param("Neon Dome,2,Ann,Bea,home,7,16,yes,played", "won by 1 to 4", id="sd-landslide"),
@@ -163,3 +164,18 @@ def test_a_guild_ball_header_is_refused_for_dreadball(tmp_path):
     with pytest.raises(CommandError, match="line 1: missing column\\(s\\) winner, difference, rush, sudden_death"):
         run(write(tmp_path, ["league,round,home,away,home_vp,away_vp,status", "Neon Dome,1,Ann,Bea,12,3,played"]))
     assert not League.objects.exists()
+
+
+@pytest.mark.django_db
+def test_dr3_a_sudden_death_win_with_the_score_level_imports(tmp_path):
+    """DR-3 Decision: a Sudden Death game won level (only one team can still throw)
+    imports as a win by 0 with Sudden Death, worth a win's League Points and no
+    Strike Difference."""
+    run(write(tmp_path, [HEADER, "Neon Dome,1,Dana Voss,Tavi Rell,away,0,15,yes,played"]))
+    result = Result.objects.get()
+    assert (result.outcome, result.summary, result.status) == ("away", "0–0, Sudden Death win", "approved")
+    detail = DreadBallResult.objects.get()
+    assert (detail.difference, detail.landslide, detail.rush, detail.sudden_death) == (0, False, 15, True)
+    rows = {row.coach: row for row in standings_for(result.fixture.round.season)}
+    assert (rows["Tavi Rell"].lp, rows["Tavi Rell"].won, rows["Tavi Rell"].stats["strike_diff"]) == (2, 1, 0)
+    assert (rows["Dana Voss"].lp, rows["Dana Voss"].lost) == (0, 1)

@@ -15,12 +15,13 @@ from league.rules.dreadball import DreadBallRules
 def decision(winner: str, difference: int, rush: int, sudden_death: bool) -> str | None:
     """RULES.md DR-3 restated on its own, with the seed's consequence for Sudden
     Death (it starts level, one Strike of at most 4 a Rush, and ends after a
-    Visiting Rush with a side ahead: a win there is by 1 to 4). Returns a phrase of
-    the refusal a coach should read, or None when the result stands."""
+    Visiting Rush with a side ahead: a win there is by 1 to 4, or by 0 when only
+    one team can still throw, the DR-3 Decision). Returns a phrase of the refusal a
+    coach should read, or None when the result stands."""
     is_draw = winner == "draw"
     faults = [
         (is_draw and difference > 0, "A draw ends level"),
-        (not is_draw and difference == 0, "a difference of 0 is a draw"),
+        (not is_draw and difference == 0 and not sudden_death, "a difference of 0 is a draw"),
         (is_draw and not sudden_death, "A draw needs Sudden Death"),
         (sudden_death and rush in range(1, 15), "Sudden Death starts after Rush 14"),
         (not sudden_death and rush >= 15, f"one that ended in Rush {rush} went to Sudden Death"),
@@ -37,8 +38,9 @@ def test_the_combinations_cover_both_answers():
     answers = [decision(*combo) for combo in COMBINATIONS]
     assert len(COMBINATIONS) == 3 * 8 * 16 * 2
     # Landslides in Rush 1-14 (both sides), wins by 1-6 in Rush 14, Sudden Death
-    # wins by 1-4 in Rush 15-16, draws in Rush 15-16.
-    assert sum(a is None for a in answers) == 2 * 14 + 2 * 6 + 2 * 4 * 2 + 2
+    # wins by 1-4 in Rush 15-16, Sudden Death wins with the score level in Rush
+    # 15-16 (DR-3 Decision: only one team can still throw), draws in Rush 15-16.
+    assert sum(a is None for a in answers) == 2 * 14 + 2 * 6 + 2 * 4 * 2 + 2 * 2 + 2
 
 
 @pytest.mark.parametrize(
@@ -95,6 +97,8 @@ def test_abandoned_needs_no_facts_and_keeps_none():
         (("home", 2, 14, False), "2–0"),
         (("away", 3, 16, True), "0–3, Sudden Death"),
         (("draw", 0, 16, True), "0–0, Sudden Death"),
+        (("home", 0, 15, True), "0–0, Sudden Death win"),
+        (("away", 0, 17, True), "0–0, Sudden Death win"),
     ],
 )
 def test_summary_shows_the_difference_on_the_winner_s_side(facts, summary):
@@ -132,3 +136,16 @@ def test_dr4_points_come_from_the_league_settings():
     assert [rules.league_points(_played("draw"), side) for side in ("home", "away")] == [2, 2]
     # Abandoned: a loss for both (DR-4 settings' loss value).
     assert [rules.league_points(_played("abandoned"), side) for side in ("home", "away")] == [1, 1]
+
+
+def test_dr3_a_sudden_death_win_with_the_score_level_is_a_win_worth_no_strike_difference():
+    """DR-3 Decision (seed, Sudden Death): won level when only one team can still
+    throw: a win for League Points (DR-4), 0 Strike Difference, not a landslide."""
+    rules = DreadBallRules(DreadBallSettings())
+    verdict = rules.validate({"winner": "away", "difference": 0, "rush": 15, "sudden_death": True})
+    assert verdict.outcome == "away" and verdict.details["landslide"] is False
+    result = _played("away", 0)
+    assert [rules.league_points(result, side) for side in ("home", "away")] == [0, 2]
+    assert rules.side_stats(result, "away") == {"strike_diff": 0, "landslides": 0}
+    with pytest.raises(ValidationError, match="a difference of 0 is a draw, or a Sudden Death win"):
+        rules.validate({"winner": "away", "difference": 0, "rush": 14, "sudden_death": False})

@@ -98,7 +98,8 @@ def test_workflow_by_role(client, dr_fixture, organiser, bystander, outsider, ac
         ({"winner": "home", "difference": "5", "rush": "9"},
          "A game that ended in Rush 9 must have been a landslide: a difference of 7"),
         ({"winner": "draw", "difference": "0", "rush": "14"}, "A draw needs Sudden Death"),
-        ({"winner": "home", "difference": "0", "rush": "14"}, "a difference of 0 is a draw"),
+        ({"winner": "home", "difference": "0", "rush": "14"}, "a difference of 0 is a draw, or a Sudden Death win"),
+        ({"winner": "home", "difference": "0", "rush": "14", "sudden_death": "on"}, "Sudden Death starts after Rush 14"),
         ({"winner": "home", "difference": "2", "rush": "14", "sudden_death": "on"},
          "Sudden Death starts after Rush 14"),
         ({"winner": "home", "difference": "8", "rush": "14"}, "The difference is at most 7"),
@@ -112,6 +113,23 @@ def test_a_refused_report_is_shown_on_the_form_and_writes_nothing(client, dr_fix
     assert response.status_code == 400
     assert message in response.content.decode().replace("&#x27;", "'")
     assert not Result.objects.filter(fixture=dr_fixture).exists()
+
+
+def test_dr3_a_sudden_death_win_with_the_score_level_is_reported_and_stored(client, dr_fixture, organiser):
+    """DR-3 Decision: only one team can still throw at the end of a Visiting Rush
+    in Sudden Death, so it wins with the score level. The form, the service and
+    the database's checks take it; the page says it was a win, not a draw."""
+    client.force_login(dr_fixture.home.coach.user)
+    data = {"winner": "away", "difference": "0", "rush": "15", "sudden_death": "on"}
+    response = client.post(reverse("league:report_result", args=[dr_fixture.pk]), data)
+    assert response.status_code == 302
+    assert _state(dr_fixture) == ("reported", "away", "0–0, Sudden Death win", (0, False, 15, True))
+    services.confirm_result(result=Result.objects.get(fixture=dr_fixture), by=dr_fixture.away.coach.user)
+    services.approve_result(result=Result.objects.get(fixture=dr_fixture), by=organiser, reason="seen")
+    page = client.get(dr_fixture.get_absolute_url()).content.decode()
+    assert "Dana 0–0, Sudden Death win Tavi" in page
+    table = client.get(dr_fixture.round.season.league.get_absolute_url()).content.decode()
+    assert "Strike Difference" in table
 
 
 def test_the_report_form_names_the_coaches(client, dr_fixture):

@@ -92,7 +92,8 @@ def test_draft_form_for_every_role(client, organiser):
     client.logout()
     login(client, organiser)
     page = client.get(url).content.decode()
-    assert "Night Cats" in page and "Lock the draft" in page
+    # Ulrika plays in no season of the league yet: locking her draft accepts her team (DB-1).
+    assert "Night Cats" in page and "Accept the team and lock its draft" in page
     other = CoachFactory(name="Wrong")
     client.logout()
     login(client, other.user)

@@ -113,8 +113,10 @@ def test_a_whole_year_to_the_gold_piece(client, organiser):
     # Team 10. The others run every step; the commissioner enters the scouting dice from the table:
     # a 6 for Team 01's #1 (3 regular and 1 play-off MVP), a 1 for every other MVP.
     redraft.retire_team(team=teams["Team 04"], by=teams["Team 04"].coach.user)
-    db_team(league, "Team 09", coach=teams["Team 04"].coach)
-    db_team(league, "Team 10", college="college-of-shadows", coach=CoachFactory(name="Newcomer"))
+    # The commissioner accepts both new teams with their drafts by locking them (DB-1).
+    services.lock_draft(team=db_team(league, "Team 09", coach=teams["Team 04"].coach), by=organiser)
+    services.lock_draft(team=db_team(league, "Team 10", college="college-of-shadows", coach=CoachFactory(name="Newcomer")),
+                        by=organiser)
     slayer = teams["Team 01"].players.get(number=1)
     for name in NAMES:
         if name == "Team 04":

@@ -182,3 +182,60 @@ def test_the_demo_tells_nobody(django_capture_on_commit_callbacks):
         demo.load_demos()
     assert Result.objects.filter(status="approved").exists()
     assert mail.outbox == []
+
+
+def test_mail_links_keep_the_port_of_the_request_that_caused_them(
+    client, fixture, home_user, settings, django_capture_on_commit_callbacks
+):
+    """Issue 18.6: without SITE_URL a link starts with the address the coach used,
+    port included (a site on :8000 used to be linked as http://localhost/...)."""
+    settings.SITE_URL = ""
+    client.force_login(home_user)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("league:report_result", args=[fixture.pk]), {"home_score": 12, "away_score": 6},
+            HTTP_HOST="localhost:8000",
+        )
+    assert response.status_code == 302
+    assert f"http://localhost:8000{fixture.get_absolute_url()}" in mail.outbox[0].body
+    # SITE_URL, when set, wins over the request's address.
+    settings.SITE_URL = "https://league.example.org/"
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.approve_result(result=Result.objects.get(), by=fixture.round.season.league.organisers.get(), reason="seen")
+    assert all(f"https://league.example.org{fixture.get_absolute_url()}" in m.body for m in mail.outbox)
+    # Outside any request (a command) the fallback stays localhost.
+    from league.links import site_root
+
+    settings.SITE_URL = ""
+    assert site_root() == "http://localhost"
+
+
+def test_a_newline_in_a_name_does_not_stop_the_mail_that_names_it(
+    client, fixture, home_user, django_capture_on_commit_callbacks
+):
+    """Issue 19.6: a display name with a newline (or a tab, a bidirectional override)
+    used to make the subject a BadHeaderError, so the opponent's "please confirm"
+    was logged and never sent. The subject is built from cleaned text."""
+    coach = fixture.home.coach
+    coach.name = "Velocity\nBcc: everyone@example.com\t\u202e"
+    coach.save()
+    response = post(client, home_user, "report_result", fixture, {"home_score": 12, "away_score": 6}, django_capture_on_commit_callbacks)
+    assert response.status_code == 302 and Result.objects.exists()
+    assert recipients() == [fixture.away.coach.email]
+    subject = mail.outbox[0].subject
+    assert subject.startswith("[") and "Velocity Bcc: everyone@example.com reported Velocity Bcc: everyone@example.com v Rage" in subject
+    assert not any(char in subject for char in "\n\r\t\u202e")
+    assert mail.outbox[0].bcc == []
+
+
+def test_a_newline_in_a_league_name_does_not_stop_an_invitation(organiser, season):
+    """Issue 19.6: the invitation's subject names the league; it is cleaned too."""
+    from league import invitations
+
+    league = season.league
+    league.name = "Midlands\r\nBig League"
+    league.save()
+    coach = invitations.add_coach(league=league, season=season, by=organiser, name="Mina Hart", email="mina@example.org")
+    invitations.send_invitation(coach=coach, league=league, request=None)
+    assert [m.subject for m in mail.outbox] == ["You are invited to Midlands Big League"]
