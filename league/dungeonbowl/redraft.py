@@ -363,7 +363,7 @@ def open_next_season(*, league: League, by, name: str, start_date: datetime.date
     if start_date <= last.start_date:
         raise ValidationError(f"The new season starts after {last.name} started ({last.start_date:%d %b %Y}).")
     if len(plan.ready) < MIN_TEAMS:
-        raise ValidationError(f"A season needs at least {MIN_TEAMS} teams (DB-1); {len(plan.ready)} are ready.")
+        raise ValidationError(f"A season needs at least {MIN_TEAMS} teams (DB-1); {len(plan.ready)} {'is' if len(plan.ready) == 1 else 'are'} ready.")
     season = Season.objects.create(league=league, name=name, start_date=start_date, cadence_days=last.cadence_days,
                                    double_round_robin=last.double_round_robin)
     entries: dict[int, Entry] = {}

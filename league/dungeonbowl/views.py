@@ -110,7 +110,13 @@ def draft(request: HttpRequest, slug: str) -> HttpResponse:
         "league": league, "form": form, "check": check, "college": college, "colleges": colleges,
         "existing": existing, "budget": budget, "organiser": organiser, "submitted": submitted, "coach": coach,
         "entry_form": EntryForm(league=league) if organiser else None,
-    })
+    }, status=_refused_status(request, form))
+
+
+def _refused_status(request: HttpRequest, form: forms.Form) -> int:
+    """400 for a POST whose form is shown again with errors (as every refused
+    form of the site), 200 otherwise ("Check" of a valid draft included)."""
+    return 400 if request.method == "POST" and form.errors else 200
 
 
 def _entered(league: League, teams: list[Team]) -> dict[int, str]:
@@ -143,7 +149,8 @@ def create_team(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, f"{team.name} is founded. Now draft its players.")
             return redirect(reverse("dungeonbowl:draft", args=[league.slug]))
-    return render(request, "dungeonbowl/new_team.html", {"league": league, "form": form})
+    return render(request, "dungeonbowl/new_team.html", {"league": league, "form": form},
+                  status=_refused_status(request, form))
 
 
 @login_required

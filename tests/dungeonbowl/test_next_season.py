@@ -109,3 +109,21 @@ def test_divisions_drawn_again_or_none(client, organiser, season):
     assert not opened.divisions.exists() and Fixture.objects.filter(round__season=opened, away__isnull=False).count() == 28
     with pytest.raises(ValidationError, match="opens once this season is over"):
         redraft.open_next_season(league=league, by=organiser, name="Season 3", start_date=datetime.date(2028, 9, 1))
+
+
+def test_a_refused_next_season_answers_400_with_each_reason_once_in_plain_english(client, organiser, season):
+    """Issue 18.4: the form answers 400 as every refused form does; the reason
+    appears once ("1 team is ready"); the date picker shows the start date (ISO)."""
+    league = season.league
+    redraft_keeping_everyone(Team.objects.filter(league=league).order_by("name").first(), organiser)
+    login(client, organiser)
+    page = client.get(url(league)).content.decode()
+    assert f'type="date" name="start_date" value="{datetime.date.today().isoformat()}"' in page
+    response = client.post(url(league), {"name": "Season 2", "start_date": "2027-09-01", "divisions": "keep"})
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert page.count("A season needs at least 4 teams (DB-1); 1 is ready.") == 1 and "are ready" not in page
+    assert 'value="2027-09-01"' in page  # what was typed stays, in the picker's format
+    response = client.post(url(league), {"name": "", "start_date": "not a date", "divisions": "keep"})
+    assert response.status_code == 400 and "Name the new season." in response.content.decode()
+    assert Season.objects.filter(league=league).count() == 1

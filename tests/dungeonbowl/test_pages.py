@@ -106,6 +106,26 @@ def test_draft_form_for_every_role(client, organiser):
     assert team.draft_locked
 
 
+def test_refused_draft_and_new_team_forms_answer_400(client, organiser):
+    """Issue 18.4: a refused form answers 400 with its reasons, as the rest of the
+    site does; "Check" of a draft is no refusal (200)."""
+    league = db_league(organiser)
+    url = reverse("dungeonbowl:draft", args=[league.slug]) + "?college=college-of-shadows"
+    login(client, CoachFactory(name="Ulrika").user)
+    shadows = {p.name: p.pk for p in Position.objects.filter(college__slug="college-of-shadows")}
+    data = {"name": "Night Cats", "rerolls": 2, f"pos_{shadows['Dark Elf Blitzer']}": 3, "check": ""}
+    assert client.post(url, data).status_code == 200
+    data.pop("check")
+    response = client.post(url, {**data, "submit": ""})
+    assert response.status_code == 400 and "1 too many" in response.content.decode() and not Team.objects.exists()
+    response = client.post(url, {**data, "rerolls": "lots", "submit": ""})
+    assert response.status_code == 400 and not Team.objects.exists()
+    new = reverse("dungeonbowl:create_team", args=[league.slug])
+    response = client.post(new, {"name": "", "college": "nonsense"})
+    page = response.content.decode()
+    assert response.status_code == 400 and "Name your team." in page and not Team.objects.exists()
+
+
 def _page_counts(client, season) -> dict[str, int]:
     """Queries per page of ``season``'s league, cold cache, as the commissioner (who
     sees the most: spending forms, the submitted drafts and the entry form)."""

@@ -180,9 +180,10 @@ def test_the_commissioner_enters_table_rolls_and_corrects_a_step(client, organis
 
 
 def test_bad_input_says_why_and_writes_nothing(client, organiser, season, team):
+    """A refused step answers 400 with its form and the reasons (issue 18.4)."""
     login(client, organiser)
     response = step(client, team, "scout", **{f"roll_{team.players.get(number=1).pk}": 9})
-    assert response.status_code == 200 and "A D6 shows 1 to 6." in response.content.decode()
+    assert response.status_code == 400 and "A D6 shows 1 to 6." in response.content.decode()
     assert not Redraft.objects.exists()
     step(client, team, "scout", **{f"roll_{team.players.get(number=1).pk}": 1})  # nobody scouted: 8 stay
     step(client, team, "recover")
@@ -192,14 +193,14 @@ def test_bad_input_says_why_and_writes_nothing(client, organiser, season, team):
     position = team.college.positions.get(name="Ogre Blocker")
     response = step(client, team, "draft", rerolls=8, **ogre, **{f"pos_{position.pk}": 9})
     page = response.content.decode()
-    assert response.status_code == 200 and "Up to 16 players" in page and "Over budget" in page
+    assert response.status_code == 400 and "Up to 16 players" in page and "Over budget" in page
     assert f'name="pos_{position.pk}" value="9"' in page  # what was typed stays
     assert TreasuryLine.objects.count() == treasury_lines and Redraft.objects.get().step == 4
     assert team.players.on_draft_list().count() == 8
     blitzer = team.players.get(number=2)
     Player.objects.filter(pk=blitzer.pk).update(niggling_injuries=1)
     response = step(client, team, "draft", rerolls=1, **{f"rehire_{blitzer.pk}": "on", f"niggling_{blitzer.pk}": "7"})
-    assert "a D6 shows 1 to 6" in response.content.decode()
+    assert response.status_code == 400 and "a D6 shows 1 to 6" in response.content.decode()
     step(client, team, "draft", rerolls=1, **{f"rehire_{blitzer.pk}": "on", f"niggling_{blitzer.pk}": "4 4"})
     assert not DiceRoll.objects.filter(purpose="niggling").exists()
     assert Redraft.objects.get().step == 4
