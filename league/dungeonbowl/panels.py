@@ -28,8 +28,7 @@ def my_fixtures_panel(context: Mapping[str, Any]) -> str:
     """The coach's home: what their Dungeon Bowl teams wait on (two queries)."""
     from league.dungeonbowl.selectors import next_steps
 
-    steps = next_steps(context.get("coach"), to_report=context.get("to_report", ()),
-                       to_confirm=context.get("to_confirm", ()))
+    steps = next_steps(context.get("coach"))
     if not steps:
         return ""
     return render_to_string("dungeonbowl/_next_steps.html", {"steps": steps})
