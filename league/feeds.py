@@ -81,7 +81,7 @@ def fixtures_ical(fixtures: Iterable[Fixture], *, calendar_name: str, root: str 
         if fixture.is_bye:
             continue
         league = fixture.round.season.league
-        summary = f"{league.name} {fixture.round}: {fixture.home} v {fixture.away}"
+        summary = f"{league.name} {fixture.title}: {fixture.home} v {fixture.away}"
         result = fixture.result_or_none
         description = []
         if result is not None and result.is_approved:

@@ -192,6 +192,10 @@ class Round(models.Model):
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField(validators=[MinValueValidator(1), MaxValueValidator(MAX_ROUNDS)])
     date = models.DateField(validators=[validate_match_date])
+    label = models.CharField(
+        max_length=40, blank=True,
+        help_text='A name instead of "Round n", for a play-off round ("Semi-finals"); set by the game that makes it.',
+    )
 
     class Meta:
         ordering = ["season", "number"]
@@ -203,7 +207,7 @@ class Round(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Round {self.number}"
+        return self.label or f"Round {self.number}"
 
 
 class FixtureQuerySet(models.QuerySet):
@@ -245,6 +249,10 @@ class Fixture(models.Model):
         validators=[validate_match_date], help_text="When it is to be played; the round's date unless rearranged."
     )
     rearranged_reason = models.CharField(max_length=300, blank=True)
+    label = models.CharField(
+        max_length=40, blank=True,
+        help_text='A name of its own instead of its round\'s: a play-off game ("Semi-final 1", "Final"); set by the game.',
+    )
 
     objects = FixtureQuerySet.as_manager()
 
@@ -264,8 +272,14 @@ class Fixture(models.Model):
 
     def __str__(self) -> str:
         if self.is_bye:
-            return f"{self.round}: {self.home} (bye)"
-        return f"{self.round}: {self.home} v {self.away}"
+            return f"{self.title}: {self.home} (bye)"
+        return f"{self.title}: {self.home} v {self.away}"
+
+    @property
+    def title(self) -> str:
+        """What the fixture is called on every page, feed and calendar: its own name
+        (a play-off game, "Semi-final 1"), else its round's."""
+        return self.label or str(self.round)
 
     def get_absolute_url(self) -> str:
         return reverse("league:fixture_detail", args=[self.pk])

@@ -122,10 +122,10 @@ def apply_postgame(result) -> None:
     for side in SIDES:
         verb = {"draw": "draw", "win": "win", "loss": "loss"}[result_for(outcome, side)]
         _pay(teams[side], getattr(paid, side), TreasuryLine.Kind.WINNINGS,
-             f"Winnings ({verb}, dice {' '.join(map(str, dice))}) v {teams[other_side(side)]}, {fixture.round}", result, by)
+             f"Winnings ({verb}, dice {' '.join(map(str, dice))}) v {teams[other_side(side)]}, {fixture.title}", result, by)
         gatherers = getattr(report, f"{side}_gather")
         _pay(teams[side], treasure_room_bonus(gatherers), TreasuryLine.Kind.TREASURE_ROOM,
-             f"Treasure Room: {gatherers} player{'s' * (gatherers != 1)} used Gather Funds, {fixture.round}", result, by)
+             f"Treasure Room: {gatherers} player{'s' * (gatherers != 1)} used Gather Funds, {fixture.title}", result, by)
 
     # DB-13 recovery: who missed this game is fit for the next.
     lines = {line.player_id: line for line in report.players.select_related("player")}
