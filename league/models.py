@@ -106,6 +106,14 @@ class League(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("league:league_detail", args=[self.slug])
 
+    @property
+    def named_by_team(self) -> bool:
+        """The game names sides by their team (Dungeon Bowl): its tables, fixture
+        lists, results and feeds lead with the team, the coach under it. No query."""
+        from league.rules import rules_class
+
+        return rules_class(self.game_system).rows_named_by_team
+
     @cached_property
     def rules(self):
         """The league's game rules bound to its settings (one query, then cached on

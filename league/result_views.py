@@ -33,8 +33,13 @@ def fixture_detail(request: HttpRequest, pk: int, forms: dict | None = None, sta
     is_organiser = league.is_organised_by(request.user)
     forms = forms or {}
     rules = league.rules
+    by_team = league.named_by_team
     context = {
         "fixture": fixture,
+        # Dungeon Bowl names a side by its team, the coach under it (issue 18.15).
+        "by_team": by_team,
+        "names": [(entry.team or str(entry)) if by_team else str(entry)
+                  for entry in (fixture.home, fixture.away) if entry is not None],
         "league": league,
         "season": fixture.round.season,
         "result": result,

@@ -9,8 +9,9 @@ from django.urls import reverse
 from league import services as engine
 from league.dungeonbowl.models import Position, Team
 from league.models import Fixture
+from league.templatetags.site_tags import badge_index
 from tests.dungeonbowl.builders import db_league, db_season
-from tests.factories import PASSWORD, CoachFactory
+from tests.factories import PASSWORD, CoachFactory, FixtureFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -159,3 +160,39 @@ def test_query_counts_are_equal_at_4_and_40_teams(client, organiser):
     at_4, at_40 = _page_counts(client, small), _page_counts(client, large)
     assert at_4 == at_40
     assert max(at_4.values()) <= 20, at_4
+
+
+def test_fixture_lists_and_results_name_the_teams_with_the_coach_under(client, organiser):
+    """Issue 18.15: Dungeon Bowl's fixture lists, results, game page, table and
+    calendar lead with the team, its coach under it (as its standings do); a
+    Guild Ball league still lists coaches."""
+    season = db_season(organiser, teams=4)
+    play(season, organiser)
+    fixture = Fixture.objects.with_related().filter(round__season=season, round__number=1).first()
+    home, away = fixture.home, fixture.away
+    side = '<span class="side"><span>{}{}</span> <small>{}</small></span>'
+    home_side = side.format(f'<span class="badge b{badge_index(home.team)}" title="{home.team}" aria-hidden="true">'
+                            f'{home.team[0]}</span>', home.team, home.coach.name)
+    pages = {
+        "league page": reverse("league:league_detail", args=["altdorf"]),
+        "fixtures": reverse("league:fixtures", args=["altdorf"]) + "?round=1",
+        "coach page": reverse("league:coach_detail", args=["altdorf", home.coach_id]),
+        "game page": fixture.get_absolute_url(),
+    }
+    for name, url in pages.items():
+        page = client.get(url).content.decode()
+        assert home_side in page, name
+    page = client.get(fixture.get_absolute_url()).content.decode()
+    assert f"<strong>{home.team} {fixture.result.summary} {away.team}</strong>" in page
+    table = client.get(pages["league page"]).content.decode().split("<tbody", 1)[1].split("</tbody>", 1)[0]
+    assert f"<small>{home.coach.name}</small>" in table and f"<td >{home.coach.name}</td>" not in table
+    client.force_login(home.coach.user)
+    assert home_side in client.get(reverse("league:my_fixtures")).content.decode()
+    ics = client.get(reverse("league:league_ics", args=["altdorf"])).content.decode().replace("\r\n ", "")
+    assert f"Round 1: {home.team} ({home.coach.name}) v {away.team} ({away.coach.name})" in ics
+
+
+def test_a_guild_ball_fixture_line_still_names_the_coaches(client):
+    fixture = FixtureFactory()
+    page = client.get(reverse("league:fixtures", args=[fixture.round.season.league.slug]) + "?round=1").content.decode()
+    assert str(fixture.home) in page and 'class="side"' not in page
