@@ -438,6 +438,13 @@ class ResultEvent(models.Model):
     def __str__(self) -> str:
         return f"{self.fixture} {self.get_action_display()}"
 
+    @property
+    def described(self) -> str:
+        """The action for the history line that names who took it: "corrected"
+        rather than "corrected by the organiser" before "by longshanks"."""
+        label = self.get_action_display()
+        return label.removesuffix(" by the organiser") if self.by_id else label
+
 
 class NotificationPreference(models.Model):
     """The notification kinds (league/notifications.py) a user has turned off; a

@@ -43,6 +43,7 @@ from league.dungeonbowl.playoff_models import (
 from league.dungeonbowl.services import record_roll
 from league.models import Fixture, Result, Round, Season
 from league.rules.base import AWAY_WIN, HOME_WIN
+from league.words import possessive
 
 NO_DRAW = (
     "A play-off needs a winner (DB-5b): the rulebook this league holds says nothing of a drawn play-off, so a "
@@ -248,7 +249,7 @@ def settle_tie(
             logged = record_roll(
                 league=season.league, purpose=DiceRoll.Purpose.TIE, dice="D6",
                 values=None if dice is None else [dice[index]], by=by, team=teams_by_name.get(name), cause=record,
-                description=f"Play-off tie, {tie.where} places {places}: {name}'s D6"
+                description=f"Play-off tie, {tie.where} places {places}: {possessive(name)} D6"
                             + (f" (roll-off {attempt + 1})" if attempt else ""),
             )
             values.append(logged.values[0])

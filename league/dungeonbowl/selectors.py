@@ -51,8 +51,12 @@ def team_sheet(league, slug: str) -> TeamSheet:
         (team_rules.PlayerValue(p.value, p.miss_next_game) for p in players),
         rerolls=team.rerolls, reroll_cost=team.college.reroll_cost, trophy=trophy,
     )
+    treasury = sum(line.amount for line in lines)
+    balance = treasury
+    for line in lines:  # newest first: each line shows the balance it left (issue 18.16)
+        line.balance, balance = balance, balance - line.amount
     return TeamSheet(
-        team, players, lines, sum(line.amount for line in lines), value,
+        team, players, lines, treasury, value,
         latest.entry.division.name if latest and latest.entry.division_id else None,
         latest.entry.season.name if latest else None,
         trophy, honours,

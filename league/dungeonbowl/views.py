@@ -18,6 +18,7 @@ from league.dungeonbowl.models import GAME_SYSTEM, College, DiceRoll, Player, Po
 from league.idfields import IdChoiceField
 from league.models import League
 from league.permissions import coach_for
+from league.words import possessive
 
 
 def _league(slug: str) -> League:
@@ -182,7 +183,7 @@ def lock_draft(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
-        messages.success(request, f"{team}'s draft is locked.")
+        messages.success(request, f"{possessive(team)} draft is locked.")
     return redirect(reverse("dungeonbowl:draft", args=[league.slug]))
 
 

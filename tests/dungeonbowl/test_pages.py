@@ -1,5 +1,7 @@
 """Dungeon Bowl pages and feeds through the client, for every role."""
 
+import re
+
 import pytest
 from django.db import connection
 from django.http import HttpRequest
@@ -79,7 +81,7 @@ def test_draft_form_for_every_role(client, organiser):
     coach = CoachFactory(name="Ulrika")
     login(client, coach.user)
     page = client.get(url + "?college=college-of-shadows").content.decode()
-    assert "Dark Elf Blitzer" in page and "1000000 gp left" in page
+    assert "Dark Elf Blitzer" in page and "1,000,000 gp left" in page
     shadows = {p.name: p.pk for p in Position.objects.filter(college__slug="college-of-shadows")}
     data = {"name": "Night Cats", "rerolls": 2, f"pos_{shadows['Dark Elf Blitzer']}": 3, f"pos_{shadows['Dark Elf Lineman']}": 6, "check": ""}
     page = client.post(url + "?college=college-of-shadows", data).content.decode()
@@ -196,3 +198,35 @@ def test_a_guild_ball_fixture_line_still_names_the_coaches(client):
     fixture = FixtureFactory()
     page = client.get(reverse("league:fixtures", args=[fixture.round.season.league.slug]) + "?round=1").content.decode()
     assert str(fixture.home) in page and 'class="side"' not in page
+
+
+def test_ledger_dice_and_history_say_each_thing_once_with_gold_in_thousands(client, organiser):
+    """Issue 18.16: no "Winnings: Winnings:", "Treasure Room bonus: Treasure Room:",
+    "Forge Wardens's" or "by the organiser by longshanks"; "1 player"; money with
+    thousands separators; the Treasury ledger shows the running balance."""
+    season = db_season(organiser, teams=4)
+    fixture = Fixture.objects.with_related().filter(round__season=season, round__number=1).first()
+    home = fixture.home.dungeonbowl.team
+    Team.objects.filter(pk=home.pk).update(name="Forge Wardens")
+    play(season, organiser)  # the home sides win, dice 4 2; one of their players gathered funds
+    home.refresh_from_db()
+    page = client.get(reverse("dungeonbowl:team_detail", args=["altdorf", home.slug])).content.decode()
+    treasury = home.treasury()
+    assert f"Treasury: {treasury:,} gp" in page and treasury >= 1000
+    assert "Winnings: Winnings" not in page and "Treasure Room bonus: Treasure Room" not in page
+    assert "Winnings: win, dice 4 2, v " in page and "Treasure Room bonus: 1 player used Gather Funds, Round 1" in page
+    ledger = page.split("<h2>Treasury ledger</h2>", 1)[1]
+    assert "<th class=\"num\">Balance</th>" in ledger
+    # newest first: the top line leaves the whole Treasury, the one below it 10,000 gp less
+    balances = [int(b.replace(",", "")) for b in re.findall(r'<td class="num">([\d,]+) gp</td></tr>', ledger)]
+    assert balances[0] == treasury and balances[1] == treasury - 10_000 and balances[-1] == 345_000
+    log = client.get(reverse("dungeonbowl:dice_log", args=["altdorf"])).content.decode()
+    assert "Forge Wardens&#x27; 2D6 as the winner" in log and "Wardens&#x27;s" not in log
+    assert "Winnings: Winnings" not in log
+    history = client.get(fixture.get_absolute_url()).content.decode()
+    assert "Entered by longshanks" in history and "by the organiser by" not in history
+    assert "Gather Funds: 1 player and 0 players" in history
+    client.force_login(organiser)
+    admin_page = client.get(reverse("admin:dungeonbowl_treasuryline_changelist")).content.decode()
+    assert "+345,000 gp" in admin_page and ">345000<" not in admin_page
+

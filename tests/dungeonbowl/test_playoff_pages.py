@@ -160,9 +160,9 @@ def test_honours_and_the_trophy_show_in_every_later_season(client, organiser):
 
     champion = Team.objects.get(name="Team 02")
     team_page = client.get(reverse("dungeonbowl:team_detail", args=[season.league.slug, champion.slug])).content.decode()
-    assert "Holds the Dungeon Bowl Trophy" in team_page and "Season 1: Champion (100000 gp prize)" in team_page
+    assert "Holds the Dungeon Bowl Trophy" in team_page and "Season 1: Champion (100,000 gp prize)" in team_page
     value = champion.value(trophy=True)
-    assert f"Team Value {value.team_value} gp" in team_page
+    assert f"Team Value {value.team_value:,} gp" in team_page
 
     data = client.get(reverse("dungeonbowl:team_json", args=[season.league.slug, champion.slug])).json()
     assert data["trophy"] is True and data["honours"] == [{"season": "Season 1", "placing": "champion"}]
