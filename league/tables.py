@@ -61,6 +61,8 @@ class StandingsTable(BaseTable):
             exclude.append("drawn")
         if not any(row.division for row in data):
             exclude.append("division")
+        if not any(row.note for row in data):
+            exclude.append("note")
         if rules.rows_named_by_team:
             # The team identifies the row, its coach under it (issue 18.15): one
             # column, kept on a phone.
