@@ -40,6 +40,7 @@ def league_panel(context: Mapping[str, Any]) -> str:
     (DB-14). Two queries."""
     from league.dungeonbowl import playoffs
     from league.dungeonbowl.bracket import Game, bracket_svg, describe
+    from league.dungeonbowl.playoff_rules import format_for
 
     season, league = context.get("season"), context.get("league")
     if season is None or league is None:
@@ -62,7 +63,8 @@ def league_panel(context: Mapping[str, Any]) -> str:
         "league": league, "season": season, "svg": bracket_svg(games, title=f"Play-offs of {season.name}"),
         "lines": [describe(game) for game in games], "started": bool(games),
         "final_pending": bool(games) and not any(game.slot == 3 for game in games),
-        "honours": list(by_season.values()), "format": settings.get_playoffs_display() if settings else "",
+        "honours": list(by_season.values()),
+        "format": format_for(len({row.division for row in context.get("standings") or ()})),
         "playoffs": bool(settings is not None and settings.playoffs),
     })
 

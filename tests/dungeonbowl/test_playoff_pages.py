@@ -343,3 +343,24 @@ def test_play_off_games_are_named_for_their_stage_everywhere(client, organiser):
     team = Team.objects.get(league=season.league, name="Team 01")
     page = client.get(reverse("dungeonbowl:team_detail", args=[slug, team.slug])).content.decode()
     assert "Semi-final 1" in page and "Round 4" not in page  # the Treasury ledger's winnings line
+
+
+@pytest.mark.parametrize("setting", [1, 2])
+def test_a_season_without_divisions_describes_only_its_own_play_offs(client, organiser, setting):
+    """Issue 18.18 (DB-5b): a season without divisions plays its top 4; neither the
+    league page nor the play-offs page describes two-division play-offs, whatever
+    the league's setting says."""
+    season = db_season(organiser, teams=4, playoffs=setting)
+    page = client.get(reverse("league:league_detail", args=[season.league.slug])).content.decode()
+    assert "The top 4 play semi-finals (1st v 4th, 2nd v 3rd), then a final" in page
+    client.force_login(organiser)
+    playoffs_page = client.get(reverse("dungeonbowl:playoffs", args=[season.league.slug])).content.decode()
+    assert "the top 4 play semi-finals (1st v 4th, 2nd v 3rd), then a final" in playoffs_page
+    for text in (page, playoffs_page):
+        assert "wo divisions" not in text and "top 2 of each" not in text and "division winners" not in text
+
+
+def test_a_season_of_two_divisions_describes_its_format(client, organiser):
+    season = db_season(organiser, teams=8, divisions=2, playoffs=2)
+    page = client.get(reverse("league:league_detail", args=[season.league.slug])).content.decode()
+    assert "The top 2 of each division play semi-finals (1st of one v 2nd of the other)" in page
