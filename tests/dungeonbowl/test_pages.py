@@ -230,3 +230,28 @@ def test_ledger_dice_and_history_say_each_thing_once_with_gold_in_thousands(clie
     admin_page = client.get(reverse("admin:dungeonbowl_treasuryline_changelist")).content.decode()
     assert "+345,000 gp" in admin_page and ">345000<" not in admin_page
 
+
+
+def test_correction_forms_show_only_the_games_own_rules(client, organiser):
+    """Issue 18.19: a Dungeon Bowl league's correction and abandon forms (the game
+    page's and the admin's) show no Guild Ball option ("coach owing Favours");
+    a Guild Ball league's still do (GB-20)."""
+    from django.contrib.admin import helpers
+
+    from tests.factories import ResultFactory
+
+    season = db_season(organiser, teams=4)
+    play(season, organiser)
+    fixture = Fixture.objects.filter(round__season=season, round__number=1).first()
+    client.force_login(organiser)
+    page = client.get(fixture.get_absolute_url()).content.decode()
+    assert "Correct the result" in page and "owing Favours" not in page
+    for model, action, obj in (("result", "correct", fixture.result), ("fixture", "enter_result", fixture),
+                               ("fixture", "abandon", fixture)):
+        response = client.post(reverse(f"admin:league_{model}_changelist") + ("?show=all" if model == "result" else ""),
+                               {"action": action, helpers.ACTION_CHECKBOX_NAME: [obj.pk]})
+        assert response.status_code == 200 and "owing Favours" not in response.content.decode(), action
+    guild_ball = ResultFactory()
+    guild_ball.fixture.round.season.league.organisers.add(organiser)
+    page = client.get(guild_ball.fixture.get_absolute_url()).content.decode()
+    assert "owing Favours" in page
