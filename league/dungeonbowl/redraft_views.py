@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
+from league import confirm as confirmation
 from league.datebounds import MatchDateField
 from league.dungeonbowl import redraft, redraft_selectors, team_rules
 from league.dungeonbowl.models import Player, Position, Team
@@ -226,6 +227,13 @@ def _act(request: HttpRequest, league: League, team: Team) -> HttpResponse:
                                         rerolls=form.cleaned_data["rerolls"], niggling=form.niggling)
             message = f"{team.name} is re-drafted; {gp(done.opened.amount)} opens the Treasury."
         elif action == "retire":
+            if not confirmation.confirmed(request):  # issue 18.8: asked first, nothing written yet
+                return confirmation.ask(
+                    request, title=f"Retire {team.name}?", back=here, button=f"Retire {team.name}",
+                    consequence=(f"{team.name} is not re-drafted: it retires with its history and leaves the league's "
+                                 "next season; its coach may draft a new team. Only the commissioner can take a "
+                                 "re-draft back."),
+                )
             redraft.retire_team(team=team, by=by)
             message = f"{team.name} retires with its history; its coach may draft a new team."
         elif action == "back":

@@ -231,7 +231,10 @@ def test_the_cap_applies_and_shows(client, organiser):
 
 def test_a_coach_who_does_not_redraft_drafts_a_new_team(client, organiser, season, team):
     login(client, team.coach.user)
-    assert step(client, team, "retire").status_code == 302
+    # Issue 18.8: retiring is asked first; the first click writes nothing.
+    page = step(client, team, "retire")
+    assert page.status_code == 200 and f"Retire {team.name}?" in page.content.decode() and not Redraft.objects.exists()
+    assert step(client, team, "retire", confirmed="yes").status_code == 302
     assert Redraft.objects.get(team=team).step == 0
     response = client.post(reverse("dungeonbowl:create_team", args=[season.league.slug]),
                            {"name": "Second Wind", "college": team.college.pk})

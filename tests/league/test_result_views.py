@@ -281,7 +281,15 @@ def test_organiser_abandons_gb6(client, fixture, organiser, league):
 def test_organiser_reopens_result(client, reported, organiser, league):
     services.approve_result(result=reported, by=organiser, reason="agreed at the club")
     client.force_login(organiser)
-    client.post(reverse("league:reopen_result", args=[reported.fixture.pk]), {"reason": "Coach appeal"})
+    url = reverse("league:reopen_result", args=[reported.fixture.pk])
+    # Issue 18.8: the first click asks, naming the result and the reason; nothing changes yet.
+    page = client.post(url, {"reason": "Coach appeal"})
+    text = page.content.decode()
+    assert page.status_code == 200 and "Reopen the result" in text and "Coach appeal" in text
+    assert 'name="confirmed" value="yes"' in text and reported.fixture.get_absolute_url() in text
+    reported.refresh_from_db()
+    assert reported.status == "approved" and reported.fixture.events.filter(action="reopened").count() == 0
+    client.post(url, {"reason": "Coach appeal", "confirmed": "yes"})
     reported.refresh_from_db()
     assert reported.status == "reported"
     standings = client.get(reverse("league:standings_json", args=[league.slug])).json()["standings"]
