@@ -20,6 +20,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from league.templatetags.site_tags import badge_index
+from league.words import possessive
 
 # The badge colours of static/css/site.css, in the same order.
 PALETTE = (
@@ -139,7 +140,7 @@ def bump_description(series: Sequence[Series], rounds: int, highlight: str | Non
         mine = next((s for s in series if s.name == highlight), None)
         if mine is not None:
             path = ", ".join(str(p) for p in mine.positions)
-            return f"{highlight}'s position after each of {len(mine.positions)} rounds: {path}."
+            return f"{possessive(highlight)} position after each of {len(mine.positions)} rounds: {path}."
     leaders = [s.name for s in series if s.positions[-1] == 1]
     moved = max(series, key=lambda s: s.positions[0] - s.positions[-1])
     text = f"Positions of {len(series)} after {rounds} round{'s' if rounds != 1 else ''}. Top now: {', '.join(leaders)}."

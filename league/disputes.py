@@ -11,6 +11,7 @@ from django.db import transaction
 
 from league import locks, services
 from league.models import Result
+from league.words import possessive
 
 REPORTED = "reported"
 PROPOSED = "proposed"
@@ -35,13 +36,13 @@ def settle_dispute(*, result: Result, by, accept: str) -> Result:
     disputer = fixture.entry_for(result.confirming_side)
     if accept == REPORTED:
         return services.approve_result(
-            result=result, by=by, reason=f"dispute settled: {reporter}'s report accepted over {disputer}'s objection"
+            result=result, by=by, reason=f"dispute settled: {possessive(reporter)} report accepted over {possessive(disputer)} objection"
         )
     if accept == PROPOSED:
         if not result.proposed_facts:
             raise ValidationError(f"{disputer} did not say what the result should be: correct it from the fixture page.")
         return services.record_result(
-            fixture=fixture, by=by, reason=f"dispute settled: {disputer}'s version accepted ({result.dispute_reason})"[:500],
+            fixture=fixture, by=by, reason=f"dispute settled: {possessive(disputer)} version accepted ({result.dispute_reason})"[:500],
             **result.proposed_facts,
         )
     raise ValidationError("Choose which version to accept.")

@@ -64,6 +64,14 @@ def ical_fold(line: str) -> str:
     return "\r\n ".join(out)
 
 
+def side_name(entry, league) -> str:
+    """A side as a feed names it: the coach, or where the game names sides by team
+    (Dungeon Bowl, issue 18.15) the team with its coach."""
+    if league.named_by_team and entry.team:
+        return f"{entry.team} ({entry})"
+    return str(entry)
+
+
 def fixtures_ical(fixtures: Iterable[Fixture], *, calendar_name: str, root: str = "") -> str:
     """One all-day event per match (byes are not events). ``root`` starts each
     event's link (league/links.py: SITE_URL, else the request's address)."""
@@ -81,11 +89,12 @@ def fixtures_ical(fixtures: Iterable[Fixture], *, calendar_name: str, root: str 
         if fixture.is_bye:
             continue
         league = fixture.round.season.league
-        summary = f"{league.name} {fixture.round}: {fixture.home} v {fixture.away}"
+        home, away = side_name(fixture.home, league), side_name(fixture.away, league)
+        summary = f"{league.name} {fixture.title}: {home} v {away}"
         result = fixture.result_or_none
         description = []
         if result is not None and result.is_approved:
-            description.append(f"Result: {fixture.home} {result.summary.replace(' – ', ' - ')} {fixture.away}")
+            description.append(f"Result: {home} {result.summary.replace(' – ', ' - ')} {away}")
         if fixture.rearranged_reason:
             description.append(f"Rearranged: {fixture.rearranged_reason}")
         lines += [

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django import forms
 from django.utils import timezone
 
+from league import layers
 from league.datebounds import MatchDateField
 from league.models import MAX_SCORE  # a sanity bound for the input box; the game's rules set the real limits
 from league.plaintext import PlainTextField
@@ -74,6 +75,8 @@ def record_form(rules, fixture, data=None, **kwargs) -> forms.Form:
     form.fields["abandoned"].label = rules.abandon_help()
     if not rules.allows_override:
         del form.fields["override"]
+    if not layers.warns_on_correction(rules.system):  # each game's forms show its own rules only
+        del form.fields["acknowledge"]
     return form
 
 
@@ -88,8 +91,10 @@ class AbandonForm(forms.Form):
 
 
 def abandon_form_class(rules) -> type[forms.Form]:
-    extra = rules.abandon_fields()
-    return type("AbandonForm", (AbandonForm,), dict(extra)) if extra else AbandonForm
+    extra = dict(rules.abandon_fields())
+    if not layers.warns_on_correction(rules.system):
+        extra["acknowledge"] = None  # no layer of this game warns: no box to go ahead anyway
+    return type("AbandonForm", (AbandonForm,), extra) if extra else AbandonForm
 
 
 class DisputeForm(forms.Form):

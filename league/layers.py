@@ -147,6 +147,13 @@ def lock_sides(fixture) -> None:
             layer.lock_sides(fixture)
 
 
+def warns_on_correction(game_system: str) -> bool:
+    """Whether a layer of this game may warn about a correction (GB-20), so the
+    game's correction forms offer the box to go ahead anyway; other games' forms
+    do not show it (issue 18.19)."""
+    return any(layer.correction_warnings is not None for layer in layers_for(game_system))
+
+
 def correction_check(result) -> Callable[[], list[str]]:
     """Before correcting ``result``: a function that, called after the correction,
     returns every layer's warnings about it."""

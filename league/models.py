@@ -110,6 +110,14 @@ class League(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("league:league_detail", args=[self.slug])
 
+    @property
+    def named_by_team(self) -> bool:
+        """The game names sides by their team (Dungeon Bowl): its tables, fixture
+        lists, results and feeds lead with the team, the coach under it. No query."""
+        from league.rules import rules_class
+
+        return rules_class(self.game_system).rows_named_by_team
+
     @cached_property
     def rules(self):
         """The league's game rules bound to its settings (one query, then cached on
@@ -203,6 +211,10 @@ class Round(models.Model):
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField(validators=[MinValueValidator(1), MaxValueValidator(MAX_ROUNDS)])
     date = models.DateField(validators=[validate_match_date])
+    label = models.CharField(
+        max_length=40, blank=True,
+        help_text='A name instead of "Round n", for a play-off round ("Semi-finals"); set by the game that makes it.',
+    )
 
     class Meta:
         ordering = ["season", "number"]
@@ -214,7 +226,7 @@ class Round(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Round {self.number}"
+        return self.label or f"Round {self.number}"
 
 
 class FixtureQuerySet(models.QuerySet):
@@ -256,6 +268,10 @@ class Fixture(models.Model):
         validators=[validate_match_date], help_text="When it is to be played; the round's date unless rearranged."
     )
     rearranged_reason = models.CharField(max_length=300, blank=True)
+    label = models.CharField(
+        max_length=40, blank=True,
+        help_text='A name of its own instead of its round\'s: a play-off game ("Semi-final 1", "Final"); set by the game.',
+    )
 
     objects = FixtureQuerySet.as_manager()
 
@@ -275,8 +291,14 @@ class Fixture(models.Model):
 
     def __str__(self) -> str:
         if self.is_bye:
-            return f"{self.round}: {self.home} (bye)"
-        return f"{self.round}: {self.home} v {self.away}"
+            return f"{self.title}: {self.home} (bye)"
+        return f"{self.title}: {self.home} v {self.away}"
+
+    @property
+    def title(self) -> str:
+        """What the fixture is called on every page, feed and calendar: its own name
+        (a play-off game, "Semi-final 1"), else its round's."""
+        return self.label or str(self.round)
 
     def get_absolute_url(self) -> str:
         return reverse("league:fixture_detail", args=[self.pk])
@@ -441,6 +463,13 @@ class ResultEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.fixture} {self.get_action_display()}"
+
+    @property
+    def described(self) -> str:
+        """The action for the history line that names who took it: "corrected"
+        rather than "corrected by the organiser" before "by longshanks"."""
+        label = self.get_action_display()
+        return label.removesuffix(" by the organiser") if self.by_id else label
 
 
 class NotificationPreference(models.Model):

@@ -186,7 +186,7 @@ def set_preferences(*, user, on: Iterable[str]) -> None:
 
 def _fixture_line(fixture) -> str:
     league = fixture.round.season.league
-    return f"{league.name}, {fixture.round}: {fixture.home} v {fixture.away}"
+    return f"{league.name}, {fixture.title}: {fixture.home} v {fixture.away}"
 
 
 def result_reported(result) -> None:
@@ -257,7 +257,7 @@ def fixture_rearranged(fixture, old_date) -> None:
         subject=f"[{season.league.name}] {fixture.home} v {fixture.away} moved to {fixture.date:%a %d %b %Y}",
         body=(
             f"The Longshanks has rearranged a fixture in {season.league.name} ({season.name}).\n\n"
-            f"{fixture.round}: {fixture.home} v {fixture.away}\n"
+            f"{fixture.title}: {fixture.home} v {fixture.away}\n"
             f"Was: {old_date:%A %d %B %Y}\nNow: {fixture.date:%A %d %B %Y}\nReason: {reason}"
         ),
         link=fixture.get_absolute_url(),

@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from league import confirm as confirmation
 from league import disputes, services
 from league.forms import (
     EARLY_FIELD, ApproveForm, DisputeForm, RearrangeForm, ReasonForm, proposal_form, record_form, report_form,
@@ -33,8 +34,13 @@ def fixture_detail(request: HttpRequest, pk: int, forms: dict | None = None, sta
     is_organiser = league.is_organised_by(request.user)
     forms = forms or {}
     rules = league.rules
+    by_team = league.named_by_team
     context = {
         "fixture": fixture,
+        # Dungeon Bowl names a side by its team, the coach under it (issue 18.15).
+        "by_team": by_team,
+        "names": [(entry.team or str(entry)) if by_team else str(entry)
+                  for entry in (fixture.home, fixture.away) if entry is not None],
         "league": league,
         "season": fixture.round.season,
         "result": result,
@@ -77,11 +83,15 @@ def _rejected(request: HttpRequest, fixture: Fixture, key: str, form, error) -> 
     return fixture_detail(request, fixture.pk, forms={key: form}, status=400)
 
 
-def _submit(request: HttpRequest, fixture: Fixture, key: str, form, apply, success: str) -> HttpResponse:
+def _submit(request: HttpRequest, fixture: Fixture, key: str, form, apply, success: str,
+            confirm: dict | None = None) -> HttpResponse:
     """Validate ``form``, hand its data to ``apply`` (a service call) and go back to
-    the fixture with ``success``; a refusal re-shows the page with it on the form."""
+    the fixture with ``success``; a refusal re-shows the page with it on the form.
+    With ``confirm`` (``confirm.ask``'s words), a destructive step is asked first."""
     if not form.is_valid():
         return _rejected(request, fixture, key, form, None)
+    if confirm is not None and not confirmation.confirmed(request):
+        return confirmation.ask(request, back=fixture.get_absolute_url(), **confirm)
     try:
         apply(form.cleaned_data)
     except ValidationError as error:
@@ -236,4 +246,9 @@ def reopen_result(request: HttpRequest, pk: int) -> HttpResponse:
         request, fixture, "reopen", ReasonForm(request.POST),
         lambda data: services.reopen_result(result=result, by=request.user, reason=data["reason"]),
         "Result reopened: it no longer counts until approved again.",
+        confirm={"title": f"Reopen {fixture.title}: {fixture.home} v {fixture.away}?",
+                 "consequence": (f"The approved result {result.summary} stops counting in the standings (and whatever "
+                                 "the game derives from it) until it is approved again. Reason: "
+                                 f"{request.POST.get('reason', '').strip()}"),
+                 "button": "Reopen the result"},
     )

@@ -39,23 +39,24 @@ def season_fixtures(season: Season, *, round_number: int | None = None) -> list[
     )
 
 
-def round_numbers(season: Season) -> list[tuple[int, datetime.date]]:
-    """The season's rounds as (number, date), for the fixtures page's navigation."""
-    return list(Round.objects.filter(season=season).order_by("number").values_list("number", "date"))
+def round_numbers(season: Season) -> list[tuple[int, datetime.date, str]]:
+    """The season's rounds as (number, date, label), for the fixtures page's
+    navigation (a play-off round shows its label, "Semi-finals", not its number)."""
+    return list(Round.objects.filter(season=season).order_by("number").values_list("number", "date", "label"))
 
 
-def round_to_show(season: Season, rounds: list[tuple[int, datetime.date]], asked: str | None) -> int | None:
+def round_to_show(season: Season, rounds: list[tuple[int, datetime.date, str]], asked: str | None) -> int | None:
     """The round the fixtures page shows: the one asked for, else this week's (the
     last round dated today or earlier), else the first. Raises Http404 for a round
     the season does not have."""
     if not rounds:
         return None
     if asked:
-        if not asked.isdigit() or int(asked) not in {number for number, _ in rounds}:
+        if not asked.isdigit() or int(asked) not in {number for number, *_ in rounds}:
             raise Http404("This season has no such round.")
         return int(asked)
     today = timezone.localdate()
-    started = [number for number, date in rounds if date <= today]
+    started = [number for number, date, _ in rounds if date <= today]
     return started[-1] if started else rounds[0][0]
 
 

@@ -177,7 +177,9 @@ def _rank_one(rows: list[StandingRow], rules: GameRules, explain_ties: bool) -> 
             row.tied = rows[index - 1].tied = True
         else:
             row.position = index + 1
-    if explain_ties:
+    # Before anyone has played, every row is level on 0 LP: the page says so once
+    # rather than "level with X on 0 LP: position shared" on every line (issue 18.17).
+    if explain_ties and any(row.played for row in rows):
         for index, row in enumerate(rows):
             row.note = explain(rows, index, rules)
     return rows

@@ -61,6 +61,12 @@ class StandingsTable(BaseTable):
             exclude.append("drawn")
         if not any(row.division for row in data):
             exclude.append("division")
+        if not any(row.note for row in data):
+            exclude.append("note")
+        if rules.rows_named_by_team:
+            # The team identifies the row, its coach under it (issue 18.15): one
+            # column, kept on a phone.
+            exclude.append("coach")
         names = ("team", "coach") if rules.rows_named_by_team else ("coach", "team")
         sequence = ("position", "movement", "division", *names, "played", "won", "drawn", "lost", "lp", *(k for k, _ in extra), "note")
         super().__init__(data, extra_columns=extra, exclude=exclude, sequence=sequence, **kwargs)
@@ -68,6 +74,8 @@ class StandingsTable(BaseTable):
         self.season = season
         self.rules = rules
         self.columns["team"].column.verbose_name = rules.entry_label
+        if rules.rows_named_by_team:
+            self.columns["team"].column.attrs = {}
         self.columns["lp"].column.order_by = OrderByTuple(
             ("division", "-lp", *(f"-stats.{key}" for key in rules.tiebreakers), "name")
         )
@@ -90,7 +98,9 @@ class StandingsTable(BaseTable):
 
     def render_team(self, record, value):
         # The team's colour badge wherever its name appears (league/templatetags/site_tags.py).
-        return self._link(record, badge(value)) if self.rules.rows_named_by_team else badge(value)
+        if self.rules.rows_named_by_team:
+            return format_html('<span class="side">{}<small>{}</small></span>', self._link(record, badge(value)), record.coach)
+        return badge(value)
 
     def render_movement(self, record):
         if not record.movement:

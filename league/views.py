@@ -144,6 +144,7 @@ def _league_body(request: HttpRequest, league: League, season) -> str:
             "table": table,
             "standings": standings,
             "pictures": [(division, svg) for division, svg in pictures if svg],
+            "unplayed": bool(standings) and not any(row.played for row in standings),
             "week": week,
             "request": request,
         },

@@ -57,7 +57,7 @@ def result_approved(result) -> None:
         return
     url = league.discord_webhook
     line = (
-        f"**{league.name}** · {fixture.round}: {fixture.home} v {fixture.away} — "
+        f"**{league.name}** · {fixture.title}: {fixture.home} v {fixture.away} — "
         f"{result.summary or result.get_outcome_display()} (approved)"
     )
     link = f"{site_root()}{fixture.get_absolute_url()}"

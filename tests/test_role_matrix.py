@@ -182,7 +182,8 @@ MATRIX: dict[str, Row] = {
     # naming no step goes back to the page with the reason.
     "dungeonbowl:redraft": Row(s("200"), s("302 403 403 302 403 302"), DB,
                                elsewhere=NOT_THIS_GAME),
-    "dungeonbowl:next_season": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 200"), DB,
+    # An empty POST is a refused form: 400 with its errors (issue 18.4).
+    "dungeonbowl:next_season": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400"), DB,
                                    elsewhere=NOT_THIS_GAME_LOGIN),
     # DB-5a: the commissioner adds a friendly (an empty POST is a form error); another
     # game has no friendlies, which only its organiser learns.

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib.admin.widgets import AdminDateWidget
 
-from league import services
+from league import layers, services
 from league.datebounds import MatchDateField
 from league.models import Fixture, Result
 from league.plaintext import PlainTextField
@@ -39,10 +39,11 @@ def _result_form_class(rules) -> type[forms.Form]:
             max_length=500, widget=forms.Textarea(attrs={"rows": 3}), help_text="Kept in the fixture's history."
         )
     }
-    attrs["acknowledge"] = forms.BooleanField(
-        required=False, label="Go ahead even where the correction leaves a coach owing Favours",
-        help_text="You are warned first, with the coaches and amounts (GB-20).",
-    )
+    if layers.warns_on_correction(rules.system):  # only a game whose layer warns (issue 18.19)
+        attrs["acknowledge"] = forms.BooleanField(
+            required=False, label="Go ahead even where the correction leaves a coach owing Favours",
+            help_text="You are warned first, with the coaches and amounts (GB-20).",
+        )
     if rules.allows_override:
         attrs["override"] = forms.BooleanField(
             required=False, label="Override the rules' checks", help_text="Accept a score the rules reject; the reason is recorded."

@@ -12,6 +12,20 @@ from django.contrib import admin
 
 from league.admin_scoping import BoundedSelectionMixin
 from league.dungeonbowl.models import College, Position, PositionGroup, Skill, target
+from league.words import thousands
+
+
+def gold(field: str, description: str, *, signed: bool = False):
+    """A list column showing ``field`` in gp with thousands separators, as the
+    site does ("590,000 gp", issue 18.16)."""
+
+    @admin.display(description=description, ordering=field)
+    def column(obj) -> str:
+        value = getattr(obj, field)
+        return "" if value is None else f"{thousands(value, signed=signed)} gp"
+
+    column.__name__ = f"{field}_gp"
+    return column
 
 
 class SuperuserEditsAdminMixin(BoundedSelectionMixin):
@@ -55,7 +69,7 @@ class PositionInline(SuperuserEditsAdminMixin, admin.TabularInline):
 
 @admin.register(College)
 class CollegeAdmin(SuperuserEditsAdminMixin, admin.ModelAdmin):
-    list_display = ["name", "wizard", "reroll_cost", "position_count"]
+    list_display = ["name", "wizard", gold("reroll_cost", "re-roll cost"), "position_count"]
     search_fields = ["name", "wizard"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [PositionGroupInline, PositionInline]
@@ -76,7 +90,7 @@ class CollegeAdmin(SuperuserEditsAdminMixin, admin.ModelAdmin):
 
 @admin.register(Position)
 class PositionAdmin(SuperuserEditsAdminMixin, admin.ModelAdmin):
-    list_display = ["name", "college", "group", "cost", "ma", "st", "ag_label", "pa_label", "av_label", "skills_label"]
+    list_display = ["name", "college", "group", gold("cost", "cost"), "ma", "st", "ag_label", "pa_label", "av_label", "skills_label"]
     list_filter = ["college"]
     list_select_related = ["college", "group"]
     search_fields = ["name", "college__name"]
@@ -305,7 +319,7 @@ class PlayerAdmin(OrganiserScopedAdmin):
 @admin.register(TreasuryLine)
 class TreasuryLineAdmin(ReadOnlyAdminMixin, OrganiserScopedAdmin):
     league_lookup = "team__league"
-    list_display = ["created_at", "team", "kind", "amount", "reason"]
+    list_display = ["created_at", "team", "kind", gold("amount", "amount", signed=True), "reason"]
     list_filter = ["kind"]
     list_select_related = ["team"]
     search_fields = ["team__name", "reason"]
@@ -355,7 +369,7 @@ class PlayoffTieAdmin(_ScopedReadOnly):
 
 @admin.register(Honour)
 class HonourAdmin(_ScopedReadOnly):
-    list_display = ["season", "placing", "team", "prize"]
+    list_display = ["season", "placing", "team", gold("prize", "prize")]
     list_filter = ["placing"]
     list_select_related = ["season", "team"]
 
@@ -370,7 +384,7 @@ class RedraftAdmin(ReadOnlyAdminMixin, OrganiserScopedAdmin):
     stay consistent."""
 
     league_lookup = "team__league"
-    list_display = ["team", "season", "step", "budget", "updated_at"]
+    list_display = ["team", "season", "step", gold("budget", "budget"), "updated_at"]
     list_filter = ["step"]
     list_select_related = ["team", "season"]
     search_fields = ["team__name"]

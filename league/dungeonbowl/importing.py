@@ -42,6 +42,7 @@ from league.importer import (
 from league.rules.importing import shown
 from league.models import Coach, Division, Entry, League, Season
 from league.scheduling import MAX_DIVISIONS, MIN_DIVISIONS, MIN_PER_DIVISION, check_split
+from league.words import possessive
 
 COLUMNS = ("league", "division", "team", "coach", "college", "rerolls", "position", "player")
 
@@ -104,7 +105,7 @@ def read_team_rows(lines: Iterable[str]) -> list[TeamLines]:
         for what, given, expected in (("coach", coach, current.coach), ("college", college, current.college),
                                       ("division", division, current.division), ("rerolls", str(rerolls), str(current.rerolls))):
             if given.lower() != expected.lower():
-                raise BadRow(line, f"{team}'s {what} is {expected or 'empty'} on line {current.first_line}, "
+                raise BadRow(line, f"{possessive(team)} {what} is {expected or 'empty'} on line {current.first_line}, "
                                    f"{given or 'empty'} here; one team, one {what}")
         earlier = coaches.setdefault((slugify(league), coach.lower()), (team, line))
         if slugify(earlier[0]) != slugify(team):
@@ -203,7 +204,7 @@ def _import_team(lines: TeamLines, *, league, season, budget, colleges, by, summ
         picks.append(services.DraftPick(name, player))
     check = team_rules.check_draft(college.roster(), [p.position for p in picks], lines.rerolls, budget)
     if not check.ok:
-        raise BadRow(lines.last_line, f"{lines.team}'s draft is refused: {' '.join(check.refusals)}")
+        raise BadRow(lines.last_line, f"{possessive(lines.team)} draft is refused: {' '.join(check.refusals)}")
 
     coach, created = coach_for_name(name=lines.coach, league=league, by=by)  # never another organiser's
     summary.coaches += created

@@ -30,8 +30,7 @@ def my_fixtures_panel(context: Mapping[str, Any]) -> str:
     """The coach's home: what their Dungeon Bowl teams wait on (two queries)."""
     from league.dungeonbowl.selectors import next_steps
 
-    steps = next_steps(context.get("coach"), to_report=context.get("to_report", ()),
-                       to_confirm=context.get("to_confirm", ()))
+    steps = next_steps(context.get("coach"))
     if not steps:
         return ""
     return render_to_string("dungeonbowl/_next_steps.html", {"steps": steps})
@@ -43,6 +42,7 @@ def league_panel(context: Mapping[str, Any]) -> str:
     (DB-14). Two queries."""
     from league.dungeonbowl import playoffs
     from league.dungeonbowl.bracket import Game, bracket_svg, describe
+    from league.dungeonbowl.playoff_rules import format_for
 
     season, league = context.get("season"), context.get("league")
     if season is None or league is None:
@@ -65,7 +65,8 @@ def league_panel(context: Mapping[str, Any]) -> str:
         "league": league, "season": season, "svg": bracket_svg(games, title=f"Play-offs of {season.name}"),
         "lines": [describe(game) for game in games], "started": bool(games),
         "final_pending": bool(games) and not any(game.slot == 3 for game in games),
-        "honours": list(by_season.values()), "format": settings.get_playoffs_display() if settings else "",
+        "honours": list(by_season.values()),
+        "format": format_for(len({row.division for row in context.get("standings") or ()})),
         "playoffs": bool(settings is not None and settings.playoffs),
     })
 

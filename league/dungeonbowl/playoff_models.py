@@ -19,6 +19,11 @@ class PlayoffSlot(models.IntegerChoices):
 
 
 SEMI_FINALS = (PlayoffSlot.SEMI_1, PlayoffSlot.SEMI_2)
+# What a play-off game and its round are called on every page, feed and calendar
+# (the engine's Fixture.label and Round.label): never "Round 7" (issue 18.14).
+GAME_TITLES = {slot: slot.label[0].upper() + slot.label[1:] for slot in PlayoffSlot}
+SEMI_FINALS_ROUND = "Semi-finals"
+FINALS_ROUND = "Final and third place"
 # The stage names of playoffs.json and the bracket's text alternative.
 STAGE_NAMES = {PlayoffSlot.SEMI_1: "semi-final", PlayoffSlot.SEMI_2: "semi-final",
                PlayoffSlot.FINAL: "final", PlayoffSlot.THIRD: "third place"}

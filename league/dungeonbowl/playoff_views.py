@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from league import selectors
-from league.dungeonbowl import playoffs
+from league.dungeonbowl import playoff_rules, playoffs
 from league.dungeonbowl.models import GAME_SYSTEM
 from league.models import League
 from league.permissions import get_league_for_organiser
@@ -92,7 +92,8 @@ def playoffs_page(request: HttpRequest, slug: str, forms_by_tie: dict | None = N
             for tie in state.seeding.ties:
                 key = tuple(sorted(tie.teams))
                 ties.append((tie, forms_by_tie.get(key) or TieForm(tied=tie.teams)))
-        context.update(state=state, ties=ties, bracket=playoffs.bracket(season) if state.started else [])
+        context.update(state=state, ties=ties, bracket=playoffs.bracket(season) if state.started else [],
+                       format=playoff_rules.format_for(len({row.division for row in rows})))
     return render(request, "dungeonbowl/playoffs.html", context, status=status)
 
 

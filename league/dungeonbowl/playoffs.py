@@ -37,10 +37,13 @@ from league import locks
 from league.dungeonbowl import playoff_rules as pr
 from league.dungeonbowl.league_models import Honour, TeamSeason
 from league.dungeonbowl.models import GAME_SYSTEM, DiceRoll, Team, TreasuryLine
-from league.dungeonbowl.playoff_models import SEMI_FINALS, PlayoffGame, PlayoffSlot, PlayoffTie
+from league.dungeonbowl.playoff_models import (
+    FINALS_ROUND, GAME_TITLES, SEMI_FINALS, SEMI_FINALS_ROUND, PlayoffGame, PlayoffSlot, PlayoffTie,
+)
 from league.dungeonbowl.services import record_roll
 from league.models import Fixture, Result, Round, Season
 from league.rules.base import AWAY_WIN, HOME_WIN
+from league.words import possessive
 
 NO_DRAW = (
     "A play-off needs a winner (DB-5b): the rulebook this league holds says nothing of a drawn play-off, so a "
@@ -246,7 +249,7 @@ def settle_tie(
             logged = record_roll(
                 league=season.league, purpose=DiceRoll.Purpose.TIE, dice="D6",
                 values=None if dice is None else [dice[index]], by=by, team=teams_by_name.get(name), cause=record,
-                description=f"Play-off tie, {tie.where} places {places}: {name}'s D6"
+                description=f"Play-off tie, {tie.where} places {places}: {possessive(name)} D6"
                             + (f" (roll-off {attempt + 1})" if attempt else ""),
             )
             values.append(logged.values[0])
@@ -272,20 +275,20 @@ def start_playoffs(*, season: Season, by) -> list[PlayoffGame]:
                            for t in seeding.ties)
         raise ValidationError(f"Settle the ties at qualifying places first (DB-5b): {listed}.")
     entries = {row.name: row.entry_id for row in rows}
-    rnd = _new_round(season)
+    rnd = _new_round(season, SEMI_FINALS_ROUND)
     games = []
     for slot, (home, away) in zip(SEMI_FINALS, seeding.semi_finals):
         fixture = Fixture.objects.create(round=rnd, stage=Fixture.Stage.PLAYOFF, home_id=entries[home],
-                                         away_id=entries[away], date=rnd.date)
+                                         away_id=entries[away], date=rnd.date, label=GAME_TITLES[slot])
         games.append(PlayoffGame.objects.create(season=season, fixture=fixture, slot=slot))
     return games
 
 
-def _new_round(season: Season) -> Round:
+def _new_round(season: Season, label: str) -> Round:
     last = Round.objects.filter(season=season).order_by("-number").first()
     if last is None:
-        return Round.objects.create(season=season, number=1, date=season.start_date)
-    return Round.objects.create(season=season, number=last.number + 1,
+        return Round.objects.create(season=season, number=1, date=season.start_date, label=label)
+    return Round.objects.create(season=season, number=last.number + 1, label=label,
                                 date=last.date + datetime.timedelta(days=season.cadence_days))
 
 
@@ -348,11 +351,11 @@ def after_approval(result) -> None:
         return  # a play-off fixture outside the bracket (added by hand): nothing follows
     semis = [_winner_loser(games[slot]) for slot in SEMI_FINALS if slot in games]
     if len(semis) == 2 and all(semis) and PlayoffSlot.FINAL not in games:
-        rnd = _new_round(season)
+        rnd = _new_round(season, FINALS_ROUND)
         for slot, pick in ((PlayoffSlot.FINAL, 0), (PlayoffSlot.THIRD, 1)):
             home, away = semis[0][pick], semis[1][pick]
             created = Fixture.objects.create(round=rnd, stage=Fixture.Stage.PLAYOFF, home=home, away=away,
-                                             date=rnd.date)
+                                             date=rnd.date, label=GAME_TITLES[slot])
             PlayoffGame.objects.create(season=season, fixture=created, slot=slot)
         return
     final, third = games.get(PlayoffSlot.FINAL), games.get(PlayoffSlot.THIRD)

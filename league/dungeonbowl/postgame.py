@@ -28,6 +28,7 @@ from league.dungeonbowl.services import record_roll
 from league.dungeonbowl.units import gp
 from league import locks
 from league.rules.base import SIDES, other_side
+from league.words import plural, possessive
 
 
 def lock_teams(fixture) -> dict[str, Team]:
@@ -67,11 +68,12 @@ def _roll(result, team: Team, *, description: str, dice: str, table: list[int] |
     """The winnings roll for ``team``: the one already logged for this result when
     there is one (and the table gave no different dice), else a new logged roll:
     the app's (asked for by ``by``) or the dice typed, logged as ``by``'s with
-    ``source`` (DB-16)."""
+    ``source`` (DB-16). Found by what caused it, not by its description, whose
+    words may change (issue 18.16) without a re-approval rolling again."""
     logged = (
         DiceRoll.objects.filter(
             cause_type=ContentType.objects.get_for_model(result), cause_id=result.pk,
-            purpose=DiceRoll.Purpose.WINNINGS, team=team, dice=dice, description=description,
+            purpose=DiceRoll.Purpose.WINNINGS, team=team, dice=dice,
         )
         .order_by("-created_at", "-id")
         .first()
@@ -91,12 +93,12 @@ def _winnings_dice(result, outcome: Outcome, teams: dict[str, Team], table: list
     fixture = result.fixture
     if outcome == Outcome.DRAW:
         return [
-            _roll(result, teams[side], description=f"Winnings, draw: {teams[side]}'s D6 ({fixture})", dice="D6",
+            _roll(result, teams[side], description=f"draw, {possessive(teams[side])} D6 ({fixture})", dice="D6",
                   table=None if table is None else [table[i]], by=by, source=source)[0]
             for i, side in enumerate(SIDES)
         ]
     winner = result.outcome
-    return _roll(result, teams[winner], description=f"Winnings: {teams[winner]}'s 2D6 as the winner ({fixture})",
+    return _roll(result, teams[winner], description=f"{possessive(teams[winner])} 2D6 as the winner ({fixture})",
                  dice="2D6", table=table, by=by, source=source)
 
 
@@ -162,10 +164,10 @@ def apply_postgame(result) -> None:
     for side in SIDES:
         verb = {"draw": "draw", "win": "win", "loss": "loss"}[result_for(outcome, side)]
         _pay(teams[side], getattr(paid, side), TreasuryLine.Kind.WINNINGS,
-             f"Winnings ({verb}, dice {' '.join(map(str, dice))}) v {teams[other_side(side)]}, {fixture.round}", result, by)
+             f"{verb}, dice {' '.join(map(str, dice))}, v {teams[other_side(side)]}, {fixture.title}", result, by)
         gatherers = getattr(report, f"{side}_gather")
         _pay(teams[side], treasure_room_bonus(gatherers), TreasuryLine.Kind.TREASURE_ROOM,
-             f"Treasure Room: {gatherers} player{'s' * (gatherers != 1)} used Gather Funds, {fixture.round}", result, by)
+             f"{plural(gatherers, 'player')} used Gather Funds, {fixture.title}", result, by)
 
     # DB-13 recovery: who missed this game is fit for the next.
     lines = {line.player_id: line for line in report.players.select_related("player")}

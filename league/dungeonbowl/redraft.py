@@ -37,6 +37,7 @@ from league.dungeonbowl.redraft_selectors import (
 from league.dungeonbowl.seasons import season_over
 from league.dungeonbowl.units import gp
 from league.models import Division, Entry, League, Season
+from league.words import plural, possessive
 
 MIN_TEAMS = team_rules.MIN_TEAMS  # DB-1
 
@@ -82,7 +83,7 @@ def _current(team: Team, by, *, expect: int) -> Redraft:
         redraft = Redraft.objects.create(team=team, season=season, snapshot=_snapshot(team, season), created_by=by)
     if redraft.step != expect:
         raise ValidationError(
-            f"{team}'s re-draft is at '{redraft.get_step_display()}', not '{Step(expect).label}'. "
+            f"{possessive(team)} re-draft is at '{redraft.get_step_display()}', not '{Step(expect).label}'. "
             "The commissioner can take it back to an earlier step."
         )
     return redraft
@@ -121,7 +122,7 @@ def scout(*, team: Team, by, table: Mapping[int, int] | None = None) -> Redraft:
         values = [table[player.pk]] if player.pk in table else None
         roll = services.record_roll(
             league=team.league, purpose=DiceRoll.Purpose.SCOUTING, dice="D6", values=values, by=by, team=team,
-            cause=redraft, description=f"Scouting {team.name} #{player.number} {player.name} after {redraft.season.name}",
+            cause=redraft, description=f"{team.name} #{player.number} {player.name} after {redraft.season.name}",
         )
         gone = redraft_rules.scouted(roll.values[0])
         RedraftRoll.objects.create(redraft=redraft, player=player, roll=roll, purpose=RedraftRoll.Purpose.SCOUTING,
@@ -151,7 +152,7 @@ def raise_funds(*, team: Team, by) -> Redraft:
     redraft = _current(team, by, expect=Step.FUNDS)
     treasury = team.treasury()
     if treasury < 0:
-        raise ValidationError(f"{team}'s Treasury is {gp(treasury)}; the commissioner corrects it first.")
+        raise ValidationError(f"{possessive(team)} Treasury is {gp(treasury)}; the commissioner corrects it first.")
     cap = bool(team.league.rules.settings and team.league.rules.settings.redraft_cap)
     games, wins = games_and_wins(team, redraft.season)
     budget = redraft_rules.redraft_budget(
@@ -159,7 +160,7 @@ def raise_funds(*, team: Team, by) -> Redraft:
     )
     emptied = TreasuryLine.objects.create(
         team=team, amount=-treasury, kind=TreasuryLine.Kind.REDRAFT, cause=redraft, created_by=by,
-        reason=f"Re-draft after {redraft.season.name}: the Treasury goes into the Re-Draft Budget and is emptied (DB-15)",
+        reason=f"after {redraft.season.name}, the Treasury goes into the Re-Draft Budget and is emptied (DB-15)",
     )
     return _advance(redraft, Step.DRAFT, treasury=treasury, games_played=games, league_wins=wins,
                     players_scouted=players_scouted(redraft), cap=cap, budget=budget.budget, emptied=emptied)
@@ -220,7 +221,7 @@ def redraft_team(
             roll = services.record_roll(
                 league=team.league, purpose=DiceRoll.Purpose.NIGGLING, dice="D6",
                 values=[table[i]] if table else None, by=by, team=team, cause=redraft,
-                description=f"Niggling Injury {i + 1} of {team.name} #{player.number} {player.name} at the re-draft",
+                description=f"{team.name} #{player.number} {player.name}, injury {i + 1}, at the re-draft",
             )
             rolls.append(roll.values[0])
             RedraftRoll.objects.create(redraft=redraft, player=player, roll=roll, purpose=RedraftRoll.Purpose.NIGGLING,
@@ -248,8 +249,8 @@ def redraft_team(
     opened = TreasuryLine.objects.create(
         team=team, amount=check.remaining, kind=TreasuryLine.Kind.REDRAFT, cause=redraft, created_by=by,
         reason=(
-            f"Re-draft after {redraft.season.name}: budget {gp(redraft.budget)}, {len(returning)} returning "
-            f"and {len(lines)} new players {gp(check.players_cost)}, {rerolls} re-rolls "
+            f"after {redraft.season.name}: budget {gp(redraft.budget)}, {len(returning)} returning "
+            f"and {plural(len(lines), 'new player')} {gp(check.players_cost)}, {plural(rerolls, 're-roll')} "
             f"{gp(check.rerolls_cost)}, unspent {gp(check.remaining)}"
         ),
     )
@@ -295,8 +296,8 @@ def go_back(*, team: Team, to: int, by) -> Redraft:
             raise ValidationError(f"{team.coach} has drafted {other} since; a coach fields one team a league.")
         return _advance(redraft, Step.SCOUTING)
     if to >= now:
-        raise ValidationError(f"{team}'s re-draft is at step {now}; go back to an earlier step.")
-    why = f"Re-draft after {season.name} taken back to step {to} by the commissioner"
+        raise ValidationError(f"{possessive(team)} re-draft is at step {now}; go back to an earlier step.")
+    why = f"taken back to step {to} by the commissioner (the off-season after {season.name})"
     list(team.players.select_for_update().values_list("pk", flat=True))  # lock order: team, then its players
     players = Player.objects.filter(team=team)
     if now == Step.DONE:
@@ -363,7 +364,7 @@ def open_next_season(*, league: League, by, name: str, start_date: datetime.date
     if start_date <= last.start_date:
         raise ValidationError(f"The new season starts after {last.name} started ({last.start_date:%d %b %Y}).")
     if len(plan.ready) < MIN_TEAMS:
-        raise ValidationError(f"A season needs at least {MIN_TEAMS} teams (DB-1); {len(plan.ready)} are ready.")
+        raise ValidationError(f"A season needs at least {MIN_TEAMS} teams (DB-1); {len(plan.ready)} {'is' if len(plan.ready) == 1 else 'are'} ready.")
     season = Season.objects.create(league=league, name=name, start_date=start_date, cadence_days=last.cadence_days,
                                    double_round_robin=last.double_round_robin)
     entries: dict[int, Entry] = {}

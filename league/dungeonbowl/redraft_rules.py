@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from league.dungeonbowl.units import check_die, gp
+from league.words import plural
 
 # Off-season: scouting, budget, re-hire, R&R (DB-15) ------------------------------------
 
@@ -46,9 +47,9 @@ def redraft_budget(
     lines = [
         ("Re-draft budget", REDRAFT_BASE),
         ("Treasury carried over (then emptied)", treasury),
-        (f"{games_played} games played x {gp(PER_GAME)}", games_played * PER_GAME),
-        (f"{league_wins} league fixtures won x {gp(PER_WIN)}", league_wins * PER_WIN),
-        (f"{players_scouted} players scouted x {gp(COMPENSATION)}", players_scouted * COMPENSATION),
+        (f"{plural(games_played, 'game')} played x {gp(PER_GAME)}", games_played * PER_GAME),
+        (f"{plural(league_wins, 'league fixture')} won x {gp(PER_WIN)}", league_wins * PER_WIN),
+        (f"{plural(players_scouted, 'player')} scouted x {gp(COMPENSATION)}", players_scouted * COMPENSATION),
     ]
     total = sum(amount for _, amount in lines)
     if cap and total > REDRAFT_CAP:

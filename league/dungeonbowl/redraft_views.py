@@ -16,6 +16,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
+from league import confirm as confirmation
+from league.datebounds import MatchDateField
 from league.dungeonbowl import redraft, redraft_selectors, team_rules
 from league.dungeonbowl.models import Player, Position, Team
 from league.dungeonbowl.redraft_models import Redraft, RedraftRoll, RedraftStep
@@ -140,8 +142,9 @@ class NextSeasonForm(forms.Form):
                  ("2", "Draw 2 divisions"), ("3", "Draw 3 divisions"), ("4", "Draw 4 divisions")]
 
     name = PlainTextField(max_length=100, error_messages={"required": "Name the new season."})
-    start_date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}),
-                                 error_messages={"required": "When does the season start?", "invalid": "Enter a date."})
+    # ISO-formatted, so the date picker shows the initial date (a British
+    # "03/12/2026" left it empty).
+    start_date = MatchDateField(error_messages={"required": "When does the season start?", "invalid": "Enter a date."})
     divisions = forms.ChoiceField(choices=DIVISIONS, initial=redraft.KEEP,
                                   error_messages={"invalid_choice": "Keep, none, or draw 2 to 4 divisions."})
 
@@ -171,7 +174,8 @@ def redraft_page(request: HttpRequest, slug: str, team_slug: str) -> HttpRespons
 
 
 def _render(request: HttpRequest, league: League, team: Team, *, bound: forms.Form | None = None) -> HttpResponse:
-    """The page; ``bound`` is a refused step's form, shown again with its errors."""
+    """The page; ``bound`` is a refused step's form, shown again with its errors
+    (status 400, as every refused form of the site)."""
     organiser = league.is_organised_by(request.user)
     may_run = organiser or (request.user.is_authenticated and team.coach.user_id == request.user.pk)
     sheet = redraft_selectors.redraft_sheet(team)
@@ -185,7 +189,7 @@ def _render(request: HttpRequest, league: League, team: Team, *, bound: forms.Fo
                                      else _draft_form(None, team, sheet.players, organiser))
         if organiser and sheet.redraft is not None:
             context["back_form"] = GoBackForm()
-    return render(request, "dungeonbowl/redraft.html", context)
+    return render(request, "dungeonbowl/redraft.html", context, status=200 if bound is None else 400)
 
 
 def _draft_form(data, team: Team, players: list[Player], table: bool) -> RedraftForm:
@@ -224,6 +228,13 @@ def _act(request: HttpRequest, league: League, team: Team) -> HttpResponse:
                                         rerolls=form.cleaned_data["rerolls"], niggling=form.niggling)
             message = f"{team.name} is re-drafted; {gp(done.opened.amount)} opens the Treasury."
         elif action == "retire":
+            if not confirmation.confirmed(request):  # issue 18.8: asked first, nothing written yet
+                return confirmation.ask(
+                    request, title=f"Retire {team.name}?", back=here, button=f"Retire {team.name}",
+                    consequence=(f"{team.name} is not re-drafted: it retires with its history and leaves the league's "
+                                 "next season; its coach may draft a new team. Only the commissioner can take a "
+                                 "re-draft back."),
+                )
             redraft.retire_team(team=team, by=by)
             message = f"{team.name} retires with its history; its coach may draft a new team."
         elif action == "back":
@@ -272,6 +283,7 @@ def next_season_page(request: HttpRequest, slug: str) -> HttpResponse:
         raise PermissionDenied("Only the league's commissioner opens the next season.")
     plan = redraft_selectors.next_season(league)
     form = NextSeasonForm(request.POST or None, initial={"start_date": datetime.date.today()})
+    status = 200
     if request.method == "POST" and form.is_valid():
         try:
             season = redraft.open_next_season(league=league, by=request.user, name=form.cleaned_data["name"],
@@ -283,6 +295,8 @@ def next_season_page(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, f"{season.name} is open: {len(plan.ready)} teams, fixtures generated.")
             return redirect(league.get_absolute_url())
+    if request.method == "POST":
+        status = 400
     over = plan.season is not None and season_over(plan.season)
     return render(request, "dungeonbowl/next_season.html",
-                  {"league": league, "plan": plan, "form": form, "over": over})
+                  {"league": league, "plan": plan, "form": form, "over": over}, status=status)

@@ -51,8 +51,12 @@ def team_sheet(league, slug: str) -> TeamSheet:
         (team_rules.PlayerValue(p.value, p.miss_next_game) for p in players),
         rerolls=team.rerolls, reroll_cost=team.college.reroll_cost, trophy=trophy,
     )
+    treasury = sum(line.amount for line in lines)
+    balance = treasury
+    for line in lines:  # newest first: each line shows the balance it left (issue 18.16)
+        line.balance, balance = balance, balance - line.amount
     return TeamSheet(
-        team, players, lines, sum(line.amount for line in lines), value,
+        team, players, lines, treasury, value,
         latest.entry.division.name if latest and latest.entry.division_id else None,
         latest.entry.season.name if latest else None,
         trophy, honours,
@@ -117,11 +121,12 @@ class NextStep:
     url: str
 
 
-def next_steps(coach, *, to_report=(), to_confirm=()) -> list[NextStep]:
-    """What a coach's Dungeon Bowl teams wait on: a draft to submit, games to report
-    or confirm (from the engine's lists, no query), gold worth spending, SPP worth an
-    advancement, a re-draft in the off-season (DB-15). Six queries whatever the number
-    of teams and players."""
+def next_steps(coach) -> list[NextStep]:
+    """What a coach's Dungeon Bowl teams wait on: a draft to submit, gold worth
+    spending, SPP worth an advancement, a re-draft in the off-season (DB-15). Games to
+    report or confirm are the engine's own list on the same page (listed here too,
+    they showed twice: issue 18.7). Six queries whatever the number of teams and
+    players."""
     from django.db.models import Count, IntegerField, Min, OuterRef, Q, Subquery, Sum
     from django.db.models.functions import Coalesce
     from django.urls import reverse
@@ -170,9 +175,4 @@ def next_steps(coach, *, to_report=(), to_confirm=()) -> list[NextStep]:
             if player.spp >= cost and player.position.primary:
                 steps.append(NextStep("Advance", f"{team.name}: #{player.number} {player.name} has {player.spp} SPP "
                                       f"(a chosen primary skill costs {cost}).", page))
-    for verb, fixtures in (("Report", to_report), ("Confirm", to_confirm)):
-        for fixture in fixtures:
-            if fixture.round.season.league.game_system == GAME_SYSTEM:
-                steps.append(NextStep(verb, f"{fixture.home} v {fixture.away} ({fixture.round.season.league.name}, "
-                                      f"round {fixture.round.number})", fixture.get_absolute_url()))
     return steps

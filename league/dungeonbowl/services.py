@@ -33,6 +33,7 @@ from league.dungeonbowl.models import (
 )
 from league.dungeonbowl.units import gp
 from league.models import Coach, Entry, League
+from league.words import plural, possessive
 
 # Reading helpers ---------------------------------------------------------------------
 
@@ -170,7 +171,7 @@ def submit_draft(
         raise ValidationError(f"{team} has played a season: its draft list changes by spending (DB-12) or "
                               "by re-drafting in the off-season (DB-15), never by a new draft.")
     if team is not None and team.draft_locked:
-        raise ValidationError(f"The commissioner has locked {team}'s draft; it can no longer change.")
+        raise ValidationError(f"The commissioner has locked {possessive(team)} draft; it can no longer change.")
     if college is None:
         raise ValidationError("Choose the team's College of Magic.")
     check = team_rules.check_draft(college.roster(), [line.position for line in lines], rerolls, budget)
@@ -199,8 +200,8 @@ def submit_draft(
         amount=check.treasury,
         kind=TreasuryLine.Kind.DRAFT,
         reason=(
-            f"Draft: budget {gp(budget)}, {len(lines)} players {gp(check.players_cost)}, "
-            f"{rerolls} re-rolls {gp(check.rerolls_cost)}, unspent {gp(check.treasury)}"
+            f"budget {gp(budget)}, {plural(len(lines), 'player')} {gp(check.players_cost)}, "
+            f"{plural(rerolls, 're-roll')} {gp(check.rerolls_cost)}, unspent {gp(check.treasury)}"
         ),
         created_by=by,
     )
@@ -230,7 +231,7 @@ def lock_draft(*, team: Team, by) -> Team:
     if team.draft_submitted_at is None:
         raise ValidationError(f"{team} has not submitted a draft yet.")
     if team.draft_locked:
-        raise ValidationError(f"{team}'s draft is already locked.")
+        raise ValidationError(f"{possessive(team)} draft is already locked.")
     team.draft_locked_at = timezone.now()
     team.draft_locked_by = by
     if not team.accepted:
@@ -339,7 +340,7 @@ def enter_team(*, team: Team, season, by, division=None):
     if division is not None and division.season_id != season.pk:
         raise ValidationError("That division belongs to another season.")
     if division is None and season.divisions.exists():
-        raise ValidationError(f"{season.name} has divisions: choose {team}'s division (DB-2).")
+        raise ValidationError(f"{season.name} has divisions: choose {possessive(team)} division (DB-2).")
     if TeamSeason.objects.filter(team=team, entry__season=season).exists():
         raise ValidationError(f"{team} is already entered in {season.name}.")
     if Entry.objects.filter(season=season, coach=team.coach).exists():

@@ -98,6 +98,11 @@ class DraftCheck:
         return self.budget - self.cost
 
     @property
+    def over_budget(self) -> int:
+        """How far over budget the draft is (0 within it)."""
+        return max(0, -self.remaining)
+
+    @property
     def ok(self) -> bool:
         return not self.refusals
 

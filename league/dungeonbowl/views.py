@@ -12,13 +12,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from league import confirm as confirmation
 from league.dungeonbowl import player_rules, redraft_selectors, selectors, services, spending, team_rules
 from league.dungeonbowl.draft_forms import DraftForm, EntryForm, NewTeamForm
 from league.dungeonbowl.models import GAME_SYSTEM, College, DiceRoll, Player, Position, Skill, Team
+from league.dungeonbowl.units import gp
 from league.idfields import IdChoiceField
 from league.models import League
 from league.permissions import coach_for
 from league.plaintext import PlainTextField
+from league.words import possessive
 
 
 def _league(slug: str) -> League:
@@ -117,7 +120,13 @@ def draft(request: HttpRequest, slug: str) -> HttpResponse:
         "existing": existing, "budget": budget, "organiser": organiser, "submitted": submitted, "coach": coach,
         "unaccepted": unaccepted,
         "entry_form": EntryForm(league=league) if organiser else None,
-    })
+    }, status=_refused_status(request, form))
+
+
+def _refused_status(request: HttpRequest, form: forms.Form) -> int:
+    """400 for a POST whose form is shown again with errors (as every refused
+    form of the site), 200 otherwise ("Check" of a valid draft included)."""
+    return 400 if request.method == "POST" and form.errors else 200
 
 
 def _entered(league: League, teams: list[Team]) -> dict[int, str]:
@@ -154,7 +163,8 @@ def create_team(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.success(request, f"{team.name} is founded and waits for the commissioner to accept it into "
                                           "the league (DB-1). Draft its players meanwhile.")
             return redirect(reverse("dungeonbowl:draft", args=[league.slug]))
-    return render(request, "dungeonbowl/new_team.html", {"league": league, "form": form})
+    return render(request, "dungeonbowl/new_team.html", {"league": league, "form": form},
+                  status=_refused_status(request, form))
 
 
 @login_required
@@ -186,7 +196,7 @@ def lock_draft(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
-        messages.success(request, f"{team}'s draft is locked.")
+        messages.success(request, f"{possessive(team)} draft is locked.")
     return redirect(reverse("dungeonbowl:draft", args=[league.slug]))
 
 
@@ -281,16 +291,22 @@ class AdvanceForm(forms.Form):
         )
 
 
-def _spend(request: HttpRequest, slug: str, team_slug: str, act) -> HttpResponse:
+def _spend(request: HttpRequest, slug: str, team_slug: str, act, ask=None) -> HttpResponse:
+    """Run ``act(team)`` for the team's coach or the commissioner. ``ask(team)``, for
+    a destructive step, returns the confirmation page until it is confirmed
+    (issue 18.8); a refusal from either is an error message."""
     league = _league(slug)
     team = get_object_or_404(Team.objects.select_related("coach", "college"), league=league, slug=team_slug)
     if team.coach.user_id != request.user.pk and not league.is_organised_by(request.user):
         raise PermissionDenied("Only the team's coach or the league's commissioner spends its Treasury.")
+    back = reverse("dungeonbowl:team_detail", args=[league.slug, team.slug])
     try:
+        if ask is not None and not confirmation.confirmed(request):
+            return ask(team, back)
         messages.success(request, act(team))
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
-    return redirect(reverse("dungeonbowl:team_detail", args=[league.slug, team.slug]))
+    return redirect(back)
 
 
 def _valid(form: forms.Form) -> dict:
@@ -324,7 +340,16 @@ def fire_player(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse
     def act(team: Team) -> str:
         player = spending.fire_player(player=_valid(FireForm(request.POST, team=team))["player"], by=request.user)
         return f"{player} has left the draft list."
-    return _spend(request, slug, team_slug, act)
+
+    def ask(team: Team, back: str) -> HttpResponse:
+        player = _valid(FireForm(request.POST, team=team))["player"]
+        return confirmation.ask(
+            request, title=f"Fire #{player.number} {player.name}?", back=back, button=f"Fire {player.name}",
+            consequence=(f"#{player.number} {player.name} ({player.position}, value {gp(player.value)}, "
+                         f"{player.spp} SPP) leaves {possessive(team.name)} draft list for good, and no gold "
+                         "comes back (DB-12)."),
+        )
+    return _spend(request, slug, team_slug, act, ask)
 
 
 @login_required

@@ -23,6 +23,7 @@ from league.dungeonbowl.league_models import MAX_PER_PLAYER, MAX_TD, DungeonBowl
 from league.dungeonbowl.units import gp
 from league.rules.base import ABANDONED, AWAY_WIN, DRAW, HOME_WIN, SIDES, GameRules, PlayedResult, Stat, Verdict
 from league.rules.importing import parse_whole_number
+from league.words import possessive
 
 COUNTS = ("touchdowns", "completions", "deflections", "interceptions", "casualties")
 INJURIES = {"", "badly_hurt", "seriously_hurt", "serious_injury", "lasting_injury", "dead"}
@@ -188,7 +189,7 @@ class DungeonBowlRules(GameRules):
             if given is None or lines[side]:
                 if given is not None and given != from_lines:
                     raise ValidationError(
-                        f"{names[side]}'s casualties ({given}) differ from its players' casualties ({from_lines})."
+                        f"{possessive(names[side])} casualties ({given}) differ from its players' casualties ({from_lines})."
                     )
                 cas[side] = from_lines
             else:

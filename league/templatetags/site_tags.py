@@ -17,6 +17,8 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from league import words
+
 register = template.Library()
 
 BADGE_COLOURS = 12  # .badge.b0 ... .badge.b11 in static/css/site.css
@@ -105,8 +107,25 @@ def rule(rule_id) -> SafeString | str:
 
 @register.filter
 def pluralise(count, word: str) -> str:
-    """``{{ n|pluralise:"Favour" }}`` -> "1 Favour", "3 Favours"."""
-    return f"{count} {word}{'' if count in (1, -1) else 's'}"
+    """``{{ n|pluralise:"Favour" }}`` -> "1 Favour", "3 Favours";
+    ``{{ n|pluralise:"injury,injuries" }}`` for a word that takes no s."""
+    one, _, many = word.partition(",")
+    return words.plural(count, one, many or None)
+
+
+@register.filter
+def possessive(name) -> str:
+    """``{{ team.name|possessive }}``: "Forge Wardens'", "Ember Anvil's"."""
+    return words.possessive(name)
+
+
+@register.filter
+def gp(amount, sign: str = "") -> str:
+    """``{{ amount|gp }}`` -> "590,000 gp"; ``{{ amount|gp:"+" }}`` -> "+590,000 gp"
+    (a ledger line). Anything not a whole number is shown as it is."""
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        return "" if amount is None else str(amount)
+    return f"{words.thousands(amount, signed=sign == '+')} gp"
 
 
 @register.filter

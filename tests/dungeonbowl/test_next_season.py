@@ -183,3 +183,21 @@ def test_strangers_teams_wait_for_the_commissioner_and_do_not_enter_the_next_sea
     assert [t.name for t in plan.unaccepted] == ["Outsiders 3"]
     page = client.get(url(league)).content.decode()
     assert "Outsiders 0</a> (College of Fire, Stranger 0)" in page and "Outsiders 3</a> (Stranger 3): waits" in page
+
+
+def test_a_refused_next_season_answers_400_with_each_reason_once_in_plain_english(client, organiser, season):
+    """Issue 18.4: the form answers 400 as every refused form does; the reason
+    appears once ("1 team is ready"); the date picker shows the start date (ISO)."""
+    league = season.league
+    redraft_keeping_everyone(Team.objects.filter(league=league).order_by("name").first(), organiser)
+    login(client, organiser)
+    page = client.get(url(league)).content.decode()
+    assert f'type="date" name="start_date" value="{datetime.date.today().isoformat()}"' in page
+    response = client.post(url(league), {"name": "Season 2", "start_date": "2027-09-01", "divisions": "keep"})
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert page.count("A season needs at least 4 teams (DB-1); 1 is ready.") == 1 and "are ready" not in page
+    assert 'value="2027-09-01"' in page  # what was typed stays, in the picker's format
+    response = client.post(url(league), {"name": "", "start_date": "not a date", "divisions": "keep"})
+    assert response.status_code == 400 and "Name the new season." in response.content.decode()
+    assert Season.objects.filter(league=league).count() == 1

@@ -30,7 +30,7 @@ def test_a_new_team_is_told_to_draft(client, organiser):
     assert reverse("dungeonbowl:draft", args=[league.slug]) in page
 
 
-def test_report_confirm_spend_and_advance(client, organiser):
+def test_report_confirm_spend_and_advance_each_listed_once(client, organiser):
     season = db_season(organiser, teams=4)
     Round.objects.filter(season=season).update(date=datetime.date(2020, 1, 1))
     Fixture.objects.filter(round__season=season).update(date=datetime.date(2020, 1, 1))
@@ -48,8 +48,12 @@ def test_report_confirm_spend_and_advance(client, organiser):
     page = client.get(reverse("league:my_fixtures")).content.decode()
     assert "Spend:</strong>" in page and "Team 01 has 395,000 gp in the Treasury" in page
     assert "Advance:</strong>" in page and "Troll Slayer has 7 SPP (a chosen primary skill costs 6)" in page
-    assert "Confirm:</strong>" in page and f"{pending.home} v {pending.away}" in page
-    assert "Report:</strong>" in page
+    # Issue 18.7: the games to report and confirm are listed once, in "Waiting on you".
+    assert "Confirm:</strong>" not in page and "Confirm or dispute:</strong>" in page
+    assert page.count(f'href="{pending.get_absolute_url()}"') == 1
+    to_report = [f for f in mine.exclude(pk__in=[played.pk, pending.pk])] + list(
+        Fixture.objects.filter(round__season=season, away__dungeonbowl__team=team))
+    assert to_report and all(page.count(f'href="{f.get_absolute_url()}"') == 1 for f in to_report)
     assert "Draft:</strong>" not in page
     client.force_login(other.coach.user)
     theirs = client.get(reverse("league:my_fixtures")).content.decode()

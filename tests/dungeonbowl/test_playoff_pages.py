@@ -160,9 +160,9 @@ def test_honours_and_the_trophy_show_in_every_later_season(client, organiser):
 
     champion = Team.objects.get(name="Team 02")
     team_page = client.get(reverse("dungeonbowl:team_detail", args=[season.league.slug, champion.slug])).content.decode()
-    assert "Holds the Dungeon Bowl Trophy" in team_page and "Season 1: Champion (100000 gp prize)" in team_page
+    assert "Holds the Dungeon Bowl Trophy" in team_page and "Season 1: Champion (100,000 gp prize)" in team_page
     value = champion.value(trophy=True)
-    assert f"Team Value {value.team_value} gp" in team_page
+    assert f"Team Value {value.team_value:,} gp" in team_page
 
     data = client.get(reverse("dungeonbowl:team_json", args=[season.league.slug, champion.slug])).json()
     assert data["trophy"] is True and data["honours"] == [{"season": "Season 1", "placing": "champion"}]
@@ -309,3 +309,58 @@ def test_the_admin_shows_the_play_offs_read_only_and_scoped(client, organiser, o
     client.force_login(organiser)
     change = client.get(reverse("admin:dungeonbowl_honour_change", args=[honour.pk])).content.decode()
     assert "Team 02" in change and 'name="_save"' not in change
+
+
+def test_play_off_games_are_named_for_their_stage_everywhere(client, organiser):
+    """Issue 18.14 (DB-5b): a play-off game is "Semi-final 1", "Semi-final 2",
+    "Final" or "Third place" on the fixture lists, the game's page, the coach's
+    home, the treasury ledger and the calendar feeds; its round is named for the
+    stage too, never "Round 4/5"."""
+    season = db_season(organiser, teams=4, playoffs=1)
+    play_regular(season, organiser, RANK)
+    playoffs.start_playoffs(season=season, by=organiser)
+    slug = season.league.slug
+    semis = Round.objects.get(season=season, number=4)
+    page = client.get(reverse("league:fixtures", args=[slug]) + "?round=4").content.decode()
+    assert ">Semi-finals</strong>" in page and "<h2>Semi-finals" in page and "Round 4" not in page
+    assert "Semi-final 1</span>" in page and "Semi-final 2</span>" in page
+    semi = game(season, S.SEMI_1).fixture
+    page = client.get(semi.get_absolute_url()).content.decode()
+    assert "Semi-final 1" in page and "Round 4" not in page
+    ics = client.get(reverse("league:league_ics", args=[slug])).content.decode()
+    assert "Semi-final 1: " in ics and "Semi-final 2: " in ics and "Round 4" not in ics
+    client.force_login(semi.home.coach.user)
+    assert "Semi-final 1</span>" in client.get(reverse("league:my_fixtures")).content.decode()
+    win(season, S.SEMI_1, organiser, "Team 01")
+    win(season, S.SEMI_2, organiser, "Team 02")
+    final, third = game(season, S.FINAL).fixture, game(season, S.THIRD).fixture
+    assert (final.label, third.label, str(final.round), semis.label) == (
+        "Final", "Third place", "Final and third place", "Semi-finals")
+    ics = client.get(reverse("league:coach_ics", args=[slug, final.home.coach_id])).content.decode()
+    assert "Final: " in ics and "Round 5" not in ics
+    page = client.get(reverse("league:fixtures", args=[slug]) + "?round=5").content.decode()
+    assert "Final</span>" in page and "Third place</span>" in page and "Round 5" not in page
+    team = Team.objects.get(league=season.league, name="Team 01")
+    page = client.get(reverse("dungeonbowl:team_detail", args=[slug, team.slug])).content.decode()
+    assert "Semi-final 1" in page and "Round 4" not in page  # the Treasury ledger's winnings line
+
+
+@pytest.mark.parametrize("setting", [1, 2])
+def test_a_season_without_divisions_describes_only_its_own_play_offs(client, organiser, setting):
+    """Issue 18.18 (DB-5b): a season without divisions plays its top 4; neither the
+    league page nor the play-offs page describes two-division play-offs, whatever
+    the league's setting says."""
+    season = db_season(organiser, teams=4, playoffs=setting)
+    page = client.get(reverse("league:league_detail", args=[season.league.slug])).content.decode()
+    assert "The top 4 play semi-finals (1st v 4th, 2nd v 3rd), then a final" in page
+    client.force_login(organiser)
+    playoffs_page = client.get(reverse("dungeonbowl:playoffs", args=[season.league.slug])).content.decode()
+    assert "the top 4 play semi-finals (1st v 4th, 2nd v 3rd), then a final" in playoffs_page
+    for text in (page, playoffs_page):
+        assert "wo divisions" not in text and "top 2 of each" not in text and "division winners" not in text
+
+
+def test_a_season_of_two_divisions_describes_its_format(client, organiser):
+    season = db_season(organiser, teams=8, divisions=2, playoffs=2)
+    page = client.get(reverse("league:league_detail", args=[season.league.slug])).content.decode()
+    assert "The top 2 of each division play semi-finals (1st of one v 2nd of the other)" in page

@@ -88,6 +88,8 @@ def test_the_coach_runs_every_step_and_the_budget_is_the_hand_calculation(client
     rolls = DiceRoll.objects.filter(purpose="scouting", team=team)
     assert rolls.count() == 1 and rolls[0].source == "app" and rolls[0].entered_by == team.coach.user
     scouted = rolls[0].values[0] == 6
+    log = client.get(reverse("dungeonbowl:dice_log", args=[team.league.slug])).content.decode()
+    assert f"Scouting: {team.name} #1" in log and "Scouting: Scouting" not in log  # issue 18.16
     assert Player.objects.get(pk=slayer.pk).status == ("left" if scouted else "active")
     # A step taken twice is refused, not repeated.
     response = step(client, team, "scout")
@@ -109,7 +111,7 @@ def test_the_coach_runs_every_step_and_the_budget_is_the_hand_calculation(client
     emptied = TreasuryLine.objects.get(team=team, kind="redraft")
     assert emptied.amount == -treasury and "emptied" in emptied.reason
     page = client.get(url(team)).content.decode()
-    assert f"{3} games played x 20,000 gp" in page and f"{expected} gp" in page
+    assert f"{3} games played x 20,000 gp" in page and f"{expected:,} gp" in page
     feed = client.get(reverse("dungeonbowl:team_json", args=[team.league.slug, team.slug])).json()["redraft"]
     assert feed["budget"] == expected and not feed["cap_applied"] and feed["raised"]
     assert sum(line["gp"] for line in feed["lines"]) == expected
@@ -180,9 +182,10 @@ def test_the_commissioner_enters_table_rolls_and_corrects_a_step(client, organis
 
 
 def test_bad_input_says_why_and_writes_nothing(client, organiser, season, team):
+    """A refused step answers 400 with its form and the reasons (issue 18.4)."""
     login(client, organiser)
     response = step(client, team, "scout", **{f"roll_{team.players.get(number=1).pk}": 9})
-    assert response.status_code == 200 and "A D6 shows 1 to 6." in response.content.decode()
+    assert response.status_code == 400 and "A D6 shows 1 to 6." in response.content.decode()
     assert not Redraft.objects.exists()
     step(client, team, "scout", **{f"roll_{team.players.get(number=1).pk}": 1})  # nobody scouted: 8 stay
     step(client, team, "recover")
@@ -192,14 +195,14 @@ def test_bad_input_says_why_and_writes_nothing(client, organiser, season, team):
     position = team.college.positions.get(name="Ogre Blocker")
     response = step(client, team, "draft", rerolls=8, **ogre, **{f"pos_{position.pk}": 9})
     page = response.content.decode()
-    assert response.status_code == 200 and "Up to 16 players" in page and "Over budget" in page
+    assert response.status_code == 400 and "Up to 16 players" in page and "Over budget" in page
     assert f'name="pos_{position.pk}" value="9"' in page  # what was typed stays
     assert TreasuryLine.objects.count() == treasury_lines and Redraft.objects.get().step == 4
     assert team.players.on_draft_list().count() == 8
     blitzer = team.players.get(number=2)
     Player.objects.filter(pk=blitzer.pk).update(niggling_injuries=1)
     response = step(client, team, "draft", rerolls=1, **{f"rehire_{blitzer.pk}": "on", f"niggling_{blitzer.pk}": "7"})
-    assert "a D6 shows 1 to 6" in response.content.decode()
+    assert response.status_code == 400 and "a D6 shows 1 to 6" in response.content.decode()
     step(client, team, "draft", rerolls=1, **{f"rehire_{blitzer.pk}": "on", f"niggling_{blitzer.pk}": "4 4"})
     assert not DiceRoll.objects.filter(purpose="niggling").exists()
     assert Redraft.objects.get().step == 4
@@ -228,7 +231,10 @@ def test_the_cap_applies_and_shows(client, organiser):
 
 def test_a_coach_who_does_not_redraft_drafts_a_new_team(client, organiser, season, team):
     login(client, team.coach.user)
-    assert step(client, team, "retire").status_code == 302
+    # Issue 18.8: retiring is asked first; the first click writes nothing.
+    page = step(client, team, "retire")
+    assert page.status_code == 200 and f"Retire {team.name}?" in page.content.decode() and not Redraft.objects.exists()
+    assert step(client, team, "retire", confirmed="yes").status_code == 302
     assert Redraft.objects.get(team=team).step == 0
     response = client.post(reverse("dungeonbowl:create_team", args=[season.league.slug]),
                            {"name": "Second Wind", "college": team.college.pk})
@@ -278,7 +284,7 @@ def test_a_team_that_played_is_not_drafted_again_from_scratch(client, season, te
     position = team.college.positions.get(name="Dwarf Blocker Lineman")
     response = client.post(reverse("dungeonbowl:draft", args=[team.league.slug]),
                            {"rerolls": 0, f"pos_{position.pk}": 11, "submit": "1"})
-    assert response.status_code == 200 and "never by a new draft" in response.content.decode()
+    assert response.status_code == 400 and "never by a new draft" in response.content.decode()
     assert team.players.on_draft_list().count() == 8 and team.players.count() == 8
 
 

@@ -290,3 +290,21 @@ def test_league_page_shows_this_weeks_round_and_an_early_result_where_it_belongs
     services.record_result(fixture=rage, by=organiser, home_score=14, away_score=4, reason="phone")
     page = client.get(reverse("league:league_detail", args=["midlands"])).content.decode()
     assert "Every fixture of this season has been played." in page
+
+
+def test_an_unplayed_table_says_so_once_instead_of_a_tie_note_per_line(client, season):
+    """Issue 18.17: at the start of a season every coach is level on 0 LP; the page
+    says so once, and no row reads "level with X on 0 LP: position shared"."""
+    for name in ["Anvil", "Brisket", "Rage", "Velocity"]:
+        EntryFactory(season=season, coach=CoachFactory(name=name))
+    page = client.get(reverse("league:league_detail", args=[season.league.slug])).content.decode()
+    assert page.count("No results yet: every coach is level on 0 LP") == 1
+    assert "position shared" not in page and "level with" not in page and "Tiebreak" not in page
+    assert all(row.note == "" for row in standings_for(season))
+    coach_page = client.get(reverse("league:coach_detail", args=[season.league.slug, season.entries.first().coach_id]))
+    assert "position shared" not in coach_page.content.decode()
+
+
+def test_a_played_table_keeps_its_tie_notes(client, small_league):
+    page = client.get(reverse("league:league_detail", args=[small_league.league.slug])).content.decode()
+    assert "No results yet" not in page and "level with" in page

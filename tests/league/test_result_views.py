@@ -249,7 +249,7 @@ def test_organiser_corrects_approved_result_and_standings_follow(client, reporte
     standings = client.get(reverse("league:standings_json", args=[league.slug])).json()["standings"]
     assert standings[0]["coach"] == "Rage" and standings[0]["lp"] == 3
     page = client.get(reported.fixture.get_absolute_url()).content.decode()
-    assert "Corrected by the organiser by longshanks: 10 – 12" in page
+    assert "Corrected by longshanks: 10 – 12" in page and "by the organiser by" not in page  # issue 18.16
     assert "(Scoresheet recount)" in page
 
 
@@ -281,7 +281,15 @@ def test_organiser_abandons_gb6(client, fixture, organiser, league):
 def test_organiser_reopens_result(client, reported, organiser, league):
     services.approve_result(result=reported, by=organiser, reason="agreed at the club")
     client.force_login(organiser)
-    client.post(reverse("league:reopen_result", args=[reported.fixture.pk]), {"reason": "Coach appeal"})
+    url = reverse("league:reopen_result", args=[reported.fixture.pk])
+    # Issue 18.8: the first click asks, naming the result and the reason; nothing changes yet.
+    page = client.post(url, {"reason": "Coach appeal"})
+    text = page.content.decode()
+    assert page.status_code == 200 and "Reopen the result" in text and "Coach appeal" in text
+    assert 'name="confirmed" value="yes"' in text and reported.fixture.get_absolute_url() in text
+    reported.refresh_from_db()
+    assert reported.status == "approved" and reported.fixture.events.filter(action="reopened").count() == 0
+    client.post(url, {"reason": "Coach appeal", "confirmed": "yes"})
     reported.refresh_from_db()
     assert reported.status == "reported"
     standings = client.get(reverse("league:standings_json", args=[league.slug])).json()["standings"]
