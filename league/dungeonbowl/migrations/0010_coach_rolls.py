@@ -9,8 +9,8 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('contenttypes', '0002_remove_content_type_name'),
-        ('dungeonbowl', '0009_hb_skills'),
-        ('league', '0009_hb_cross_division_friendlies'),
+        ("dungeonbowl", "0009_skills"),
+        ("league", "0009_cross_division_friendlies"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

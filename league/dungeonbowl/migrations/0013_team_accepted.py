@@ -19,7 +19,7 @@ def accept_known_teams(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('dungeonbowl', '0008_redraft'),
+        ("dungeonbowl", "0012_playoff_labels"),
         ('league', '0008_league_list_order'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('dreadball', '0002_boxed_teams'),
+        ("dreadball", "0002_boxed_teams"),
     ]
 
     operations = [

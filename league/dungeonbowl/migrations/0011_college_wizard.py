@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('contenttypes', '0002_remove_content_type_name'),
-        ('dungeonbowl', '0010_hb_coach_rolls'),
+        ("dungeonbowl", "0010_coach_rolls"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('dreadball', '0003_hd_sudden_death_level_win'),
+        ("dreadball", "0003_sudden_death_level_win"),
     ]
 
     operations = [

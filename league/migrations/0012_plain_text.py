@@ -15,11 +15,11 @@ class Migration(migrations.Migration):
 
     # Every app whose rows the backup holds, at its latest migration.
     dependencies = [
-        ("league", "0008_league_list_order"),
+        ("league", "0011_coach_invitation_nonce"),
         ("guildball", "0001_initial"),
         ("campaigns", "0006_bounded_ledgers_and_unlocks"),
-        ("dungeonbowl", "0008_redraft"),
-        ("dreadball", "0002_boxed_teams"),
+        ("dungeonbowl", "0013_team_accepted"),
+        ("dreadball", "0004_published_roster"),
         ("auth", "0012_alter_user_first_name_max_length"),
         ("admin", "0003_logentry_add_action_flag_choices"),
         ("axes", "0010_accessattemptexpiration"),

@@ -20,8 +20,8 @@ def name_playoffs(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("dungeonbowl", "0008_redraft"),
-        ("league", "0009_hc_round_and_fixture_labels"),
+        ("dungeonbowl", "0011_college_wizard"),
+        ("league", "0010_round_and_fixture_labels"),
     ]
 
     operations = [migrations.RunPython(name_playoffs, migrations.RunPython.noop)]

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0008_league_list_order'),
+        ("league", "0009_cross_division_friendlies"),
     ]
 
     operations = [

@@ -33,7 +33,7 @@ def unload_skills(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('dungeonbowl', '0008_redraft'),
+        ("dungeonbowl", "0008_redraft"),
     ]
 
     operations = [
