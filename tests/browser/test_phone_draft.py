@@ -26,7 +26,7 @@ def test_coach_drafts_on_a_phone_and_sees_the_budget(live_server, phone, passwor
     phone.select_option("select#college", "college-of-shadows")
     phone.click("text=Choose")
     phone.wait_for_selector(f"input[name=pos_{blitzer}]")
-    assert "1000000 gp left" in phone.content()
+    assert "1,000,000 gp left" in phone.content()
     phone.fill("input[name=name]", "Night Cats")
     phone.fill("input[name=rerolls]", "2")
     phone.fill(f"input[name=pos_{blitzer}]", "3")
@@ -35,13 +35,13 @@ def test_coach_drafts_on_a_phone_and_sees_the_budget(live_server, phone, passwor
     phone.wait_for_selector("text=1 too many")
     content = phone.content()
     # 3 x 100,000 + 6 x 70,000 + 2 x 50,000 = 820,000: the running cost and what is left.
-    assert "Cost 820000 gp" in content and "180000 gp left" in content
+    assert "Cost 820,000 gp" in content and "180,000 gp left" in content
     assert not Team.objects.exists()
     no_sideways_scroll(phone)
 
     phone.fill(f"input[name=pos_{blitzer}]", "2")
     phone.click("text=Check the cost and limits")
-    phone.wait_for_selector("text=280000 gp left")
+    phone.wait_for_selector("text=280,000 gp left")
     shot(phone, "phone-draft.png")
     phone.click("text=Submit the draft")
     phone.wait_for_selector("text=Draft submitted: Night Cats")
