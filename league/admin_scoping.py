@@ -16,7 +16,7 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.exceptions import NotRegistered
 from django.core import checks
-from django.core.exceptions import FieldDoesNotExist, PermissionDenied, ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, FieldDoesNotExist, PermissionDenied, ValidationError
 from django.db import models
 from django.http import HttpRequest, HttpResponseRedirect
 from django.template.response import TemplateResponse
@@ -38,6 +38,36 @@ def error_text(exc: Exception) -> str:
     if isinstance(exc, ValidationError):
         return " ".join(exc.messages)
     return str(exc) or "You are not allowed to do this."
+
+
+class CheckedModelForm(forms.ModelForm):
+    """The base form of every admin page that writes (issue 18.5).
+
+    Django's ModelForm checks only the constraints whose fields are all on the
+    form; one that also names a field the admin sets itself or shows read-only (a
+    fixture's ``stage``, a coach's ``created_by``, a player's ``team`` and
+    ``status``) reached the database as an IntegrityError, a 500. Here every
+    unique check and constraint is checked against the whole instance (skipping
+    only the fields that already have an error), and a violation is a form error;
+    one on a field that is not on the form is shown above the form.
+
+    An admin that sets a field in ``save_model`` sets it on the form's instance
+    first (``CoachAdmin.get_form``), so that the check sees the row to be saved.
+    """
+
+    def validate_unique(self):
+        super().validate_unique()
+        failed = {name for name in self._errors if name != NON_FIELD_ERRORS}
+        shown = {message for messages in self.errors.values() for message in messages}
+        for check in (self.instance.validate_unique, self.instance.validate_constraints):
+            try:
+                check(exclude=failed)
+            except ValidationError as error:
+                for name, messages in error.message_dict.items():
+                    for message in messages:
+                        if message not in shown:
+                            shown.add(message)
+                            self.add_error(name if name in self.fields else None, message)
 
 
 class ScopedChoicesMixin:
@@ -125,6 +155,7 @@ class OrganiserScopedAdmin(BoundedSelectionMixin, ScopedChoicesMixin, admin.Mode
     """
 
     league_lookup: str | None = None
+    form = CheckedModelForm
 
     def check(self, **kwargs):
         """``manage.py check`` catches a missing or wrong ``league_lookup``."""
@@ -259,6 +290,8 @@ class OrganiserScopedInline(ScopedChoicesMixin):
     """For inlines (``class XInline(OrganiserScopedInline, admin.TabularInline)``):
     their rows belong to a parent the scoped admin already checked, so only the
     choices of their own foreign keys need scoping."""
+
+    form = CheckedModelForm
 
 
 class ScopedRelatedFilter(admin.RelatedFieldListFilter):

@@ -10,7 +10,7 @@ from django.db import models
 from django.db.models import Count
 
 from league import season_services
-from league.admin_scoping import OrganiserScopedAdmin, OrganiserScopedInline, ScopedRelatedFilter, error_text
+from league.admin_scoping import CheckedModelForm, OrganiserScopedAdmin, OrganiserScopedInline, ScopedRelatedFilter, error_text
 from league.models import Division, Entry, League, Season
 
 
@@ -60,12 +60,13 @@ def _settings_inline(model) -> type[admin.StackedInline]:
     return type(
         f"{model.__name__}Inline",
         (admin.StackedInline,),
-        {"model": model, "can_delete": False, "min_num": 1, "max_num": 1, "extra": 0},
+        {"model": model, "form": CheckedModelForm, "can_delete": False, "min_num": 1, "max_num": 1, "extra": 0},
     )
 
 
 class DivisionInline(admin.TabularInline):
     model = Division
+    form = CheckedModelForm
     extra = 0
     fields = ["name"]
 

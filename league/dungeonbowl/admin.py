@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from league.admin_scoping import BoundedSelectionMixin
+from league.admin_scoping import BoundedSelectionMixin, CheckedModelForm
 from league.dungeonbowl.models import College, Position, PositionGroup, target
 
 
 class SuperuserEditsAdminMixin(BoundedSelectionMixin):
     """Edited by a superuser, read by any staff user (organisers)."""
+
+    form = CheckedModelForm
 
     def has_add_permission(self, request, obj=None) -> bool:
         return request.user.is_superuser
@@ -151,7 +153,7 @@ class TeamSeasonInline(ReadOnlyAdminMixin, admin.TabularInline):
         return obj.entry.division.name if obj.entry.division_id else "-"
 
 
-class NewTeamAdminForm(forms.ModelForm):
+class NewTeamAdminForm(CheckedModelForm):
     """A team founded from the admin goes through ``services.create_team``."""
 
     class Meta:

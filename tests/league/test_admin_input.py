@@ -1,0 +1,120 @@
+"""What the organiser's admin does with input that a database constraint or a
+bound refuses (issues 18.5, 19.3, 19.8): a form error or a message, never a 500,
+and nothing written."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib import admin
+from django.urls import reverse
+
+from league.admin_scoping import CheckedModelForm
+from league.dungeonbowl.models import Player
+from league.models import Coach, Fixture
+from tests.dungeonbowl.builders import db_league, db_team
+from tests.factories import CoachFactory, EntryFactory, FixtureFactory, RoundFactory, UserFactory
+
+
+NO_EVENTS = {"events-TOTAL_FORMS": "0", "events-INITIAL_FORMS": "0"}  # the fixture's read-only history inline
+
+
+@pytest.fixture
+def organiser_client(client, organiser):
+    client.force_login(organiser)
+    return client
+
+
+@pytest.fixture
+def round_one(season):
+    entries = [EntryFactory(season=season, coach=CoachFactory(name=name)) for name in ("Velocity", "Rage", "Shade", "Brick")]
+    rnd = RoundFactory(season=season, number=1, date=datetime.date(2026, 9, 7))
+    FixtureFactory(round=rnd, home=entries[0], away=entries[1])
+    return rnd, entries
+
+
+# Issue 18.5: constraints on fields the admin form does not show -------------------
+
+
+@pytest.mark.parametrize("side", ["home", "away"])
+def test_admin_fixture_for_an_entrant_already_playing_that_round_is_a_form_error(organiser_client, round_one, side):
+    """fixture_home_once_per_round / fixture_away_once_per_round name ``stage``, which
+    the add form does not show: Django skipped them and the database refused (a 500)."""
+    rnd, entries = round_one
+    busy = entries[0] if side == "home" else entries[1]
+    other = entries[2]
+    data = {"round": rnd.pk, "home": busy.pk, "away": other.pk, "date": "2026-09-07", **NO_EVENTS}
+    if side == "away":
+        data["home"], data["away"] = other.pk, busy.pk
+    response = organiser_client.post(reverse("admin:league_fixture_add"), data)
+    assert response.status_code == 200
+    assert f"{busy} already plays in {rnd}." in response.content.decode()
+    assert Fixture.objects.filter(round=rnd).count() == 1
+
+
+def test_admin_fixture_for_free_entrants_is_added(organiser_client, round_one):
+    rnd, entries = round_one
+    response = organiser_client.post(
+        reverse("admin:league_fixture_add"),
+        {"round": rnd.pk, "home": entries[2].pk, "away": entries[3].pk, "date": "2026-09-07", **NO_EVENTS},
+    )
+    assert response.status_code == 302
+    assert Fixture.objects.filter(round=rnd, home=entries[2], away=entries[3]).exists()
+
+
+def test_coach_name_the_organiser_already_has_is_a_form_error(organiser_client, organiser):
+    """Issue 19.8: coach_name_unique_per_creator names ``created_by``, set by the admin
+    itself; the add was an IntegrityError."""
+    Coach.objects.create(name="Hollis", created_by=organiser)
+    response = organiser_client.post(reverse("admin:league_coach_add"), {"name": "Hollis", "email": ""})
+    assert response.status_code == 200
+    assert "already added a coach called Hollis" in response.content.decode()
+    assert Coach.objects.filter(name="Hollis").count() == 1
+
+
+def test_coach_rename_to_a_name_the_organiser_already_has_is_a_form_error(organiser_client, organiser):
+    Coach.objects.create(name="Hollis", created_by=organiser)
+    other = Coach.objects.create(name="Sprocket", created_by=organiser)
+    response = organiser_client.post(reverse("admin:league_coach_change", args=[other.pk]), {"name": "Hollis", "email": ""})
+    assert response.status_code == 200
+    assert "already added a coach called Hollis" in response.content.decode()
+    assert Coach.objects.get(pk=other.pk).name == "Sprocket"
+
+
+def test_another_organisers_coach_name_is_free(organiser_client, organiser):
+    Coach.objects.create(name="Hollis", created_by=UserFactory(username="someone"))
+    response = organiser_client.post(reverse("admin:league_coach_add"), {"name": "Hollis", "email": ""})
+    assert response.status_code == 302
+    assert Coach.objects.get(name="Hollis", created_by=organiser)
+
+
+def test_dungeon_bowl_player_number_taken_on_the_draft_list_is_a_form_error(organiser_client, organiser):
+    """dbplayer_number_unique_on_draft_list names ``team`` and ``status``, read-only on
+    the player's admin page: renumbering onto a team-mate was an IntegrityError."""
+    team = db_team(db_league(organiser), "Karak Scorchers")
+    first, second = team.players.order_by("number")[:2]
+    response = organiser_client.post(
+        reverse("admin:dungeonbowl_player_change", args=[second.pk]), {"name": second.name, "number": str(first.number)}
+    )
+    assert response.status_code == 200
+    assert "dbplayer_number_unique_on_draft_list" in response.content.decode()
+    assert Player.objects.get(pk=second.pk).number == second.number
+
+
+def test_every_admin_form_checks_the_whole_row():
+    """Each admin (and inline) of the project's apps writes through CheckedModelForm
+    (the game's settings inline on a league included)."""
+    from league.admin.leagues import _settings_inline
+    from league.guildball.models import GuildBallSettings
+
+    assert issubclass(_settings_inline(GuildBallSettings).form, CheckedModelForm)
+    project = ("league", "campaigns", "dungeonbowl", "dreadball", "guildball")
+    for model, model_admin in admin.site._registry.items():
+        if model._meta.app_label not in project:
+            continue
+        assert issubclass(model_admin.form, CheckedModelForm), type(model_admin).__name__
+        for inline in model_admin.inlines:
+            if inline.fields and set(inline.readonly_fields) >= set(inline.fields):
+                continue  # shows, never writes
+            assert issubclass(inline.form, CheckedModelForm), inline.__name__
