@@ -15,11 +15,13 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.exceptions import NotRegistered
+from django.contrib.admin.views.main import SEARCH_VAR
 from django.core import checks
 from django.core.exceptions import NON_FIELD_ERRORS, FieldDoesNotExist, PermissionDenied, ValidationError
 from django.db import models
 from django.http import HttpRequest, HttpResponseRedirect
 from django.template.response import TemplateResponse
+from django.utils.text import smart_split
 
 from league.converters import MAX_ID
 from league.models import League
@@ -115,10 +117,50 @@ def is_id(value: str) -> bool:
     return value.isascii() and value.isdigit() and len(value) <= len(str(MAX_ID)) and 0 < int(value) <= MAX_ID
 
 
+# What one changelist request may ask (issue 19.8): a search of more words made
+# SQLite's "Expression tree is too large" (a misreported outage), a year past 9999 an
+# OverflowError. Generous for an organiser, small for the database.
+MAX_SEARCH_TERMS = 10
+MAX_SEARCH_LENGTH = 200
+DATE_PARTS = {"year": (1, 9999), "month": (1, 12), "day": (1, 31)}
+
+
+def changelist_refusal(request: HttpRequest, date_hierarchy: str | None) -> tuple[str, list[str]] | None:
+    """Why a changelist query is out of bounds and which parameters to drop, or None."""
+    query = request.GET.get(SEARCH_VAR, "")
+    if len(query) > MAX_SEARCH_LENGTH or len(list(smart_split(query))) > MAX_SEARCH_TERMS:
+        return f"Search for at most {MAX_SEARCH_TERMS} words ({MAX_SEARCH_LENGTH} characters).", [SEARCH_VAR]
+    if date_hierarchy:
+        names = [f"{date_hierarchy}__{part}" for part in DATE_PARTS]
+        for name, (low, high) in zip(names, DATE_PARTS.values()):
+            values = request.GET.getlist(name)
+            if any(not (v.isascii() and v.isdigit() and len(v) <= 4 and low <= int(v) <= high) for v in values):
+                return "That date is not on the calendar.", names
+    return None
+
+
 class BoundedSelectionMixin:
-    """An admin action on ids beyond 64 bits (``_selected_action=999…9``) reached
-    the ORM, where SQLite raises OverflowError (a 500): such a selection is
-    refused with a message instead, as the ``<id:>`` URL converter does for paths."""
+    """Bounds what one request may ask of a changelist, for every admin of the
+    project (the scoped admins, the catalogue's, the colleges'):
+
+    - an action on ids beyond 64 bits (``_selected_action=999…9``) reached the ORM,
+      where SQLite raises OverflowError (a 500): such a selection is refused with a
+      message instead, as the ``<id:>`` URL converter does for paths;
+    - a search of more than ``MAX_SEARCH_TERMS`` words or ``MAX_SEARCH_LENGTH``
+      characters, and a date filter off the calendar (``?date__year=9999…9``), are
+      refused with a message and the list without them (issue 19.8).
+    """
+
+    def changelist_view(self, request, extra_context=None):
+        refusal = changelist_refusal(request, getattr(self, "date_hierarchy", None))
+        if refusal is not None:
+            message, dropped = refusal
+            self.message_user(request, message, messages.ERROR)
+            query = request.GET.copy()
+            for name in dropped:
+                query.pop(name, None)
+            return HttpResponseRedirect(f"{request.path}?{query.urlencode()}" if query else request.path)
+        return super().changelist_view(request, extra_context)
 
     def response_action(self, request, queryset):
         selected = request.POST.getlist(helpers.ACTION_CHECKBOX_NAME)

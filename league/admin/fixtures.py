@@ -8,7 +8,7 @@ from django.db.models import Count, Q
 
 from league import services
 from league.admin.forms import RearrangeForm, ReasonForm, _game_rules, _record, _result_form_class
-from league.admin_scoping import CheckedModelForm, OrganiserScopedAdmin, ScopedRelatedFilter
+from league.admin_scoping import CheckedModelForm, OrganiserScopedAdmin, ScopedRelatedFilter, is_id
 from league.forms import abandon_form_class
 from league.models import Fixture, ResultEvent, Round, Season
 
@@ -105,7 +105,7 @@ class RoundNumberFilter(admin.SimpleListFilter):
         return [(str(number), f"Round {number}") for number in sorted(numbers)]
 
     def queryset(self, request, queryset):
-        if self.value() and self.value().isdigit():
+        if self.value() and is_id(self.value()):  # not int("²"), nor a number past 64 bits
             return queryset.filter(round__number=int(self.value()))
         return queryset
 

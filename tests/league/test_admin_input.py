@@ -10,13 +10,14 @@ import pytest
 from django.contrib import admin
 from django.urls import reverse
 
-from league.admin_scoping import CheckedModelForm
+from league.admin_scoping import BoundedSelectionMixin, CheckedModelForm
 from league.dungeonbowl.models import Player
 from league.models import Coach, Fixture
 from tests.dungeonbowl.builders import db_league, db_team
 from tests.factories import CoachFactory, EntryFactory, FixtureFactory, RoundFactory, UserFactory
 
 
+PROJECT_APPS = ("league", "campaigns", "dungeonbowl", "dreadball", "guildball")
 NO_EVENTS = {"events-TOTAL_FORMS": "0", "events-INITIAL_FORMS": "0"}  # the fixture's read-only history inline
 
 
@@ -109,12 +110,62 @@ def test_every_admin_form_checks_the_whole_row():
     from league.guildball.models import GuildBallSettings
 
     assert issubclass(_settings_inline(GuildBallSettings).form, CheckedModelForm)
-    project = ("league", "campaigns", "dungeonbowl", "dreadball", "guildball")
     for model, model_admin in admin.site._registry.items():
-        if model._meta.app_label not in project:
+        if model._meta.app_label not in PROJECT_APPS:
             continue
         assert issubclass(model_admin.form, CheckedModelForm), type(model_admin).__name__
         for inline in model_admin.inlines:
             if inline.fields and set(inline.readonly_fields) >= set(inline.fields):
                 continue  # shows, never writes
             assert issubclass(inline.form, CheckedModelForm), inline.__name__
+
+
+# Issue 19.8: search terms and date filters, bounded for every changelist ---------
+
+
+def _messages(response) -> list[str]:
+    return [str(m) for m in response.context["messages"]]
+
+
+@pytest.mark.parametrize("year", ["99999999999999999999", "0", "10000", "²", "-1"])
+def test_date_filter_off_the_calendar_is_refused_with_a_message(organiser_client, round_one, year):
+    response = organiser_client.get(reverse("admin:league_fixture_changelist") + f"?date__year={year}&round=1")
+    assert response.status_code == 302
+    assert response.url == reverse("admin:league_fixture_changelist") + "?round=1"
+    page = organiser_client.get(response.url)
+    assert "That date is not on the calendar." in _messages(page)
+    assert "Velocity" in page.content.decode()
+
+
+def test_date_filter_on_the_calendar_lists_the_fixtures(organiser_client, round_one):
+    response = organiser_client.get(reverse("admin:league_fixture_changelist") + "?date__year=2026&date__month=9")
+    assert response.status_code == 200
+    assert "Velocity" in response.content.decode()
+
+
+def test_round_filter_with_a_digit_that_is_no_number_lists_every_fixture(organiser_client, round_one):
+    response = organiser_client.get(reverse("admin:league_fixture_changelist") + "?round=%C2%B2")
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("model", ["fixture", "coach", "season", "entry", "result", "league"])
+def test_a_search_of_a_thousand_words_is_refused_with_a_message(organiser_client, round_one, model):
+    """On SQLite 1,000 words were "Expression tree is too large", shown as the outage page."""
+    url = reverse(f"admin:league_{model}_changelist")
+    response = organiser_client.get(url, {"q": " ".join(["velocity"] * 1000)})
+    assert response.status_code == 302 and response.url == url
+    assert "Search for at most 10 words (200 characters)." in _messages(organiser_client.get(response.url))
+
+
+def test_a_search_within_the_bounds_finds(organiser_client, round_one):
+    response = organiser_client.get(reverse("admin:league_coach_changelist"), {"q": "Velocity"})
+    assert response.status_code == 200
+    content = response.content.decode()
+    assert "Velocity" in content and "Brick" not in content
+
+
+def test_every_changelist_is_bounded():
+    """One mechanism for every changelist of the project's apps (BoundedSelectionMixin)."""
+    for model, model_admin in admin.site._registry.items():
+        if model._meta.app_label in PROJECT_APPS:
+            assert isinstance(model_admin, BoundedSelectionMixin), type(model_admin).__name__
