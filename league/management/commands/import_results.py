@@ -4,6 +4,7 @@ spreadsheet. The file is read by ``league.import_files`` and written by
 
 from __future__ import annotations
 
+import csv
 import datetime
 from pathlib import Path
 
@@ -91,19 +92,23 @@ class Command(BaseCommand):
 
     @staticmethod
     def _guess_game(path: Path) -> str:
-        """The game of a file given without --game (``importer.game_for_header``)."""
-        import csv
+        """The game of a file given without --game (``importer.game_for_header``).
 
+        A file this cannot read (a field past the csv module's 128 KB, a NUL byte,
+        which PostgreSQL cannot compare) is guessed from what it could read: reading
+        the file again refuses it with the line and the reason (issue 19.9)."""
+        header: list[str] = []
+        first: list[str] = []
         try:
             with path.open(encoding="utf-8-sig", newline="") as handle:
                 reader = csv.reader(handle)
                 header = next(reader, [])
                 first = next(reader, [])
-        except (OSError, UnicodeDecodeError):
-            return DEFAULT_GAME  # reading the file again says what is wrong with it
+        except (OSError, UnicodeDecodeError, csv.Error):
+            pass
         columns = [c.strip().lower() for c in header]
         league = first[columns.index("league")].strip() if "league" in columns and len(first) == len(columns) else ""
-        return game_for_header(columns, league) or DEFAULT_GAME
+        return game_for_header(columns, "" if "\x00" in league else league) or DEFAULT_GAME
 
     @staticmethod
     def _refusal(path: Path, error: BadRow) -> str:
