@@ -19,6 +19,7 @@ from django.contrib.admin.views.main import SEARCH_VAR
 from django.core import checks
 from django.core.exceptions import NON_FIELD_ERRORS, FieldDoesNotExist, PermissionDenied, ValidationError
 from django.db import models
+from django.forms.models import _get_foreign_key
 from django.http import HttpRequest, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.utils.text import smart_split
@@ -328,12 +329,39 @@ class OrganiserScopedAdmin(BoundedSelectionMixin, ScopedChoicesMixin, admin.Mode
         return TemplateResponse(request, "admin/league/action_form.html", context)
 
 
-class OrganiserScopedInline(ScopedChoicesMixin):
-    """For inlines (``class XInline(OrganiserScopedInline, admin.TabularInline)``):
-    their rows belong to a parent the scoped admin already checked, so only the
-    choices of their own foreign keys need scoping."""
+# Issue 19.3: Django's inline formsets accept max_num + 1,000 forms whatever the
+# page showed; a POST of entries-TOTAL_FORMS=2000 built and rendered 2,000 forms of
+# the Season page (a query for each one's select of coaches) until gunicorn killed
+# the worker.
+INLINE_MAX = 64  # the rows an inline offers unless it says otherwise (a season's entries)
+
+
+class BoundedInlineMixin:
+    """Every editable inline (``class XInline(BoundedInlineMixin, admin.TabularInline)``):
+    its page offers at most ``max_num`` rows, and a POST may hold at most that many
+    forms, or the rows its parent already has when there are more (``absolute_max``);
+    more is refused as a form error after building no more forms than that. Its
+    form checks the whole row (``CheckedModelForm``)."""
 
     form = CheckedModelForm
+    max_num = INLINE_MAX
+
+    def get_formset(self, request, obj=None, **kwargs):
+        bound = kwargs.get("max_num", self.get_max_num(request, obj))
+        bound = INLINE_MAX if bound is None else bound
+        existing = 0
+        if obj is not None and obj.pk is not None:
+            fk = _get_foreign_key(self.parent_model, self.model, fk_name=self.fk_name)
+            existing = self.model._default_manager.filter(**{fk.name: obj}).count()
+        kwargs.setdefault("max_num", bound)
+        kwargs.setdefault("absolute_max", max(bound, existing))
+        return super().get_formset(request, obj, **kwargs)
+
+
+class OrganiserScopedInline(BoundedInlineMixin, ScopedChoicesMixin):
+    """For inlines (``class XInline(OrganiserScopedInline, admin.TabularInline)``):
+    their rows belong to a parent the scoped admin already checked, so only the
+    choices of their own foreign keys need scoping; bounded like every inline."""
 
 
 class ScopedRelatedFilter(admin.RelatedFieldListFilter):

@@ -8,12 +8,12 @@ from django.db.models import Count, Q
 
 from league import services
 from league.admin.forms import RearrangeForm, ReasonForm, _game_rules, _record, _result_form_class
-from league.admin_scoping import CheckedModelForm, OrganiserScopedAdmin, ScopedRelatedFilter, is_id
+from league.admin_scoping import BoundedInlineMixin, CheckedModelForm, OrganiserScopedAdmin, ScopedRelatedFilter, is_id
 from league.forms import abandon_form_class
 from league.models import Fixture, ResultEvent, Round, Season
 
 
-class FixtureInline(admin.TabularInline):
+class FixtureInline(BoundedInlineMixin, admin.TabularInline):
     """The round's fixtures at a glance; changes go through the Fixture actions."""
 
     model = Fixture
@@ -69,7 +69,7 @@ class RoundAdmin(OrganiserScopedAdmin):
         return obj.fixture_count
 
 
-class ResultEventInline(admin.TabularInline):
+class ResultEventInline(BoundedInlineMixin, admin.TabularInline):
     """The fixture's history (every report, approval, correction...), read-only."""
 
     model = ResultEvent

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from league.admin_scoping import BoundedSelectionMixin, CheckedModelForm
+from league.admin_scoping import BoundedInlineMixin, BoundedSelectionMixin, CheckedModelForm
 from league.dungeonbowl.models import College, Position, PositionGroup, target
 
 
@@ -31,13 +31,13 @@ class SuperuserEditsAdminMixin(BoundedSelectionMixin):
         return request.user.is_active and request.user.is_staff
 
 
-class PositionGroupInline(SuperuserEditsAdminMixin, admin.TabularInline):
+class PositionGroupInline(BoundedInlineMixin, SuperuserEditsAdminMixin, admin.TabularInline):
     model = PositionGroup
     fields = ["order", "name", "max_count"]
     extra = 0
 
 
-class PositionInline(SuperuserEditsAdminMixin, admin.TabularInline):
+class PositionInline(BoundedInlineMixin, SuperuserEditsAdminMixin, admin.TabularInline):
     model = Position
     fields = ["order", "group", "name", "cost", "ma", "st", "ag", "pa", "av", "skills", "primary", "secondary"]
     extra = 0
@@ -134,7 +134,7 @@ class ReadOnlyAdminMixin:
         return False
 
 
-class TeamSeasonInline(ReadOnlyAdminMixin, admin.TabularInline):
+class TeamSeasonInline(BoundedInlineMixin, ReadOnlyAdminMixin, admin.TabularInline):
     model = TeamSeason
     fields = ["entry", "season", "division"]
     readonly_fields = fields

@@ -10,9 +10,9 @@ import pytest
 from django.contrib import admin
 from django.urls import reverse
 
-from league.admin_scoping import BoundedSelectionMixin, CheckedModelForm
+from league.admin_scoping import BoundedInlineMixin, BoundedSelectionMixin, CheckedModelForm
 from league.dungeonbowl.models import Player
-from league.models import Coach, Fixture
+from league.models import Coach, Fixture, Season
 from tests.dungeonbowl.builders import db_league, db_team
 from tests.factories import CoachFactory, EntryFactory, FixtureFactory, RoundFactory, UserFactory
 
@@ -109,14 +109,13 @@ def test_every_admin_form_checks_the_whole_row():
     from league.admin.leagues import _settings_inline
     from league.guildball.models import GuildBallSettings
 
-    assert issubclass(_settings_inline(GuildBallSettings).form, CheckedModelForm)
+    assert issubclass(_settings_inline(GuildBallSettings), BoundedInlineMixin)
     for model, model_admin in admin.site._registry.items():
         if model._meta.app_label not in PROJECT_APPS:
             continue
         assert issubclass(model_admin.form, CheckedModelForm), type(model_admin).__name__
         for inline in model_admin.inlines:
-            if inline.fields and set(inline.readonly_fields) >= set(inline.fields):
-                continue  # shows, never writes
+            assert issubclass(inline, BoundedInlineMixin), inline.__name__  # issue 19.3
             assert issubclass(inline.form, CheckedModelForm), inline.__name__
 
 
@@ -169,3 +168,58 @@ def test_every_changelist_is_bounded():
     for model, model_admin in admin.site._registry.items():
         if model._meta.app_label in PROJECT_APPS:
             assert isinstance(model_admin, BoundedSelectionMixin), type(model_admin).__name__
+
+
+# Issue 19.3: a formset is as big as the page it came from ------------------------
+
+
+def _season_add(total_forms: int, league) -> dict:
+    return {
+        "league": league.pk, "name": "Flood", "start_date": "2026-10-01", "cadence_days": 7,
+        "divisions-TOTAL_FORMS": "0", "divisions-INITIAL_FORMS": "0",
+        "entries-TOTAL_FORMS": str(total_forms), "entries-INITIAL_FORMS": "0",
+    }
+
+
+def test_a_season_add_with_two_thousand_entry_forms_is_refused_quickly(organiser_client, league, django_assert_max_num_queries):
+    """entries-TOTAL_FORMS=2000 built and rendered 2,000 forms (30 s, the worker
+    killed): the formset holds at most what the page offers."""
+    for i in range(30):
+        Coach.objects.create(name=f"Coach {i}", created_by=league.organisers.get())
+    with django_assert_max_num_queries(200):
+        response = organiser_client.post(reverse("admin:league_season_add"), _season_add(2000, league))
+    assert response.status_code == 200
+    assert "Please submit at most" in response.content.decode()
+    assert response.content.decode().count('name="entries-') < 600
+    assert not Season.objects.filter(name="Flood").exists()
+
+
+def test_a_post_of_more_fields_than_any_form_has_is_a_400(organiser_client, league):
+    data = _season_add(2, league)
+    data.update({f"entries-{i}-team": "x" for i in range(1100)})
+    response = organiser_client.post(reverse("admin:league_season_add"), data)
+    assert response.status_code == 400
+    assert not Season.objects.filter(name="Flood").exists()
+
+
+def test_a_season_change_page_saves_more_entries_than_an_inline_offers(organiser_client, season):
+    """The bound is what the page shows: a season already holding more entries than
+    INLINE_MAX still saves (absolute_max grows with the rows it has)."""
+    from league.admin_scoping import INLINE_MAX
+
+    entries = [EntryFactory(season=season, coach=CoachFactory(name=f"Coach {i}")) for i in range(INLINE_MAX + 2)]
+    page = organiser_client.get(reverse("admin:league_season_change", args=[season.pk])).content.decode()
+    assert 'name="entries-TOTAL_FORMS" value="66"' in page  # every entry, no empty row
+    data = {
+        "league": season.league_id, "name": "Season One", "start_date": str(season.start_date),
+        "cadence_days": season.cadence_days, "created_at_0": "2026-01-01", "created_at_1": "10:00",
+        "divisions-TOTAL_FORMS": "0", "divisions-INITIAL_FORMS": "0",
+        "entries-TOTAL_FORMS": str(len(entries)), "entries-INITIAL_FORMS": str(len(entries)),
+    }
+    for i, entry in enumerate(entries):
+        data.update({f"entries-{i}-id": entry.pk, f"entries-{i}-season": season.pk, f"entries-{i}-coach": entry.coach_id,
+                     f"entries-{i}-team": entry.team, f"entries-{i}-division": ""})
+    response = organiser_client.post(reverse("admin:league_season_change", args=[season.pk]), data)
+    assert response.status_code == 302
+    season.refresh_from_db()
+    assert season.name == "Season One"
