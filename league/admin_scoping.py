@@ -123,21 +123,33 @@ def is_id(value: str) -> bool:
 # OverflowError. Generous for an organiser, small for the database.
 MAX_SEARCH_TERMS = 10
 MAX_SEARCH_LENGTH = 200
-DATE_PARTS = {"year": (1, 9999), "month": (1, 12), "day": (1, 31)}
+# A date transform in a changelist's query (the date hierarchy's date__year, or any
+# date field's, which the admin accepts on every list) and the values it may take.
+DATE_PARTS = {
+    "year": (1, 9999), "iso_year": (1, 9999), "quarter": (1, 4), "month": (1, 12), "week": (1, 53),
+    "day": (1, 31), "week_day": (1, 7), "iso_week_day": (1, 7),
+}
 
 
-def changelist_refusal(request: HttpRequest, date_hierarchy: str | None) -> tuple[str, list[str]] | None:
+def changelist_refusal(request: HttpRequest) -> tuple[str, list[str]] | None:
     """Why a changelist query is out of bounds and which parameters to drop, or None."""
     query = request.GET.get(SEARCH_VAR, "")
     if len(query) > MAX_SEARCH_LENGTH or len(list(smart_split(query))) > MAX_SEARCH_TERMS:
         return f"Search for at most {MAX_SEARCH_TERMS} words ({MAX_SEARCH_LENGTH} characters).", [SEARCH_VAR]
-    if date_hierarchy:
-        names = [f"{date_hierarchy}__{part}" for part in DATE_PARTS]
-        for name, (low, high) in zip(names, DATE_PARTS.values()):
-            values = request.GET.getlist(name)
-            if any(not (v.isascii() and v.isdigit() and len(v) <= 4 and low <= int(v) <= high) for v in values):
-                return "That date is not on the calendar.", names
+    off = [name for name in request.GET if not all(_on_calendar(name, value) for value in request.GET.getlist(name))]
+    if off:
+        return "That date is not on the calendar.", off
     return None
+
+
+def _on_calendar(name: str, value: str) -> bool:
+    """A date part's value within its bounds (``date__year=2026``); True for a
+    parameter that is no date part. ``value`` may be a comma-separated list."""
+    parts = [part for part in name.split("__") if part in DATE_PARTS]
+    if not parts:
+        return True
+    low, high = DATE_PARTS[parts[-1]]
+    return all(v.isascii() and v.isdigit() and len(v) <= 4 and low <= int(v) <= high for v in value.split(","))
 
 
 class BoundedSelectionMixin:
@@ -148,12 +160,13 @@ class BoundedSelectionMixin:
       where SQLite raises OverflowError (a 500): such a selection is refused with a
       message instead, as the ``<id:>`` URL converter does for paths;
     - a search of more than ``MAX_SEARCH_TERMS`` words or ``MAX_SEARCH_LENGTH``
-      characters, and a date filter off the calendar (``?date__year=9999…9``), are
-      refused with a message and the list without them (issue 19.8).
+      characters, and a date part off the calendar (``?date__year=9999…9``, the
+      date hierarchy's or any date field's), are refused with a message and the
+      list without them (issue 19.8).
     """
 
     def changelist_view(self, request, extra_context=None):
-        refusal = changelist_refusal(request, getattr(self, "date_hierarchy", None))
+        refusal = changelist_refusal(request)
         if refusal is not None:
             message, dropped = refusal
             self.message_user(request, message, messages.ERROR)

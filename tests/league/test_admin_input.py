@@ -136,6 +136,15 @@ def test_date_filter_off_the_calendar_is_refused_with_a_message(organiser_client
     assert "Velocity" in page.content.decode()
 
 
+@pytest.mark.parametrize("query", ["date__year=99999999999999999999", "date__month__gte=99999999999999999999", "date__day=0"])
+def test_any_date_fields_part_off_the_calendar_is_refused(organiser_client, round_one, query):
+    """The admin accepts a lookup on any of the model's own fields: a round's date
+    (no date hierarchy there) overflowed the same way."""
+    response = organiser_client.get(reverse("admin:league_round_changelist") + "?" + query)
+    assert response.status_code == 302 and response.url == reverse("admin:league_round_changelist")
+    assert "That date is not on the calendar." in _messages(organiser_client.get(response.url))
+
+
 def test_date_filter_on_the_calendar_lists_the_fixtures(organiser_client, round_one):
     response = organiser_client.get(reverse("admin:league_fixture_changelist") + "?date__year=2026&date__month=9")
     assert response.status_code == 200
