@@ -16,6 +16,7 @@ from django.db.models import Q
 from campaigns.models import CampaignPointLine
 from league import versions
 from league.models import Coach, Fixture, League, Result, Season
+from tests.factories import LeagueFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -56,6 +57,14 @@ def test_a_nul_in_the_first_rows_league_name_is_refused_with_its_line(tmp_path):
     was read: PostgreSQL's DataError (a traceback)."""
     message = refused(tmp_path, f"{GB_CP}\nHarbour\x00Cup,1,Ada,Bea,12,8,played,,\n")
     assert "line 2: the league field holds a NUL byte" in message, message
+
+
+def test_a_league_name_longer_than_any_in_the_first_row_is_refused_with_its_line(tmp_path):
+    """Found by the fuzzing: without --game a 70,000-character name was looked up
+    (SQLite: "LIKE or GLOB pattern too complex", once a league is there to compare)."""
+    LeagueFactory(name="Harbour Cup", slug="harbour-cup")
+    message = refused(tmp_path, f"{GB_CP}\n{'é' * 70_000},1,Ada,Bea,12,8,played,,\n")
+    assert "line 2: the league name is longer than 120 characters" in message, message
 
 
 def test_a_nul_in_the_header_is_refused_with_its_line(tmp_path):
