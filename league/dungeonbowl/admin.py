@@ -271,6 +271,18 @@ class _Refused(Exception):
     pass
 
 
+class PlayerAdminForm(CheckedModelForm):
+    def clean_number(self) -> int:
+        """dbplayer_number_unique_on_draft_list, said in words (issue 18.5)."""
+        number = self.cleaned_data["number"]
+        player = self.instance
+        if player.status == Player.Status.ACTIVE:
+            taken = Player.objects.on_draft_list().filter(team_id=player.team_id, number=number).exclude(pk=player.pk).first()
+            if taken is not None:
+                raise forms.ValidationError(f"{taken.name} already wears number {number} on this team's draft list.")
+        return number
+
+
 @admin.register(Player)
 class PlayerAdmin(OrganiserScopedAdmin):
     """Players are hired, fired and advanced through the services; the organiser
@@ -285,6 +297,7 @@ class PlayerAdmin(OrganiserScopedAdmin):
     fields = ["team", "name", "number", "position", "status", "ma", "st", "ag", "pa", "av", "skills_gained",
               "advancements", "value_increase", "spp", "mvp_awards", "niggling_injuries", "miss_next_game"]
     readonly_fields = [f for f in fields if f not in ("name", "number")]
+    form = PlayerAdminForm
 
     def has_add_permission(self, request) -> bool:
         return False

@@ -99,7 +99,7 @@ def test_dungeon_bowl_player_number_taken_on_the_draft_list_is_a_form_error(orga
         reverse("admin:dungeonbowl_player_change", args=[second.pk]), {"name": second.name, "number": str(first.number)}
     )
     assert response.status_code == 200
-    assert "dbplayer_number_unique_on_draft_list" in response.content.decode()
+    assert f"{first.name} already wears number {first.number} on this team" in response.content.decode()
     assert Player.objects.get(pk=second.pk).number == second.number
 
 
