@@ -35,7 +35,13 @@ from campaigns.models import (
     SponsorshipPurchase,
     Title,
 )
-from league.admin_scoping import BoundedSelectionMixin, OrganiserScopedAdmin, ScopedRelatedFilter, error_text
+from league.admin_scoping import (
+    BoundedSelectionMixin,
+    CheckedModelForm,
+    OrganiserScopedAdmin,
+    ScopedRelatedFilter,
+    error_text,
+)
 from league.plaintext import PlainTextField
 
 # Catalogue -------------------------------------------------------------------------
@@ -43,6 +49,8 @@ from league.plaintext import PlainTextField
 
 class CatalogueAdmin(BoundedSelectionMixin, admin.ModelAdmin):
     """Shared by every league: a superuser edits it, organisers read it."""
+
+    form = CheckedModelForm
 
     def has_add_permission(self, request):
         return request.user.is_superuser

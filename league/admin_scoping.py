@@ -15,11 +15,14 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.exceptions import NotRegistered
+from django.contrib.admin.views.main import SEARCH_VAR
 from django.core import checks
-from django.core.exceptions import FieldDoesNotExist, PermissionDenied, ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, FieldDoesNotExist, PermissionDenied, ValidationError
 from django.db import models
+from django.forms.models import _get_foreign_key
 from django.http import HttpRequest, HttpResponseRedirect
 from django.template.response import TemplateResponse
+from django.utils.text import smart_split
 
 from league.converters import MAX_ID
 from league.models import League
@@ -38,6 +41,36 @@ def error_text(exc: Exception) -> str:
     if isinstance(exc, ValidationError):
         return " ".join(exc.messages)
     return str(exc) or "You are not allowed to do this."
+
+
+class CheckedModelForm(forms.ModelForm):
+    """The base form of every admin page that writes (issue 18.5).
+
+    Django's ModelForm checks only the constraints whose fields are all on the
+    form; one that also names a field the admin sets itself or shows read-only (a
+    fixture's ``stage``, a coach's ``created_by``, a player's ``team`` and
+    ``status``) reached the database as an IntegrityError, a 500. Here every
+    unique check and constraint is checked against the whole instance (skipping
+    only the fields that already have an error), and a violation is a form error;
+    one on a field that is not on the form is shown above the form.
+
+    An admin that sets a field in ``save_model`` sets it on the form's instance
+    first (``CoachAdmin.get_form``), so that the check sees the row to be saved.
+    """
+
+    def validate_unique(self):
+        super().validate_unique()
+        failed = {name for name in self._errors if name != NON_FIELD_ERRORS}
+        shown = {message for messages in self.errors.values() for message in messages}
+        for check in (self.instance.validate_unique, self.instance.validate_constraints):
+            try:
+                check(exclude=failed)
+            except ValidationError as error:
+                for name, messages in error.message_dict.items():
+                    for message in messages:
+                        if message not in shown:
+                            shown.add(message)
+                            self.add_error(name if name in self.fields else None, message)
 
 
 class ScopedChoicesMixin:
@@ -85,10 +118,63 @@ def is_id(value: str) -> bool:
     return value.isascii() and value.isdigit() and len(value) <= len(str(MAX_ID)) and 0 < int(value) <= MAX_ID
 
 
+# What one changelist request may ask (issue 19.8): a search of more words made
+# SQLite's "Expression tree is too large" (a misreported outage), a year past 9999 an
+# OverflowError. Generous for an organiser, small for the database.
+MAX_SEARCH_TERMS = 10
+MAX_SEARCH_LENGTH = 200
+# A date transform in a changelist's query (the date hierarchy's date__year, or any
+# date field's, which the admin accepts on every list) and the values it may take.
+DATE_PARTS = {
+    "year": (1, 9999), "iso_year": (1, 9999), "quarter": (1, 4), "month": (1, 12), "week": (1, 53),
+    "day": (1, 31), "week_day": (1, 7), "iso_week_day": (1, 7),
+}
+
+
+def changelist_refusal(request: HttpRequest) -> tuple[str, list[str]] | None:
+    """Why a changelist query is out of bounds and which parameters to drop, or None."""
+    query = request.GET.get(SEARCH_VAR, "")
+    if len(query) > MAX_SEARCH_LENGTH or len(list(smart_split(query))) > MAX_SEARCH_TERMS:
+        return f"Search for at most {MAX_SEARCH_TERMS} words ({MAX_SEARCH_LENGTH} characters).", [SEARCH_VAR]
+    off = [name for name in request.GET if not all(_on_calendar(name, value) for value in request.GET.getlist(name))]
+    if off:
+        return "That date is not on the calendar.", off
+    return None
+
+
+def _on_calendar(name: str, value: str) -> bool:
+    """A date part's value within its bounds (``date__year=2026``); True for a
+    parameter that is no date part. ``value`` may be a comma-separated list."""
+    parts = [part for part in name.split("__") if part in DATE_PARTS]
+    if not parts:
+        return True
+    low, high = DATE_PARTS[parts[-1]]
+    return all(v.isascii() and v.isdigit() and len(v) <= 4 and low <= int(v) <= high for v in value.split(","))
+
+
 class BoundedSelectionMixin:
-    """An admin action on ids beyond 64 bits (``_selected_action=999…9``) reached
-    the ORM, where SQLite raises OverflowError (a 500): such a selection is
-    refused with a message instead, as the ``<id:>`` URL converter does for paths."""
+    """Bounds what one request may ask of a changelist, for every admin of the
+    project (the scoped admins, the catalogue's, the colleges'):
+
+    - an action on ids beyond 64 bits (``_selected_action=999…9``) reached the ORM,
+      where SQLite raises OverflowError (a 500): such a selection is refused with a
+      message instead, as the ``<id:>`` URL converter does for paths;
+    - a search of more than ``MAX_SEARCH_TERMS`` words or ``MAX_SEARCH_LENGTH``
+      characters, and a date part off the calendar (``?date__year=9999…9``, the
+      date hierarchy's or any date field's), are refused with a message and the
+      list without them (issue 19.8).
+    """
+
+    def changelist_view(self, request, extra_context=None):
+        refusal = changelist_refusal(request)
+        if refusal is not None:
+            message, dropped = refusal
+            self.message_user(request, message, messages.ERROR)
+            query = request.GET.copy()
+            for name in dropped:
+                query.pop(name, None)
+            return HttpResponseRedirect(f"{request.path}?{query.urlencode()}" if query else request.path)
+        return super().changelist_view(request, extra_context)
 
     def response_action(self, request, queryset):
         selected = request.POST.getlist(helpers.ACTION_CHECKBOX_NAME)
@@ -125,6 +211,7 @@ class OrganiserScopedAdmin(BoundedSelectionMixin, ScopedChoicesMixin, admin.Mode
     """
 
     league_lookup: str | None = None
+    form = CheckedModelForm
 
     def check(self, **kwargs):
         """``manage.py check`` catches a missing or wrong ``league_lookup``."""
@@ -255,10 +342,39 @@ class OrganiserScopedAdmin(BoundedSelectionMixin, ScopedChoicesMixin, admin.Mode
         return TemplateResponse(request, "admin/league/action_form.html", context)
 
 
-class OrganiserScopedInline(ScopedChoicesMixin):
+# Issue 19.3: Django's inline formsets accept max_num + 1,000 forms whatever the
+# page showed; a POST of entries-TOTAL_FORMS=2000 built and rendered 2,000 forms of
+# the Season page (a query for each one's select of coaches) until gunicorn killed
+# the worker.
+INLINE_MAX = 64  # the rows an inline offers unless it says otherwise (a season's entries)
+
+
+class BoundedInlineMixin:
+    """Every editable inline (``class XInline(BoundedInlineMixin, admin.TabularInline)``):
+    its page offers at most ``max_num`` rows, and a POST may hold at most that many
+    forms, or the rows its parent already has when there are more (``absolute_max``);
+    more is refused as a form error after building no more forms than that. Its
+    form checks the whole row (``CheckedModelForm``)."""
+
+    form = CheckedModelForm
+    max_num = INLINE_MAX
+
+    def get_formset(self, request, obj=None, **kwargs):
+        bound = kwargs.get("max_num", self.get_max_num(request, obj))
+        bound = INLINE_MAX if bound is None else bound
+        existing = 0
+        if obj is not None and obj.pk is not None:
+            fk = _get_foreign_key(self.parent_model, self.model, fk_name=self.fk_name)
+            existing = self.model._default_manager.filter(**{fk.name: obj}).count()
+        kwargs.setdefault("max_num", bound)
+        kwargs.setdefault("absolute_max", max(bound, existing))
+        return super().get_formset(request, obj, **kwargs)
+
+
+class OrganiserScopedInline(BoundedInlineMixin, ScopedChoicesMixin):
     """For inlines (``class XInline(OrganiserScopedInline, admin.TabularInline)``):
     their rows belong to a parent the scoped admin already checked, so only the
-    choices of their own foreign keys need scoping."""
+    choices of their own foreign keys need scoping; bounded like every inline."""
 
 
 class ScopedRelatedFilter(admin.RelatedFieldListFilter):

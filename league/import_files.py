@@ -93,7 +93,12 @@ def csv_lines(lines: Iterable[str], *, required: Sequence[str], optional: Sequen
     empty as (its line number, its stripped values by column), a line with more or
     fewer fields than the header refused. Pure: no database."""
     reader = csv.DictReader(lines, restkey="\0extra")
-    header = reader.fieldnames
+    try:
+        header = reader.fieldnames
+    except csv.Error as error:  # a header field past the csv module's 128 KB (issue 19.9)
+        raise BadRow(1, f"the line cannot be read as CSV ({error})") from None
+    if header and any("\x00" in (name or "") for name in header):
+        raise BadRow(1, "the header holds a NUL byte")
     if not header:
         raise BadRow(1, f"the file is empty; the first line must be the header {','.join(required)}")
     columns = [(name or "").strip().lower() for name in header]

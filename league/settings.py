@@ -291,6 +291,12 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "league:my_fixtures"
 LOGOUT_REDIRECT_URL = "league:league_list"
 
+# What one request may send (issue 19.3): Django's defaults, written down because
+# every form relies on them; a POST past them is a 400. An admin inline also builds
+# no more forms than its page offers (league/admin_scoping.py BoundedInlineMixin).
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # 2.5 MB
+
 # Standings and the pages built from them are cached per season version
 # (league/versions.py), so a cached page is never stale. The local-memory cache
 # serves one process; with several app servers set CACHE_URL to a shared cache,

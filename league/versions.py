@@ -61,8 +61,8 @@ def bump(seasons: Q) -> None:
 @contextlib.contextmanager
 def deferred():
     """Collect the bumps of a bulk write (an import saving rows one at a time) and
-    make them one UPDATE at the end of the block, inside the caller's transaction,
-    instead of one per saved row."""
+    make them one UPDATE at the end of the block (``merged``), inside the caller's
+    transaction, instead of one per saved row."""
     if _deferred.get() is not None:  # already collecting
         yield
         return
@@ -72,8 +72,45 @@ def deferred():
         pending = _deferred.get()
     finally:
         _deferred.reset(token)
-    if pending:
-        bump(functools.reduce(operator.or_, pending))
+    conditions = merged(pending)
+    for i in range(0, len(conditions), MERGED_OTHERS):  # one UPDATE, unless the block saved thousands of rows
+        bump(functools.reduce(operator.or_, conditions[i : i + MERGED_OTHERS]))
+
+
+MERGED_VALUES = 500  # bound parameters per condition: far below any database's limit
+MERGED_OTHERS = 20  # conditions ORed in one UPDATE: far below SQLite's expression depth of 1000
+
+
+def merged(conditions: list[Q]) -> list[Q]:
+    """A deferred block's bumps as few conditions, each of bounded size.
+
+    Every ``track()`` gives a one-lookup equality on a key (``Q(pk=3)``,
+    ``Q(campaign__coaches__pk=9)``): those with the same lookup become one
+    ``lookup__in`` list (at most ``MERGED_VALUES`` values each), the rest are kept
+    as they are, for ``deferred`` to OR ``MERGED_OTHERS`` at a time. One OR of every saved row's condition was SQLite's "Expression tree
+    is too large" for a Big League file of 250 lines with CP (issue 19.9)."""
+    values: dict[str, set] = {}
+    others: list[Q] = []
+    for condition in conditions:
+        children = condition.children
+        if (
+            not condition.negated and len(children) == 1 and isinstance(children[0], tuple)
+            and _is_key(children[0][0]) and isinstance(children[0][1], int)
+        ):
+            values.setdefault(children[0][0], set()).add(children[0][1])
+        else:
+            others.append(condition)
+    result = []
+    for lookup, found in values.items():
+        found = sorted(found)
+        result.extend(Q(**{f"{lookup}__in": found[i : i + MERGED_VALUES]}) for i in range(0, len(found), MERGED_VALUES))
+    return result + others
+
+
+def _is_key(lookup: str) -> bool:
+    """``pk`` or ``…_id`` at the end: an equality on a key, which ``__in`` extends."""
+    last = lookup.rpartition("__")[2]
+    return last == "pk" or last.endswith("_id")
 
 
 def track(model: type, seasons: Callable[[Any], Q]) -> None:

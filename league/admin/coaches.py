@@ -7,8 +7,28 @@ from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 
-from league.admin_scoping import OrganiserScopedAdmin, organised_leagues
+from league.admin_scoping import CheckedModelForm, OrganiserScopedAdmin, organised_leagues
 from league.models import Coach, Entry
+
+
+class CoachAdminForm(CheckedModelForm):
+    """A new coach is its creator's (issue 12): ``creator`` is set on the instance
+    before the form is checked, so a name the organiser already gave a coach is a
+    form error (coach_name_unique_per_creator, issue 19.8), not an IntegrityError."""
+
+    creator = None  # the requesting user, for a new coach (CoachAdmin.get_form)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk is None and self.instance.created_by_id is None and self.creator is not None:
+            self.instance.created_by = self.creator
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"]
+        creator = self.instance.created_by
+        if creator is not None and Coach.objects.filter(created_by_id=self.instance.created_by_id, name=name).exclude(pk=self.instance.pk).exists():
+            raise ValidationError(f"{creator.get_username()} already added a coach called {name}.")
+        return name
 
 
 @admin.register(Coach)
@@ -20,6 +40,7 @@ class CoachAdmin(OrganiserScopedAdmin):
     list_select_related = ["user"]
     search_fields = ["name", "email", "user__email"]
     actions = ["invite"]
+    form = CoachAdminForm
 
     # Nobody sees another person's email address: an organiser's list shows it
     # masked, their search does not match it, and the address of a coach with an
@@ -102,6 +123,10 @@ class CoachAdmin(OrganiserScopedAdmin):
         if request.user.is_superuser:
             return ["created_by"]
         return ["user", "created_by"]
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form_class = super().get_form(request, obj, change=change, **kwargs)
+        return form_class if obj is not None else type("NewCoachForm", (form_class,), {"creator": request.user})
 
     def save_model(self, request, obj, form, change):
         if not change and obj.created_by_id is None:

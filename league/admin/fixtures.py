@@ -3,18 +3,17 @@ fixtures: rearrange (GB-5), abandon (GB-6, DB-5a), enter or correct a result."""
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib import admin, messages
-from django.db.models import Count
+from django.db.models import Count, Q
 
 from league import services
 from league.admin.forms import RearrangeForm, ReasonForm, _game_rules, _record, _result_form_class
-from league.admin_scoping import OrganiserScopedAdmin, ScopedRelatedFilter
+from league.admin_scoping import BoundedInlineMixin, CheckedModelForm, OrganiserScopedAdmin, ScopedRelatedFilter, is_id
 from league.forms import abandon_form_class
 from league.models import Fixture, ResultEvent, Round, Season
 
 
-class FixtureInline(admin.TabularInline):
+class FixtureInline(BoundedInlineMixin, admin.TabularInline):
     """The round's fixtures at a glance; changes go through the Fixture actions."""
 
     model = Fixture
@@ -70,7 +69,7 @@ class RoundAdmin(OrganiserScopedAdmin):
         return obj.fixture_count
 
 
-class ResultEventInline(admin.TabularInline):
+class ResultEventInline(BoundedInlineMixin, admin.TabularInline):
     """The fixture's history (every report, approval, correction...), read-only."""
 
     model = ResultEvent
@@ -106,12 +105,12 @@ class RoundNumberFilter(admin.SimpleListFilter):
         return [(str(number), f"Round {number}") for number in sorted(numbers)]
 
     def queryset(self, request, queryset):
-        if self.value() and self.value().isdigit():
+        if self.value() and is_id(self.value()):  # not int("²"), nor a number past 64 bits
             return queryset.filter(round__number=int(self.value()))
         return queryset
 
 
-class FixtureAddForm(forms.ModelForm):
+class FixtureAddForm(CheckedModelForm):
     class Meta:
         model = Fixture
         fields = ["round", "home", "away", "date"]
@@ -123,7 +122,16 @@ class FixtureAddForm(forms.ModelForm):
             entry = cleaned.get(side)
             if rnd is not None and entry is not None and entry.season_id != rnd.season_id:
                 self.add_error(side, f"{entry} is not entered in {rnd.season}.")
+            elif rnd is not None and entry is not None and self._plays_in(rnd, entry):
+                # fixture_home_once_per_round / fixture_away_once_per_round, said in words.
+                self.add_error(side, f"{entry} already plays in {rnd}.")
         return cleaned
+
+    def _plays_in(self, rnd: Round, entry) -> bool:
+        if self.instance.stage != Fixture.Stage.REGULAR:
+            return False
+        played = Fixture.objects.filter(round=rnd, stage=Fixture.Stage.REGULAR).exclude(pk=self.instance.pk)
+        return played.filter(Q(home=entry) | Q(away=entry)).exists()
 
 
 @admin.register(Fixture)

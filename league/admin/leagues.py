@@ -10,7 +10,8 @@ from django.db import models
 from django.db.models import Count
 
 from league import season_services
-from league.admin_scoping import OrganiserScopedAdmin, OrganiserScopedInline, ScopedRelatedFilter, error_text
+from league.scheduling import MAX_DIVISIONS
+from league.admin_scoping import BoundedInlineMixin, OrganiserScopedAdmin, OrganiserScopedInline, ScopedRelatedFilter, error_text
 from league.models import Division, Entry, League, Season
 
 
@@ -59,13 +60,14 @@ class LeagueAdmin(OrganiserScopedAdmin):
 def _settings_inline(model) -> type[admin.StackedInline]:
     return type(
         f"{model.__name__}Inline",
-        (admin.StackedInline,),
+        (BoundedInlineMixin, admin.StackedInline),
         {"model": model, "can_delete": False, "min_num": 1, "max_num": 1, "extra": 0},
     )
 
 
-class DivisionInline(admin.TabularInline):
+class DivisionInline(BoundedInlineMixin, admin.TabularInline):
     model = Division
+    max_num = MAX_DIVISIONS  # DB-2
     extra = 0
     fields = ["name"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from league.admin_scoping import BoundedSelectionMixin
+from league.admin_scoping import BoundedInlineMixin, BoundedSelectionMixin, CheckedModelForm
 from league.dungeonbowl.models import College, Position, PositionGroup, Skill, target
 from league.words import thousands
 
@@ -31,6 +31,8 @@ def gold(field: str, description: str, *, signed: bool = False):
 class SuperuserEditsAdminMixin(BoundedSelectionMixin):
     """Edited by a superuser, read by any staff user (organisers)."""
 
+    form = CheckedModelForm
+
     def has_add_permission(self, request, obj=None) -> bool:
         return request.user.is_superuser
 
@@ -44,13 +46,13 @@ class SuperuserEditsAdminMixin(BoundedSelectionMixin):
         return request.user.is_active and request.user.is_staff
 
 
-class PositionGroupInline(SuperuserEditsAdminMixin, admin.TabularInline):
+class PositionGroupInline(BoundedInlineMixin, SuperuserEditsAdminMixin, admin.TabularInline):
     model = PositionGroup
     fields = ["order", "name", "max_count"]
     extra = 0
 
 
-class PositionInline(SuperuserEditsAdminMixin, admin.TabularInline):
+class PositionInline(BoundedInlineMixin, SuperuserEditsAdminMixin, admin.TabularInline):
     model = Position
     fields = ["order", "group", "name", "cost", "ma", "st", "ag", "pa", "av", "skills", "primary", "secondary"]
     extra = 0
@@ -156,7 +158,7 @@ class ReadOnlyAdminMixin:
         return False
 
 
-class TeamSeasonInline(ReadOnlyAdminMixin, admin.TabularInline):
+class TeamSeasonInline(BoundedInlineMixin, ReadOnlyAdminMixin, admin.TabularInline):
     model = TeamSeason
     fields = ["entry", "season", "division"]
     readonly_fields = fields
@@ -175,7 +177,7 @@ class TeamSeasonInline(ReadOnlyAdminMixin, admin.TabularInline):
         return obj.entry.division.name if obj.entry.division_id else "-"
 
 
-class NewTeamAdminForm(forms.ModelForm):
+class NewTeamAdminForm(CheckedModelForm):
     """A team founded from the admin goes through ``services.create_team``."""
 
     class Meta:
@@ -294,6 +296,18 @@ class _Refused(Exception):
     pass
 
 
+class PlayerAdminForm(CheckedModelForm):
+    def clean_number(self) -> int:
+        """dbplayer_number_unique_on_draft_list, said in words (issue 18.5)."""
+        number = self.cleaned_data["number"]
+        player = self.instance
+        if player.status == Player.Status.ACTIVE:
+            taken = Player.objects.on_draft_list().filter(team_id=player.team_id, number=number).exclude(pk=player.pk).first()
+            if taken is not None:
+                raise forms.ValidationError(f"{taken.name} already wears number {number} on this team's draft list.")
+        return number
+
+
 @admin.register(Player)
 class PlayerAdmin(OrganiserScopedAdmin):
     """Players are hired, fired and advanced through the services; the organiser
@@ -308,6 +322,7 @@ class PlayerAdmin(OrganiserScopedAdmin):
     fields = ["team", "name", "number", "position", "status", "ma", "st", "ag", "pa", "av", "skills_gained",
               "advancements", "value_increase", "spp", "mvp_awards", "niggling_injuries", "miss_next_game"]
     readonly_fields = [f for f in fields if f not in ("name", "number")]
+    form = PlayerAdminForm
 
     def has_add_permission(self, request) -> bool:
         return False

@@ -65,22 +65,26 @@ def files(columns: tuple[str, ...]) -> st.SearchStrategy:
     )
 
 
-def _import(tmp_path, text: str, command: str, *args: str) -> None:
+def _import(tmp_path, text: str, command: str, *args: str) -> str | None:
+    """Import ``text``: None when it imports, else the refusal."""
     path = tmp_path / "file.csv"
     path.write_text(text, encoding="utf-8", errors="surrogatepass")
     note(text[:3000])
     with Attempt() as attempt:
         try:
             call_command(command, str(path), *args, stdout=io.StringIO(), stderr=io.StringIO())
-            refused = False
+            refused = None
         except CommandError as error:
-            refused = True
+            refused = str(error)
             note(f"refused: {error}")
-    assert refused or not attempt.unplain, f"an import wrote text a backup cannot hold (issue 19.1): {attempt.unplain}"
-    if refused:
+    assert refused is not None or not attempt.unplain, (
+        f"an import wrote text a backup cannot hold (issue 19.1): {attempt.unplain}"
+    )
+    if refused is not None:
         # The import's own transaction may have run statements before the bad line:
         # what counts is that nothing stays (every table's row count as before).
         assert not attempt.changed, f"a refused import left rows behind: {attempt.writes}"
+    return refused
 
 
 @pytest.mark.django_db
@@ -108,5 +112,45 @@ def test_import_teams_files(by, world, tmp_path):
     @given(text=files(TEAM_COLUMNS))
     def fuzz(text):
         _import(tmp_path, text, "import_teams", *args)
+
+    fuzz()
+
+
+# Issue 19.9: oversized and NUL-bearing files, with and without --game ----------------
+
+DAMAGE = st.sampled_from(["\x00", "a\x00b", "\x00" * 3, "B" * 140_000, '"' + "C" * 140_000 + '"', "é" * 70_000])
+
+
+def damaged(columns: tuple[str, ...]) -> st.SearchStrategy:
+    """A file with a NUL byte or a field past the csv module's 128 KB put anywhere:
+    the header, the first row (read to guess the game) or a later one."""
+    return st.tuples(files(columns), st.floats(min_value=0, max_value=1), DAMAGE).map(
+        lambda f: f[0][: int(len(f[0]) * f[1])] + f[2] + f[0][int(len(f[0]) * f[1]):]
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", ["", *GAMES])
+def test_import_results_of_oversized_and_nul_bearing_files(game, world, tmp_path):
+    rules = RULES[game or "guildball"]
+    columns = (*ENGINE_COLUMNS, *rules.import_columns, "status")
+    if game in ("", "guildball"):
+        columns = (*columns, "home_cp", "away_cp")
+    args = ["--game", game] if game else []
+
+    @given(text=damaged(columns))
+    def fuzz(text):
+        refused = _import(tmp_path, text, "import_results", *args)
+        assert refused is None or ", line " in refused or "has a header but no rows" in refused, refused
+
+    fuzz()
+
+
+@pytest.mark.django_db
+def test_import_teams_of_oversized_and_nul_bearing_files(world, tmp_path):
+    @given(text=damaged(TEAM_COLUMNS))
+    def fuzz(text):
+        refused = _import(tmp_path, text, "import_teams")
+        assert refused is None or ", line " in refused or "has a header but no rows" in refused, refused
 
     fuzz()

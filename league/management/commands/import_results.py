@@ -4,6 +4,7 @@ spreadsheet. The file is read by ``league.import_files`` and written by
 
 from __future__ import annotations
 
+import csv
 import datetime
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from league.import_files import BadRow, read_rows, required_columns, rules_for
 from league.importer import DEFAULT_SEASON, ImportRefused, game_for_header, import_rows
+from league.models import League
 from league.rules import GAMES
 
 DEFAULT_GAME = "guildball"  # the files this command read before it knew other games
@@ -91,18 +93,25 @@ class Command(BaseCommand):
 
     @staticmethod
     def _guess_game(path: Path) -> str:
-        """The game of a file given without --game (``importer.game_for_header``)."""
-        import csv
+        """The game of a file given without --game (``importer.game_for_header``).
 
+        A file this cannot read (a field past the csv module's 128 KB; a NUL byte,
+        which PostgreSQL cannot compare; a league name longer than any league's) is
+        guessed from what it could read: reading the file again refuses it with the
+        line and the reason (issue 19.9)."""
+        header: list[str] = []
+        first: list[str] = []
         try:
             with path.open(encoding="utf-8-sig", newline="") as handle:
                 reader = csv.reader(handle)
                 header = next(reader, [])
                 first = next(reader, [])
-        except (OSError, UnicodeDecodeError):
-            return DEFAULT_GAME  # reading the file again says what is wrong with it
+        except (OSError, UnicodeDecodeError, csv.Error):
+            pass
         columns = [c.strip().lower() for c in header]
-        league = first[columns.index("league")].strip() if "league" in columns and len(first) == len(columns) else ""
+        league = " ".join(first[columns.index("league")].split()) if "league" in columns and len(first) == len(columns) else ""
+        if "\x00" in league or len(league) > League._meta.get_field("name").max_length:
+            league = ""  # no league has that name (a long one was SQLite's "LIKE pattern too complex")
         return game_for_header(columns, league) or DEFAULT_GAME
 
     @staticmethod
