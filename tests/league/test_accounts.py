@@ -400,6 +400,7 @@ def test_two_accounts_never_share_an_address(client, coach_user, other_coach_use
 def test_an_invitation_does_not_make_a_second_account_with_a_used_address(client, organiser, season):
     UserFactory(username="first", email="ada@example.org")
     coach = invitations.add_coach(league=season.league, season=season, by=organiser, name="Ada", email="ADA@example.org")
+    invitations.send_invitation(coach=coach, league=season.league, request=None)
     url = reverse("accept_invitation", args=[invitations.make_token(coach)])
     response = client.post(url, {"username": "second", "password1": "Sprocket-Hollis-42", "password2": "Sprocket-Hollis-42"})
     assert response.status_code == 400 and "An account already uses this email address" in response.content.decode()
@@ -410,6 +411,7 @@ def test_an_invitation_does_not_make_a_second_account_with_a_used_address(client
 def test_a_username_that_only_looks_different_is_taken_or_refused(client, organiser, season, username):
     UserFactory(username="first")
     coach = invitations.add_coach(league=season.league, season=season, by=organiser, name="Bea", email="bea@example.org")
+    invitations.send_invitation(coach=coach, league=season.league, request=None)
     url = reverse("accept_invitation", args=[invitations.make_token(coach)])
     response = client.post(url, {"username": username, "password1": "Sprocket-Hollis-42", "password2": "Sprocket-Hollis-42"})
     assert response.status_code == 400

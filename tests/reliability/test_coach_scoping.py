@@ -58,7 +58,10 @@ def test_an_import_by_the_organiser_finds_their_own_coach(tmp_path, victim, orga
 def test_a_dungeon_bowl_team_import_by_rival_makes_its_own_coach(tmp_path, victim, other_organiser):
     from tests.dungeonbowl.test_import_teams import league_file, team_lines
 
-    path = league_file(tmp_path, team_lines("Reds", "Ada Blackwater", "College of Fire", league="Rival Bowl"))
+    # A Dungeon Bowl league starts with at least 4 teams (DB-1).
+    teams = [("Reds", "Ada Blackwater"), ("Blues", "Bea Quill"), ("Greens", "Cal Ode"), ("Golds", "Dot Fenn")]
+    lines = [line for team, coach in teams for line in team_lines(team, coach, "College of Fire", league="Rival Bowl")]
+    path = league_file(tmp_path, lines)
     call_command("import_teams", str(path), "--by", "rival", stdout=StringIO())
     assert Coach.objects.filter(name="Ada Blackwater").count() == 2
     from league.dungeonbowl.models import Team
