@@ -313,9 +313,18 @@ class Fixture(models.Model):
             return cls.Stage.FRIENDLY
         return stage
 
-    def save(self, *args, **kwargs) -> None:
-        if self._state.adding and self.stage == self.Stage.REGULAR and self.away_id:
+    def _settle_stage(self) -> None:
+        if self._state.adding and self.stage == self.Stage.REGULAR and self.home_id and self.away_id:
             self.stage = self.stage_between(self.home, self.away, self.stage)
+
+    def clean(self) -> None:
+        # Before the form checks the constraints (a regular fixture plays once per
+        # round, a friendly may not): the admin's add form validates the row it saves.
+        super().clean()
+        self._settle_stage()
+
+    def save(self, *args, **kwargs) -> None:
+        self._settle_stage()
         super().save(*args, **kwargs)
 
     @property

@@ -118,6 +118,9 @@ class FixtureAddForm(CheckedModelForm):
     def clean(self):
         cleaned = super().clean()
         rnd = cleaned.get("round")
+        home, away = cleaned.get("home"), cleaned.get("away")
+        # DB-5a: a fixture between two divisions is a friendly, which may share a round.
+        self.stage = Fixture.stage_between(home, away, self.instance.stage) if home and away else self.instance.stage
         for side in ("home", "away"):
             entry = cleaned.get(side)
             if rnd is not None and entry is not None and entry.season_id != rnd.season_id:
@@ -128,7 +131,7 @@ class FixtureAddForm(CheckedModelForm):
         return cleaned
 
     def _plays_in(self, rnd: Round, entry) -> bool:
-        if self.instance.stage != Fixture.Stage.REGULAR:
+        if self.stage != Fixture.Stage.REGULAR:
             return False
         played = Fixture.objects.filter(round=rnd, stage=Fixture.Stage.REGULAR).exclude(pk=self.instance.pk)
         return played.filter(Q(home=entry) | Q(away=entry)).exists()

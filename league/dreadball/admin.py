@@ -10,6 +10,7 @@ from django.contrib import admin
 from django.db.models import Count
 
 from league.admin import OrganiserScopedAdmin, OrganiserScopedInline
+from league.admin_scoping import BoundedInlineMixin
 from league.dreadball.models import DreadBallResult, DreadBallTeam, PublishedPlayer, RosterPlayer, TeamType
 from league.dreadball.services import give_published_roster, name_entry
 from league.dungeonbowl.admin import SuperuserEditsAdminMixin
@@ -32,7 +33,7 @@ def enters_rosters(user, obj=None) -> bool:
     return user._organises_dreadball
 
 
-class PublishedPlayerInline(admin.TabularInline):
+class PublishedPlayerInline(BoundedInlineMixin, admin.TabularInline):
     """A published team's roster lines (positions, stats, limits): every team made
     from the published team afterwards starts with them; teams made before keep
     their own copies."""
