@@ -313,10 +313,6 @@ PREPARED_STATEMENTS = env_bool("PREPARED_STATEMENTS", True)
 if PREPARED_STATEMENTS and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 0
 
-# ``manage.py benchmark`` serves the site with BENCHMARK=1 to compare a page with a
-# bare view (``/bench/bare/``) behind the same middleware; off, that URL does not exist.
-BENCHMARK = env_bool("BENCHMARK", False)
-
 _cache_url = os.environ.get("CACHE_URL", "")
 if _cache_url.startswith("redis://"):
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}}
