@@ -6,6 +6,7 @@ import datetime
 import io
 from collections.abc import Iterable
 
+import icalendar
 from django.utils import timezone
 
 from league import csvsafe
@@ -46,24 +47,6 @@ def standings_csv(table: Iterable[StandingRow], rules: GameRules) -> str:
     return out.getvalue()
 
 
-def ical_escape(text: str) -> str:
-    """RFC 5545 3.3.11 TEXT escaping."""
-    return text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\r\n", "\\n").replace("\n", "\\n")
-
-
-def ical_fold(line: str) -> str:
-    """RFC 5545 3.1: lines longer than 75 octets continue on lines starting with a space."""
-    out, current = [], b""
-    for char in line:
-        encoded = char.encode("utf-8")
-        if len(current) + len(encoded) > (75 if not out else 74):
-            out.append(current.decode("utf-8"))
-            current = b""
-        current += encoded
-    out.append(current.decode("utf-8"))
-    return "\r\n ".join(out)
-
-
 def side_name(entry, league) -> str:
     """A side as a feed names it: the coach, or where the game names sides by team
     (Dungeon Bowl, issue 18.15) the team with its coach."""
@@ -74,40 +57,40 @@ def side_name(entry, league) -> str:
 
 def fixtures_ical(fixtures: Iterable[Fixture], *, calendar_name: str, root: str = "") -> str:
     """One all-day event per match (byes are not events). ``root`` starts each
-    event's link (league/links.py: SITE_URL, else the request's address)."""
+    event's link (league/links.py: SITE_URL, else the request's address).
+
+    The ``icalendar`` library writes the text: RFC 5545 escaping (3.3.11), folding at
+    75 octets (3.1) and the ``VALUE=DATE`` form of an all-day date. A fixture's UID is
+    its primary key at the site's host, so a calendar app updates, never duplicates,
+    an event on every refresh."""
     root = (root or site_root()).rstrip("/")
-    stamp = timezone.now().astimezone(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = timezone.now().astimezone(datetime.timezone.utc).replace(microsecond=0)
     host = root.split("://", 1)[-1].split("/", 1)[0] or "localhost"
-    lines = [
-        "BEGIN:VCALENDAR",
-        "VERSION:2.0",
-        "PRODID:-//League Manager//Fixtures//EN",
-        "CALSCALE:GREGORIAN",
-        f"X-WR-CALNAME:{ical_escape(calendar_name)}",
-    ]
+    calendar = icalendar.Calendar()
+    calendar.add("version", "2.0")
+    calendar.add("prodid", "-//League Manager//Fixtures//EN")
+    calendar.add("calscale", "GREGORIAN")
+    # An X- property is written as it is given unless it is typed: vText escapes it.
+    calendar.add("x-wr-calname", icalendar.vText(calendar_name))
     for fixture in fixtures:
         if fixture.is_bye:
             continue
         league = fixture.round.season.league
         home, away = side_name(fixture.home, league), side_name(fixture.away, league)
-        summary = f"{league.name} {fixture.title}: {home} v {away}"
         result = fixture.result_or_none
         description = []
         if result is not None and result.is_approved:
             description.append(f"Result: {home} {result.summary.replace(' – ', ' - ')} {away}")
         if fixture.rearranged_reason:
             description.append(f"Rearranged: {fixture.rearranged_reason}")
-        lines += [
-            "BEGIN:VEVENT",
-            f"UID:fixture-{fixture.pk}@{host}",
-            f"DTSTAMP:{stamp}",
-            f"DTSTART;VALUE=DATE:{fixture.date:%Y%m%d}",
-            f"DTEND;VALUE=DATE:{fixture.date + datetime.timedelta(days=1):%Y%m%d}",
-            f"SUMMARY:{ical_escape(summary)}",
-            f"URL:{root}{fixture.get_absolute_url()}",
-        ]
+        event = icalendar.Event()
+        event.add("uid", f"fixture-{fixture.pk}@{host}")
+        event.add("dtstamp", stamp)
+        event.add("dtstart", fixture.date)
+        event.add("dtend", fixture.date + datetime.timedelta(days=1))
+        event.add("summary", f"{league.name} {fixture.title}: {home} v {away}")
+        event.add("url", f"{root}{fixture.get_absolute_url()}")
         if description:
-            lines.append(f"DESCRIPTION:{ical_escape(chr(10).join(description))}")
-        lines.append("END:VEVENT")
-    lines.append("END:VCALENDAR")
-    return "\r\n".join(ical_fold(line) for line in lines) + "\r\n"
+            event.add("description", "\n".join(description))
+        calendar.add_component(event)
+    return calendar.to_ical(sorted=False).decode("utf-8")

@@ -305,11 +305,13 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # 2.5 MB
 # The one query every warm public page runs (league/versions.py) is a prepared
 # statement on PostgreSQL. Turn it off (PREPARED_STATEMENTS=false) behind PgBouncer
 # in transaction mode before version 1.21, which loses prepared statements.
+# psycopg's ``prepare_threshold`` connection option (Django passes OPTIONS through
+# and leaves it None, off, by default): 0 prepares a statement the first time a
+# server-binding cursor runs it. Django's own cursors bind client-side and never
+# prepare, so only that query is prepared.
 PREPARED_STATEMENTS = env_bool("PREPARED_STATEMENTS", True)
-
-# ``manage.py benchmark`` serves the site with BENCHMARK=1 to compare a page with a
-# bare view (``/bench/bare/``) behind the same middleware; off, that URL does not exist.
-BENCHMARK = env_bool("BENCHMARK", False)
+if PREPARED_STATEMENTS and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 0
 
 _cache_url = os.environ.get("CACHE_URL", "")
 if _cache_url.startswith("redis://"):

@@ -1,7 +1,6 @@
 """The root URLconf (league is also the project package) with the league's own
 pages under the ``league`` namespace."""
 
-from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
@@ -65,11 +64,6 @@ urlpatterns = [
     path("", include("league.dungeonbowl.urls")),
     path("", include((league_patterns, "league"))),
 ]
-
-if settings.BENCHMARK:
-    # The floor ``manage.py benchmark`` compares pages with: constant JSON behind
-    # the same middleware. Mounted only while benchmarking.
-    urlpatterns.append(path("bench/bare/", views.bare, name="bench_bare"))
 
 handler404 = "league.errors.not_found"
 handler500 = "league.errors.server_error"

@@ -168,64 +168,30 @@ def league_versions(slug: str) -> list[tuple[int, str, Any]]:
     (a millisecond, most of such a request) and, on PostgreSQL, is a prepared
     statement: planning it cost more than running it (pgbench: 0.34 ms a query
     planned each time, 0.14 ms prepared)."""
-    with _prepared_cursor() as cursor:
-        cursor.execute(_versions_sql(), [slug])
-        return cursor.fetchall()
-
-
-# Above any count a statement reaches: psycopg then prepares only what asks to be.
-_ONLY_WHEN_ASKED = 2**62
-
-
-@functools.cache
-def _prepared_class():
-    """psycopg's server-side binding cursor as Django's backend defines it,
-    preparing every statement it runs."""
-    from django.db.backends.postgresql.base import ServerBindingCursor
-
-    class Prepared(ServerBindingCursor):
-        def execute(self, query, params=None, *, prepare=True, binary=None):
-            return super().execute(query, params, prepare=prepare, binary=binary)
-
-    return Prepared
-
-
-def _prepared_cursor():
-    """On PostgreSQL, a cursor whose statements are planned once per connection,
-    behind Django's own wrapper (query logging, execute wrappers, error
-    translation); elsewhere, or with ``settings.PREPARED_STATEMENTS`` off, an
-    ordinary cursor.
-
-    Django turns psycopg's preparing off (``prepare_threshold`` None), which would
-    ignore ``prepare=True`` too; a threshold no statement reaches turns on only
-    the explicit kind. Django's own cursors bind parameters client-side and never
-    prepare, so nothing else changes."""
     from django.conf import settings
 
+    sql, params = _versions_sql(), [slug]
     if connection.vendor != "postgresql" or not settings.PREPARED_STATEMENTS:
-        return connection.cursor()
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchall()
+    # psycopg's server-binding cursor prepares what it runs once the connection's
+    # ``prepare_threshold`` (settings.py: 0, the first time) is reached; Django's own
+    # cursors bind client-side and never prepare. Wrapped as Django wraps its own
+    # (execute wrappers, error translation) and logged as the statement composed
+    # with its parameter: psycopg keeps no text of a prepared execution.
+    import psycopg  # only on PostgreSQL, whose backend needs it
+
     connection.ensure_connection()
-    raw = connection.connection
-    if raw.prepare_threshold is None:
-        raw.prepare_threshold = _ONLY_WHEN_ASKED
     with connection.wrap_database_errors:
-        cursor = _prepared_class()(raw)
-    return _logged_class()(cursor, connection) if connection.queries_logged else connection.make_cursor(cursor)
-
-
-@functools.cache
-def _logged_class():
-    """Django's query log for the prepared cursor: psycopg keeps no text of a
-    prepared statement's execution for Django's ``last_executed_query`` to read,
-    so the statement is logged as composed from its SQL and parameters."""
-    from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
-
-    class Logged(CursorDebugWrapper):
-        def execute(self, sql, params=None):
-            with self.debug_sql(self.db.ops.compose_sql(sql, params), params):
-                return CursorWrapper.execute(self, sql, params)
-
-    return Logged
+        raw = psycopg.Cursor(connection.connection)
+    with connection.make_cursor(raw) as cursor:
+        if connection.queries_logged:
+            with connection.make_debug_cursor(raw).debug_sql(connection.ops.compose_sql(sql, params), params):
+                cursor.execute(sql, params)
+        else:
+            cursor.execute(sql, params)
+        return cursor.fetchall()
 
 
 def keep_only(request, **values: str) -> None:

@@ -58,12 +58,6 @@ def _league_list(request: HttpRequest, page, query: str) -> HttpResponse:
     )
 
 
-def bare(request: HttpRequest) -> HttpResponse:
-    """Constant JSON: the floor ``manage.py benchmark`` measures pages against
-    (mounted only when settings.BENCHMARK is on)."""
-    return JsonResponse({"ok": True})
-
-
 def _league_season(request: HttpRequest, slug: str):
     league = get_object_or_404(League, slug=slug)
     season = selectors.season_for(league, request.GET.get("season"))

@@ -179,7 +179,8 @@ def test_the_warm_pages_version_query_is_prepared_on_postgresql_unless_turned_of
     client, played, settings, prepared, django_assert_num_queries
 ):
     """The one query of a warm public page is planned once per connection
-    (settings.PREPARED_STATEMENTS, on by default), still counted and logged as a
+    (settings.PREPARED_STATEMENTS, on by default, through psycopg's
+    ``prepare_threshold`` in the database OPTIONS), still counted and logged as a
     query, and nothing else the site runs is prepared."""
     from django.db import connection
 
@@ -273,3 +274,19 @@ def test_a_search_of_the_league_list_is_not_stored(client, played, monkeypatch):
         assert client.get(url, {"page": str(number), "ref": number}).status_code == 200
     assert recording.keys == stored
     assert played.league.name in client.get(url, {"q": played.league.name[:5]}).content.decode()
+
+
+@pytest.mark.parametrize("flag, threshold", [("true", 0), ("false", None)])
+def test_prepared_statements_are_psycopgs_prepare_threshold_option(flag, threshold):
+    """Issue 20.6: the setting is psycopg's documented connection option, passed
+    through Django's database OPTIONS; PREPARED_STATEMENTS=false (PgBouncer in
+    transaction mode before 1.21) leaves Django's default, None: nothing prepared."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "DATABASE_URL": "postgres://nobody@127.0.0.1:1/none", "PREPARED_STATEMENTS": flag}
+    code = "import json, league.settings as s; print(json.dumps(s.DATABASES['default'].get('OPTIONS', {})))"
+    options = json.loads(subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True).stdout)
+    assert options.get("prepare_threshold") == threshold

@@ -92,7 +92,7 @@ def test_quickstart_accounts_can_log_in(client):
 
 
 def test_benchmark_ratio_meets_or_misses_its_goal():
-    from league.benchmarking import Ratio
+    from bench.benchmarking import Ratio
 
     assert Ratio("page", 0.6, 0.5, at_least=True).ok
     assert not Ratio("page", 0.4, 0.5, at_least=True).ok
@@ -102,13 +102,34 @@ def test_benchmark_ratio_meets_or_misses_its_goal():
 
 @pytest.mark.django_db
 def test_the_bare_view_exists_only_while_benchmarking(client):
-    """``/bench/bare/`` is mounted by BENCHMARK=1 (manage.py benchmark's gunicorn)."""
+    """``/bench/bare/`` is mounted by the benchmark's URLconf (bench/urls.py, which
+    only bench.settings names), never by the site's."""
     assert client.get("/bench/bare/").status_code == 404
 
 
 @pytest.mark.django_db
+def test_the_benchmarks_urlconf_mounts_the_bare_view_beside_the_site(client, settings):
+    """Issue 20.7: the benchmark's settings serve the site as it is, plus the bare view."""
+    from bench import settings as bench_settings
+
+    assert bench_settings.ROOT_URLCONF == "bench.urls" and "bench" in bench_settings.INSTALLED_APPS
+    assert "bench" not in settings.INSTALLED_APPS  # the site knows no benchmark
+    settings.ROOT_URLCONF = bench_settings.ROOT_URLCONF
+    response = client.get("/bench/bare/")
+    assert response.status_code == 200 and response.json() == {"ok": True}
+    assert client.get(reverse("league:league_list")).status_code == 200
+    assert client.get("/no-such-page/").status_code == 404
+
+
+def test_the_benchmark_command_runs_only_under_the_benchmarks_settings():
+    from django.core.management import get_commands
+
+    assert "benchmark" not in get_commands()
+
+
+@pytest.mark.django_db
 def test_benchmark_import_file_and_its_bulk_floor_hold_the_same_rows():
-    from league.benchmarking import bulk_insert_csv, import_csv
+    from bench.benchmarking import bulk_insert_csv, import_csv
     from league.import_files import read_rows, rules_for
     from league.importer import import_rows, system_user
 

@@ -211,15 +211,6 @@ def test_coach_ical_feed_has_only_their_fixtures(client, small_league):
     assert "X-WR-CALNAME:Midlands Big League: Rage" in body
 
 
-def test_ical_escapes_and_folds():
-    from league.feeds import ical_escape, ical_fold
-
-    assert ical_escape("Zoë, O'Brien; a\\b\nnext") == "Zoë\\, O'Brien\\; a\\\\b\\nnext"
-    folded = ical_fold("SUMMARY:" + "é" * 80)
-    assert all(len(part.encode()) <= 75 for part in folded.split("\r\n"))
-    assert folded.replace("\r\n ", "") == "SUMMARY:" + "é" * 80
-
-
 def test_my_fixtures_needs_login(client):
     response = client.get(reverse("league:my_fixtures"))
     assert response.status_code == 302 and reverse("login") in response.url

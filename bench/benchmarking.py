@@ -1,4 +1,5 @@
-"""What ``manage.py benchmark`` builds and how it measures (issue 13's table).
+"""What the benchmark (``bench/management/commands/benchmark.py``) builds and how
+it measures (issue 13's table).
 
 Builders insert in bulk where the workflow is not what is measured, and go through
 the services where it is (approvals, the import). Measurements of two things that

@@ -1,12 +1,13 @@
-"""``manage.py benchmark``: issue 13's table, measured side by side in one run.
+"""``DJANGO_SETTINGS_MODULE=bench.settings manage.py benchmark``: issue 13's table,
+measured side by side in one run (issue 20.7: a tool beside the site, not in it).
 
 It builds its data sets in a throw-away database (the configured one's name +
-``_benchmark``; on SQLite a temporary file), migrated from scratch and dropped at
+``_benchmark_<pid>``; on SQLite a temporary file), migrated from scratch and dropped at
 the end, so the database you run it against is never touched. Then it prints each
 ratio with its goal and exits non-zero when one misses:
 
 - the league page and standings.json against a bare view returning constant JSON
-  behind the same middleware (``/bench/bare/``, mounted by BENCHMARK=1), served by
+  behind the same middleware (``/bench/bare/``, mounted by bench/urls.py), served by
   gunicorn with 2 workers on 127.0.0.1, warm cache, persistent database
   connections (CONN_MAX_AGE), DEBUG off, a fixed number of requests from a few
   client threads;
@@ -43,7 +44,7 @@ from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import reverse
 from django.utils import timezone
 
-from league import benchmarking as bench
+from bench import benchmarking as bench
 from league import services, versions
 from league.import_files import read_rows, rules_for
 from league.importer import import_rows, system_user
@@ -84,7 +85,9 @@ class Command(BaseCommand):
         if connection.vendor == "sqlite":
             test_settings["NAME"] = str(Path(tmp.name) / "benchmark.sqlite3")
         else:
-            test_settings["NAME"] = f"{old_name}_benchmark"
+            # Its own name per run (PostgreSQL keeps 63 bytes of a name): two runs
+            # against one database never drop each other's data set.
+            test_settings["NAME"] = f"{old_name[:40]}_benchmark_{os.getpid()}"
         self.stdout.write(f"Building a throw-away {connection.vendor} database {test_settings['NAME']} ...")
         connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
         ratios: list[bench.Ratio] = []
@@ -199,7 +202,7 @@ class Command(BaseCommand):
         env = {
             **os.environ,
             "DATABASE_URL": _database_url(),
-            "BENCHMARK": "1",
+            "DJANGO_SETTINGS_MODULE": "bench.settings",
             "DEBUG": "false",
             "SECRET_KEY": secrets.token_urlsafe(50),
             "ALLOWED_HOSTS": "127.0.0.1",

@@ -1,0 +1,12 @@
+"""The benchmark's settings, never the site's: the site's own settings plus the
+``bench`` app (its ``benchmark`` command) and the benchmark's URLconf, which mounts
+the bare view beside every page of the site.
+
+    DJANGO_SETTINGS_MODULE=bench.settings python manage.py benchmark
+"""
+
+from league.settings import *  # noqa: F403  the site exactly as it runs, plus what follows
+from league.settings import INSTALLED_APPS
+
+INSTALLED_APPS = [*INSTALLED_APPS, "bench"]
+ROOT_URLCONF = "bench.urls"
