@@ -2,7 +2,7 @@
 
 from league.guildball.models import GuildBallSettings
 from league.rules.guildball import GuildBallRules
-from league.standings import EntryInfo, PlayedResult, compute_table, with_history
+from league.ranking import EntryInfo, PlayedResult, compute_table, with_history
 
 RULES = GuildBallRules(GuildBallSettings(vp_target=12))
 
@@ -99,7 +99,7 @@ def test_position_history_and_movement():
 
 
 def test_lp_before_a_round_counts_only_earlier_rounds_gb18():
-    from league.standings import lp_before_round, standings_by_round
+    from league.ranking import lp_before_round, standings_by_round
 
     es = entries("A", "B", "C", "D")
     # Round 2 reported before round 1 was approved: order of approval does not matter.
