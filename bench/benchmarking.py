@@ -28,7 +28,7 @@ from django.utils import timezone
 from league import season_services
 from league.models import Coach, Entry, Fixture, League, Result, Round, Season
 from league.scheduling import round_robin
-from league.standings import approved_results
+from league.selectors import approved_results
 
 GUILDS = ("Alchemist's", "Brewer's", "Butcher's", "Engineer's", "Fisherman's", "Hunter's", "Mason's",
           "Mortician's", "The Union")

@@ -42,7 +42,8 @@ from campaigns.setup import ensure_campaign
 from league import locks, versions
 from league.models import Fixture, Result, Season
 from league.rules.base import ABANDONED, GameRules
-from league.standings import RESULT_FIELDS, approved_results, played_result
+from league.selectors import approved_results
+from league.standings import RESULT_FIELDS, played_result
 
 #: The base pool's kinds (GB-15): a card of these is always held.
 BASE_KINDS = (PlotCard.Kind.CORE, PlotCard.Kind.COMMON)

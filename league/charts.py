@@ -280,7 +280,7 @@ def letter(outcome: str, side: str) -> str:
 
 
 def standings_series(rows) -> list[tuple[str | None, list[Series]]]:
-    """Standings rows (league/standings.py, with ``history``) as one set of lines
+    """Standings rows (league/ranking.py, with ``history``) as one set of lines
     per division, in table order."""
     groups: dict[str | None, list[Series]] = {}
     for row in rows:

@@ -13,7 +13,7 @@ from league import csvsafe
 from league.links import site_root
 from league.models import Fixture
 from league.rules.base import GameRules
-from league.standings import StandingRow
+from league.ranking import StandingRow
 
 def standings_columns(rules: GameRules) -> list[str]:
     """The keys of standings.json rows and the header of standings.csv: the division,

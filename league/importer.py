@@ -3,7 +3,7 @@ database, from the rows ``league.import_files`` read and checked.
 
 ``import_rows`` writes them in one transaction: the league (slug from its name,
 with the game's settings row), a season, the entries the game's
-``import_entries`` finds or makes, rounds, fixtures and approved results. Results
+``import_entries`` finds or makes (``coach_entries`` where lines name coaches), rounds, fixtures and approved results. Results
 go through ``services.record_results_in_bulk`` (issue 13): all stored and
 approved at once, then whatever hangs off an approval (a campaign's Favours,
 Dungeon Bowl's post-game sequence) derived once, exactly as approving them one
@@ -21,7 +21,7 @@ A game's layer's own columns (``league.layers.ImportColumns``, the Big League's
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
@@ -106,6 +106,23 @@ def coaches_for_names(*, names: Iterable[str], league: League, by) -> dict[str, 
     result = {name: (coach, False) for name, coach in found.items()}
     result.update({coach.name: (coach, True) for coach in new})
     return result
+
+
+def coach_entries(*, season: Season, names: Sequence[str], by) -> dict[str, tuple[Entry, bool, bool]]:
+    """The season's entry of each coach an import file names, created when missing:
+    {name: (entry, coach created, entry created)}. A name is a coach's, of this
+    league or created by ``by`` (``coaches_for_names``), all placed in a fixed number
+    of queries (issue 13: an import costs about a bulk insert)."""
+    coaches = coaches_for_names(names=names, league=season.league, by=by)
+    held = {entry.coach_id: entry for entry in
+            Entry.objects.filter(season=season, coach__in=[coach for coach, _ in coaches.values()])}
+    missing = [Entry(season=season, coach=coach) for coach, _ in coaches.values() if coach.pk not in held]
+    for entry in Entry.objects.bulk_create(missing):
+        held[entry.coach_id] = entry
+    if missing:
+        versions.bump(Q(pk=season.pk))  # bulk_create sends no post_save
+    new = {entry.coach_id for entry in missing}
+    return {name: (held[coach.pk], created, coach.pk in new) for name, (coach, created) in coaches.items()}
 
 
 def system_user():
@@ -213,7 +230,10 @@ def _import_league(slug, rows, *, game: GameRules, by, season_name, start_date, 
 
     names = sorted({name for row in rows for name in (row.home, row.away)})
     try:
-        placed = rules.import_entries(season=season, names=names, by=by)
+        if rules.import_sides == "coaches":
+            placed = coach_entries(season=season, names=names, by=by)
+        else:
+            placed = rules.import_entries(season=season, names=names, by=by)
     except ValidationError as error:  # the game cannot place a name (a team never imported)
         name = getattr(error, "import_name", None)
         line = next((row.line for row in rows if name in (row.home, row.away)), rows[0].line)

@@ -17,8 +17,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import cached_property
 
-from league.webhooks import validate_webhook_url
 from league.datebounds import EARLIEST, LATEST, MAX_ROUNDS, validate_match_date
+from league.validators import validate_webhook_url
 
 # STYLE habit 15: what a person or a file can enter is bounded here too, by
 # database checks (the forms and services say why in words first).

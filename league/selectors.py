@@ -9,7 +9,8 @@ from django.db.models import Count, Max, Min, Q
 from django.http import Http404
 from django.utils import timezone
 
-from league.models import Coach, Fixture, League, Result, Round, Season
+from league.models import Coach, Entry, Fixture, League, Result, Round, Season
+from league.ranking import EntryInfo
 
 
 STANDINGS_SORTS = {"position", "coach", "team", "division", "played", "won", "drawn", "lost", "lp"}
@@ -164,3 +165,20 @@ def results_needing_organiser(user) -> list[Result]:
         .select_related("fixture__round__season__league", "fixture__home__coach", "fixture__away__coach")
         .order_by("fixture__date", "pk")
     )
+
+
+def approved_results(season: Season):
+    """The season's approved regular-season results (play-offs and friendlies count
+    for nothing in the table: DB-5a), for ``.values(*standings.RESULT_FIELDS)``."""
+    return Result.objects.filter(
+        fixture__round__season=season, fixture__stage=Fixture.Stage.REGULAR, status=Result.Status.APPROVED
+    )
+
+
+def season_entries(season: Season) -> list[EntryInfo]:
+    """One query: the season's entries with their coaches and divisions."""
+    return [
+        EntryInfo(entry_id=pk, coach_id=coach_id, coach=coach, team=team, division=division)
+        for pk, coach_id, coach, team, division in Entry.objects.filter(season=season)
+        .values_list("pk", "coach_id", "coach__name", "team", "division__name")
+    ]

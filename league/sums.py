@@ -13,7 +13,7 @@ Each group is a ``terms.Summed`` and the terms are evaluated on it in Python:
 a term is linear in the summed values once its conditions are settled, so its
 coefficients are worked out once per kind of group (side, outcome, flags) and each
 group costs a few multiplications. The ranking is the pure ``rank`` of
-league/standings.py.
+league/ranking.py.
 """
 
 from __future__ import annotations
@@ -21,16 +21,16 @@ from __future__ import annotations
 from django.db import connection
 from django.db.models import F
 
+from league.models import Fixture, Result, Round
+from league.ranking import EntryInfo, StandingRow, new_rows, rank
 from league.rules.base import GameRules
 from league.rules.terms import ENGINE_SUMMED, ENGINE_TERMS, Detail, Difference, Flag, Summed, Term, parts
-from league.standings import EntryInfo, StandingRow, _new_rows, approved_results, rank
+from league.selectors import approved_results
 
 
 def latest_round_sql(season) -> tuple[str, tuple]:
     """The highest round number with an approved regular-season result, as a
     scalar subquery (the database runs it once)."""
-    from league.models import Fixture, Result, Round
-
     rounds = Round.objects.filter(
         season=season,
         fixtures__stage=Fixture.Stage.REGULAR,
@@ -129,8 +129,8 @@ class _Plans:
 
 def standings(season, entries: list[EntryInfo], rules: GameRules) -> list[StandingRow]:
     """The ranked table with movement: one query (the entries are given)."""
-    rows = _new_rows(entries, rules)
-    before = _new_rows(entries, rules)
+    rows = new_rows(entries, rules)
+    before = new_rows(entries, rules)
     all_terms = {**ENGINE_TERMS, **rules.side_terms()}
     summed = sum_keys(rules)
     terms = [all_terms[key] for key in summed]

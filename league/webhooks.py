@@ -15,34 +15,21 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from league.links import site_root
+from league.models import Season
+from league.standings import compute_standings
 
 logger = logging.getLogger(__name__)
 
 ATTEMPTS = 3
 BACKOFF_SECONDS = (1.0, 4.0)  # pause before the 2nd and the 3rd attempt
-DISCORD_HOSTS = ("discord.com", "discordapp.com", "canary.discord.com", "ptb.discord.com")
 MAX_CONTENT = 2000  # Discord refuses longer messages
 
 _threads: list[threading.Thread] = []  # kept so tests (and shutdown) can wait for them
-
-
-def validate_webhook_url(url: str) -> None:
-    """Only Discord's own webhook addresses over HTTPS: the server posts to this
-    address, so it must not be pointed at anything else (a machine on our network)."""
-    if not url:
-        return
-    parts = urlsplit(url)
-    if parts.scheme != "https" or (parts.hostname or "").lower() not in DISCORD_HOSTS or not parts.path.startswith(
-        "/api/webhooks/"
-    ):
-        raise ValidationError("Paste the webhook address Discord gives you (https://discord.com/api/webhooks/…).")
 
 
 def result_approved(result) -> None:
@@ -70,9 +57,6 @@ def result_approved(result) -> None:
 def _message(line: str, link: str, season_id: int) -> str:
     """The post: the result, its page and the top three of the table (of each
     division, where the season has divisions)."""
-    from league.models import Season
-    from league.standings import compute_standings
-
     season = Season.objects.select_related("league").get(pk=season_id)
     groups: dict[str | None, list] = {}
     for row in compute_standings(season):

@@ -8,10 +8,22 @@ wiring; the Treasury and the dice log are append-only and will stay read-only.
 
 from __future__ import annotations
 
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Count
+from django.shortcuts import redirect
+from django.utils.text import slugify
 
-from league.admin_scoping import BoundedInlineMixin, BoundedSelectionMixin, CheckedModelForm
-from league.dungeonbowl.models import College, Position, PositionGroup, Skill, target
+from league.admin_scoping import (
+    BoundedInlineMixin, BoundedSelectionMixin, CheckedModelForm, OrganiserScopedAdmin, error_text,
+)
+from league.dungeonbowl import services
+from league.dungeonbowl.models import (
+    GAME_SYSTEM, College, DiceRoll, Honour, Player, PlayoffGame, PlayoffTie, Position, PositionGroup, Redraft,
+    Skill, Team, TeamSeason, TreasuryLine, target,
+)
+from league.models import Division, League, Season
 from league.words import thousands
 
 
@@ -77,8 +89,6 @@ class CollegeAdmin(SuperuserEditsAdminMixin, admin.ModelAdmin):
     inlines = [PositionGroupInline, PositionInline]
 
     def get_queryset(self, request):
-        from django.db.models import Count
-
         return super().get_queryset(request).annotate(_positions=Count("positions"))
 
     @admin.display(description="positions", ordering="_positions")
@@ -132,17 +142,6 @@ class SkillAdmin(SuperuserEditsAdminMixin, admin.ModelAdmin):
 
 
 # A league's teams, players, Treasury and dice, scoped to the organiser's leagues -------
-
-from django import forms  # noqa: E402
-from django.utils.text import slugify  # noqa: E402
-from django.contrib import messages  # noqa: E402
-from django.core.exceptions import PermissionDenied, ValidationError  # noqa: E402
-
-from league.admin_scoping import OrganiserScopedAdmin, error_text  # noqa: E402
-from league.dungeonbowl import services  # noqa: E402
-from league.dungeonbowl.league_models import TeamSeason  # noqa: E402
-from league.dungeonbowl.models import GAME_SYSTEM, DiceRoll, Player, Team, TreasuryLine  # noqa: E402
-from league.models import Division, League, Season  # noqa: E402
 
 
 class ReadOnlyAdminMixin:
@@ -249,8 +248,6 @@ class TeamAdmin(OrganiserScopedAdmin):
         try:
             return super().add_view(request, form_url, extra_context)
         except _Refused:
-            from django.shortcuts import redirect
-
             return redirect(request.get_full_path())
 
     @admin.display(description="draft")
@@ -357,8 +354,6 @@ class DiceRollAdmin(ReadOnlyAdminMixin, OrganiserScopedAdmin):
 
 # The play-off season (DB-5b, DB-14): written by the play-offs page and the result
 # workflow, so that a bracket, its settled ties and the honours stay consistent.
-from league.dungeonbowl.league_models import Honour  # noqa: E402
-from league.dungeonbowl.playoff_models import PlayoffGame, PlayoffTie  # noqa: E402
 
 
 class _ScopedReadOnly(ReadOnlyAdminMixin, OrganiserScopedAdmin):
@@ -387,9 +382,6 @@ class HonourAdmin(_ScopedReadOnly):
     list_display = ["season", "placing", "team", gold("prize", "prize")]
     list_filter = ["placing"]
     list_select_related = ["season", "team"]
-
-
-from league.dungeonbowl.redraft_models import Redraft  # noqa: E402
 
 
 @admin.register(Redraft)

@@ -23,9 +23,10 @@ from league import services as engine
 from league import season_services
 from league.demo import COACH_PASSWORD, ORGANISER_PASSWORD, ORGANISER_USERNAME, Credentials
 from league.demo import account as _account
-from league.dungeonbowl import player_rules, services, spending
-from league.dungeonbowl.league_models import DungeonBowlSettings, TeamSeason
-from league.dungeonbowl.models import GAME_SYSTEM, College, Player, Position, Skill, Team
+from league.dungeonbowl import player_rules, playoffs, services, spending
+from league.dungeonbowl.models import (
+    GAME_SYSTEM, College, DungeonBowlSettings, Player, PlayoffGame, Position, Skill, Team, TeamSeason,
+)
 from league.layers import DemoReport
 from league.models import Coach, Fixture, League, Season
 from league.permissions import make_organiser
@@ -164,9 +165,6 @@ def _play_offs(season: Season, teams, organiser) -> None:
     """DB-5b: ties at qualifying places settled by a roll each (logged, DB-16), the
     semi-finals, then the final and the match for third place, played like any
     game; approving the last pays the prizes (DB-14)."""
-    from league.dungeonbowl import playoffs
-    from league.dungeonbowl.playoff_models import PlayoffGame
-
     season = Season.objects.select_related("league").get(pk=season.pk)
     for _ in range(len(TEAMS)):  # each settlement closes a tie; there are fewer ties than teams
         seeding, _rows = playoffs.current_seeding(season)

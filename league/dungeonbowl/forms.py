@@ -14,7 +14,7 @@ from typing import Any
 from django import forms
 
 from league.dungeonbowl import postgame_rules, team_rules
-from league.dungeonbowl.league_models import MAX_PER_PLAYER, MAX_TD, Characteristic, Ending, Injury
+from league.dungeonbowl.models import MAX_PER_PLAYER, MAX_TD, Characteristic, Ending, Injury
 from league.plaintext import PlainTextField
 
 PLAYER_COUNTS = (

@@ -32,8 +32,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from league.dungeonbowl import services, team_rules
-from league.dungeonbowl.league_models import DungeonBowlSettings, TeamSeason
-from league.dungeonbowl.models import GAME_SYSTEM, College, Team
+from league.dungeonbowl.models import GAME_SYSTEM, College, DungeonBowlSettings, Team, TeamSeason
 from league.import_files import BadRow, csv_lines, text_field
 from league.importer import (
     DEFAULT_SEASON, ImportRefused, Summary, call_service, check_season_options, coach_for_name, find_league,

@@ -35,14 +35,14 @@ from django.db.models import Q
 
 from league import locks
 from league.dungeonbowl import playoff_rules as pr
-from league.dungeonbowl.league_models import Honour, TeamSeason
-from league.dungeonbowl.models import GAME_SYSTEM, DiceRoll, Team, TreasuryLine
-from league.dungeonbowl.playoff_models import (
-    FINALS_ROUND, GAME_TITLES, SEMI_FINALS, SEMI_FINALS_ROUND, PlayoffGame, PlayoffSlot, PlayoffTie,
+from league.dungeonbowl.models import (
+    FINALS_ROUND, GAME_SYSTEM, GAME_TITLES, SEMI_FINALS, SEMI_FINALS_ROUND, DiceRoll, Honour, PlayoffGame,
+    PlayoffSlot, PlayoffTie, Redraft, Team, TeamSeason, TreasuryLine,
 )
 from league.dungeonbowl.services import record_roll
 from league.models import Fixture, Result, Round, Season
 from league.rules.base import AWAY_WIN, HOME_WIN
+from league.standings import compute_standings
 from league.words import possessive
 
 NO_DRAW = (
@@ -199,8 +199,6 @@ def _lock_season(season: Season, by) -> Season:
 
 
 def current_seeding(season: Season) -> tuple[pr.Seeding, list]:
-    from league.standings import compute_standings
-
     rows = compute_standings(season)
     blocked = why_not_startable(season, rows)
     if blocked:
@@ -398,8 +396,6 @@ def before_withdrawal(result) -> None:
     re-drafting from it (DB-15 counts its games, wins and prizes)."""
     fixture = result.fixture
     season = fixture.round.season
-    from league.dungeonbowl.redraft_models import Redraft
-
     if Redraft.objects.filter(season=season).exists():
         raise ValidationError(
             f"Re-drafting after {season.name} has begun on these results (DB-15: games played, wins, prizes): "

@@ -20,8 +20,7 @@ from __future__ import annotations
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 
-from league.dungeonbowl.league_models import Ending, GameReport, PlayerEffect, TeamSeason
-from league.dungeonbowl.models import DiceRoll, Player, Team, TreasuryLine
+from league.dungeonbowl.models import DiceRoll, Ending, GameReport, Player, PlayerEffect, Team, TeamSeason, TreasuryLine
 from league.dungeonbowl.player_rules import Injury, PlayerState, apply_injury
 from league.dungeonbowl.postgame_rules import Outcome, result_for, spp_earned, treasure_room_bonus, winnings
 from league.dungeonbowl.services import record_roll

@@ -24,9 +24,7 @@ from django.utils import timezone
 
 from league import season_services
 from league.dungeonbowl import redraft_rules, services, team_rules
-from league.dungeonbowl.models import DiceRoll, Player, Team, TreasuryLine
-from league.dungeonbowl.redraft_models import Redraft, RedraftRoll
-from league.dungeonbowl.redraft_models import RedraftStep as Step
+from league.dungeonbowl.models import DiceRoll, Player, Redraft, RedraftRoll, RedraftStep as Step, Team, TreasuryLine
 from league.dungeonbowl.redraft_selectors import (
     games_and_wins,
     next_season,

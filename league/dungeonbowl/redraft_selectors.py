@@ -13,10 +13,9 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Q
 
 from league.dungeonbowl import redraft_rules
-from league.dungeonbowl.league_models import DungeonBowlSettings, Honour, Placing, TeamSeason
-from league.dungeonbowl.models import Player, Team
-from league.dungeonbowl.redraft_models import Redraft, RedraftRoll
-from league.dungeonbowl.redraft_models import RedraftStep as Step
+from league.dungeonbowl.models import (
+    DungeonBowlSettings, Honour, Placing, Player, Redraft, RedraftRoll, RedraftStep as Step, Team, TeamSeason,
+)
 from league.dungeonbowl.seasons import season_over
 from league.models import Fixture, League, Result, Season
 

@@ -19,8 +19,7 @@ from django.urls import reverse
 from league import confirm as confirmation
 from league.datebounds import MatchDateField
 from league.dungeonbowl import redraft, redraft_selectors, team_rules
-from league.dungeonbowl.models import Player, Position, Team
-from league.dungeonbowl.redraft_models import Redraft, RedraftRoll, RedraftStep
+from league.dungeonbowl.models import Player, Position, Redraft, RedraftRoll, RedraftStep, Team
 from league.dungeonbowl.seasons import season_over
 from league.dungeonbowl.units import gp
 from league.dungeonbowl.views import _league

@@ -7,8 +7,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 
-from league.dungeonbowl.league_models import GameReport, PlayerGame
-from league.dungeonbowl.models import Player
+from league.dungeonbowl.models import GameReport, Player, PlayerGame, Team, TeamSeason
 from league.dungeonbowl.units import gp
 from league.rules.base import SIDES, Verdict
 
@@ -37,8 +36,6 @@ def fixture_players(fixture) -> dict[str, list[tuple[int, str]]]:
 def _check_wizard_gold(result, teams: dict[str, int], wizard: dict[str, bool]) -> None:
     """DB-6: a team hiring its College Wizard has the price in its Treasury when the
     game is reported (approval pays it, and checks again)."""
-    from league.dungeonbowl.models import Team
-
     for team in Team.objects.filter(pk__in=[teams[side] for side in SIDES if wizard.get(side) and side in teams]
                                     ).select_related("college"):
         balance = team.treasury()
@@ -50,16 +47,12 @@ def _check_wizard_gold(result, teams: dict[str, int], wizard: dict[str, bool]) -
 
 
 def team_ids_by_side(fixture) -> dict[str, int]:
-    from league.dungeonbowl.league_models import TeamSeason
-
     found = dict(TeamSeason.objects.filter(entry_id__in=[fixture.home_id, fixture.away_id]).values_list("entry_id", "team_id"))
     return {side: found[entry] for side, entry in (("home", fixture.home_id), ("away", fixture.away_id)) if entry in found}
 
 
 def college_wizards(fixture) -> dict[str, tuple[str, int]]:
     """side -> (the College Wizard its team hires, the price), one query (DB-6)."""
-    from league.dungeonbowl.league_models import TeamSeason
-
     sides = {fixture.home_id: "home", fixture.away_id: "away"}
     found = TeamSeason.objects.filter(entry_id__in=[e for e in sides if e]).values_list(
         "entry_id", "team__college__wizard", "team__college__wizard_cost")

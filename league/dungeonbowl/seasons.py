@@ -4,7 +4,7 @@ runs the off-season; both read the season's state from here."""
 
 from __future__ import annotations
 
-from league.dungeonbowl.league_models import Honour, Placing
+from league.dungeonbowl.models import Honour, Placing
 from league.models import Fixture, Result, Season
 
 

@@ -6,14 +6,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.contrib.contenttypes.models import ContentType
+from django.db.models import Q, Count, IntegerField, Min, OuterRef, Subquery, Sum
+from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 
 from league.dungeonbowl import player_rules, team_rules
-from league.dungeonbowl.league_models import GameReport, TeamSeason
-from league.dungeonbowl.models import DiceRoll, Player, Team, TreasuryLine
+from league.dungeonbowl.models import (
+    GAME_SYSTEM, DiceRoll, GameReport, Honour, Player, Position, RedraftStep, Team, TeamSeason, TreasuryLine,
+)
 from league.dungeonbowl.playoff_rules import PLACING_NAMES
-from league.dungeonbowl.redraft_models import RedraftStep
 from league.dungeonbowl.redraft_selectors import waiting_redrafts
+from league.dungeonbowl.seasons import trophy_holder_id
 from league.dungeonbowl.units import gp
 
 
@@ -33,9 +37,6 @@ class TeamSheet:
 def team_sheet(league, slug: str) -> TeamSheet:
     """The team, its draft list, its ledger, its latest season, its honours and
     whether it holds the Trophy: six queries."""
-    from league.dungeonbowl.league_models import Honour
-    from league.dungeonbowl.seasons import trophy_holder_id
-
     team = get_object_or_404(Team.objects.select_related("coach", "college"), league=league, slug=slug)
     team.league = league
     players = list(team.players.on_draft_list().select_related("position").order_by("number"))
@@ -127,11 +128,6 @@ def next_steps(coach) -> list[NextStep]:
     report or confirm are the engine's own list on the same page (listed here too,
     they showed twice: issue 18.7). Six queries whatever the number of teams and
     players."""
-    from django.db.models import Count, IntegerField, Min, OuterRef, Q, Subquery, Sum
-    from django.db.models.functions import Coalesce
-    from django.urls import reverse
-
-    from league.dungeonbowl.models import GAME_SYSTEM, Position
 
     steps: list[NextStep] = []
     if coach is None:

@@ -29,10 +29,11 @@ from league.dungeonbowl.models import (
     DiceRoll,
     Player,
     Team,
+    TeamSeason,
     TreasuryLine,
 )
 from league.dungeonbowl.units import gp
-from league.models import Coach, Entry, League
+from league.models import Coach, Entry, League, Season
 from league.words import plural, possessive
 
 # Reading helpers ---------------------------------------------------------------------
@@ -323,9 +324,6 @@ def enter_team(*, team: Team, season, by, division=None):
     """A team enters a season through the engine's Entry (whose ``team`` is the
     team's name), in a division where the season has them (DB-2). The team's
     draft must be submitted; one team per coach per season, as the engine has it."""
-    from league.dungeonbowl.league_models import TeamSeason
-    from league.models import Season
-
     # The team, then the season: the season's row comes last in the one lock order
     # (league/locks.py), as in a post-game sequence that locks the team and then
     # bumps the season's version.

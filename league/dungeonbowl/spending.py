@@ -12,8 +12,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from league.dungeonbowl import player_rules, team_rules
-from league.dungeonbowl.league_models import GameReport
-from league.dungeonbowl.models import MAX_NUMBER, Player, Position, Skill, Team, TreasuryLine
+from league.dungeonbowl.models import (
+    MAX_NUMBER, GameReport, Player, PlayerAdvancement, Position, Skill, Team, TreasuryLine,
+)
 from league.dungeonbowl.units import gp
 from league.models import Result
 
@@ -142,8 +143,6 @@ def advance_player(
     characteristic (never past its best). The player's value rises by the Decision's
     amount. Random skills are refused: the Blood Bowl skill tables are not in the
     data. Lock order: team, then the player."""
-    from league.dungeonbowl.league_models import PlayerAdvancement
-
     team = _lock(player.team, by)
     player = Player.objects.select_for_update(of=("self",)).select_related("position").get(pk=player.pk, team=team)
     if player.status != Player.Status.ACTIVE:

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from league import confirm as confirmation
 from league.dungeonbowl import player_rules, redraft_selectors, selectors, services, spending, team_rules
 from league.dungeonbowl.draft_forms import DraftForm, EntryForm, NewTeamForm
-from league.dungeonbowl.models import GAME_SYSTEM, College, DiceRoll, Player, Position, Skill, Team
+from league.dungeonbowl.models import GAME_SYSTEM, College, DiceRoll, Player, Position, Skill, Team, TeamSeason
 from league.dungeonbowl.units import gp
 from league.idfields import IdChoiceField
 from league.models import League
@@ -131,8 +131,6 @@ def _refused_status(request: HttpRequest, form: forms.Form) -> int:
 
 def _entered(league: League, teams: list[Team]) -> dict[int, str]:
     """team pk -> the seasons it is entered in, for the commissioner's list (one query)."""
-    from league.dungeonbowl.league_models import TeamSeason
-
     out: dict[int, list[str]] = {}
     for team_id, season, division in TeamSeason.objects.filter(team__in=teams).values_list(
         "team_id", "entry__season__name", "entry__division__name"

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from django import forms
-from django.db.models import Q
+from django.urls import reverse
 
 HOME_WIN = "home"
 AWAY_WIN = "away"
@@ -195,27 +195,12 @@ class GameRules:
         raise NotImplementedError
 
     def import_entries(self, *, season, names: Sequence[str], by) -> dict[str, tuple[Any, bool, bool]]:
-        """The season's entry each home or away name of an import file means, created
-        when missing: {name: (entry, coach created, entry created)}. By default a
-        name is a coach's, of this league or created by ``by``
-        (``importer.coaches_for_names``), all placed in a fixed number of queries
-        (issue 13: an import costs about a bulk insert). A game whose lines name
-        teams overrides this; a ValidationError carries the name it refused as
-        ``import_name``."""
-        from league import versions
-        from league.importer import coaches_for_names
-        from league.models import Entry
-
-        coaches = coaches_for_names(names=names, league=season.league, by=by)
-        held = {entry.coach_id: entry for entry in
-                Entry.objects.filter(season=season, coach__in=[coach for coach, _ in coaches.values()])}
-        missing = [Entry(season=season, coach=coach) for coach, _ in coaches.values() if coach.pk not in held]
-        for entry in Entry.objects.bulk_create(missing):
-            held[entry.coach_id] = entry
-        if missing:
-            versions.bump(Q(pk=season.pk))  # bulk_create sends no post_save
-        new = {entry.coach_id for entry in missing}
-        return {name: (held[coach.pk], created, coach.pk in new) for name, (coach, created) in coaches.items()}
+        """For a game whose lines name teams (``import_sides = "teams"``): the season's
+        entry each home or away name of an import file means, created when missing:
+        {name: (entry, coach created, entry created)}; a ValidationError carries the
+        name it refused as ``import_name``. Lines naming coaches (the default) are
+        placed by the importer (``league.importer.coach_entries``)."""
+        raise NotImplementedError
 
     # Standings -------------------------------------------------------------------
 
@@ -248,8 +233,6 @@ class GameRules:
 
     def row_url(self, league, row) -> str:
         """Where a standings row links: the coach's page in the league."""
-        from django.urls import reverse
-
         return reverse("league:coach_detail", args=[league.slug, row.coach_id])
 
     def row_figures(self, row) -> str:

@@ -4,8 +4,7 @@ real Chromium, and sees the running cost and the budget left before submitting."
 import pytest
 from django.urls import reverse
 
-from league.dungeonbowl.league_models import DungeonBowlSettings
-from league.dungeonbowl.models import Position, Team
+from league.dungeonbowl.models import DungeonBowlSettings, Position, Team
 from tests.browser.chromium import CHROMIUM_ONLY, log_in, no_sideways_scroll, shot
 from tests.factories import CoachFactory, LeagueFactory, UserFactory
 

@@ -6,8 +6,7 @@ violation and nothing wider than the screen."""
 import pytest
 from django.urls import reverse
 
-from league.dungeonbowl.models import DiceRoll
-from league.dungeonbowl.playoff_models import PlayoffGame, PlayoffTie
+from league.dungeonbowl.models import DiceRoll, PlayoffGame, PlayoffTie
 from tests.browser.chromium import CHROMIUM_ONLY, log_in, no_sideways_scroll, screenshot_path
 from tests.dungeonbowl.builders import db_season
 from tests.dungeonbowl.playoff_builders import play_regular

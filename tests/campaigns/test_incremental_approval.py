@@ -16,7 +16,9 @@ from campaigns.balances import active_lines
 from campaigns.models import CampaignCoach, CampaignPointLine, FavourLine, LineKind, MomentUnlock
 from league import services
 from league.models import Fixture, Result
-from league.standings import approved_results, lp_before_round, played_result, season_entries, standings_by_round
+from league.ranking import lp_before_round, standings_by_round
+from league.selectors import approved_results, season_entries
+from league.standings import played_result
 from tests.campaigns.factories import make_campaign
 from tests.factories import LeagueFactory, SeasonFactory
 

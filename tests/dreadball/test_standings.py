@@ -6,7 +6,8 @@ import pytest
 from league.dreadball.models import DreadBallSettings
 from league.rules.base import PlayedResult
 from league.rules.dreadball import DreadBallRules
-from league.standings import EntryInfo, compute_table, standings_for
+from league.ranking import EntryInfo, compute_table
+from league.standings import standings_for
 
 ENTRIES = [EntryInfo(i, 100 + i, name, team=f"{name}'s team") for i, name in enumerate(["Ann", "Bea", "Cal", "Dov"], 1)]
 

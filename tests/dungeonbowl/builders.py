@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from league import season_services
 from league.dungeonbowl import services
-from league.dungeonbowl.league_models import DungeonBowlSettings
-from league.dungeonbowl.models import College, Team
+from league.dungeonbowl.models import College, DungeonBowlSettings, Team
 from league.models import League, Season
 from tests.factories import CoachFactory, LeagueFactory, SeasonFactory
 

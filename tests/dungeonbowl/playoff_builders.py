@@ -4,7 +4,7 @@ tests (DB-5b, DB-14)."""
 from __future__ import annotations
 
 from league import services as engine
-from league.dungeonbowl.playoff_models import PlayoffGame
+from league.dungeonbowl.models import PlayoffGame
 from league.models import Fixture, Result
 
 DICE = [4, 2]  # the winner's 2D6 at the table: 40,000 gp to the winner, 20,000 to the loser (DB-10)

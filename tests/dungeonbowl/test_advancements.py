@@ -8,8 +8,7 @@ from django.urls import reverse
 
 from league.dungeonbowl import player_rules as r
 from league.dungeonbowl import spending
-from league.dungeonbowl.league_models import PlayerAdvancement
-from league.dungeonbowl.models import Player, Position, Skill, Team
+from league.dungeonbowl.models import Player, PlayerAdvancement, Position, Skill, Team
 from tests.dungeonbowl.builders import db_season
 from tests.factories import CoachFactory
 

@@ -7,8 +7,7 @@ from django.core.management import call_command
 
 from league import layers
 from league.dungeonbowl import demo
-from league.dungeonbowl.models import DiceRoll, Player, Team, TreasuryLine
-from league.dungeonbowl.league_models import Honour
+from league.dungeonbowl.models import DiceRoll, Honour, Player, Team, TreasuryLine
 from league.dungeonbowl.seasons import season_over, trophy_holder_id
 from league.models import Division, Result, Season
 

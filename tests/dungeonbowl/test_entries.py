@@ -5,8 +5,7 @@ import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.urls import reverse
 
-from league.dungeonbowl.league_models import TeamSeason
-from league.dungeonbowl.models import College, DiceRoll, Position, Team, TreasuryLine
+from league.dungeonbowl.models import College, DiceRoll, Position, Team, TeamSeason, TreasuryLine
 from league.models import Division, Entry
 from tests.dungeonbowl.builders import FIRE, db_league, db_team
 from tests.factories import CoachFactory, SeasonFactory, UserFactory

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 from django.core.management import CommandError, call_command
 
-from league.dungeonbowl.league_models import TeamSeason
-from league.dungeonbowl.models import Player, Team, TreasuryLine
+from league.dungeonbowl.models import Player, Team, TeamSeason, TreasuryLine
 from league.models import Coach, Division, Entry, League, Season
 
 pytestmark = pytest.mark.django_db

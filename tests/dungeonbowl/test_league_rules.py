@@ -4,7 +4,7 @@ standings figures, summaries. No database."""
 import pytest
 from django.core.exceptions import ValidationError
 
-from league.dungeonbowl.league_models import DungeonBowlSettings
+from league.dungeonbowl.models import DungeonBowlSettings
 from league.rules import GAMES
 from league.rules.base import PlayedResult
 from league.rules.dungeonbowl import DungeonBowlRules

@@ -10,9 +10,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from league.dungeonbowl import redraft, redraft_selectors, services
-from league.dungeonbowl.league_models import TeamSeason
-from league.dungeonbowl.models import College, Position, Team
-from league.dungeonbowl.redraft_models import Redraft
+from league.dungeonbowl.models import College, Position, Redraft, Team, TeamSeason
 from league.models import Entry, Fixture, Result, Season
 from tests.dungeonbowl.builders import db_league, db_team
 from tests.dungeonbowl.offseason import finished_season

@@ -8,7 +8,7 @@ import time
 
 from league import services as engine
 from league.dungeonbowl import playoffs
-from league.dungeonbowl.playoff_models import PlayoffGame, PlayoffSlot as S
+from league.dungeonbowl.models import PlayoffGame, PlayoffSlot as S
 from league.models import Result
 from tests.concurrency import POSTGRES_ONLY, at_once
 from tests.dungeonbowl.builders import db_season

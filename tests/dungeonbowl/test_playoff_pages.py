@@ -10,9 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from league.dungeonbowl import playoffs
-from league.dungeonbowl.league_models import Honour
-from league.dungeonbowl.models import DiceRoll, Team
-from league.dungeonbowl.playoff_models import PlayoffGame, PlayoffSlot as S, PlayoffTie
+from league.dungeonbowl.models import DiceRoll, Honour, PlayoffGame, PlayoffSlot as S, PlayoffTie, Team
 from league.models import Fixture, Result, Round
 from tests.dungeonbowl.builders import db_league, db_season
 from tests.dungeonbowl.playoff_builders import facts, game, play_regular, win

@@ -7,9 +7,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from league import services as engine
 from league import season_services
 from league.dungeonbowl import playoffs
-from league.dungeonbowl.league_models import Honour, Placing
-from league.dungeonbowl.models import DiceRoll, Team, TreasuryLine
-from league.dungeonbowl.playoff_models import PlayoffGame, PlayoffSlot as S, PlayoffTie
+from league.dungeonbowl.models import (
+    DiceRoll, Honour, Placing, PlayoffGame, PlayoffSlot as S, PlayoffTie, Team, TreasuryLine,
+)
 from league.dungeonbowl.seasons import season_over, trophy_holder_id
 from league.models import Fixture, Result, Round
 from league.standings import compute_standings

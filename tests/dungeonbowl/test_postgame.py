@@ -8,8 +8,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from league import services as engine
-from league.dungeonbowl.league_models import GameReport, PlayerEffect
-from league.dungeonbowl.models import DiceRoll, Player, TreasuryLine
+from league.dungeonbowl.models import DiceRoll, GameReport, Player, PlayerEffect, TreasuryLine
 from league.forms import record_form, report_form
 from league.models import Fixture, Result
 from league.standings import standings_for

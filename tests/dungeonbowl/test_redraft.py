@@ -8,9 +8,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from league.dungeonbowl import redraft, redraft_selectors
-from league.dungeonbowl.league_models import Honour, Placing
-from league.dungeonbowl.models import DiceRoll, Player, Team, TreasuryLine
-from league.dungeonbowl.redraft_models import Redraft, RedraftRoll
+from league.dungeonbowl.models import DiceRoll, Honour, Placing, Player, Redraft, RedraftRoll, Team, TreasuryLine
 from league.models import Fixture
 from tests.dungeonbowl.builders import db_league, db_season
 from tests.dungeonbowl.offseason import finished_season

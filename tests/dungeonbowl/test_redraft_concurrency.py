@@ -3,9 +3,7 @@ its own connection and thread, empty the Treasury once and fix one budget, becau
 each step locks the team row and checks the step it expects. PostgreSQL only."""
 
 from league.dungeonbowl import redraft
-from league.dungeonbowl.league_models import Honour, Placing
-from league.dungeonbowl.models import Team, TreasuryLine
-from league.dungeonbowl.redraft_models import Redraft
+from league.dungeonbowl.models import Honour, Placing, Redraft, Team, TreasuryLine
 from tests.concurrency import POSTGRES_ONLY, at_once
 from tests.dungeonbowl.builders import db_season
 from tests.factories import UserFactory

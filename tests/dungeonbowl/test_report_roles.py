@@ -6,8 +6,7 @@ and which rows each step writes."""
 import pytest
 from django.urls import reverse
 
-from league.dungeonbowl.league_models import GameReport, PlayerEffect, PlayerGame
-from league.dungeonbowl.models import DiceRoll, TreasuryLine
+from league.dungeonbowl.models import DiceRoll, GameReport, PlayerEffect, PlayerGame, TreasuryLine
 from league.models import Fixture, Result
 from tests.dungeonbowl.builders import db_season
 from tests.dungeonbowl.test_postgame import post, teams

@@ -4,7 +4,7 @@ import datetime
 
 import pytest
 
-from league.dungeonbowl.league_models import Honour, Placing
+from league.dungeonbowl.models import Honour, Placing
 from league.dungeonbowl.seasons import season_over, trophy_holder_id
 from tests.dungeonbowl.builders import db_league, db_team
 from tests.factories import SeasonFactory

@@ -13,8 +13,7 @@ from django.urls import reverse
 from league import services as engine
 from league import season_services
 from league.dungeonbowl import playoffs, redraft, services
-from league.dungeonbowl.models import College, DiceRoll, Team
-from league.dungeonbowl.playoff_models import PlayoffSlot as S
+from league.dungeonbowl.models import College, DiceRoll, PlayoffSlot as S, Team
 from league.dungeonbowl.seasons import season_over, trophy_holder_id
 from league.models import Entry, Fixture, Season
 from tests.dungeonbowl.builders import db_league, db_team

@@ -15,7 +15,8 @@ from league import season_services
 from league.models import Fixture, Result
 from league.rules.base import ABANDONED, AWAY_WIN, DRAW, HOME_WIN, GameRules, PlayedResult, Stat
 from league.scheduling import division_sizes, draw_divisions
-from league.standings import EntryInfo, compute_table, standings_for
+from league.ranking import EntryInfo, compute_table
+from league.standings import standings_for
 from tests.factories import CoachFactory, EntryFactory, SeasonFactory
 
 # Division sizes (DB-2) -----------------------------------------------------------

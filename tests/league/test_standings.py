@@ -1,8 +1,8 @@
 """GB-9, GB-10: standings order, shared positions, tie explanations, history."""
 
 from league.guildball.models import GuildBallSettings
+from league.ranking import EntryInfo, PlayedResult, compute_table, lp_before_round, standings_by_round, with_history
 from league.rules.guildball import GuildBallRules
-from league.standings import EntryInfo, PlayedResult, compute_table, with_history
 
 RULES = GuildBallRules(GuildBallSettings(vp_target=12))
 
@@ -99,8 +99,6 @@ def test_position_history_and_movement():
 
 
 def test_lp_before_a_round_counts_only_earlier_rounds_gb18():
-    from league.standings import lp_before_round, standings_by_round
-
     es = entries("A", "B", "C", "D")
     # Round 2 reported before round 1 was approved: order of approval does not matter.
     rs = [result(2, 1, 3, 12, 0), result(1, 1, 2, 12, 0), result(1, 3, 4, 12, 0), result(3, 2, 4, 12, 0)]

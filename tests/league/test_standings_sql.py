@@ -18,7 +18,8 @@ from league.rules.base import PlayedResult
 from league.rules.dreadball import DreadBallRules
 from league.rules.guildball import GuildBallRules
 from league.rules.terms import ENGINE_TERMS, Summed
-from league.standings import compute_standings, history_for, season_inputs, standings_for, with_history
+from league.ranking import with_history
+from league.standings import compute_standings, history_for, season_inputs, standings_for
 from tests.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db

@@ -444,18 +444,3 @@ class DiceRoll(models.Model):
     @property
     def total(self) -> int:
         return sum(self.values)
-
-
-# League play (settings, seasons, game reports) lives in its own module to keep
-# this one readable; importing it here registers the models with the app.
-from league.dungeonbowl.league_models import (  # noqa: E402,F401
-    DungeonBowlSettings,
-    GameReport,
-    Honour,
-    PlayerEffect,
-    PlayerAdvancement,
-    PlayerGame,
-    TeamSeason,
-)
-from league.dungeonbowl.redraft_models import Redraft, RedraftRoll  # noqa: E402,F401
-from league.dungeonbowl.playoff_models import PlayoffGame, PlayoffTie  # noqa: E402,F401

@@ -1,0 +1,22 @@
+"""Field validators the models use: a leaf that imports no other module of the site,
+so league/models.py needs nothing that needs the models."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from django.core.exceptions import ValidationError
+
+DISCORD_HOSTS = ("discord.com", "discordapp.com", "canary.discord.com", "ptb.discord.com")
+
+
+def validate_webhook_url(url: str) -> None:
+    """Only Discord's own webhook addresses over HTTPS: the server posts to this
+    address, so it must not be pointed at anything else (a machine on our network)."""
+    if not url:
+        return
+    parts = urlsplit(url)
+    if parts.scheme != "https" or (parts.hostname or "").lower() not in DISCORD_HOSTS or not parts.path.startswith(
+        "/api/webhooks/"
+    ):
+        raise ValidationError("Paste the webhook address Discord gives you (https://discord.com/api/webhooks/…).")
