@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from league.admin_scoping import BoundedInlineMixin, BoundedSelectionMixin, CheckedModelForm
+from league.admin_scoping import BoundedInlineMixin, CheckedModelForm, SuperuserEditsAdminMixin
 from league.dungeonbowl.models import College, Position, PositionGroup, Skill, target
 from league.words import thousands
 
@@ -26,24 +26,6 @@ def gold(field: str, description: str, *, signed: bool = False):
 
     column.__name__ = f"{field}_gp"
     return column
-
-
-class SuperuserEditsAdminMixin(BoundedSelectionMixin):
-    """Edited by a superuser, read by any staff user (organisers)."""
-
-    form = CheckedModelForm
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return request.user.is_superuser
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return request.user.is_superuser
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return request.user.is_superuser
-
-    def has_view_permission(self, request, obj=None) -> bool:
-        return request.user.is_active and request.user.is_staff
 
 
 class PositionGroupInline(BoundedInlineMixin, SuperuserEditsAdminMixin, admin.TabularInline):

@@ -5,7 +5,7 @@ import pytest
 
 from league.dreadball.models import DreadBallSettings
 from league.rules.base import PlayedResult
-from league.rules.dreadball import DreadBallRules
+from league.dreadball.rules import DreadBallRules
 from league.standings import EntryInfo, compute_table, standings_for
 
 ENTRIES = [EntryInfo(i, 100 + i, name, team=f"{name}'s team") for i, name in enumerate(["Ann", "Bea", "Cal", "Dov"], 1)]

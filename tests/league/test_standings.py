@@ -1,7 +1,7 @@
 """GB-9, GB-10: standings order, shared positions, tie explanations, history."""
 
 from league.guildball.models import GuildBallSettings
-from league.rules.guildball import GuildBallRules
+from league.guildball.rules import GuildBallRules
 from league.standings import EntryInfo, PlayedResult, compute_table, with_history
 
 RULES = GuildBallRules(GuildBallSettings(vp_target=12))
