@@ -72,7 +72,7 @@ def build_league(size: int, *, double: bool = True, seed: int = 40, logins: bool
     tag = uuid.uuid4().hex[:8]
     rng = random.Random(seed)
     organiser = get_user_model().objects.create_user(username=f"bench-{tag}-organiser")
-    league = League.objects.create(name=f"{name} {tag}", slug=f"benchmark-{tag}")
+    league = League.objects.create(name=f"{name} {tag}", slug=f"benchmark-{tag}", game_system="guildball")
     league.organisers.add(organiser)
     season = Season.objects.create(league=league, name="Benchmark", double_round_robin=double,
                                    start_date=timezone.localdate() - datetime.timedelta(days=7 * size))
@@ -104,7 +104,7 @@ def build_other_leagues(count: int) -> None:
     """``count`` small leagues with a season each, for the league list."""
     tag = uuid.uuid4().hex[:8]
     leagues = League.objects.bulk_create(
-        League(name=f"League {i:04d} {tag}", slug=f"league-{i:04d}-{tag}") for i in range(count)
+        League(name=f"League {i:04d} {tag}", slug=f"league-{i:04d}-{tag}", game_system="guildball") for i in range(count)
     )
     Season.objects.bulk_create(
         Season(league=league, name="Spring", start_date=timezone.localdate()) for league in leagues
@@ -139,7 +139,7 @@ def bulk_insert_csv(text: str, *, by) -> int:
     table, no checks and nothing derived."""
     lines = [line.split(",") for line in text.splitlines()[1:]]
     tag = uuid.uuid4().hex[:8]
-    league = League.objects.create(name=f"Bulk {tag}", slug=f"bulk-{tag}")
+    league = League.objects.create(name=f"Bulk {tag}", slug=f"bulk-{tag}", game_system="guildball")
     league.organisers.add(by)
     season = Season.objects.create(league=league, name="Imported", start_date=timezone.localdate())
     names = sorted({name for line in lines for name in line[2:4]})

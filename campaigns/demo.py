@@ -132,6 +132,7 @@ def load_demo(*, today: datetime.date | None = None) -> League | None:
     league = League.objects.create(
         name=DEMO_LEAGUE,
         slug=DEMO_SLUG,
+        game_system="guildball",
         description="A demo Guild Ball: The Big League campaign loaded by quickstart.",
     )
     league.organisers.add(organiser)

@@ -85,6 +85,7 @@ def organiser_panel(context: Mapping[str, Any]) -> str:
 
 LAYER = Layer(
     name="The Big League",
+    app_label="campaigns",
     game_systems=GAME_SYSTEMS,
     result_approved=ledgers.on_result_approved,
     result_withdrawn=ledgers.on_result_withdrawn,

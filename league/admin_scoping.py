@@ -390,3 +390,22 @@ class ScopedRelatedFilter(admin.RelatedFieldListFilter):
         except NotRegistered:
             queryset = model._default_manager.all()
         return [(obj.pk, str(obj)) for obj in queryset.filter(pk__in=pks)]
+
+
+class SuperuserEditsAdminMixin(BoundedSelectionMixin):
+    """Edited by a superuser, read by any staff user (organisers): the rows every league shares, such as
+    Dungeon Bowl's colleges and DreadBall's published teams."""
+
+    form = CheckedModelForm
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return request.user.is_superuser
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return request.user.is_superuser
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return request.user.is_superuser
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return request.user.is_active and request.user.is_staff

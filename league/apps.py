@@ -10,7 +10,6 @@ class LeagueConfig(AppConfig):
 
         from league import checks, plaintext, versions  # noqa: F401  (checks registers the deploy checks)
         from league.models import Coach, Division, Entry, Fixture, League, Result, Round, Season
-        from league.rules import GAMES
 
         # Every text column of every app refuses control characters (issue 19.1).
         plaintext.install()
@@ -23,8 +22,5 @@ class LeagueConfig(AppConfig):
         versions.track(Round, lambda rnd: Q(pk=rnd.season_id))
         versions.track(Fixture, lambda fixture: Q(rounds__pk=fixture.round_id))
         versions.track(Result, lambda result: Q(rounds__fixtures__pk=result.fixture_id))
-        for rules in GAMES.values():
-            if rules.settings_model is not None:
-                versions.track(rules.settings_model, lambda settings: Q(league_id=settings.league_id))
-            for model in rules.detail_models:
-                versions.track(model, lambda detail: Q(rounds__fixtures__result__pk=detail.result_id))
+        # The games register themselves (and their rows) from their own ready():
+        # league.rules.register, as layers do with league.layers.register.

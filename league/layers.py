@@ -69,6 +69,9 @@ class DemoReport:
 class Layer:
     name: str
     game_systems: frozenset[str]
+    # The layer's Django app, when it has models of its own: the organisers get
+    # their permissions (league.permissions.organiser_apps).
+    app_label: str | None = None
     result_approved: Callable[[Any], None] | None = None
     result_withdrawn: Callable[[Any], None] | None = None
     # The import's bulk path (issue 13): every result is approved, then this derives
@@ -111,6 +114,10 @@ def register(layer: Layer) -> None:
 
 def layers() -> tuple[Layer, ...]:
     return tuple(_LAYERS)
+
+
+def app_labels() -> tuple[str, ...]:
+    return tuple(dict.fromkeys(layer.app_label for layer in _LAYERS if layer.app_label))
 
 
 def layers_for(game_system: str) -> list[Layer]:

@@ -1,7 +1,8 @@
 """The league engine: coaches, leagues, seasons, entries, rounds, fixtures, results.
 
 Nothing here is specific to one game: what a result means (draws, League Points,
-tiebreakers) lives in ``league/rules/<game>.py``.
+tiebreakers) lives in each game's app (``league/<game>/rules.py``), registered in
+``league.rules``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 
 from league.datebounds import EARLIEST, LATEST, MAX_ROUNDS, validate_match_date
+from league.rules import game_choices, rules_class  # game_choices: also named by migration 0002
 from league.validators import validate_webhook_url
 
 # STYLE habit 15: what a person or a file can enter is bounded here too, by
@@ -31,12 +33,6 @@ def _date_within_bounds(field: str) -> Q:
     9999-12-31 broke every .ics feed that listed it)."""
     return Q(**{f"{field}__gte": EARLIEST, f"{field}__lte": LATEST})
 
-
-def game_choices() -> list[tuple[str, str]]:
-    """The game systems the engine knows (league/rules), for ``League.game_system``."""
-    from league.rules import game_choices
-
-    return game_choices()
 
 
 class Coach(models.Model):
@@ -87,7 +83,7 @@ class LeagueQuerySet(models.QuerySet):
 class League(models.Model):
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=120, unique=True)
-    game_system = models.CharField(max_length=20, choices=game_choices, default="guildball")
+    game_system = models.CharField(max_length=20, choices=game_choices)  # no default game
     organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="organised_leagues")
     description = models.TextField(blank=True)
     created_at = models.DateTimeField(default=timezone.now)
@@ -114,23 +110,17 @@ class League(models.Model):
     def named_by_team(self) -> bool:
         """The game names sides by their team (Dungeon Bowl): its tables, fixture
         lists, results and feeds lead with the team, the coach under it. No query."""
-        from league.rules import rules_class
-
         return rules_class(self.game_system).rows_named_by_team
 
     @cached_property
     def rules(self):
         """The league's game rules bound to its settings (one query, then cached on
         this instance)."""
-        from league.rules import rules_class
-
         return rules_class(self.game_system).for_league(self)
 
     @property
     def allows_friendlies(self) -> bool:
         """Whether the organiser adds friendlies from the site (DB-5a); no query."""
-        from league.rules import rules_class
-
         return rules_class(self.game_system).friendlies
 
     def is_organised_by(self, user) -> bool:

@@ -7,15 +7,22 @@ from django.contrib.auth.models import Group, Permission
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 
+from league import layers, rules
+
 ORGANISER_GROUP = "Organisers"
-ORGANISER_APPS = ("league", "guildball", "campaigns", "dungeonbowl", "dreadball")
+
+
+def organiser_apps() -> tuple[str, ...]:
+    """The engine's app, then every registered game's and layer's (league.rules,
+    league.layers): their models are the organisers'."""
+    return tuple(dict.fromkeys(("league", *rules.app_labels(), *layers.app_labels())))
 
 
 def organiser_group() -> Group:
-    """The group with every permission on the league and campaign models; created or
-    brought up to date when called (after migrations have created permissions)."""
+    """The group with every permission on the league, game and layer models; created
+    or brought up to date when called (after migrations have created permissions)."""
     group, _ = Group.objects.get_or_create(name=ORGANISER_GROUP)
-    group.permissions.set(Permission.objects.filter(content_type__app_label__in=ORGANISER_APPS))
+    group.permissions.set(Permission.objects.filter(content_type__app_label__in=organiser_apps()))
     return group
 
 

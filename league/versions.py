@@ -34,6 +34,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from django.apps import apps
 from django.core.cache import cache
 from django.db import connection
 from django.db.models import Q
@@ -43,13 +44,19 @@ from django.http import QueryDict
 _TRACKED: dict[type, Callable[[Any], Q]] = {}
 
 
+def _season_model():
+    # By its app label: this module sits below the models (league.models ->
+    # league.rules -> here), so it names the model instead of importing it.
+    return apps.get_model("league", "Season")
+
+
 _deferred: contextvars.ContextVar[list[Q] | None] = contextvars.ContextVar("versions_deferred", default=None)
 
 
 def bump(seasons: Q) -> None:
     """Give every season selected by ``seasons`` a new version (once at the end of
     a ``deferred()`` block)."""
-    from league.models import Season
+    Season = _season_model()
 
     pending = _deferred.get()
     if pending is not None:
@@ -153,7 +160,7 @@ def cached(season, name: str, compute: Callable[[], Any]) -> Any:
 @functools.cache
 def _versions_sql() -> str:
     """The SQL of ``league_versions``, written by the ORM once per process."""
-    from league.models import Season
+    Season = _season_model()
 
     seasons = Season.objects.filter(league__slug="?").order_by("-start_date", "-id").values_list("pk", "name", "version")
     sql, params = seasons.query.sql_with_params()
@@ -283,7 +290,7 @@ def leagues_key(request, leagues, *, extra: str = "") -> str:
     league list): what it shows of each league and the versions of their seasons
     (current season, its coaches). Two queries of plain values, each reading only
     the page's rows: no model is built unless the page has to be."""
-    from league.models import Season
+    Season = _season_model()
 
     shown = list(leagues.values_list("pk", "slug", "game_system", "name"))
     seasons = sorted(

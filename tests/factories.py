@@ -39,6 +39,7 @@ class LeagueFactory(factory.django.DjangoModelFactory):
 
     name = factory.Sequence(lambda n: f"League {n}")
     slug = factory.Sequence(lambda n: f"league-{n}")
+    game_system = "guildball"
 
     @factory.post_generation
     def organisers(self, create, extracted, **kwargs):

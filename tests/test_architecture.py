@@ -1,64 +1,78 @@
-"""The engine knows no game layer (issue 6): no module under ``league/`` imports the
-Big League's ``campaigns`` app, except the project's settings and root URLs. A
-layer plugs in through ``league.layers`` instead. Read with ``ast``, so an import
-inside a function or a ``from campaigns...`` line counts, and a word in a
-comment or a string does not."""
+"""The architecture is kept by import-linter's contracts in ``.importlinter`` (issue
+20), run by ``.ci/run`` and here, so the suite fails too: the engine imports no game
+and no layer, and a game imports no layer. A game and a layer plug in through
+registries filled from their ``AppConfig.ready()`` (``league.rules``,
+``league.layers``) instead.
+
+The contracts are also run on a small tree of made-up modules, one bad import at a
+time, to show each of them can fail (an import inside a function counts too)."""
 
 from __future__ import annotations
 
-import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-LEAGUE = Path(__file__).resolve().parent.parent / "league"
-ALLOWED = {LEAGUE / "settings.py", LEAGUE / "urls.py"}
-LAYER_APPS = ("campaigns",)
+ROOT = Path(__file__).resolve().parent.parent
+CONFIG = ROOT / ".importlinter"
+LINT = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
 
 
-def engine_modules() -> list[Path]:
-    return sorted(
-        path for path in LEAGUE.rglob("*.py") if path not in ALLOWED and "migrations" not in path.relative_to(LEAGUE).parts
+def lint(cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", LINT, str(CONFIG), "--no-cache", "--no-logo"],
+        cwd=cwd, capture_output=True, text=True, timeout=120,
     )
 
 
-def imported_modules(source: str) -> list[tuple[int, str]]:
-    """Every module an import statement names, with its line (relative imports
-    stay inside the package, so they name no layer)."""
-    found = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            found.extend((node.lineno, alias.name) for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found.append((node.lineno, node.module))
-    return found
+def test_the_project_keeps_every_contract():
+    run = lint(ROOT)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "0 broken" in run.stdout
 
 
-def layer_imports(source: str) -> list[tuple[int, str]]:
-    return [
-        (line, name)
-        for line, name in imported_modules(source)
-        if any(name == app or name.startswith(app + ".") for app in LAYER_APPS)
+def project(tmp_path: Path, bad: dict[str, str]) -> Path:
+    """A tree with the packages the contracts name (and a game of its own), each
+    module empty unless ``bad`` gives its text."""
+    modules = [
+        "league/__init__.py", "league/models.py", "league/rules/__init__.py", "league/settings.py",
+        "league/guildball/__init__.py", "league/guildball/rules.py", "league/dungeonbowl/__init__.py",
+        "league/dungeonbowl/rules.py", "league/dreadball/__init__.py", "campaigns/__init__.py", "campaigns/layer.py",
     ]
+    for name in modules:
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(bad.get(name, ""), encoding="utf-8")
+    return tmp_path
 
 
-def test_the_check_sees_every_form_of_import():
-    source = (
-        "import campaigns\nimport campaigns.models as m\nfrom campaigns import setup\n"
-        "def f():\n    from campaigns.ledgers import adjust\n"
-        "# import campaigns\nx = 'from campaigns import nothing'\nimport campaignsx\nfrom league import layers\n"
-    )
-    assert layer_imports(source) == [
-        (1, "campaigns"), (2, "campaigns.models"), (3, "campaigns"), (5, "campaigns.ledgers"),
-    ]
+def test_a_clean_tree_keeps_the_contracts(tmp_path):
+    # A game imports the engine and its own modules; a layer imports the engine and a game.
+    tree = project(tmp_path, {
+        "league/guildball/rules.py": "from league import models\nfrom league.guildball import __name__\n",
+        "campaigns/layer.py": "import league.guildball.rules\nimport league.rules\n",
+    })
+    run = lint(tree)
+    assert run.returncode == 0, run.stdout + run.stderr
 
 
-def test_engine_modules_are_found():
-    names = {path.relative_to(LEAGUE).as_posix() for path in engine_modules()}
-    assert {"models.py", "services.py", "importer.py", "rules/guildball.py", "layers.py"} <= names
-    assert "settings.py" not in names and not any(name.startswith("migrations/") for name in names)
-
-
-@pytest.mark.parametrize("path", engine_modules(), ids=lambda path: path.relative_to(LEAGUE).as_posix())
-def test_engine_module_imports_no_layer(path: Path):
-    assert layer_imports(path.read_text(encoding="utf-8")) == []
+@pytest.mark.parametrize("module,source,contract", [
+    ("league/models.py", "from league.guildball import rules\n", "The engine imports no game"),
+    ("league/rules/__init__.py", "def f():\n    import league.dungeonbowl.rules\n", "The engine imports no game"),
+    # Through another module: league.models -> league.rules -> a game.
+    ("league/models.py", "import league.rules\n", None),
+    ("league/dreadball/__init__.py", "from league.dungeonbowl import rules\n", "The engine imports no game"),
+    ("league/models.py", "from campaigns import layer\n", "The engine imports no layer"),
+    ("league/guildball/rules.py", "import campaigns.layer\n", "Games import no layer"),
+])
+def test_each_contract_can_fail(tmp_path, module, source, contract):
+    bad = {module: source}
+    if contract is None:  # the indirect case
+        bad["league/rules/__init__.py"] = "from league.dreadball import __name__\n"
+        contract = "The engine imports no game"
+    run = lint(project(tmp_path, bad))
+    assert run.returncode == 1, run.stdout + run.stderr
+    broken = [line for line in run.stdout.splitlines() if line.endswith(" BROKEN")]
+    assert any(line.startswith(contract) for line in broken), run.stdout

@@ -127,7 +127,8 @@ def try_control_characters() -> None:
 
 def _env(database_url: str) -> dict:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE")}
-    env.update(DATABASE_URL=database_url, DJANGO_SETTINGS_MODULE="league.settings")
+    # The suite's settings (tests/settings.py): the fresh database knows the same apps.
+    env.update(DATABASE_URL=database_url, DJANGO_SETTINGS_MODULE="tests.settings")
     return env
 
 

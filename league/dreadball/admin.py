@@ -10,10 +10,9 @@ from django.contrib import admin
 from django.db.models import Count
 
 from league.admin import OrganiserScopedAdmin, OrganiserScopedInline
-from league.admin_scoping import BoundedInlineMixin
+from league.admin_scoping import BoundedInlineMixin, SuperuserEditsAdminMixin
 from league.dreadball.models import DreadBallResult, DreadBallTeam, PublishedPlayer, RosterPlayer, TeamType
 from league.dreadball.services import give_published_roster, name_entry
-from league.dungeonbowl.admin import SuperuserEditsAdminMixin
 from league.models import League
 
 

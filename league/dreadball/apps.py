@@ -11,9 +11,12 @@ class DreadBallConfig(AppConfig):
     verbose_name = "DreadBall"
 
     def ready(self) -> None:
-        from league import layers
+        from league import layers, rules
         from league.dreadball import demo
         from league.dreadball.panels import roster_panel
+        from league.dreadball.rules import DreadBallRules
+
+        rules.register(DreadBallRules)
 
         # DR-5: the coach's page shows the team's roster (a panel, so the engine's
         # template knows nothing of DreadBall).

@@ -16,7 +16,8 @@ from django.shortcuts import redirect
 from django.utils.text import slugify
 
 from league.admin_scoping import (
-    BoundedInlineMixin, BoundedSelectionMixin, CheckedModelForm, OrganiserScopedAdmin, error_text,
+    BoundedInlineMixin, BoundedSelectionMixin, CheckedModelForm, OrganiserScopedAdmin, SuperuserEditsAdminMixin,
+    error_text,
 )
 from league.dungeonbowl import services
 from league.dungeonbowl.models import (
@@ -38,24 +39,6 @@ def gold(field: str, description: str, *, signed: bool = False):
 
     column.__name__ = f"{field}_gp"
     return column
-
-
-class SuperuserEditsAdminMixin(BoundedSelectionMixin):
-    """Edited by a superuser, read by any staff user (organisers)."""
-
-    form = CheckedModelForm
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return request.user.is_superuser
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return request.user.is_superuser
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return request.user.is_superuser
-
-    def has_view_permission(self, request, obj=None) -> bool:
-        return request.user.is_active and request.user.is_staff
 
 
 class PositionGroupInline(BoundedInlineMixin, SuperuserEditsAdminMixin, admin.TabularInline):

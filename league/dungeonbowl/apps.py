@@ -13,11 +13,13 @@ class DungeonBowlConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models import Q
 
-        from league import layers, versions
+        from league import layers, rules, versions
         from league.dungeonbowl import demo
-        from league.dungeonbowl.league_models import Honour, TeamSeason
+        from league.dungeonbowl.models import Honour, PlayoffGame, TeamSeason
         from league.dungeonbowl.panels import fixture_panel, league_panel, my_fixtures_panel, organiser_panel
-        from league.dungeonbowl.playoff_models import PlayoffGame
+        from league.dungeonbowl.rules import DungeonBowlRules
+
+        rules.register(DungeonBowlRules)
 
         # A team's place in a season links its standings row to the team (versions.py).
         versions.track(TeamSeason, lambda ts: Q(entries__pk=ts.entry_id))

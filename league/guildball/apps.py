@@ -5,3 +5,11 @@ class GuildBallConfig(AppConfig):
     name = "league.guildball"
     label = "guildball"
     verbose_name = "Guild Ball"
+
+    def ready(self) -> None:
+        # The engine reads its games from one explicit registry (league.rules), as it
+        # reads its layers; Guild Ball adds itself here.
+        from league import rules
+        from league.guildball.rules import GuildBallRules
+
+        rules.register(GuildBallRules)

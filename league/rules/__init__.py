@@ -1,20 +1,38 @@
 """What differs between game systems: result reporting, points, standings.
 
 The engine asks a league for ``league.rules`` (its game's ``GameRules`` bound to
-the league's settings) and never branches on the game. Adding a game means one
-module here with a ``GameRules`` subclass, listed in ``GAMES``.
+the league's settings) and never branches on the game. It imports no game: each
+game is an app of its own whose ``AppConfig.ready()`` calls ``register`` with its
+``GameRules`` subclass (``league/guildball/apps.py``), as a layer registers with
+``league.layers``. Adding a game touches no file here.
 """
 
 from __future__ import annotations
 
+from django.db.models import Q
+
+from league import versions
 from league.rules.base import GameRules, Stat, Verdict
-from league.rules.dreadball import DreadBallRules
-from league.rules.dungeonbowl import DungeonBowlRules
-from league.rules.guildball import GuildBallRules
 
-__all__ = ["GAMES", "GameRules", "Stat", "Verdict", "game_choices", "rules_class"]
+__all__ = [
+    "GAMES", "GameRules", "Stat", "Verdict", "app_labels", "game_choices", "import_fallback", "register", "rules_class",
+]
 
-GAMES: dict[str, type[GameRules]] = {cls.system: cls for cls in (GuildBallRules, DungeonBowlRules, DreadBallRules)}
+# Filled from the games' ready(), in INSTALLED_APPS order; read through the functions below.
+GAMES: dict[str, type[GameRules]] = {}
+
+
+def register(rules: type[GameRules]) -> None:
+    """Add a game once (``ready()`` can run twice in tests); its ``system`` is its key.
+    What a season's pages show comes from the game's settings and detail rows too
+    (league/versions.py)."""
+    if GAMES.get(rules.system) is rules:
+        return
+    GAMES[rules.system] = rules
+    if rules.settings_model is not None:
+        versions.track(rules.settings_model, lambda settings: Q(league_id=settings.league_id))
+    for model in rules.detail_models:
+        versions.track(model, lambda detail: Q(rounds__fixtures__result__pk=detail.result_id))
 
 
 def rules_class(game_system: str) -> type[GameRules]:
@@ -22,4 +40,18 @@ def rules_class(game_system: str) -> type[GameRules]:
 
 
 def game_choices() -> list[tuple[str, str]]:
+    """``League.game_system``'s choices: every registered game."""
     return [(system, cls.name) for system, cls in GAMES.items()]
+
+
+def app_labels() -> tuple[str, ...]:
+    """The Django apps the registered games live in (their models' permissions go to
+    the organisers)."""
+    return tuple(dict.fromkeys(cls.app_label for cls in GAMES.values()))
+
+
+def import_fallback() -> str | None:
+    """The game ``import_results`` reads a file as when nothing else tells: the one
+    game that says so (``GameRules.import_fallback``), or None."""
+    found = [system for system, cls in GAMES.items() if cls.import_fallback]
+    return found[0] if len(found) == 1 else None

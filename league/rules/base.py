@@ -93,6 +93,7 @@ class GameRules:
 
     system: ClassVar[str]
     name: ClassVar[str]
+    app_label: ClassVar[str]  # the game's Django app: its models' permissions go to organisers
     entry_label: ClassVar[str] = "Team"  # what a coach fields: "Guild", "Team"
     rows_named_by_team: ClassVar[bool] = False  # standings list teams (DB) rather than coaches
     score_label: ClassVar[str | None] = None  # the unit of a side's score: "VP", "TD"
@@ -114,7 +115,10 @@ class GameRules:
     # between "away" and "status" (Dungeon Bowl's dice and Gather Funds follow it).
     # Columns are matched by name, so this sets the order shown, not a requirement.
     import_header: ClassVar[tuple[str, ...] | None] = None
-    import_sides: ClassVar[str] = "coaches"  # what a line's home and away name ("teams")
+    import_sides: ClassVar[str] = "coaches"
+    # ``import_results`` reads a file as this game when neither ``--game``, the league
+    # it names nor its header tells (at most one game says so).
+    import_fallback: ClassVar[bool] = False  # what a line's home and away name ("teams")
     friendlies: ClassVar[bool] = False  # the organiser adds friendlies from the site (DB-5a)
     min_entries: ClassVar[int] = 2  # GB-2: a round robin needs two sides; Dungeon Bowl asks 4 (DB-1)
 

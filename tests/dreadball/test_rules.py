@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 
 from league.dreadball.models import DreadBallSettings
 from league.rules.base import PlayedResult
-from league.rules.dreadball import DreadBallRules
+from league.dreadball.rules import DreadBallRules
 
 
 def decision(winner: str, difference: int, rush: int, sudden_death: bool) -> str | None:

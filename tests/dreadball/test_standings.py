@@ -5,7 +5,7 @@ import pytest
 
 from league.dreadball.models import DreadBallSettings
 from league.rules.base import PlayedResult
-from league.rules.dreadball import DreadBallRules
+from league.dreadball.rules import DreadBallRules
 from league.ranking import EntryInfo, compute_table
 from league.standings import standings_for
 

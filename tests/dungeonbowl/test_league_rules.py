@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from league.dungeonbowl.models import DungeonBowlSettings
 from league.rules import GAMES
 from league.rules.base import PlayedResult
-from league.rules.dungeonbowl import DungeonBowlRules
+from league.dungeonbowl.rules import DungeonBowlRules
 
 
 def facts(home=1, away=0, ending="touchdown", **extra):

@@ -5,7 +5,7 @@ from django.core.exceptions import ValidationError
 
 from league.guildball.models import GuildBallSettings
 from league.rules.base import PlayedResult
-from league.rules.guildball import GuildBallRules
+from league.guildball.rules import GuildBallRules
 
 RULES = GuildBallRules(GuildBallSettings(vp_target=12))
 QUICK = GuildBallRules(GuildBallSettings(vp_target=6))

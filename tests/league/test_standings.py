@@ -1,8 +1,8 @@
 """GB-9, GB-10: standings order, shared positions, tie explanations, history."""
 
 from league.guildball.models import GuildBallSettings
+from league.guildball.rules import GuildBallRules
 from league.ranking import EntryInfo, PlayedResult, compute_table, lp_before_round, standings_by_round, with_history
-from league.rules.guildball import GuildBallRules
 
 RULES = GuildBallRules(GuildBallSettings(vp_target=12))
 

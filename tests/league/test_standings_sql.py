@@ -15,8 +15,8 @@ from league import season_services
 from league.dreadball.models import DreadBallResult
 from league.models import Fixture, Result, Season
 from league.rules.base import PlayedResult
-from league.rules.dreadball import DreadBallRules
-from league.rules.guildball import GuildBallRules
+from league.dreadball.rules import DreadBallRules
+from league.guildball.rules import GuildBallRules
 from league.rules.terms import ENGINE_TERMS, Summed
 from league.ranking import with_history
 from league.standings import compute_standings, history_for, season_inputs, standings_for

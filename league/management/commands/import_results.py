@@ -14,9 +14,7 @@ from django.core.management.base import BaseCommand, CommandError
 from league.import_files import BadRow, read_rows, required_columns, rules_for
 from league.importer import DEFAULT_SEASON, ImportRefused, game_for_header, import_rows
 from league.models import League
-from league.rules import GAMES
-
-DEFAULT_GAME = "guildball"  # the files this command read before it knew other games
+from league.rules import GAMES, import_fallback
 
 
 class Command(BaseCommand):
@@ -33,7 +31,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--game", choices=sorted(GAMES), default=None,
             help="the league's game (default: the game of the existing league the file names, else the game whose "
-            f"header the file has, else {DEFAULT_GAME})"
+            f"header the file has, else {import_fallback() or 'none: give --game'})"
         )
         parser.add_argument(
             "--by",
@@ -112,7 +110,10 @@ class Command(BaseCommand):
         league = " ".join(first[columns.index("league")].split()) if "league" in columns and len(first) == len(columns) else ""
         if "\x00" in league or len(league) > League._meta.get_field("name").max_length:
             league = ""  # no league has that name (a long one was SQLite's "LIKE pattern too complex")
-        return game_for_header(columns, league) or DEFAULT_GAME
+        game = game_for_header(columns, league) or import_fallback()
+        if game is None:
+            raise CommandError(f"{path.name}: say which game the file is for with --game ({', '.join(sorted(GAMES))}).")
+        return game
 
     @staticmethod
     def _refusal(path: Path, error: BadRow) -> str:

@@ -38,8 +38,8 @@ from league.dreadball.models import (
     DreadBallSettings,
 )
 from league.rules.base import ABANDONED, AWAY_WIN, DRAW, HOME_WIN, GameRules, Stat, Verdict
-from league.rules.terms import DRAWN, LOST_TO_OPPONENT, WON, Detail, Flag, when
 from league.rules.importing import parse_choice, parse_whole_number
+from league.rules.terms import DRAWN, LOST_TO_OPPONENT, WON, Detail, Flag, when
 
 WINNERS = (HOME_WIN, AWAY_WIN, DRAW)
 YES_NO = {"yes": True, "no": False}
@@ -90,6 +90,7 @@ def check_result(*, winner: str, difference: int, rush: int, sudden_death: bool)
 class DreadBallRules(GameRules):
     system = "dreadball"
     name = "DreadBall"
+    app_label = "dreadball"
     entry_label = "Team"
     rows_named_by_team = False
     score_label = None  # DR-1: one running difference, no score per side

@@ -11,8 +11,8 @@ from django.core.exceptions import ValidationError
 from league.forms import MAX_SCORE
 from league.guildball.forms import GuildBallResultForm
 from league.guildball.models import GuildBallSettings
-from league.rules.importing import parse_whole_number
 from league.rules.base import ABANDONED, AWAY_WIN, HOME_WIN, GameRules, Stat, Verdict
+from league.rules.importing import parse_whole_number
 from league.rules.terms import ABANDONED_MATCH, WON, Difference, Score, when
 
 WIN_LP = 3  # GB-7
@@ -23,6 +23,8 @@ GOAL_OVERSHOOT = 4  # GB-8 Decision: a goal scored from target - 1 ends at targe
 class GuildBallRules(GameRules):
     system = "guildball"
     name = "Guild Ball: The Big League"
+    app_label = "guildball"
+    import_fallback = True  # the files import_results read before it knew other games
     entry_label = "Guild"
     score_label = "VP"
     allows_draws = False

@@ -17,9 +17,15 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils.text import slugify
 
-from league.dungeonbowl import postgame_rules, team_rules
+from league.dungeonbowl import playoffs, postgame_rules, services, team_rules
 from league.dungeonbowl.forms import DungeonBowlResultForm
-from league.dungeonbowl.league_models import MAX_PER_PLAYER, MAX_TD, DungeonBowlSettings, Ending, GameReport, PlayerEffect
+from league.dungeonbowl.models import (
+    MAX_PER_PLAYER, MAX_TD, DungeonBowlSettings, Ending, GameReport, PlayerEffect, TeamSeason,
+)
+from league.dungeonbowl.models import Team
+from league.dungeonbowl.playoffs import NO_DRAW, NO_UNPLAYED, lock_playoff_sides
+from league.dungeonbowl.postgame import apply_postgame, lock_teams, log_reported_dice, reverse_postgame
+from league.dungeonbowl.reports import college_wizards, fixture_players, save_report
 from league.dungeonbowl.units import gp
 from league.rules.base import ABANDONED, AWAY_WIN, DRAW, HOME_WIN, SIDES, GameRules, PlayedResult, Stat, Verdict
 from league.rules.importing import parse_whole_number
@@ -39,6 +45,7 @@ def _whole(value: Any, low: int, high: int, what: str) -> int:
 class DungeonBowlRules(GameRules):
     system = "dungeonbowl"
     name = "Dungeon Bowl"
+    app_label = "dungeonbowl"
     entry_label = "Team"
     rows_named_by_team = True
     score_label = "TD"
@@ -84,8 +91,6 @@ class DungeonBowlRules(GameRules):
         """Name the teams on the fields and add a line per player who can play:
         on the draft list and not missing this game, plus anyone already in this
         fixture's report (a correction)."""
-        from league.dungeonbowl.reports import college_wizards, fixture_players
-
         names = {"home": fixture.home.team or str(fixture.home), "away": fixture.away.team if fixture.away_id else ""}
         for side in SIDES:
             form.fields[f"{side}_score"].label = f"{names[side]}: touchdowns"
@@ -104,8 +109,6 @@ class DungeonBowlRules(GameRules):
             form.fields["abandoned"].label = self.abandon_help()
         if fixture.stage == "playoff":
             # DB-5b: a play-off needs a winner (league.dungeonbowl.playoffs, Decision).
-            from league.dungeonbowl.playoffs import NO_DRAW
-
             form.playoff = True
             form.fields["ending"].choices = [c for c in form.fields["ending"].choices if c[0] != Ending.DRAW]
             form.fields["ending"].error_messages["invalid_choice"] = NO_DRAW
@@ -141,8 +144,6 @@ class DungeonBowlRules(GameRules):
 
     def validate(self, facts: Mapping[str, Any], *, override: bool = False, abandoned: bool = False) -> Verdict:
         if facts.get("playoff"):  # DB-5b: a play-off needs a winner
-            from league.dungeonbowl.playoffs import NO_DRAW, NO_UNPLAYED
-
             if abandoned:
                 raise ValidationError(NO_UNPLAYED)
             if facts.get("ending") == Ending.DRAW:
@@ -296,10 +297,6 @@ class DungeonBowlRules(GameRules):
         """A line names teams: the team's entry in the season, entering a team of the
         league that has none yet (its coach's one entry). Teams come from
         ``manage.py import_teams`` or the draft form."""
-        from league.dungeonbowl import services
-        from league.dungeonbowl.league_models import TeamSeason
-        from league.dungeonbowl.models import Team
-
         team = Team.objects.filter(league=season.league, slug=slugify(name)).first()
         if team is None:
             raise ValidationError(f"{season.league} has no team called {name}; import the teams first "
@@ -344,9 +341,6 @@ class DungeonBowlRules(GameRules):
         })
 
     def save_details(self, result, verdict: Verdict) -> None:
-        from league.dungeonbowl.postgame import log_reported_dice
-        from league.dungeonbowl.reports import save_report
-
         log_reported_dice(result, save_report(result, verdict))  # DB-16: a coach's typed dice are theirs
 
     def summary(self, verdict: Verdict) -> str:
@@ -403,9 +397,6 @@ class DungeonBowlRules(GameRules):
     def lock_sides(self, fixture) -> None:
         """The two teams, whose Treasury and players the post-game sequence changes
         (league/locks.py, step 3)."""
-        from league.dungeonbowl.playoffs import lock_playoff_sides
-        from league.dungeonbowl.postgame import lock_teams
-
         if fixture.stage == "playoff":
             lock_playoff_sides(fixture)  # prizes and the next games reach beyond the two teams
         else:
@@ -413,16 +404,10 @@ class DungeonBowlRules(GameRules):
 
     def result_approved(self, result) -> None:
         """DB-9 to DB-13, then what a play-off result sets going (DB-5b, DB-14)."""
-        from league.dungeonbowl import playoffs
-        from league.dungeonbowl.postgame import apply_postgame
-
         playoffs.check_winner(result)
         apply_postgame(result)
         playoffs.after_approval(result)
 
     def result_withdrawn(self, result) -> None:
-        from league.dungeonbowl import playoffs
-        from league.dungeonbowl.postgame import reverse_postgame
-
         playoffs.before_withdrawal(result)
         reverse_postgame(result)

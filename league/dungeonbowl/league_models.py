@@ -1,8 +1,0 @@
-"""The old address of these Dungeon Bowl models, now league/dungeonbowl/models/league_play.py.
-
-Kept only for league/rules/dungeonbowl.py and league/dungeonbowl/apps.py, which issue
-20.1 (another branch) moves and rewrites: import from league.dungeonbowl.models
-and delete this module once they do.
-"""
-
-from league.dungeonbowl.models.league_play import *  # noqa: F401,F403

@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+
+
+class RingballConfig(AppConfig):
+    name = "tests.fourth_game"
+    label = "fourth_game"
+    verbose_name = "Ringball (a test game)"
+
+    def ready(self) -> None:
+        from league import rules
+        from tests.fourth_game.rules import RingballRules
+
+        rules.register(RingballRules)
