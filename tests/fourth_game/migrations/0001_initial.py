@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('league', '0013_i1_no_default_game'),
+        ('league', '0013_no_default_game'),
     ]
 
     operations = [
