@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import cached_property
 
-from league.webhooks import validate_webhook_url
+from league.webhooks import new_webhook_secret, validate_signed_webhook_url, validate_webhook_url
 from league.datebounds import EARLIEST, LATEST, MAX_ROUNDS, validate_match_date
 
 # STYLE habit 15: what a person or a file can enter is bounded here too, by
@@ -94,6 +94,15 @@ class League(models.Model):
     discord_webhook = models.URLField(
         max_length=300, blank=True, validators=[validate_webhook_url],
         help_text="A Discord channel's webhook address: approved results and the new top of the table are posted there.",
+    )
+    webhook_url = models.URLField(
+        max_length=300, blank=True, validators=[validate_signed_webhook_url],
+        help_text="Any receiver's address (https): the same posts as JSON, signed with the secret below "
+        "(header X-League-Signature: sha256=<HMAC-SHA256 of the body>).",
+    )
+    webhook_secret = models.CharField(
+        max_length=64, blank=True, default=new_webhook_secret,
+        help_text="The key the receiver checks the signature with. Keep it private.",
     )
 
     objects = LeagueQuerySet.as_manager()

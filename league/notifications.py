@@ -3,14 +3,16 @@
 One registry of kinds: the engine's own below, and each layer's through
 ``league.layers`` (``Layer.notification_kinds``), so this module never imports a
 layer. A write calls ``send`` (or one of the engine's step functions below) inside
-its transaction; the mail goes out once the transaction commits, so a refused or
-rolled-back write tells nobody. Each recipient gets their own message: nobody
-sees another person's address. A kind a user has turned off on their profile
-(``NotificationPreference.off``) is not sent to them; coaches without an account
-cannot turn anything off and get every kind at the address the organiser gave.
+its transaction; each message is queued as a task (``send_email``, league/tasks.py)
+once the transaction commits, so a refused or rolled-back write tells nobody, and
+a slow mail server slows nobody's request. Each recipient gets their own message:
+nobody sees another person's address. A kind a user has turned off on their
+profile (``NotificationPreference.off``) is not sent to them; coaches without an
+account cannot turn anything off and get every kind at the address the organiser
+gave.
 
-A mail server that refuses is logged, never an error for the person whose
-action triggered the mail (their write has already committed).
+A mail server that refuses is retried, then logged: never an error for the person
+whose action triggered the mail (their write has already committed).
 """
 
 from __future__ import annotations
@@ -24,10 +26,11 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.mail import send_mass_mail
+from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
+from django_tasks import task
 
-from league import layers
+from league import layers, tasks
 from league.links import site_root
 
 logger = logging.getLogger(__name__)
@@ -103,6 +106,11 @@ def one_line(text: str) -> str:
 _QUIET: ContextVar[bool] = ContextVar("notifications_quiet", default=False)
 
 
+def is_quiet() -> bool:
+    """Whether the current block is ``quiet()`` (the webhook hook asks too)."""
+    return _QUIET.get()
+
+
 @contextmanager
 def quiet() -> Iterator[None]:
     """No email and no webhook post for the writes made inside: bulk work the
@@ -130,24 +138,31 @@ def send(kind: Kind, recipients: Iterable[Recipient | None], *, subject: str, bo
     if not unique:
         return
     text = f"{body}\n\n{site_root()}{link}\n" if link else f"{body}\n"
-    targets = list(unique.values())
     subject = one_line(subject)
-    transaction.on_commit(lambda: _deliver(kind, targets, subject, text), robust=True)
+    for recipient in unique.values():
+        tasks.enqueue_on_commit(
+            send_email, kind=kind.key, to=recipient.email, user_id=recipient.user_id, subject=subject, text=text, html=""
+        )
 
 
-def _deliver(kind: Kind, recipients: list[Recipient], subject: str, text: str) -> None:
-    muted = _muted([r.user_id for r in recipients if r.user_id is not None], kind.key)
-    messages = [
-        (subject, text, settings.DEFAULT_FROM_EMAIL, [r.email])
-        for r in recipients
-        if r.user_id is None or r.user_id not in muted
-    ]
-    if not messages:
-        return
+@task()
+def send_email(*, kind: str, to: str, user_id: int | None, subject: str, text: str, html: str, attempt: int = 1) -> str:
+    """One message to one address, unless its account has turned ``kind`` off by
+    the time it goes. A mail server's refusal is retried (league/tasks.py), then
+    logged: the write that caused it has long committed."""
+    if user_id is not None and _muted([user_id], kind):
+        return f"not sent: {kind} turned off"
+    message = EmailMultiAlternatives(subject, text, settings.DEFAULT_FROM_EMAIL, [to])
+    if html:
+        message.attach_alternative(html, "text/html")
     try:
-        send_mass_mail(messages)
-    except Exception:  # the write has committed: a mail server's refusal is logged, not raised
-        logger.exception("Notification %s not sent to %d recipient(s)", kind.key, len(messages))
+        message.send()
+    except Exception as error:  # any refusal: SMTPException, a refused connection, a timeout
+        tasks.retry_or_give_up(
+            send_email, {"kind": kind, "to": to, "user_id": user_id, "subject": subject, "text": text, "html": html},
+            attempt=attempt, problem=f"{type(error).__name__}: {error}", logger=logger, what=f"Notification {kind} not sent",
+        )
+    return f"sent to {to}"
 
 
 def _muted(user_ids: list[int], key: str) -> set[int]:
@@ -225,11 +240,8 @@ def result_disputed(result) -> None:
 
 
 def result_approved(result, *, corrected: bool = False) -> None:
-    """To both coaches; and the league's webhook, if it has one (league/webhooks.py)."""
-    from league import webhooks
-
-    if _QUIET.get():
-        return
+    """To both coaches. The league's webhook has its own hook (league/webhooks.py),
+    called by the approval services beside this one."""
     fixture = result.fixture
     league = fixture.round.season.league
     what = "corrected by the organiser" if corrected else "approved"
@@ -241,7 +253,6 @@ def result_approved(result, *, corrected: bool = False) -> None:
         body=f"{_fixture_line(fixture)}\nThe result is {what}: {result.summary or result.get_outcome_display()}.",
         link=fixture.get_absolute_url(),
     )
-    webhooks.result_approved(result)
 
 
 def fixture_rearranged(fixture, old_date) -> None:
