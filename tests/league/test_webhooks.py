@@ -4,6 +4,8 @@ posted after the transaction commits, retried on a 5xx, given up on (logged)
 when the receiver keeps failing; the organiser's request is never failed nor
 held up by it."""
 
+import hashlib
+import hmac
 import json
 import logging
 import threading
@@ -20,7 +22,7 @@ from django_tasks_db.models import DBTaskResult
 
 from league import services, tasks, webhooks
 from league.models import Result
-from tests.factories import EntryFactory, FixtureFactory
+from tests.factories import EntryFactory, FixtureFactory, LeagueFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -29,19 +31,25 @@ class Receiver:
     """A local webhook receiver answering with the statuses in ``script`` in turn
     (the last one repeated), after ``delay`` seconds."""
 
-    def __init__(self, script=(204,), delay=0.0):
+    def __init__(self, script=(204,), delay=0.0, location=""):
         self.script = list(script)
         self.delay = delay
+        self.location = location
         self.bodies: list[dict] = []
+        self.raw: list[tuple[dict, bytes]] = []  # each post's headers and body as sent
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):
                 length = int(self.headers.get("Content-Length", 0))
-                receiver.bodies.append(json.loads(self.rfile.read(length)))
+                raw = self.rfile.read(length)
+                receiver.raw.append((dict(self.headers), raw))
+                receiver.bodies.append(json.loads(raw))
                 time.sleep(receiver.delay)
                 status = receiver.script[min(len(receiver.bodies), len(receiver.script)) - 1]
                 self.send_response(status)
+                if receiver.location:
+                    self.send_header("Location", receiver.location)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
@@ -216,3 +224,51 @@ def test_the_organiser_sets_the_webhook_on_the_league_in_the_admin(client, leagu
     client.force_login(organiser)
     page = client.get(reverse("admin:league_league_change", args=[league.pk])).content.decode()
     assert 'name="discord_webhook"' in page and "approved results and the new top of the table" in page
+
+
+def test_a_signed_webhook_carries_the_hmac_of_its_body(
+    client, league, fixture, home_user, away_user, organiser, django_capture_on_commit_callbacks
+):
+    confirmed(fixture, home_user, away_user)
+    with Receiver() as receiver:
+        # Set through the ORM: the model only accepts https addresses by name.
+        league.webhook_url = receiver.url.replace("/api/webhooks/1/token", "/hooks/league")
+        league.save(update_fields=["webhook_url"])
+        approve(client, organiser, fixture, django_capture_on_commit_callbacks)
+    assert len(receiver.raw) == 1  # no Discord address: only the signed post
+    headers, raw = receiver.raw[0]
+    expected = "sha256=" + hmac.new(league.webhook_secret.encode(), raw, hashlib.sha256).hexdigest()
+    assert headers["X-League-Signature"] == expected and len(league.webhook_secret) == 64
+    body = json.loads(raw)
+    assert body["event"] == "result_approved" and body["league"] == "midlands" and body["result"] == "12 – 6"
+    assert "Top of the table:\n1. Velocity — 3 LP" in body["text"]
+    other = LeagueFactory(name="Other")
+    assert other.webhook_secret != league.webhook_secret  # each league its own secret
+
+
+def test_a_redirect_is_refused_not_followed(caplog):
+    with Receiver() as target, Receiver(script=(302,), location=target.url) as receiver:
+        with caplog.at_level(logging.ERROR, logger="league.webhooks"):
+            result = webhooks.post.enqueue(url=receiver.url, body="{}", headers={})
+    assert len(receiver.bodies) == 1 and target.bodies == []  # neither followed nor retried
+    assert result.status == TaskResultStatus.FAILED and "HTTP 302" in caplog.text
+
+
+@pytest.mark.parametrize(
+    "url, ok",
+    [
+        ("https://hooks.example.org/league", True),
+        ("", True),
+        ("http://hooks.example.org/league", False),
+        ("https://10.0.0.1/hook", False),
+        ("https://localhost/hook", False),
+        ("https://[::1]/hook", False),
+    ],
+)
+def test_a_signed_webhook_needs_an_https_address_by_name(league, url, ok):
+    league.webhook_url = url
+    if ok:
+        league.full_clean()
+    else:
+        with pytest.raises(ValidationError, match="by its name"):
+            league.full_clean()
