@@ -24,10 +24,12 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
+from django.template.loader import render_to_string
 from django_tasks import task
 
 from league import layers, tasks
@@ -123,10 +125,13 @@ def quiet() -> Iterator[None]:
         _QUIET.reset(token)
 
 
-def send(kind: Kind, recipients: Iterable[Recipient | None], *, subject: str, body: str, link: str = "") -> None:
-    """Queue ``subject``/``body`` (plus the absolute ``link``) to each recipient once
-    the current transaction commits; at once outside a transaction. The subject is
-    made one clean line (``one_line``) whatever the names in it hold."""
+def send(kind: Kind, recipients: Iterable[Recipient | None], *, context: dict[str, Any], link: str = "") -> None:
+    """Queue the kind's message to each recipient once the current transaction
+    commits (at once outside a transaction). Its words are templates, as
+    healthchecks keeps them: ``emails/<kind>-subject.txt``, ``-body-text.txt`` and
+    ``-body-html.html``, rendered now with ``context`` plus ``url`` (the absolute
+    ``link``). The subject is made one clean line (``one_line``) whatever the names
+    in it hold."""
     if kind.key not in kind_keys():
         raise ValueError(f"Unknown notification kind {kind.key!r}: register it first.")
     if _QUIET.get():
@@ -137,12 +142,20 @@ def send(kind: Kind, recipients: Iterable[Recipient | None], *, subject: str, bo
             unique.setdefault(recipient.email.lower(), recipient)
     if not unique:
         return
-    text = f"{body}\n\n{site_root()}{link}\n" if link else f"{body}\n"
-    subject = one_line(subject)
+    subject, text, html = render(kind, context, link)
     for recipient in unique.values():
         tasks.enqueue_on_commit(
-            send_email, kind=kind.key, to=recipient.email, user_id=recipient.user_id, subject=subject, text=text, html=""
+            send_email, kind=kind.key, to=recipient.email, user_id=recipient.user_id, subject=subject, text=text, html=html
         )
+
+
+def render(kind: Kind, context: dict[str, Any], link: str = "") -> tuple[str, str, str]:
+    """The kind's subject (one line), plain-text body and HTML body."""
+    context = {**context, "url": f"{site_root()}{link}" if link else ""}
+    subject = one_line(render_to_string(f"emails/{kind.key}-subject.txt", context))
+    text = render_to_string(f"emails/{kind.key}-body-text.txt", context).rstrip("\n") + "\n"
+    html = render_to_string(f"emails/{kind.key}-body-html.html", {**context, "subject": subject})
+    return subject, text, html
 
 
 @task()
@@ -196,12 +209,12 @@ def set_preferences(*, user, on: Iterable[str]) -> None:
     NotificationPreference.objects.update_or_create(user=user, defaults={"off": off})
 
 
-# The engine's steps -------------------------------------------------------------
+# The engine's steps: each builds its kind's context (templates/emails/) --------
 
 
-def _fixture_line(fixture) -> str:
-    league = fixture.round.season.league
-    return f"{league.name}, {fixture.title}: {fixture.home} v {fixture.away}"
+def _context(result) -> dict[str, Any]:
+    fixture = result.fixture
+    return {"result": result, "fixture": fixture, "league": fixture.round.season.league}
 
 
 def result_reported(result) -> None:
@@ -210,15 +223,10 @@ def result_reported(result) -> None:
     side = result.confirming_side
     if side is None:
         return
-    reporter = fixture.entry_for(result.reported_side)
     send(
         RESULT_REPORTED,
         [coach_recipient(fixture.entry_for(side).coach)],
-        subject=f"[{fixture.round.season.league.name}] {reporter} reported {fixture.home} v {fixture.away}: please confirm",
-        body=(
-            f"{_fixture_line(fixture)}\n{reporter} reported: {result.summary or result.get_outcome_display()}.\n"
-            f"Confirm it if it is right, or dispute it with the score you think is right."
-        ),
+        context={**_context(result), "reporter": fixture.entry_for(result.reported_side)},
         link=fixture.get_absolute_url(),
     )
 
@@ -226,15 +234,10 @@ def result_reported(result) -> None:
 def result_disputed(result) -> None:
     """To the league's organisers, who settle it."""
     fixture = result.fixture
-    league = fixture.round.season.league
     send(
         RESULT_DISPUTED,
-        organiser_recipients(league),
-        subject=f"[{league.name}] Disputed: {fixture.home} v {fixture.away}",
-        body=(
-            f"{_fixture_line(fixture)}\nReported: {result.summary or result.get_outcome_display()}.\n"
-            f"Disputed: {result.dispute_reason}"
-        ),
+        organiser_recipients(fixture.round.season.league),
+        context=_context(result),
         link=fixture.get_absolute_url(),
     )
 
@@ -243,14 +246,11 @@ def result_approved(result, *, corrected: bool = False) -> None:
     """To both coaches. The league's webhook has its own hook (league/webhooks.py),
     called by the approval services beside this one."""
     fixture = result.fixture
-    league = fixture.round.season.league
-    what = "corrected by the organiser" if corrected else "approved"
     coaches = [fixture.home.coach] + ([fixture.away.coach] if fixture.away_id else [])
     send(
         RESULT_APPROVED,
         [coach_recipient(coach) for coach in coaches],
-        subject=f"[{league.name}] {fixture.home} v {fixture.away} {what}",
-        body=f"{_fixture_line(fixture)}\nThe result is {what}: {result.summary or result.get_outcome_display()}.",
+        context={**_context(result), "corrected": corrected},
         link=fixture.get_absolute_url(),
     )
 
@@ -261,15 +261,12 @@ def fixture_rearranged(fixture, old_date) -> None:
 
     season = fixture.round.season
     coaches = Coach.objects.filter(entries__season=season).select_related("user")
-    reason = fixture.rearranged_reason
     send(
         FIXTURE_REARRANGED,
         [coach_recipient(coach) for coach in coaches],
-        subject=f"[{season.league.name}] {fixture.home} v {fixture.away} moved to {fixture.date:%a %d %b %Y}",
-        body=(
-            f"The Longshanks has rearranged a fixture in {season.league.name} ({season.name}).\n\n"
-            f"{fixture.title}: {fixture.home} v {fixture.away}\n"
-            f"Was: {old_date:%A %d %B %Y}\nNow: {fixture.date:%A %d %B %Y}\nReason: {reason}"
-        ),
+        context={
+            "fixture": fixture, "season": season, "league": season.league,
+            "old_date": old_date, "reason": fixture.rearranged_reason,
+        },
         link=fixture.get_absolute_url(),
     )

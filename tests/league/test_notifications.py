@@ -143,7 +143,7 @@ def test_a_mail_server_that_refuses_is_logged_not_raised(
 
 def test_an_unregistered_kind_is_refused():
     with pytest.raises(ValueError, match="Unknown notification kind"):
-        notifications.send(notifications.Kind("nope", "Nope"), [], subject="s", body="b")
+        notifications.send(notifications.Kind("nope", "Nope"), [], context={})
 
 
 def test_an_import_tells_nobody(tmp_path, league, organiser, django_capture_on_commit_callbacks):
