@@ -113,6 +113,15 @@ class League(models.Model):
         # 25 is read from the index, not sorted out of every league (issue 13).
         indexes = [models.Index(fields=["name", "id"], name="league_list_order")]
 
+    def save(self, *args, **kwargs):
+        # A form may leave the secret empty (the admin's add form posted without it):
+        # a league always has one, so its signed webhook can always be checked.
+        if not self.webhook_secret:
+            self.webhook_secret = new_webhook_secret()
+            if (fields := kwargs.get("update_fields")) is not None:
+                kwargs["update_fields"] = {*fields, "webhook_secret"}
+        super().save(*args, **kwargs)
+
     def __str__(self) -> str:
         return self.name
 

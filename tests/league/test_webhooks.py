@@ -244,6 +244,10 @@ def test_a_signed_webhook_carries_the_hmac_of_its_body(
     assert "Top of the table:\n1. Velocity — 3 LP" in body["text"]
     other = LeagueFactory(name="Other")
     assert other.webhook_secret != league.webhook_secret  # each league its own secret
+    other.webhook_secret = ""
+    other.save(update_fields=["webhook_secret"])
+    other.refresh_from_db()
+    assert len(other.webhook_secret) == 64  # never left empty
 
 
 def test_a_redirect_is_refused_not_followed(caplog):
