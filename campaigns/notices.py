@@ -31,8 +31,8 @@ def _page(cc: CampaignCoach) -> str:
     return reverse("campaigns:coach_page", args=[cc.campaign.season.league.slug, cc.entry.coach_id])
 
 
-def _subject(cc: CampaignCoach, what: str) -> str:
-    return f"[{cc.campaign.season.league.name}] The Big League: {what}"
+def _league(cc: CampaignCoach):
+    return cc.campaign.season.league
 
 
 def _load(*coaches: CampaignCoach) -> list[CampaignCoach]:
@@ -43,14 +43,18 @@ def _load(*coaches: CampaignCoach) -> list[CampaignCoach]:
     return [by_pk[cc.pk] for cc in coaches]
 
 
+# Each step builds its kind's context; the words are templates/emails/<kind>-*.
+
+
 def loan_requested(loan: Loan) -> None:
     """GB-22: to the lender, who accepts or refuses."""
     borrower, lender = _load(loan.borrower, loan.lender)
     notifications.send(
         LOAN_REQUESTED, [_coach(lender)],
-        subject=_subject(lender, f"{borrower} asks to borrow {loan.model_name}"),
-        body=f"{borrower} asks to borrow {loan.model_name} ({loan.get_model_type_display()}) for their next League "
-        f"Match, for {LOAN_COST} Favours ({LOAN_TO_LENDER} to you). Accept or refuse it on your campaign page.",
+        context={
+            "league": _league(lender), "loan": loan, "borrower": borrower,
+            "loan_cost": LOAN_COST, "loan_to_lender": LOAN_TO_LENDER,
+        },
         link=_page(lender),
     )
 
@@ -60,8 +64,7 @@ def loan_answered(loan: Loan) -> None:
     borrower, lender = _load(loan.borrower, loan.lender)
     notifications.send(
         LOAN_ANSWERED, [_coach(borrower)],
-        subject=_subject(borrower, f"{lender} {loan.status} your loan request"),
-        body=f"{lender} {loan.status} your request to borrow {loan.model_name}.",
+        context={"league": _league(borrower), "loan": loan, "lender": lender},
         link=_page(borrower),
     )
 
@@ -69,11 +72,12 @@ def loan_answered(loan: Loan) -> None:
 def offer_made(offer: CardOffer) -> None:
     """GB-23: to the card's owner."""
     proposer, recipient = _load(offer.proposer, offer.recipient)
-    what = f"{offer.favours} Favour{'s' if offer.favours != 1 else ''}" if offer.kind == CardOffer.Kind.PURCHASE else "a swap"
     notifications.send(
         OFFER_MADE, [_coach(recipient)],
-        subject=_subject(recipient, f"{proposer} offers {what} for one of your cards"),
-        body=f"{proposer} offers {what} for {offer.wanted.card}. Accept or refuse it on your campaign page.",
+        context={
+            "league": _league(recipient), "offer": offer, "proposer": proposer,
+            "purchase": offer.kind == CardOffer.Kind.PURCHASE,
+        },
         link=_page(recipient),
     )
 
@@ -83,8 +87,7 @@ def offer_answered(offer: CardOffer) -> None:
     proposer, recipient = _load(offer.proposer, offer.recipient)
     notifications.send(
         OFFER_ANSWERED, [_coach(proposer)],
-        subject=_subject(proposer, f"{recipient} {offer.status} your offer"),
-        body=f"{recipient} {offer.status} your offer for {offer.wanted.card}.",
+        context={"league": _league(proposer), "offer": offer, "recipient": recipient},
         link=_page(proposer),
     )
 
@@ -95,12 +98,10 @@ def moments_reached(unlocks: list[MomentUnlock]) -> None:
     if not unlocks:
         return
     (cc,) = _load(unlocks[0].coach)
-    league = cc.campaign.season.league
-    names = ", ".join(f"{u.name} ({u.threshold} CP)" for u in unlocks)
+    league = _league(cc)
     notifications.send(
         MOMENT_TO_CONFIRM, notifications.organiser_recipients(league),
-        subject=_subject(cc, f"{cc} reached {names}"),
-        body=f"{cc} has reached {names}. Confirm it from the organiser's dashboard so they can pick their card (GB-13).",
+        context={"league": league, "coach": cc, "unlocks": unlocks},
         link=reverse("league:organiser_dashboard", args=[league.slug]),
     )
 
@@ -110,7 +111,6 @@ def card_to_pick(unlock: MomentUnlock) -> None:
     (cc,) = _load(unlock.coach)
     notifications.send(
         CARD_TO_PICK, [_coach(cc)],
-        subject=_subject(cc, f"{unlock.name} confirmed: pick your card"),
-        body=f"The Longshanks confirmed {unlock.name} ({unlock.threshold} CP). Pick your card on your campaign page.",
+        context={"league": _league(cc), "unlock": unlock},
         link=_page(cc),
     )

@@ -20,7 +20,7 @@ from django.utils.functional import cached_property
 
 from league.datebounds import EARLIEST, LATEST, MAX_ROUNDS, validate_match_date
 from league.rules import game_choices, rules_class  # game_choices: also named by migration 0002
-from league.validators import validate_webhook_url
+from league.validators import new_webhook_secret, validate_signed_webhook_url, validate_webhook_url
 
 # STYLE habit 15: what a person or a file can enter is bounded here too, by
 # database checks (the forms and services say why in words first).
@@ -91,6 +91,15 @@ class League(models.Model):
         max_length=300, blank=True, validators=[validate_webhook_url],
         help_text="A Discord channel's webhook address: approved results and the new top of the table are posted there.",
     )
+    webhook_url = models.URLField(
+        max_length=300, blank=True, validators=[validate_signed_webhook_url],
+        help_text="Any receiver's address (https): the same posts as JSON, signed with the secret below "
+        "(header X-League-Signature: sha256=<HMAC-SHA256 of the body>).",
+    )
+    webhook_secret = models.CharField(
+        max_length=64, blank=True, default=new_webhook_secret,
+        help_text="The key the receiver checks the signature with. Keep it private.",
+    )
 
     objects = LeagueQuerySet.as_manager()
 
@@ -99,6 +108,15 @@ class League(models.Model):
         # The league list's order (league/selectors.py ``league_search``): a page of
         # 25 is read from the index, not sorted out of every league (issue 13).
         indexes = [models.Index(fields=["name", "id"], name="league_list_order")]
+
+    def save(self, *args, **kwargs):
+        # A form may leave the secret empty (the admin's add form posted without it):
+        # a league always has one, so its signed webhook can always be checked.
+        if not self.webhook_secret:
+            self.webhook_secret = new_webhook_secret()
+            if (fields := kwargs.get("update_fields")) is not None:
+                kwargs["update_fields"] = {*fields, "webhook_secret"}
+        super().save(*args, **kwargs)
 
     def __str__(self) -> str:
         return self.name

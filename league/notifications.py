@@ -3,14 +3,16 @@
 One registry of kinds: the engine's own below, and each layer's through
 ``league.layers`` (``Layer.notification_kinds``), so this module never imports a
 layer. A write calls ``send`` (or one of the engine's step functions below) inside
-its transaction; the mail goes out once the transaction commits, so a refused or
-rolled-back write tells nobody. Each recipient gets their own message: nobody
-sees another person's address. A kind a user has turned off on their profile
-(``NotificationPreference.off``) is not sent to them; coaches without an account
-cannot turn anything off and get every kind at the address the organiser gave.
+its transaction; each message is queued as a task (``send_email``, league/tasks.py)
+once the transaction commits, so a refused or rolled-back write tells nobody, and
+a slow mail server slows nobody's request. Each recipient gets their own message:
+nobody sees another person's address. A kind a user has turned off on their
+profile (``NotificationPreference.off``) is not sent to them; coaches without an
+account cannot turn anything off and get every kind at the address the organiser
+gave.
 
-A mail server that refuses is logged, never an error for the person whose
-action triggered the mail (their write has already committed).
+A mail server that refuses is retried, then logged: never an error for the person
+whose action triggered the mail (their write has already committed).
 """
 
 from __future__ import annotations
@@ -22,12 +24,15 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
-from django.core.mail import send_mass_mail
+from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
+from django.template.loader import render_to_string
+from django_tasks import task
 
-from league import layers
+from league import layers, tasks
 from league.links import site_root
 
 logger = logging.getLogger(__name__)
@@ -103,6 +108,11 @@ def one_line(text: str) -> str:
 _QUIET: ContextVar[bool] = ContextVar("notifications_quiet", default=False)
 
 
+def is_quiet() -> bool:
+    """Whether the current block is ``quiet()`` (the webhook hook asks too)."""
+    return _QUIET.get()
+
+
 @contextmanager
 def quiet() -> Iterator[None]:
     """No email and no webhook post for the writes made inside: bulk work the
@@ -115,10 +125,13 @@ def quiet() -> Iterator[None]:
         _QUIET.reset(token)
 
 
-def send(kind: Kind, recipients: Iterable[Recipient | None], *, subject: str, body: str, link: str = "") -> None:
-    """Queue ``subject``/``body`` (plus the absolute ``link``) to each recipient once
-    the current transaction commits; at once outside a transaction. The subject is
-    made one clean line (``one_line``) whatever the names in it hold."""
+def send(kind: Kind, recipients: Iterable[Recipient | None], *, context: dict[str, Any], link: str = "") -> None:
+    """Queue the kind's message to each recipient once the current transaction
+    commits (at once outside a transaction). Its words are templates, as
+    healthchecks keeps them: ``emails/<kind>-subject.txt``, ``-body-text.txt`` and
+    ``-body-html.html``, rendered now with ``context`` plus ``url`` (the absolute
+    ``link``). The subject is made one clean line (``one_line``) whatever the names
+    in it hold."""
     if kind.key not in kind_keys():
         raise ValueError(f"Unknown notification kind {kind.key!r}: register it first.")
     if _QUIET.get():
@@ -129,25 +142,40 @@ def send(kind: Kind, recipients: Iterable[Recipient | None], *, subject: str, bo
             unique.setdefault(recipient.email.lower(), recipient)
     if not unique:
         return
-    text = f"{body}\n\n{site_root()}{link}\n" if link else f"{body}\n"
-    targets = list(unique.values())
-    subject = one_line(subject)
-    transaction.on_commit(lambda: _deliver(kind, targets, subject, text), robust=True)
+    subject, text, html = render(kind, context, link)
+    for recipient in unique.values():
+        tasks.enqueue_on_commit(
+            send_email, kind=kind.key, to=recipient.email, user_id=recipient.user_id, subject=subject, text=text, html=html
+        )
 
 
-def _deliver(kind: Kind, recipients: list[Recipient], subject: str, text: str) -> None:
-    muted = _muted([r.user_id for r in recipients if r.user_id is not None], kind.key)
-    messages = [
-        (subject, text, settings.DEFAULT_FROM_EMAIL, [r.email])
-        for r in recipients
-        if r.user_id is None or r.user_id not in muted
-    ]
-    if not messages:
-        return
+def render(kind: Kind, context: dict[str, Any], link: str = "") -> tuple[str, str, str]:
+    """The kind's subject (one line), plain-text body and HTML body."""
+    context = {**context, "url": f"{site_root()}{link}" if link else ""}
+    subject = one_line(render_to_string(f"emails/{kind.key}-subject.txt", context))
+    text = render_to_string(f"emails/{kind.key}-body-text.txt", context).rstrip("\n") + "\n"
+    html = render_to_string(f"emails/{kind.key}-body-html.html", {**context, "subject": subject})
+    return subject, text, html
+
+
+@task()
+def send_email(*, kind: str, to: str, user_id: int | None, subject: str, text: str, html: str, attempt: int = 1) -> str:
+    """One message to one address, unless its account has turned ``kind`` off by
+    the time it goes. A mail server's refusal is retried (league/tasks.py), then
+    logged: the write that caused it has long committed."""
+    if user_id is not None and _muted([user_id], kind):
+        return f"not sent: {kind} turned off"
+    message = EmailMultiAlternatives(subject, text, settings.DEFAULT_FROM_EMAIL, [to])
+    if html:
+        message.attach_alternative(html, "text/html")
     try:
-        send_mass_mail(messages)
-    except Exception:  # the write has committed: a mail server's refusal is logged, not raised
-        logger.exception("Notification %s not sent to %d recipient(s)", kind.key, len(messages))
+        message.send()
+    except Exception as error:  # any refusal: SMTPException, a refused connection, a timeout
+        tasks.retry_or_give_up(
+            send_email, {"kind": kind, "to": to, "user_id": user_id, "subject": subject, "text": text, "html": html},
+            attempt=attempt, problem=f"{type(error).__name__}: {error}", logger=logger, what=f"Notification {kind} not sent",
+        )
+    return f"sent to {to}"
 
 
 def _muted(user_ids: list[int], key: str) -> set[int]:
@@ -181,12 +209,12 @@ def set_preferences(*, user, on: Iterable[str]) -> None:
     NotificationPreference.objects.update_or_create(user=user, defaults={"off": off})
 
 
-# The engine's steps -------------------------------------------------------------
+# The engine's steps: each builds its kind's context (templates/emails/) --------
 
 
-def _fixture_line(fixture) -> str:
-    league = fixture.round.season.league
-    return f"{league.name}, {fixture.title}: {fixture.home} v {fixture.away}"
+def _context(result) -> dict[str, Any]:
+    fixture = result.fixture
+    return {"result": result, "fixture": fixture, "league": fixture.round.season.league}
 
 
 def result_reported(result) -> None:
@@ -195,15 +223,10 @@ def result_reported(result) -> None:
     side = result.confirming_side
     if side is None:
         return
-    reporter = fixture.entry_for(result.reported_side)
     send(
         RESULT_REPORTED,
         [coach_recipient(fixture.entry_for(side).coach)],
-        subject=f"[{fixture.round.season.league.name}] {reporter} reported {fixture.home} v {fixture.away}: please confirm",
-        body=(
-            f"{_fixture_line(fixture)}\n{reporter} reported: {result.summary or result.get_outcome_display()}.\n"
-            f"Confirm it if it is right, or dispute it with the score you think is right."
-        ),
+        context={**_context(result), "reporter": fixture.entry_for(result.reported_side)},
         link=fixture.get_absolute_url(),
     )
 
@@ -211,37 +234,25 @@ def result_reported(result) -> None:
 def result_disputed(result) -> None:
     """To the league's organisers, who settle it."""
     fixture = result.fixture
-    league = fixture.round.season.league
     send(
         RESULT_DISPUTED,
-        organiser_recipients(league),
-        subject=f"[{league.name}] Disputed: {fixture.home} v {fixture.away}",
-        body=(
-            f"{_fixture_line(fixture)}\nReported: {result.summary or result.get_outcome_display()}.\n"
-            f"Disputed: {result.dispute_reason}"
-        ),
+        organiser_recipients(fixture.round.season.league),
+        context=_context(result),
         link=fixture.get_absolute_url(),
     )
 
 
 def result_approved(result, *, corrected: bool = False) -> None:
-    """To both coaches; and the league's webhook, if it has one (league/webhooks.py)."""
-    from league import webhooks
-
-    if _QUIET.get():
-        return
+    """To both coaches. The league's webhook has its own hook (league/webhooks.py),
+    called by the approval services beside this one."""
     fixture = result.fixture
-    league = fixture.round.season.league
-    what = "corrected by the organiser" if corrected else "approved"
     coaches = [fixture.home.coach] + ([fixture.away.coach] if fixture.away_id else [])
     send(
         RESULT_APPROVED,
         [coach_recipient(coach) for coach in coaches],
-        subject=f"[{league.name}] {fixture.home} v {fixture.away} {what}",
-        body=f"{_fixture_line(fixture)}\nThe result is {what}: {result.summary or result.get_outcome_display()}.",
+        context={**_context(result), "corrected": corrected},
         link=fixture.get_absolute_url(),
     )
-    webhooks.result_approved(result)
 
 
 def fixture_rearranged(fixture, old_date) -> None:
@@ -250,15 +261,12 @@ def fixture_rearranged(fixture, old_date) -> None:
 
     season = fixture.round.season
     coaches = Coach.objects.filter(entries__season=season).select_related("user")
-    reason = fixture.rearranged_reason
     send(
         FIXTURE_REARRANGED,
         [coach_recipient(coach) for coach in coaches],
-        subject=f"[{season.league.name}] {fixture.home} v {fixture.away} moved to {fixture.date:%a %d %b %Y}",
-        body=(
-            f"The Longshanks has rearranged a fixture in {season.league.name} ({season.name}).\n\n"
-            f"{fixture.title}: {fixture.home} v {fixture.away}\n"
-            f"Was: {old_date:%A %d %B %Y}\nNow: {fixture.date:%A %d %B %Y}\nReason: {reason}"
-        ),
+        context={
+            "fixture": fixture, "season": season, "league": season.league,
+            "old_date": old_date, "reason": fixture.rearranged_reason,
+        },
         link=fixture.get_absolute_url(),
     )

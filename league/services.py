@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from league import datebounds, layers, locks, notifications, versions
+from league import datebounds, layers, locks, notifications, versions, webhooks
 from league.models import Coach, Fixture, Result, ResultEvent, Season
 from league.permissions import require_organiser
 from league.rules.base import GameRules, Verdict
@@ -150,6 +150,7 @@ def approve_result(*, result: Result, by, reason: str = "") -> Result:
     _event(result, ResultEvent.Action.APPROVED, by, note=note[:500])
     _after_approval(result)
     notifications.result_approved(result)
+    webhooks.result_approved(result)
     return result
 
 
@@ -287,6 +288,7 @@ def record_result(
     _event(result, action, by, note=reason)
     _after_approval(result)
     notifications.result_approved(result, corrected=action == ResultEvent.Action.CORRECTED)
+    webhooks.result_approved(result)
     if not acknowledged and (found := warnings()):
         raise NeedsAcknowledgement(found)  # rolls the whole correction back
     return result

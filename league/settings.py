@@ -131,6 +131,10 @@ INSTALLED_APPS = [
     "django_tables2",
     "csp",
     "axes",
+    # The task queue (league/tasks.py): django-tasks with its database backend.
+    # Before "league", whose admin re-registers the task record for superusers only.
+    "django_tasks",
+    "django_tasks_db",
     "league",
     "league.guildball",
     "campaigns",  # The Big League on Guild Ball: registered first, so its demo is listed first
@@ -335,10 +339,23 @@ EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.conso
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "longshanks@localhost")
 # Empty: links in emails and calendars use the address the request came to.
 SITE_URL = os.environ.get("SITE_URL", "").strip()
-# A league's Discord webhook (league/webhooks.py): seconds per attempt; tests
-# shrink the pauses between attempts with WEBHOOK_BACKOFF_SCALE.
+# Mail and webhook posts are tasks (league/tasks.py), queued in the database and
+# worked by ``python manage.py run_tasks``. TASKS_BACKEND names another django-tasks
+# backend (README, Production: several servers); the tests use the immediate one.
+TASKS = {"default": {"BACKEND": os.environ.get("TASKS_BACKEND", "django_tasks_db.DatabaseBackend")}}
+if TASKS["default"]["BACKEND"] == "django_tasks_rq.RQBackend":
+    # Several servers: the queue in Redis (pip install django-tasks-rq, which brings
+    # django-rq; workers: manage.py rqworker --with-scheduler --job-class django_tasks_rq.Job).
+    INSTALLED_APPS += ["django_rq", "django_tasks_rq"]
+    TASKS["default"]["QUEUES"] = ["default"]
+    RQ_QUEUES = {"default": {"URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")}}
+# Pauses between attempts are scaled by TASK_BACKOFF_SCALE (tests shrink them); a
+# task running longer than TASKS_STALE_AFTER seconds when ``run_tasks`` starts was
+# left by a killed worker and is run again.
+TASK_BACKOFF_SCALE = float(os.environ.get("TASK_BACKOFF_SCALE", "1"))
+TASKS_STALE_AFTER = float(os.environ.get("TASKS_STALE_AFTER", "600"))
+# A league's webhooks (league/webhooks.py): seconds per attempt.
 WEBHOOK_TIMEOUT = float(os.environ.get("WEBHOOK_TIMEOUT", "5"))
-WEBHOOK_BACKOFF_SCALE = 1.0
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 

@@ -3,6 +3,7 @@ so league/models.py needs nothing that needs the models."""
 
 from __future__ import annotations
 
+import secrets
 from urllib.parse import urlsplit
 
 from django.core.exceptions import ValidationError
@@ -20,3 +21,19 @@ def validate_webhook_url(url: str) -> None:
         "/api/webhooks/"
     ):
         raise ValidationError("Paste the webhook address Discord gives you (https://discord.com/api/webhooks/…).")
+
+
+def validate_signed_webhook_url(url: str) -> None:
+    """Any receiver, over HTTPS, named by its host: never a bare address nor this
+    machine, so the server cannot be pointed at its own network by number."""
+    if not url:
+        return
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    if parts.scheme != "https" or not host or host == "localhost" or host.replace(".", "").isdigit() or ":" in host:
+        raise ValidationError("Give the receiver's https:// address, by its name (not an IP address).")
+
+
+def new_webhook_secret() -> str:
+    """A league's webhook secret (the default of ``League.webhook_secret``)."""
+    return secrets.token_hex(32)

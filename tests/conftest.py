@@ -35,6 +35,15 @@ def season(league):
 
 
 @pytest.fixture(autouse=True)
+def _tasks_run_at_once(settings):
+    """Mail and webhook tasks (league/tasks.py) run when queued, in the test's own
+    process: django-tasks' immediate backend, and no pause between attempts. The
+    tests of the queue itself (tests/league/test_tasks.py) use the database backend."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+    settings.TASK_BACKOFF_SCALE = 0
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """PBKDF2 is deliberately slow; tests create many users."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -14,7 +14,7 @@ their ``ValidationError``/``PermissionDenied`` into admin messages.
 
 from django.contrib import admin
 
-from league.admin import coaches, fixtures, forms, leagues, results  # noqa: F401  registers the model admins
+from league.admin import coaches, fixtures, forms, leagues, results, tasks  # noqa: F401  registers the model admins
 from league.admin_scoping import OrganiserScopedAdmin, OrganiserScopedInline  # noqa: F401  for the game apps' admins
 
 admin.site.site_header = "League Manager: the organiser's site"

@@ -1,0 +1,190 @@
+"""The task queue (league/tasks.py) with its production backend, the database:
+mail and webhook posts are queued only when the write commits, a failed send is
+retried after a pause and each attempt recorded, and a worker killed mid-task
+then restarted sends each message once. (Every other test runs tasks at once:
+tests/conftest.py.)"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings as django_settings
+from django.contrib.auth.models import User
+from django.core import mail
+from django.db import connection, transaction
+from django.urls import reverse
+from django.utils import timezone
+from django_tasks import TaskResultStatus
+from django_tasks_db.management.commands.db_worker import Worker
+from django_tasks_db.models import DBTaskResult
+
+from league import notifications, services, tasks
+from league.management.commands.run_tasks import requeue_stale
+from league.models import Result
+from tests.concurrency import POSTGRES_ONLY
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def database_queue(settings):
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    settings.TASK_BACKOFF_SCALE = 1
+
+
+def work_the_queue() -> int:
+    """What ``run_tasks`` does with each ready row, inside the test's transaction
+    (the real worker takes a transaction of its own); how many it ran."""
+    worker = Worker(queue_names=["*"], interval=0, batch=True, backend_name="default", startup_delay=False,
+                    max_tasks=None, worker_id="test")
+    rows = list(DBTaskResult.objects.ready())
+    for row in rows:
+        row.claim(worker.worker_id)
+        worker.run_task(row)
+    return len(rows)
+
+
+def queue_one() -> None:
+    """A message queued as a committed write queues it (tasks run on commit)."""
+    notifications.send_email.enqueue(kind="result_reported", to="a@example.com", user_id=None, subject="S", text="B", html="")
+
+
+@pytest.mark.django_db
+def test_a_rolled_back_approval_queues_and_sends_nothing(
+    database_queue, fixture, home_user, away_user, organiser, django_capture_on_commit_callbacks
+):
+    result = services.confirm_result(
+        result=services.report_result(fixture=fixture, by=home_user, home_score=12, away_score=6), by=away_user
+    )
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        with pytest.raises(RuntimeError), transaction.atomic():
+            services.approve_result(result=result, by=organiser)
+            raise RuntimeError("something later in the request fails")
+    assert callbacks == [] and not DBTaskResult.objects.exists() and mail.outbox == []
+    assert not Result.objects.get().is_approved
+    # The same approval, committed: one task per coach, and no mail until a worker runs them.
+    with django_capture_on_commit_callbacks(execute=True):
+        services.approve_result(result=Result.objects.get(), by=organiser)
+    assert DBTaskResult.objects.ready().count() == 2 and mail.outbox == []
+    assert work_the_queue() == 2
+    assert sorted(m.to[0] for m in mail.outbox) == sorted([fixture.home.coach.email, fixture.away.coach.email])
+    assert set(DBTaskResult.objects.values_list("status", flat=True)) == {TaskResultStatus.SUCCESSFUL}
+
+
+@pytest.mark.django_db
+def test_a_failed_send_is_recorded_and_retried_after_a_pause(database_queue, monkeypatch):
+    calls = []
+    real_send = notifications.EmailMultiAlternatives.send
+
+    def refuse_once(message, *args, **kwargs):
+        calls.append(message.to[0])
+        if len(calls) == 1:
+            raise ConnectionRefusedError("mail server down")
+        return real_send(message, *args, **kwargs)
+
+    monkeypatch.setattr(notifications.EmailMultiAlternatives, "send", refuse_once)
+    queue_one()
+    assert work_the_queue() == 1
+    failed = DBTaskResult.objects.get(status=TaskResultStatus.FAILED)
+    assert "mail server down" in failed.traceback and "retried" in failed.traceback
+    retry = DBTaskResult.objects.get(status=TaskResultStatus.READY)
+    assert retry.args_kwargs["kwargs"]["attempt"] == 2
+    pause = retry.run_after - timezone.now()
+    assert datetime.timedelta(seconds=tasks.BACKOFF_SECONDS[0] - 5) < pause <= datetime.timedelta(seconds=tasks.BACKOFF_SECONDS[0])
+    assert work_the_queue() == 0 and mail.outbox == []  # not before its time
+    DBTaskResult.objects.filter(pk=retry.pk).update(run_after=timezone.now())
+    assert work_the_queue() == 1
+    assert [m.to for m in mail.outbox] == [["a@example.com"]] and calls == ["a@example.com"] * 2
+    retry.refresh_from_db()
+    assert retry.status == TaskResultStatus.SUCCESSFUL and retry.return_value == "sent to a@example.com"
+
+
+@pytest.mark.django_db
+def test_a_message_that_keeps_failing_is_given_up_after_the_last_attempt(database_queue, monkeypatch, caplog):
+    monkeypatch.setattr(notifications.EmailMultiAlternatives, "send", lambda *a, **k: 1 / 0)
+    queue_one()
+    for _ in range(tasks.ATTEMPTS):
+        DBTaskResult.objects.filter(status=TaskResultStatus.READY).update(run_after=timezone.now())
+        work_the_queue()
+    assert DBTaskResult.objects.failed().count() == tasks.ATTEMPTS and not DBTaskResult.objects.ready().exists()
+    assert "result_reported not sent: failed after 3 attempts: ZeroDivisionError" in caplog.text
+
+
+@pytest.mark.django_db
+def test_the_task_record_is_for_superusers_only(client, organiser, database_queue):
+    queue_one()
+    row = DBTaskResult.objects.get()
+    changelist = reverse("admin:django_tasks_database_dbtaskresult_changelist")
+    client.force_login(organiser)
+    assert client.get(changelist).status_code == 403
+    assert client.get(reverse("admin:django_tasks_database_dbtaskresult_change", args=[row.pk])).status_code == 403
+    assert "Task Results" not in client.get(reverse("admin:index")).content.decode()
+    client.force_login(User.objects.create_superuser("root", "root@example.com", "x"))
+    page = client.get(changelist).content.decode()
+    assert "send_email" in page and "Ready" in page
+
+
+def _worker(env: dict[str, str], *args: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "manage.py", "run_tasks", "--interval", "0.1", *args],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+
+
+@pytest.mark.usefixtures("database_queue")
+@pytest.mark.parametrize("_", [None], ids=["subprocess"])
+@POSTGRES_ONLY[0]
+@POSTGRES_ONLY[1]
+@POSTGRES_ONLY[2]
+def test_a_worker_killed_mid_task_then_restarted_sends_each_message_once(_, tmp_path):
+    db = connection.settings_dict
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "EMAIL_BACKEND": "tests.slow_mail.EmailBackend",
+        "MAIL_DIR": str(tmp_path),
+        "TASKS_BACKEND": "django_tasks_db.DatabaseBackend",
+    }
+    (tmp_path / "hold").touch()
+    # Highest priority first: the first is sent, the worker is killed sending the second.
+    for priority, address in ((10, "first@example.com"), (5, "slow@example.com"), (0, "third@example.com")):
+        notifications.send_email.using(priority=priority).enqueue(
+            kind="result_reported", to=address, user_id=None, subject="S", text="B", html=""
+        )
+    worker = _worker(env)
+    try:
+        deadline = time.monotonic() + 30
+        while not (tmp_path / "started").exists():
+            assert worker.poll() is None and time.monotonic() < deadline, worker.stderr.read()
+            time.sleep(0.05)
+        worker.send_signal(signal.SIGKILL)
+        worker.wait(10)
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+    assert (tmp_path / "sent.log").read_text().split() == ["first@example.com", "S"]
+    assert DBTaskResult.objects.running().count() == 1  # left by the killed worker
+    (tmp_path / "hold").unlink()
+    restarted = _worker(env, "--batch", "--stale-after", "0")
+    assert restarted.wait(60) == 0, restarted.stderr.read()
+    sent = sorted(line.split()[0] for line in (tmp_path / "sent.log").read_text().splitlines())
+    assert sent == ["first@example.com", "slow@example.com", "third@example.com"]
+    assert DBTaskResult.objects.successful().count() == 3
+
+
+@pytest.mark.django_db
+def test_a_running_task_is_requeued_only_when_stale(database_queue):
+    queue_one()
+    row = DBTaskResult.objects.get()
+    row.claim("gone")
+    assert requeue_stale(django_settings.TASKS_STALE_AFTER) == 0  # a live worker may still be on it
+    DBTaskResult.objects.update(started_at=timezone.now() - datetime.timedelta(hours=1))
+    assert requeue_stale(django_settings.TASKS_STALE_AFTER) == 1
+    assert DBTaskResult.objects.ready().count() == 1
