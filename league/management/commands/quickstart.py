@@ -4,6 +4,10 @@ again loads nothing twice."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
+from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.urls import reverse
@@ -44,4 +48,12 @@ class Command(BaseCommand):
 
         if not options["no_serve"]:
             self.stdout.write("")
-            call_command("runserver", ADDRESS, use_reloader=False)
+            # Mail and webhooks are tasks (league/tasks.py): the demo works them beside
+            # the server, as a site runs run_tasks beside gunicorn (mail goes to the console).
+            self.stdout.write("Task worker: python manage.py run_tasks, started beside the server.")
+            worker = subprocess.Popen([sys.executable, str(settings.BASE_DIR / "manage.py"), "run_tasks"])
+            try:
+                call_command("runserver", ADDRESS, use_reloader=False)
+            finally:
+                worker.terminate()
+                worker.wait(timeout=30)
