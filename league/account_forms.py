@@ -10,7 +10,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.password_validation import password_validators_help_text_html
 from django.core.cache import cache
+from django.template.loader import render_to_string
 
+from league import notifications
 from league.models import Coach, Entry
 from league.plaintext import PlainTextField
 
@@ -39,6 +41,15 @@ class ThrottledPasswordResetForm(PasswordResetForm):
     """Django's reset form, which says the same whatever happens, sending no more
     than RESETS_PER_ADDRESS emails an hour to an address (whatever its case) and
     RESETS_PER_ACCOUNT to an account."""
+
+    def send_mail(self, subject_template_name, email_template_name, context, from_email, to_email,
+                  html_email_template_name=None):
+        """Queued like every mail (league/notifications.py), not sent in the request."""
+        html = render_to_string(html_email_template_name, context) if html_email_template_name else ""
+        notifications.queue_account_mail(
+            kind="password_reset", to=to_email, subject=render_to_string(subject_template_name, context),
+            text=render_to_string(email_template_name, context), html=html,
+        )
 
     def get_users(self, email):
         if not within_limit("reset-address", email.strip().casefold(), RESETS_PER_ADDRESS):

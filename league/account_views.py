@@ -9,8 +9,6 @@ never meets a 405; a GET of a POST-only address goes back to its page.
 
 from __future__ import annotations
 
-import logging
-import smtplib
 
 from django.contrib import messages
 from django.contrib.auth import login
@@ -28,7 +26,6 @@ from league.account_forms import (
 from league.models import Coach, Entry
 from league.permissions import coach_for, get_league_for_organiser
 
-logger = logging.getLogger(__name__)
 
 
 def _refuse(form, error: ValidationError) -> None:
@@ -82,15 +79,13 @@ def invite_coach(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse
 
 
 def _invite(request: HttpRequest, coach: Coach, league, success: str) -> None:
-    """Send the invitation and say how it went; a mail server that refuses is a
-    message to try again, not a server error (the coach is saved either way)."""
+    """Queue the invitation and say how it went. The mail goes out as a task
+    (league/notifications.py): a mail server that refuses is retried there, never an
+    error in this request (the coach is saved either way)."""
     try:
         invitations.send_invitation(coach=coach, league=league, request=request)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
-    except (OSError, smtplib.SMTPException):
-        logger.exception("Invitation to coach %s not sent", coach.pk)
-        messages.error(request, f"The invitation to {coach} could not be sent just now; send it again from the list.")
     else:
         messages.success(request, success)
 
@@ -138,13 +133,8 @@ def _confirm_address(request: HttpRequest, email: str) -> None:
     if not within_limit("confirm-address", email.casefold(), CONFIRMATIONS_PER_ADDRESS):
         messages.error(request, f"Several links went to {email} within the hour; try again later.")
         return
-    try:
-        email_change.send_confirmation(user=request.user, email=email, request=request)
-    except (OSError, smtplib.SMTPException):
-        logger.exception("Address confirmation for user %s not sent", request.user.pk)
-        messages.error(request, "Profile saved, but the link to confirm your new address could not be sent; try again.")
-    else:
-        messages.success(request, f"Profile saved. A link is on its way to {email}: your address changes when you open it.")
+    email_change.send_confirmation(user=request.user, email=email, request=request)  # queued, as every mail
+    messages.success(request, f"Profile saved. A link is on its way to {email}: your address changes when you open it.")
 
 
 def confirm_email(request: HttpRequest, token: str) -> HttpResponse:

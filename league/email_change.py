@@ -15,13 +15,13 @@ import datetime
 from django.contrib.auth import get_user_model
 from django.core import signing
 from django.core.exceptions import ValidationError
-from django.core.mail import send_mail
 from django.db import transaction
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare, salted_hmac
 
+from league import notifications
 from league.links import site_root
 from league.models import Coach
 
@@ -65,11 +65,10 @@ def send_confirmation(*, user, email: str, request: HttpRequest | None) -> None:
         "link": site_root(request) + reverse("confirm_email", args=[make_token(user, email)]),
         "days": MAX_AGE.days,
     }
-    send_mail(
-        subject=render_to_string("registration/email_change_subject.txt", context).strip(),
-        message=render_to_string("registration/email_change_email.txt", context),
-        from_email=None,
-        recipient_list=[email],
+    notifications.queue_account_mail(
+        kind="email_change", to=email,
+        subject=render_to_string("registration/email_change_subject.txt", context),
+        text=render_to_string("registration/email_change_email.txt", context),
     )
 
 

@@ -21,17 +21,16 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core import signing
 from django.core.exceptions import ValidationError
-from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.http import HttpRequest
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare, salted_hmac
 
-from league import email_change, plaintext
+from league import email_change, notifications, plaintext
 from league.links import site_root
 from league.models import Coach, Entry, League, Season
-from league.notifications import one_line
 
 SALT = "league.invitations"
 MAX_AGE = datetime.timedelta(days=7)
@@ -84,17 +83,10 @@ def send_invitation(*, coach: Coach, league: League, request: HttpRequest | None
     coach.invitation_nonce = secrets.token_hex(16)
     Coach.objects.filter(pk=coach.pk).update(invitation_nonce=coach.invitation_nonce)
     link = site_root(request) + reverse("accept_invitation", args=[make_token(coach)])
-    days = MAX_AGE.days
-    send_mail(
-        subject=one_line(f"You are invited to {league.name}"),
-        message=(
-            f"Hello {coach.name},\n\n"
-            f"The organiser of {league.name} has added you as a coach. Open this link to set a password "
-            f"and see your fixtures (it works once, for {days} days):\n\n{link}\n\n"
-            "If you did not expect this, ignore this email.\n"
-        ),
-        from_email=None,
-        recipient_list=[coach.email],
+    context = {"coach": coach, "league": league, "link": link, "days": MAX_AGE.days}
+    notifications.queue_account_mail(
+        kind="invitation", to=coach.email, subject=render_to_string("registration/invitation_subject.txt", context),
+        text=render_to_string("registration/invitation_email.txt", context),
     )
 
 

@@ -149,6 +149,15 @@ def send(kind: Kind, recipients: Iterable[Recipient | None], *, context: dict[st
         )
 
 
+def queue_account_mail(*, kind: str, to: str, subject: str, text: str, html: str = "") -> None:
+    """An account's own mail (an invitation, an address to confirm, a password
+    reset) as a task like every other mail: its row is written in the transaction of
+    the write that asks for it (a rolled-back write sends nothing), a slow mail
+    server slows no request, and a refusal is retried. Never muted: the person asked
+    for it."""
+    send_email.enqueue(kind=kind, to=to, user_id=None, subject=one_line(subject), text=text, html=html)
+
+
 def render(kind: Kind, context: dict[str, Any], link: str = "") -> tuple[str, str, str]:
     """The kind's subject (one line), plain-text body and HTML body."""
     context = {**context, "url": f"{site_root()}{link}" if link else ""}

@@ -12,9 +12,10 @@ from unittest import mock
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail, signing
+from django.core.mail import EmailMultiAlternatives
 from django.urls import reverse
 
-from league import invitations
+from league import invitations, tasks
 from league.models import Coach, Entry
 from tests.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory, UserFactory
 
@@ -463,15 +464,23 @@ def test_no_page_shows_another_persons_email(client, coach_user, other_coach_use
         assert other.email not in body and other_coach_user.email not in body, url
 
 
-def test_a_mail_server_failure_is_a_message_not_a_server_error(client, organiser, season, monkeypatch):
-    def refuse(*args, **kwargs):
+def test_a_mail_server_failure_is_retried_by_the_queue_not_a_server_error(client, organiser, season, monkeypatch, caplog):
+    """Issue 20.3: the invitation is a task like every mail, so a mail server that
+    refuses never reaches the organiser's request: the coach is saved, the page says
+    the invitation is on its way, and the queue retries, then logs, the refusal."""
+    attempts = []
+
+    def refuse(self, *args, **kwargs):
+        attempts.append(self.to)
         raise ConnectionRefusedError("no mail server")
 
-    monkeypatch.setattr(invitations, "send_mail", refuse)
+    monkeypatch.setattr(EmailMultiAlternatives, "send", refuse)
     client.force_login(organiser)
     response = client.post(
         reverse("league:organiser_coaches", args=[season.league.slug]), {"name": "Offline", "email": "o@example.org"}, follow=True
     )
     assert response.status_code == 200
-    assert "could not be sent just now" in response.content.decode()
+    assert "Offline added; an invitation is on its way to them." in response.content.decode()
     assert Coach.objects.filter(name="Offline").exists()
+    assert attempts == [["o@example.org"]] * tasks.ATTEMPTS and not mail.outbox
+    assert "Notification invitation not sent" in caplog.text

@@ -188,3 +188,19 @@ def test_a_running_task_is_requeued_only_when_stale(database_queue):
     DBTaskResult.objects.update(started_at=timezone.now() - datetime.timedelta(hours=1))
     assert requeue_stale(django_settings.TASKS_STALE_AFTER) == 1
     assert DBTaskResult.objects.ready().count() == 1
+
+
+@pytest.mark.django_db
+def test_account_mails_are_queued_not_sent_in_the_request(client, database_queue, organiser, season):
+    """Issue 20.3: an invitation, an address to confirm and a password reset are tasks
+    like every mail: the request writes their rows and sends nothing; the worker does."""
+    User.objects.create_user("pat", "pat@example.org", "pat-password-1")
+    assert client.post(reverse("password_reset"), {"email": "pat@example.org"}).status_code == 302
+    client.force_login(organiser)
+    client.post(reverse("league:organiser_coaches", args=[season.league.slug]), {"name": "Queued", "email": "q@example.org"})
+    assert not mail.outbox
+    queued = sorted(row.args_kwargs["kwargs"]["kind"] for row in DBTaskResult.objects.ready())
+    assert queued == ["invitation", "password_reset"]
+    assert work_the_queue() == 2
+    assert sorted(message.to[0] for message in mail.outbox) == ["pat@example.org", "q@example.org"]
+    assert any(message.subject == f"You are invited to {season.league.name}" for message in mail.outbox)
