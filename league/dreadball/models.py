@@ -136,6 +136,22 @@ def _target_field(label: str) -> models.PositiveSmallIntegerField:
     )
 
 
+def _player_bounds(prefix: str) -> list[models.CheckConstraint]:
+    """DR-5: a player's role, Move, cost and target numbers within the game's bounds,
+    for a roster player and a published roster line alike."""
+    return [
+        models.CheckConstraint(condition=Q(role__in=["guard", "jack", "striker"]), name=f"{prefix}_role_valid"),
+        models.CheckConstraint(condition=Q(move__gte=1, move__lte=MAX_MOVE), name=f"{prefix}_move_bounded"),
+        models.CheckConstraint(condition=Q(cost__lte=MAX_COST), name=f"{prefix}_cost_bounded"),
+        *(
+            models.CheckConstraint(
+                condition=Q(**{f"{stat}__gte": MIN_TARGET, f"{stat}__lte": MAX_TARGET}), name=f"{prefix}_{stat}_bounded"
+            )
+            for stat in ("strength", "agility", "speed", "skill", "armour")
+        ),
+    ]
+
+
 class PublishedPlayer(models.Model):
     """DR-5: one line of a published team's roster, entered once by an organiser
     from its Team Card (the seed prints none, so nothing is stored until someone
@@ -170,19 +186,10 @@ class PublishedPlayer(models.Model):
         verbose_name = "published roster line"
         constraints = [
             models.UniqueConstraint(fields=["team_type", "name"], name="dreadball_published_position_unique"),
-            models.CheckConstraint(condition=Q(role__in=["guard", "jack", "striker"]), name="dreadball_published_role_valid"),
-            models.CheckConstraint(condition=Q(move__gte=1, move__lte=MAX_MOVE), name="dreadball_published_move_bounded"),
-            models.CheckConstraint(condition=Q(cost__lte=MAX_COST), name="dreadball_published_cost_bounded"),
+            *_player_bounds("dreadball_published"),
             models.CheckConstraint(
                 condition=Q(maximum__gte=1, maximum__lte=MAX_ROSTER, starting__lte=F("maximum")),
                 name="dreadball_published_starting_within_limit",
-            ),
-            *(
-                models.CheckConstraint(
-                    condition=Q(**{f"{stat}__gte": MIN_TARGET, f"{stat}__lte": MAX_TARGET}),
-                    name=f"dreadball_published_{stat}_bounded",
-                )
-                for stat in ("strength", "agility", "speed", "skill", "armour")
             ),
         ]
 
@@ -230,16 +237,7 @@ class RosterPlayer(models.Model):
         ordering = ["team", "role", "name", "id"]
         constraints = [
             models.UniqueConstraint(fields=["team", "name"], name="dreadball_player_name_unique_in_team"),
-            models.CheckConstraint(condition=Q(role__in=["guard", "jack", "striker"]), name="dreadball_player_role_valid"),
-            models.CheckConstraint(condition=Q(move__gte=1, move__lte=MAX_MOVE), name="dreadball_player_move_bounded"),
-            models.CheckConstraint(condition=Q(cost__lte=MAX_COST), name="dreadball_player_cost_bounded"),
-            *(
-                models.CheckConstraint(
-                    condition=Q(**{f"{stat}__gte": MIN_TARGET, f"{stat}__lte": MAX_TARGET}),
-                    name=f"dreadball_player_{stat}_bounded",
-                )
-                for stat in ("strength", "agility", "speed", "skill", "armour")
-            ),
+            *_player_bounds("dreadball_player"),
         ]
 
     def __str__(self) -> str:
