@@ -18,7 +18,7 @@ from hypothesis import example, given, note
 from hypothesis import strategies as st
 
 from tests.fuzz.conftest import Attempt, forms_on
-from tests.fuzz.test_forms import DATES, NUMBERS, TEXT, field_values
+from tests.fuzz.test_forms import DATES, NUMBERS, TEXT, draw_post
 from tests.world import GAMES
 
 PROJECT_APPS = ("league", "campaigns", "dungeonbowl", "dreadball", "guildball")
@@ -107,12 +107,7 @@ def test_add_forms_refuse_bad_input_cleanly(app, model, world, clients):
 
     @given(data=st.data())
     def fuzz(data):
-        action, fields = data.draw(st.sampled_from(forms), label="form")
-        post = {}
-        for field in fields.values():
-            value = data.draw(field_values(field), label=field.name)
-            if value is not None:
-                post[field.name] = value
+        action, post = draw_post(data, forms)
         note(f"POST {action} {post!r}"[:2000])
         with Attempt() as attempt:
             response = client.post(action, post)

@@ -48,6 +48,18 @@ def field_values(field: Field) -> st.SearchStrategy:
     return st.one_of(*choices)
 
 
+def draw_post(data, forms) -> tuple[str, dict[str, str]]:
+    """One of ``forms`` (action, fields) and a POST for it: each field's value drawn
+    from what such a field may receive, good and bad (a field drawn as None is left out)."""
+    action, fields = data.draw(st.sampled_from(forms), label="form")
+    post = {}
+    for field in fields.values():
+        value = data.draw(field_values(field), label=field.name)
+        if value is not None:
+            post[field.name] = value
+    return action, post
+
+
 SPENDS = "(Wheeling & Dealing)"
 
 
@@ -127,12 +139,7 @@ def test_forms_refuse_bad_input_cleanly(game, index, world, clients):
 
     @given(data=st.data())
     def fuzz(data):
-        action, fields = data.draw(st.sampled_from(forms), label="form")
-        post = {}
-        for field in fields.values():
-            value = data.draw(field_values(field), label=field.name)
-            if value is not None:
-                post[field.name] = value
+        action, post = draw_post(data, forms)
         note(f"{role} POST {action} {post!r}"[:2000])
         with Attempt() as attempt:
             response = client.post(action, post)
