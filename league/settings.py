@@ -317,7 +317,15 @@ PREPARED_STATEMENTS = env_bool("PREPARED_STATEMENTS", True)
 if PREPARED_STATEMENTS and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 0
 
+# Every entry is keyed by a season's version (league/versions.py) and expires
+# CACHE_TIMEOUT seconds after it was stored (issue 23.1): a version replaced by a
+# write is never asked for again, so it ages out instead of staying for ever
+# (Redis keys get this TTL; the local-memory cache drops expired entries when it
+# culls). The local-memory cache also holds at most CACHE_MAX_ENTRIES entries per
+# process, culling a third of them when full: with pages bounded in size (issue
+# 23.3) that bounds a worker's memory (README, "Memory").
 _cache_url = os.environ.get("CACHE_URL", "")
+CACHE_TIMEOUT = env_int("CACHE_TIMEOUT", 3600)
 if _cache_url.startswith("redis://"):
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}}
 elif _cache_url.startswith("memcached://"):
@@ -331,9 +339,10 @@ else:
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "OPTIONS": {"MAX_ENTRIES": 5000},
+            "OPTIONS": {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 1000), "CULL_FREQUENCY": 3},
         }
     }
+CACHES["default"]["TIMEOUT"] = CACHE_TIMEOUT or None  # 0: never expire (not advised)
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "longshanks@localhost")

@@ -150,7 +150,7 @@ def cached(season, name: str, compute: Callable[[], Any]) -> Any:
     value = cache.get(key)
     if value is None:
         value = compute()
-        cache.set(key, value, timeout=None)
+        cache.set(key, value)  # settings.CACHES' TIMEOUT: an old version ages out (issue 23.1)
     return value
 
 
@@ -277,7 +277,7 @@ def serve(request, key: str, build: Callable[[], Any], *, vary_cookie: bool):
         if response.status_code != 200 or response.streaming:
             return response
         stored = (response.content, {name: value for name, value in response.items()})
-        cache.set(key, stored, timeout=None)
+        cache.set(key, stored)  # expires after settings.CACHES' TIMEOUT, as ``cached`` (issue 23.1)
     content, headers = stored
     response = HttpResponse(content)
     for name, value in headers.items():

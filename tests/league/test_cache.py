@@ -290,3 +290,29 @@ def test_prepared_statements_are_psycopgs_prepare_threshold_option(flag, thresho
     code = "import json, league.settings as s; print(json.dumps(s.DATABASES['default'].get('OPTIONS', {})))"
     options = json.loads(subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True).stdout)
     assert options.get("prepare_threshold") == threshold
+
+
+def test_every_cached_entry_expires_so_an_old_version_ages_out(client, played, organiser, settings, monkeypatch):
+    """Issue 23.1: entries carry the season's version in their key and a timeout
+    (settings.CACHES' TIMEOUT), so what an approval made obsolete leaves the cache
+    without anyone asking for it; the current version is simply built again."""
+    from django.core.cache import cache
+    from django.core.cache.backends import locmem
+
+    assert settings.CACHES["default"]["TIMEOUT"] == settings.CACHE_TIMEOUT > 0
+    slug = played.league.slug
+    urls = [reverse(name, args=[slug]) for name in ("league:league_detail", "league:standings_json", "league:fixtures")]
+    for url in urls:
+        client.get(url)
+    old_version = str(Season.objects.get(pk=played.pk).version)
+    stored = dict(cache._expire_info)
+    assert any(old_version in key for key in stored) and len(stored) >= len(urls)
+    now = locmem.time.time()
+    assert all(expiry is not None and expiry <= now + settings.CACHE_TIMEOUT + 1 for expiry in stored.values())
+
+    services.record_result(fixture=first_match(played), by=organiser, home_score=12, away_score=2, reason="scoresheet")
+    for url in urls:
+        client.get(url)  # the new version's entries, beside the old ones until they expire
+    monkeypatch.setattr(locmem.time, "time", lambda: now + settings.CACHE_TIMEOUT + 5)
+    assert all(cache.get(key.split(":", 2)[-1]) is None for key in stored)  # the old version has aged out
+    assert dict(table(client, played))[first_match(played).home.coach.name] == 3  # and the page is rebuilt, current
