@@ -66,40 +66,76 @@ MIN_DOT_GAP = 6  # px between rounds below which dots would merge into the line
 MIN_LABEL_GAP = 22  # px a round label "R12" needs
 
 
+BUMP_MAX_ROWS = 20  # the plot is at most this many rows tall, whatever the field (issue 23.3)
+BUMP_MAX_POINTS = 120  # points per line at most: more rounds than this are sampled (the plot is 216 units wide)
+
+
+def bump_y(place: int, places: int) -> float:
+    """Where ``place`` goes: one row each in a field of up to ``BUMP_MAX_ROWS``,
+    a linear scale over ``BUMP_MAX_ROWS`` rows for a bigger one."""
+    if places <= BUMP_MAX_ROWS:
+        return BUMP_TOP + (place - 1) * BUMP_ROW
+    return round(BUMP_TOP + (place - 1) * (BUMP_MAX_ROWS - 1) * BUMP_ROW / (places - 1), 1)
+
+
+def sampled_rounds(rounds: int, limit: int = BUMP_MAX_POINTS) -> list[int]:
+    """The round indexes a line is drawn through: every round up to ``limit``,
+    else every k-th and the last, so a line's markup is bounded (issue 23.3)."""
+    if rounds <= limit:
+        return list(range(rounds))
+    every = math.ceil(rounds / (limit - 1))
+    return sorted({*range(0, rounds, every), rounds - 1})
+
+
 def bump_points(positions: Sequence[int], rounds: int, places: int) -> list[tuple[float, float]]:
     """Where a line's points go: x by round across the plot, y by position (1 at
-    the top)."""
+    the top); at most ``BUMP_MAX_POINTS`` of them."""
     span = BUMP_WIDTH - BUMP_LEFT - BUMP_RIGHT
     step = span / max(rounds - 1, 1)
-    return [(round(BUMP_LEFT + i * step, 1), BUMP_TOP + (p - 1) * BUMP_ROW) for i, p in enumerate(positions)]
+    kept = [i for i in sampled_rounds(rounds) if i < len(positions)]
+    if positions and kept[-1] != len(positions) - 1:
+        kept.append(len(positions) - 1)  # where it stands now, always
+    return [(round(BUMP_LEFT + i * step, 1), bump_y(positions[i], places)) for i in kept]
+
+
+def _ticks(places: int) -> list[int]:
+    """The places the grid names: every one in a small field, else 1 and round steps."""
+    if places <= BUMP_MAX_ROWS:
+        return list(range(1, places + 1))
+    step = next(s for s in (2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10_000) if places / s <= 10)
+    return [1, *range(step, places + 1, step)]
 
 
 def bump_chart(
-    series: Sequence[Series], *, chart_id: str = "bump", title: str = "Position by round", highlight: str | None = None
+    series: Sequence[Series], *, chart_id: str = "bump", title: str = "Position by round", highlight: str | None = None,
+    places: int | None = None,
 ) -> SafeString:
     """Everyone's position after each round, one line each, named at the right.
     With ``highlight`` (a name) that line is drawn strong and the others faint:
-    a coach's own line among the field. Empty markup when no round is played."""
+    a coach's own line among the field. ``places``: the size of the field when
+    ``series`` is a part of it (the top of the table and the lines followed).
+    Empty markup when no round is played."""
     series = [s for s in series if s.positions]
     rounds = max((len(s.positions) for s in series), default=0)
     if not rounds:
         return mark_safe("")
-    places = max(max(s.positions) for s in series)
-    height = BUMP_TOP + (places - 1) * BUMP_ROW + 24
+    places = max(places or 0, max(max(s.positions) for s in series))
+    height = round(bump_y(places, places)) + 24
     plot_right = BUMP_WIDTH - BUMP_RIGHT
     grid = format_html_join(
         "", '<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="1"/><text x="{}" y="{}" font-size="10" fill="{}" text-anchor="end">{}</text>',
         ((BUMP_LEFT, y, plot_right, y, GRID, BUMP_LEFT - 6, y + 3.5, MUTED, p)
-         for p in range(1, places + 1) for y in [BUMP_TOP + (p - 1) * BUMP_ROW]),
+         for p in _ticks(places) for y in [bump_y(p, places)]),
     )
     # A long season's rounds are closer than a dot or a label is wide: then every
     # k-th round is labelled and only each line's last point (where it stands now)
     # is dotted, which also keeps the page small (issue 13).
     gap = (BUMP_WIDTH - BUMP_LEFT - BUMP_RIGHT) / max(rounds - 1, 1)
     every = max(1, math.ceil(MIN_LABEL_GAP / gap))
+    span = BUMP_WIDTH - BUMP_LEFT - BUMP_RIGHT
     axis = format_html_join(
         "", '<text x="{}" y="{}" font-size="10" fill="{}" text-anchor="middle">R{}</text>',
-        ((x, height - 6, MUTED, i + 1) for i, (x, _) in enumerate(bump_points(range(1, rounds + 1), rounds, places))
+        ((round(BUMP_LEFT + i * span / max(rounds - 1, 1), 1), height - 6, MUTED, i + 1) for i in range(rounds)
          if i % every == 0 or i == rounds - 1),
     )
     dotted = slice(None) if gap >= MIN_DOT_GAP else slice(-1, None)
@@ -115,19 +151,24 @@ def bump_chart(
             s.name, " ".join(f"{x},{y}" for x, y in points), colour, 3 if highlight and strong else 2,
             format_html_join("", '<circle cx="{}" cy="{}" r="2.6" fill="{}"/>', ((x, y, colour) for x, y in points[dotted])),
         ))
-    # One label per final place: rows sharing a place share it ("=5 Ann, Bob"), so no two overlap.
+    # One label per final place: rows sharing a place share it ("=5 Ann, Bob"), and
+    # on a scaled axis each label sits at least a line below the one above it.
     at: dict[int, list[Series]] = {}
     for s in series:
         at.setdefault(s.positions[-1], []).append(s)
     labels = []
+    floor = 0.0
     for place, group in sorted(at.items()):
         names = ", ".join(s.name for s in group)
         mine = highlight is not None and any(s.name == highlight for s in group)
+        y = max(bump_y(place, places) + 3.5, floor)
+        floor = y + 12
         labels.append(format_html(
             '<text x="{}" y="{}" font-size="11" fill="{}"{}>{}{} {}</text>',
-            plot_right + 8, BUMP_TOP + (place - 1) * BUMP_ROW + 3.5, INK if highlight is None or mine else MUTED,
+            plot_right + 8, y, INK if highlight is None or mine else MUTED,
             mark_safe(' font-weight="700"') if mine else "", "=" if len(group) > 1 else "", place, _short(names, 18),
         ))
+    height = max(height, round(floor) + 12)
     desc = bump_description(series, rounds, highlight)
     body = format_html("{}{}{}{}", grid, axis, mark_safe("".join(lines)), mark_safe("".join(labels)))
     return _svg(chart_id, BUMP_WIDTH, height, title, desc, body)
@@ -279,10 +320,26 @@ def letter(outcome: str, side: str) -> str:
     return "W" if outcome == side else "L"
 
 
-def standings_series(rows) -> list[tuple[str | None, list[Series]]]:
+CHART_TOP = 10  # lines of a big field's chart: the top of the table, plus the ones followed
+
+
+def standings_series(rows, *, follow: frozenset[int] | set[int] = frozenset(), top: int | None = None
+                     ) -> list[tuple[str | None, list[Series]]]:
     """Standings rows (league/ranking.py, with ``history``) as one set of lines
-    per division, in table order."""
+    per division, in table order. With ``top``: only each division's first
+    ``top`` rows and the rows whose ``entry_id`` is in ``follow`` (issue 23.3: a
+    chart of a thousand lines is neither readable nor small)."""
     groups: dict[str | None, list[Series]] = {}
     for row in rows:
-        groups.setdefault(row.division, []).append(Series(row.name, tuple(row.history)))
+        group = groups.setdefault(row.division, [])
+        if top is None or len(group) < top or row.entry_id in follow:
+            group.append(Series(row.name, tuple(row.history)))
     return list(groups.items())
+
+
+def division_sizes(rows) -> dict[str | None, int]:
+    """How many rows each division has (a part-drawn chart's scale)."""
+    sizes: dict[str | None, int] = {}
+    for row in rows:
+        sizes[row.division] = sizes.get(row.division, 0) + 1
+    return sizes

@@ -66,12 +66,25 @@ def _league_season(request: HttpRequest, slug: str):
 
 def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """The weekly publication (GB-10): standings, this week's results and the next
-    fixtures. The body is rendered once per version of the season, and the whole
-    page once per version for every anonymous visitor (league/versions.py)."""
-    versions.keep_only(request, season=request.GET.get("season", ""), sort=_known_sort(request.GET.get("sort", "")))
+    fixtures. The body is rendered once per version of the season (and per page of
+    the table and line followed), and the whole page once per version for every
+    anonymous visitor (league/versions.py). A visitor following a line
+    (``?follow=<entry>``) gets the cached body without the shared response: any
+    number is a ``follow``, so storing each response would store a page per request."""
+    follow = _digits(request.GET.get("follow", ""))
+    versions.keep_only(request, season=request.GET.get("season", ""), sort=_known_sort(request.GET.get("sort", "")),
+                       page=_digits(request.GET.get("page", ""), 4), follow=follow)
+    if follow:
+        return _league_detail(request, slug)
     # This week's round depends on the day as well as on the season's writes.
     return versions.shared(request, slug, lambda: _league_detail(request, slug),
-                           variant=f"{timezone.localdate():%Y-%m-%d}", params=("season", "sort"), anonymous_only=True)
+                           variant=f"{timezone.localdate():%Y-%m-%d}", params=("season", "sort", "page"),
+                           anonymous_only=True)
+
+
+def _digits(value: str, limit: int = 9) -> str:
+    """``value`` if it is a whole number of at most ``limit`` digits, else ""."""
+    return value if value.isascii() and value.isdigit() and len(value) <= limit else ""
 
 
 @functools.cache
@@ -88,6 +101,9 @@ def _known_sort(sort: str, game_system: str | None = None) -> str:
     return sort if sort in _sortable(game_system) else ""
 
 
+TABLE_PER_PAGE = 100  # rows of the standings a page shows (issue 23.3: bounded by what a person reads)
+
+
 def _league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     league, season = _league_season(request, slug)
     context = {
@@ -98,13 +114,31 @@ def _league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     }
     if season is not None:
         sort = _known_sort(request.GET.get("sort", ""), league.game_system)
+        page = request.GET.get("page", "")
         # Another game's column is this league's default order, built from the same query.
-        versions.keep_only(request, season=request.GET.get("season", ""), sort=sort)
+        versions.keep_only(request, season=request.GET.get("season", ""), sort=sort, page=page,
+                           follow=request.GET.get("follow", ""))
+        followed = _followed(request, season)
         # This week's round depends on the day as well as on the season's writes.
         context["body"] = versions.cached(
-            season, f"league-page:{sort}:{timezone.localdate():%Y-%m-%d}", lambda: _league_body(request, league, season)
+            season, f"league-page:{sort}:{page}:{followed or ''}:{timezone.localdate():%Y-%m-%d}",
+            lambda: _league_body(request, league, season, followed),
         )
     return render(request, "league/league_detail.html", context)
+
+
+def _followed(request: HttpRequest, season) -> int | None:
+    """The entry whose line the chart adds to the top of the table: the one asked
+    for (``?follow=``, an entry of the season), else the viewer's own (one query
+    when logged in), else none."""
+    asked = request.GET.get("follow", "")
+    entries = {row.entry_id: row.coach_id for row in standings_for(season)}
+    if asked and int(asked) in entries:
+        return int(asked)
+    coach = coach_for(request.user)
+    if coach is not None:
+        return next((entry for entry, coach_id in entries.items() if coach_id == coach.pk), None)
+    return None
 
 
 def with_histories(season) -> list:
@@ -120,16 +154,46 @@ def with_histories(season) -> list:
 INDENTATION = re.compile(r"[ \t]*\n\s*")
 
 
-def _league_body(request: HttpRequest, league: League, season) -> str:
+def positions_pictures(standings, *, follow: set[int], highlight: str | None = None, chart_id: str = "bump",
+                       title: str = "Position by round", division: object = ...) -> list[tuple]:
+    """The bump charts of ``standings`` (with history): per division, its top
+    ``charts.CHART_TOP`` rows and the followed entries, on the division's scale
+    (issue 23.3). ``division``: only that one."""
+    sizes = charts.division_sizes(standings)
+    pictures = []
+    for index, (name, series) in enumerate(charts.standings_series(standings, follow=follow, top=charts.CHART_TOP)):
+        if division is not ... and name != division:
+            continue
+        svg = charts.bump_chart(series, chart_id=f"{chart_id}-{index}" if division is ... else chart_id,
+                                title=f"{title}{f': {name}' if name and division is ... else ''}",
+                                highlight=highlight, places=sizes[name])
+        if svg:
+            pictures.append((name, svg, series))
+    return pictures
+
+
+def positions_table(pictures) -> tuple[list[tuple[str, str]], str]:
+    """The charts' lines as text (the table beside them): each shown line's
+    position after the rounds the chart draws, and which rounds those are."""
+    rows, rounds = [], 0
+    for _, _, series in pictures:
+        for line in series:
+            rounds = max(rounds, len(line.positions))
+            kept = [i for i in charts.sampled_rounds(len(line.positions))]
+            rows.append((line.name, " → ".join(str(line.positions[i]) for i in kept)))
+    kept = charts.sampled_rounds(rounds)
+    which = "" if len(kept) == rounds else f"rounds {', '.join(str(i + 1) for i in kept[:3])}, … {kept[-1] + 1}"
+    return rows, which
+
+
+def _league_body(request: HttpRequest, league: League, season, followed: int | None) -> str:
     standings = with_histories(season)
     # The table sorts its own copy, so ``standings`` stays in the game's order.
     table = StandingsTable(list(standings), league=league, season=season)
-    RequestConfig(request, paginate=False).configure(table)
+    RequestConfig(request, paginate={"per_page": TABLE_PER_PAGE}).configure(table)
     week = selectors.publication(season)
-    pictures = [
-        (division, charts.bump_chart(series, chart_id=f"bump-{index}", title=f"Position by round{f': {division}' if division else ''}"))
-        for index, (division, series) in enumerate(charts.standings_series(standings))
-    ]
+    pictures = positions_pictures(standings, follow={followed} if followed else set())
+    lines, which = positions_table(pictures)
     html = render_to_string(
         "league/_league_body.html",
         {
@@ -137,7 +201,12 @@ def _league_body(request: HttpRequest, league: League, season) -> str:
             "season": season,
             "table": table,
             "standings": standings,
-            "pictures": [(division, svg) for division, svg in pictures if svg],
+            "pictures": [(division, svg) for division, svg, _ in pictures],
+            "positions": lines,
+            "sampled": which,
+            "partial": sum(len(series) for *_, series in pictures) < len(standings),
+            "followed": followed,
+            "top": charts.CHART_TOP,
             "unplayed": bool(standings) and not any(row.played for row in standings),
             "week": week,
             "request": request,
@@ -185,34 +254,49 @@ def _fixtures(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "league/fixtures.html", context)
 
 
+RESULTS_PER_PAGE = 20  # a coach's results per page, latest first (issue 23.3)
+TO_PLAY_SHOWN = 10  # the next fixtures a coach's page lists; the fixtures page has the rest
+
+
 def coach_detail(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse:
-    """A coach's season: standing, position after each round, results and fixtures."""
+    """A coach's season: standing, position after each round, results and fixtures.
+    What everyone sees is one fragment per version of the season, coach and page of
+    results (league/versions.py); only the layers' panels, which may greet the
+    coach, are built per request."""
     league, season = _league_season(request, slug)
     entry = get_object_or_404(Entry.objects.select_related("coach"), season=season, coach_id=coach_id)
+    page = _digits(request.GET.get("page", ""), 4) or "1"
+    body = versions.cached(season, f"coach-page:{entry.pk}:{page}", lambda: _coach_body(league, season, entry, page))
+    return render(request, "league/coach_detail.html", {"league": league, "season": season, "entry": entry, **body})
+
+
+def _coach_body(league: League, season, entry: Entry, page: str) -> dict[str, str]:
     standings = with_histories(season)
     row = next(r for r in standings if r.entry_id == entry.pk)
-    fixtures_ = list(
-        Fixture.objects.involving(entry.coach).filter(round__season=season).with_related().order_by("round__number")
-    )
-    played = [f for f in fixtures_ if selectors.is_played(f)]
-    field = next((series for division, series in charts.standings_series(standings) if division == row.division), [])
-    return render(
-        request,
-        "league/coach_detail.html",
-        {
-            "league": league,
-            "season": season,
-            "entry": entry,
-            "row": row,
-            "figures": league.rules.row_figures(row),
-            "played": played,
-            "to_play": [f for f in fixtures_ if not selectors.is_played(f)],
-            "line": charts.bump_chart(field, chart_id="mine", title=f"{row.name}: position by round", highlight=row.name),
-            "form": charts.form_guide(
-                [charts.letter(f.result.outcome, f.side_of(entry.coach)) for f in played if f.stage == Fixture.Stage.REGULAR]
-            ),
-        },
-    )
+    mine = Fixture.objects.involving(entry.coach).filter(round__season=season).with_related()
+    to_play = mine.unplayed()
+    played = Paginator(mine.played().order_by("-round__number", "-pk"), RESULTS_PER_PAGE).get_page(page)
+    # GB-10's form: the last five regular results, oldest first.
+    last = list(mine.played().regular().order_by("-round__number", "-pk")[:5])[::-1]
+    pictures = positions_pictures(standings, follow={entry.pk}, highlight=row.name, chart_id="mine",
+                                  title=f"{row.name}: position by round", division=row.division)
+    context = {
+        "league": league,
+        "season": season,
+        "entry": entry,
+        "row": row,
+        "figures": league.rules.row_figures(row),
+        "played": played,
+        "to_play": list(to_play.order_by("round__number", "pk")[:TO_PLAY_SHOWN]),
+        "to_play_count": to_play.count(),
+        "line": pictures[0][1] if pictures else "",
+        "path": ", ".join(str(row.history[i]) for i in charts.sampled_rounds(len(row.history))),
+        "form": charts.form_guide([charts.letter(f.result.outcome, f.side_of(entry.coach)) for f in last]),
+    }
+    return {
+        "summary": mark_safe(INDENTATION.sub("\n", render_to_string("league/_coach_summary.html", context))),
+        "lists": mark_safe(INDENTATION.sub("\n", render_to_string("league/_coach_lists.html", context))),
+    }
 
 
 def standings_json(request: HttpRequest, slug: str) -> HttpResponse:
