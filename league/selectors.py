@@ -5,7 +5,8 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from django.db.models import Count, Max, Min, Q
+from django.db.models import Case, Count, F, IntegerField, Max, Min, Q, Value, When, Window
+from django.db.models.functions import RowNumber
 from django.http import Http404
 from django.utils import timezone
 
@@ -145,21 +146,39 @@ def attach_current_seasons(leagues) -> None:
         league.current = current.get(league.pk)
 
 
-def coach_fixtures(coach: Coach) -> list[Fixture]:
-    """A coach's fixtures in every league, with what a page needs about each."""
+COACH_FIXTURES_PER_SEASON = 20  # of each kind (waiting or to come, approved) per season: issue 23.3
+
+
+def coach_fixtures(coach: Coach, per_season: int = COACH_FIXTURES_PER_SEASON) -> list[Fixture]:
+    """A coach's fixtures in every league, with what a page needs about each, in
+    date order, bounded (issue 23.3): in each season the first ``per_season``
+    without an approved result (what waits and what comes next, so each season's
+    next match is among them) and the latest ``per_season`` approved ones. One
+    query, numbered by a window function in the database."""
+    approved = Q(result__status=Result.Status.APPROVED)
+    flag = Case(When(approved, then=Value(1)), default=Value(0), output_field=IntegerField())
+    # Approved ones latest first, the others earliest first: one ordering serves both.
+    number = Window(
+        RowNumber(),
+        partition_by=[F("round__season_id"), flag],
+        order_by=[Case(When(approved, then=-F("round__number")), default=Value(0)).asc(),
+                  F("date").asc(), F("round__number").asc(), F("pk").asc()],
+    )
     return list(
         Fixture.objects.involving(coach)
         .with_related()
         .select_related("round__season__league")
+        .annotate(nth=number)
+        .filter(nth__lte=per_season)
         .order_by("date", "round__number", "id")
     )
 
 
-def results_needing_organiser(user) -> list[Result]:
+def results_needing_organiser(user):
     """Results of the user's leagues that wait on the organiser: reported,
-    confirmed (awaiting approval) or disputed."""
+    confirmed (awaiting approval) or disputed (a queryset, oldest first)."""
     leagues = League.objects.organised_by(user)
-    return list(
+    return (
         Result.objects.filter(fixture__round__season__league__in=leagues)
         .exclude(status=Result.Status.APPROVED)
         .select_related("fixture__round__season__league", "fixture__home__coach", "fixture__away__coach")

@@ -383,6 +383,9 @@ def _ics_response(body: str, filename: str) -> HttpResponse:
 # The coach's own page -------------------------------------------------------------
 
 
+QUEUE_SHOWN = 30  # results waiting on an organiser that their own page lists
+
+
 @login_required
 def my_fixtures(request: HttpRequest) -> HttpResponse:
     """What waits on me: results to confirm, matches to report, what is coming up;
@@ -407,7 +410,8 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
                 recent.append(fixture)
             else:
                 awaiting_opponent.append(fixture)
-    organiser_queue = selectors.results_needing_organiser(request.user) if request.user.is_staff else []
+    # The first ones only (issue 23.3): the organiser's dashboard has them all, grouped.
+    organiser_queue = list(selectors.results_needing_organiser(request.user)[:QUEUE_SHOWN + 1]) if request.user.is_staff else []
     return render(
         request,
         "league/my_fixtures.html",
@@ -418,7 +422,8 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
             "upcoming": upcoming,
             "awaiting": awaiting_opponent,
             "recent": recent[-10:][::-1],
-            "organiser_queue": organiser_queue,
+            "organiser_queue": organiser_queue[:QUEUE_SHOWN],
+            "queue_more": len(organiser_queue) > QUEUE_SHOWN,
             "fixtures": fixtures,  # for the layers' panels (what waits in a campaign)
             "leagues": sorted(leagues.values(), key=lambda league: league.name),
         },
