@@ -15,6 +15,7 @@ import gc
 import http.client
 import io
 import random
+import statistics
 import threading
 import time
 import uuid
@@ -36,13 +37,16 @@ GUILDS = ("Alchemist's", "Brewer's", "Butcher's", "Engineer's", "Fisherman's", "
 
 @dataclass(frozen=True)
 class Ratio:
-    """One line of the issue's table: a measured ratio and its goal."""
+    """One line of the issue's table: a measured ratio and its goal. With
+    ``spread`` (min, median, max of the runs, issue 23.5) the verdict is on the
+    median."""
 
     label: str
     value: float
     goal: float
     at_least: bool  # the goal is a floor (throughput) rather than a ceiling
     detail: str = ""
+    spread: tuple[float, float, float] | None = None
 
     @property
     def ok(self) -> bool:
@@ -51,7 +55,27 @@ class Ratio:
     def line(self) -> str:
         goal = f"{'>=' if self.at_least else '<='} {self.goal:g}"
         verdict = "ok" if self.ok else "MISSED"
-        return f"{self.label:<58} {self.value:>8.2f}  goal {goal:<7} {verdict:<6} {self.detail}"
+        shown = " / ".join(_figure(v) for v in self.spread) if self.spread else _figure(self.value)
+        return f"{self.label:<62} {shown:>22}  goal {goal:<8} {verdict:<6} {self.detail}"
+
+
+def _figure(value: float) -> str:
+    return f"{value:.3f}" if abs(value) < 1 else f"{value:.2f}"
+
+
+def spread(values: list[float]) -> tuple[float, float, float]:
+    """Min, median and max (issue 23.5 prints the three)."""
+    ordered = sorted(values)
+    return ordered[0], statistics.median(ordered), ordered[-1]
+
+
+def ratio_of(label: str, tops: list[float], bottoms: list[float], goal: float, at_least: bool, unit: str = "",
+             scale: float = 1.0) -> Ratio:
+    """A ratio measured run by run (run i of the top against run i of the bottom,
+    side by side), reported as min / median / max."""
+    values = spread([t / b for t, b in zip(tops, bottoms)])
+    detail = (f"median {statistics.median(tops) * scale:.1f} / {statistics.median(bottoms) * scale:.1f} {unit}").rstrip()
+    return Ratio(label, values[1], goal, at_least, detail, values)
 
 
 # Data sets -------------------------------------------------------------------------
@@ -118,26 +142,28 @@ def group_by_baseline(season: Season) -> list[dict]:
     )
 
 
-def import_csv(size: int, *, league: str, seed: int = 13) -> str:
+def import_csv(size: int, *, league: str, seed: int = 13, cp: bool = False) -> str:
     """A Guild Ball import file: a double round robin of ``size`` coaches, every
-    match played with a valid GB-8 score (RULES: GB-4, GB-8)."""
+    match played with a valid GB-8 score (RULES: GB-4, GB-8); with ``cp`` the Big
+    League's ``home_cp,away_cp`` columns (GB-11) too."""
     rng = random.Random(seed)
     names = [f"Importer {i:03d}" for i in range(1, size + 1)]
     out = io.StringIO()
-    out.write("league,round,home,away,home_vp,away_vp,status\n")
+    out.write("league,round,home,away,home_vp,away_vp,status" + (",home_cp,away_cp" if cp else "") + "\n")
     for number, pairs in enumerate(round_robin(names, double=True, seed=seed), start=1):
         for home, away in pairs:
             if home is None or away is None:
                 continue
             home_vp, away_vp, _ = guild_ball_score(rng)
-            out.write(f"{league},{number},{home},{away},{home_vp},{away_vp},played\n")
+            extra = f",{rng.randint(0, 6)},{rng.randint(0, 6)}" if cp else ""
+            out.write(f"{league},{number},{home},{away},{home_vp},{away_vp},played{extra}\n")
     return out.getvalue()
 
 
 def bulk_insert_csv(text: str, *, by) -> int:
     """The floor for an import: the same rows written with one bulk insert per
     table, no checks and nothing derived."""
-    lines = [line.split(",") for line in text.splitlines()[1:]]
+    lines = [line.split(",")[:7] for line in text.splitlines()[1:]]
     tag = uuid.uuid4().hex[:8]
     league = League.objects.create(name=f"Bulk {tag}", slug=f"bulk-{tag}", game_system="guildball")
     league.organisers.add(by)
@@ -186,18 +212,50 @@ def best_of(actions: dict[str, Callable[[], object]], repeat: int) -> dict[str, 
     return best
 
 
-def get(port: int, path: str) -> tuple[int, int]:
+def timings(actions: dict[str, Callable[[], object]], repeat: int) -> dict[str, list[float]]:
+    """Each action's time in seconds in each of ``repeat`` rounds, alternating as
+    ``best_of`` does (for min / median / max)."""
+    found: dict[str, list[float]] = {name: [] for name in actions}
+    for _ in range(repeat):
+        for name, action in actions.items():
+            gc.collect()
+            gc.disable()
+            try:
+                began = time.perf_counter()
+                action()
+                found[name].append(time.perf_counter() - began)
+            finally:
+                gc.enable()
+    return found
+
+
+def login_cookie(user) -> str:
+    """A ``Cookie`` header logging ``user`` in (a database session, as a login
+    makes), for the pages a logged-in visitor sees."""
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = next(b for b in settings.AUTHENTICATION_BACKENDS if "ModelBackend" in b)
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+
+
+def get(port: int, path: str, cookie: str = "") -> tuple[int, int]:
     """One GET to 127.0.0.1:``port``: (status, body length)."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     try:
-        connection.request("GET", path, headers={"Host": "127.0.0.1"})
+        connection.request("GET", path, headers={"Host": "127.0.0.1", **({"Cookie": cookie} if cookie else {})})
         response = connection.getresponse()
         return response.status, len(response.read())
     finally:
         connection.close()
 
 
-def throughput(port: int, path: str, *, requests: int, threads: int) -> float:
+def throughput(port: int, path: str, *, requests: int, threads: int, cookie: str = "") -> float:
     """Requests per second for ``requests`` GETs of ``path`` from ``threads``
     threads, each sending its share one after another. Any answer but 200 stops the
     run."""
@@ -206,7 +264,7 @@ def throughput(port: int, path: str, *, requests: int, threads: int) -> float:
 
     def worker(count: int) -> None:
         for _ in range(count):
-            status, _ = get(port, path)
+            status, _ = get(port, path, cookie)
             if status != 200:
                 failures.append(f"{path} answered {status}")
                 return
@@ -221,3 +279,15 @@ def throughput(port: int, path: str, *, requests: int, threads: int) -> float:
     if failures:
         raise RuntimeError(failures[0])
     return requests / elapsed
+
+
+def worker_rss(master: int) -> list[int]:
+    """The resident memory in bytes of each worker of the gunicorn ``master`` (Linux)."""
+    found = []
+    with open(f"/proc/{master}/task/{master}/children") as children:
+        for pid in children.read().split():
+            with open(f"/proc/{pid}/status") as status:
+                for line in status:
+                    if line.startswith("VmRSS:"):
+                        found.append(int(line.split()[1]) * 1024)
+    return found

@@ -339,7 +339,7 @@ else:
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "OPTIONS": {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 1000), "CULL_FREQUENCY": 3},
+            "OPTIONS": {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 300), "CULL_FREQUENCY": 3},
         }
     }
 CACHES["default"]["TIMEOUT"] = CACHE_TIMEOUT or None  # 0: never expire (not advised)

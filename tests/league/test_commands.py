@@ -143,3 +143,25 @@ def test_benchmark_import_file_and_its_bulk_floor_hold_the_same_rows():
     bulk = sorted(Result.objects.filter(fixture__round__season__league__slug__startswith="bulk-")
                   .values_list("fixture__round__number", "home_score", "away_score"))
     assert imported == bulk and len(bulk) == 12
+
+
+def test_benchmark_prints_min_median_max_and_judges_the_median():
+    """Issue 23.5: a ratio measured run by run prints its three figures; the
+    verdict is on the median."""
+    from bench.benchmarking import ratio_of
+
+    ratio = ratio_of("page / bare", [70.0, 40.0, 90.0], [100.0, 100.0, 100.0], 0.6, True, "req/s")
+    assert ratio.spread == (0.4, 0.7, 0.9) and ratio.value == 0.7 and ratio.ok
+    assert "0.400 / 0.700 / 0.900" in ratio.line()
+    assert not ratio_of("cold / group by", [5.0, 4.0, 6.0], [1.0, 1.0, 1.0], 3.0, False).ok
+
+
+@pytest.mark.django_db
+def test_the_benchmarks_login_cookie_logs_its_user_in(client):
+    """The logged-in rows send a session cookie made as a login makes one."""
+    from bench.benchmarking import login_cookie
+
+    user = get_user_model().objects.create_user("bench-coach")
+    name, value = login_cookie(user).split("=", 1)
+    client.cookies[name] = value
+    assert client.get(reverse("league:my_fixtures")).status_code == 200  # not the login redirect

@@ -26,8 +26,11 @@ It is a benchmark, not a test: the figures depend on the machine.
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import os
-import secrets
+import pickle
+import statistics
 import socket
 import subprocess
 import sys
@@ -49,15 +52,20 @@ from league import services, versions
 from league.import_files import read_rows, rules_for
 from league.importer import import_rows, system_user
 from league.models import Fixture, League, Result, Season
+from league.permissions import make_organiser
 from league.standings import compute_standings
 
+
 GOALS = {
-    "page": 0.5, "json": 0.7, "standings": 2.0, "queries": 20, "import": 5.0, "flat": 1.5,
+    "page": 0.7, "json": 0.9, "standings": 2.0, "queries": 20, "import": 5.0, "flat": 1.5,
     "fixtures": 3.0, "ics": 3.0, "list": 1.5,
+    # issue 23: logged-in pages against the bare view, and what a big league costs
+    "page_coach": 0.4, "fixture_coach": 0.3, "me": 0.3, "campaign": 0.2, "dashboard": 0.2,
+    "cold": 3.0, "size_kb": 300, "cache_mb": 2.0, "timeout_s": 86_400, "rss_mb": 200,
 }
 
 
-PARTS = ("list", "pages", "gunicorn", "standings", "approvals", "import")
+PARTS = ("list", "pages", "gunicorn", "standings", "sizes", "approvals", "import")
 
 
 class Command(BaseCommand):
@@ -73,8 +81,13 @@ class Command(BaseCommand):
         parser.add_argument("--imported", type=int, default=40, help="coaches of the imported double round robin")
         parser.add_argument("--only", nargs="+", choices=PARTS, default=PARTS, metavar="PART",
                             help=f"measure only these parts ({', '.join(PARTS)}); all by default")
+        parser.add_argument("--huge", action="store_true",
+                            help="also the 1,000-coach data set (499,500 results): the cold league page after an "
+                                 "approval against a GROUP BY, and the gunicorn workers' memory serving it")
+        parser.add_argument("--huge-size", type=int, default=1000, help=argparse.SUPPRESS)
 
-    def handle(self, *args, repeat, requests, rounds, threads, big, campaign, imported, only, **options):
+    def handle(self, *args, repeat, requests, rounds, threads, big, campaign, imported, only, huge, huge_size,
+               **options):
         if min(repeat, requests, rounds, threads) < 1 or big < 2 or campaign < 4 or imported < 4:
             raise CommandError(
                 "--repeat, --requests, --rounds and --threads must be 1 or more, --big 2, --campaign and --imported 4."
@@ -95,6 +108,8 @@ class Command(BaseCommand):
             with override_settings(ALLOWED_HOSTS=[*settings.ALLOWED_HOSTS, "testserver"], DEBUG=False):
                 self._run(ratios, Path(tmp.name), repeat=repeat, requests=requests, rounds=rounds, threads=threads,
                           big=big, campaign=campaign, imported=imported, only=set(only))
+                if huge:
+                    self._huge(ratios, Path(tmp.name), huge_size)
         finally:
             connection.creation.destroy_test_db(old_name, verbosity=0)
             tmp.cleanup()
@@ -124,8 +139,8 @@ class Command(BaseCommand):
 
         if only & {"list", "pages", "gunicorn"}:
             self._pages(ratios, tmp, page, repeat=repeat, requests=requests, rounds=rounds, threads=threads, only=only)
-        if "standings" in only:
-            self._standings(ratios, big, repeat=repeat)
+        if only & {"standings", "sizes"}:
+            self._standings(ratios, big, repeat=repeat, only=only)
         if "approvals" in only:
             self._approvals(ratios, campaign)
         if "import" in only:
@@ -181,35 +196,87 @@ class Command(BaseCommand):
             ratios.append(bench.Ratio("league list, 2,000 leagues / 1 league", many / one, GOALS["list"], False,
                                       f"{many * 1000:.1f} ms / {one * 1000:.1f} ms"))
 
-    def _standings(self, ratios, big: int, *, repeat: int) -> None:
+    def _standings(self, ratios, big: int, *, repeat: int, only) -> None:
         started = time.perf_counter()
-        _, big_season = bench.build_league(big, double=False, logins=False, name="Standings League")
+        league, big_season = bench.build_league(big, double=False, logins=False, name="Standings League")
         results = Result.objects.filter(fixture__round__season=big_season).count()
         self._say(f"Built the standings data set: {big} coaches, {results} approved results in "
                   f"{time.perf_counter() - started:.1f} s.")
         _analyze()
-        times = bench.best_of({
-            "standings": lambda: compute_standings(Season.objects.select_related("league").get(pk=big_season.pk)),
-            "group_by": lambda: bench.group_by_baseline(big_season),
-        }, repeat)
-        ratios.append(bench.Ratio(f"standings_for cold, {big} coaches / one GROUP BY",
-                                  times["standings"] / times["group_by"], GOALS["standings"], False,
-                                  f"{times['standings'] * 1000:.0f} ms / {times['group_by'] * 1000:.0f} ms"))
+        if "standings" in only:
+            times = bench.best_of({
+                "standings": lambda: compute_standings(Season.objects.select_related("league").get(pk=big_season.pk)),
+                "group_by": lambda: bench.group_by_baseline(big_season),
+            }, repeat)
+            ratios.append(bench.Ratio(f"standings_for cold, {big} coaches / one GROUP BY",
+                                      times["standings"] / times["group_by"], GOALS["standings"], False,
+                                      f"{times['standings'] * 1000:.0f} ms / {times['group_by'] * 1000:.0f} ms"))
+            ratios.append(self._cold_page(league, big_season, f"{big} coaches / {results:,} results", repeat=3))
+        if "sizes" in only:
+            self._sizes(ratios, league, big_season, big)
 
-    def _gunicorn(self, ratios, tmp: Path, league, *, requests: int, rounds: int, threads: int) -> None:
-        """The league page and standings.json against the bare view, under gunicorn."""
-        static = tmp / "static"
-        env = {
+    def _cold_page(self, league, season, label: str, *, repeat: int) -> bench.Ratio:
+        """The league page as the first visitor after an approval gets it (the
+        season's new version: standings, history and the page built again)
+        against one GROUP BY over the season's results, run by run."""
+        client = Client()
+        url = reverse("league:league_detail", args=[league.slug])
+
+        def cold():
+            versions.bump(Q(pk=season.pk))  # what every approval does to the cache
+            response = client.get(url)
+            if response.status_code != 200:
+                raise CommandError(f"{url} answered {response.status_code}")
+
+        times = bench.timings({"cold": cold, "group_by": lambda: bench.group_by_baseline(season)}, repeat)
+        return bench.ratio_of(f"cold league page after an approval, {label} / GROUP BY", times["cold"],
+                              times["group_by"], GOALS["cold"], False, "ms", 1000)
+
+    def _sizes(self, ratios, league, season, big: int) -> None:
+        """Page sizes at ``big`` coaches, and what one version of the season holds
+        in the cache once its pages are visited (issue 23.1, 23.3)."""
+        from django.core.cache import cache
+
+        client = Client()
+        entry = season.entries.order_by("pk").last()
+        cache.clear()
+        pages = {
+            "league page": reverse("league:league_detail", args=[league.slug]),
+            "league page, a line followed": reverse("league:league_detail", args=[league.slug]) + f"?follow={entry.pk}",
+            "a coach's page": reverse("league:coach_detail", args=[league.slug, entry.coach_id]),
+            "fixtures page": reverse("league:fixtures", args=[league.slug]),
+        }
+        for label, url in pages.items():
+            size = len(client.get(url).content) / 1000
+            ratios.append(bench.Ratio(f"{label} size at {big} coaches, KB", size, GOALS["size_kb"], False))
+        client.get(reverse("league:standings_json", args=[league.slug]))
+        stored = getattr(cache, "_cache", None)
+        if stored is not None:  # the local-memory cache: its entries are pickles
+            megabytes = sum(len(value) if isinstance(value, bytes) else len(pickle.dumps(value))
+                            for value in stored.values()) / 1e6
+            ratios.append(bench.Ratio(f"cache memory per version at {big} coaches, MB", megabytes, GOALS["cache_mb"],
+                                      False, f"{len(stored)} entries (those pages, standings.json)"))
+        timeout = settings.CACHES["default"].get("TIMEOUT", 300)
+        ratios.append(bench.Ratio("cache entry timeout, seconds (never: inf)", float("inf") if timeout is None else timeout,
+                                  GOALS["timeout_s"], False, "old versions expire"))
+
+    def _server_env(self, tmp: Path) -> dict[str, str]:
+        return {
             **os.environ,
             "DATABASE_URL": _database_url(),
             "DJANGO_SETTINGS_MODULE": "bench.settings",
             "DEBUG": "false",
-            "SECRET_KEY": secrets.token_urlsafe(50),
+            "SECRET_KEY": settings.SECRET_KEY,  # the sessions the benchmark makes here are signed with it
             "ALLOWED_HOSTS": "127.0.0.1",
             "CONN_MAX_AGE": "600",
-            "STATIC_ROOT": str(static),
+            "STATIC_ROOT": str(tmp / "static"),
             "LOG_LEVEL": "ERROR",
         }
+
+    @contextlib.contextmanager
+    def _server(self, tmp: Path, **extra_env: str):
+        """gunicorn with 2 workers on a free port of 127.0.0.1: (port, master pid)."""
+        env = {**self._server_env(tmp), **extra_env}
         subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], env=env, check=True,
                        cwd=settings.BASE_DIR)
         with socket.socket() as probe:
@@ -222,29 +289,82 @@ class Command(BaseCommand):
         )
         try:
             _wait_for(port)
-            paths = {
-                "bare": "/bench/bare/",
-                "page": reverse("league:league_detail", args=[league.slug]),
-                "json": reverse("league:standings_json", args=[league.slug]),
-            }
-            for path in paths.values():  # warm both workers' caches
-                for _ in range(20):
-                    bench.get(port, path)
-            # Rounds alternate the URLs; each URL keeps its best round, as the
-            # in-process timings keep their best run (noise only ever slows).
-            rate = {name: 0.0 for name in paths}
-            for _ in range(rounds):
-                for name, path in paths.items():
-                    rate[name] = max(rate[name], bench.throughput(port, path, requests=requests, threads=threads))
-            self._say(f"gunicorn, 2 workers, {threads} client threads, best of {rounds} rounds of {requests} requests "
-                      "per URL: " + ", ".join(f"{name} {value:.0f} req/s" for name, value in rate.items()))
-            ratios.append(bench.Ratio("league page throughput / bare view", rate["page"] / rate["bare"], GOALS["page"],
-                                      True, f"{rate['page']:.0f} / {rate['bare']:.0f} req/s"))
-            ratios.append(bench.Ratio("standings.json throughput / bare view", rate["json"] / rate["bare"],
-                                      GOALS["json"], True, f"{rate['json']:.0f} / {rate['bare']:.0f} req/s"))
+            yield port, server.pid
         finally:
             server.terminate()
             server.wait(timeout=30)
+
+    def _gunicorn(self, ratios, tmp: Path, league, *, requests: int, rounds: int, threads: int) -> None:
+        """The league page and standings.json (anonymous), and the pages a coach and
+        an organiser see logged in, against the bare view, under gunicorn: each URL
+        once per round, side by side; each ratio is round i's page against round
+        i's bare view, printed as min / median / max over the rounds."""
+        season = league.seasons.get()
+        organiser = league.organisers.get()
+        make_organiser(organiser)
+        entry = season.entries.select_related("coach__user").order_by("pk").first()
+        user = entry.coach.user
+        fixture = Fixture.objects.filter(round__season=season).matches().filter(home=entry).order_by("pk").first()
+        coach, boss = bench.login_cookie(user), bench.login_cookie(organiser)
+        paths = {  # name: (path, cookie, goal, label)
+            "bare": ("/bench/bare/", "", None, ""),
+            "page": (reverse("league:league_detail", args=[league.slug]), "", GOALS["page"],
+                     "league page, anonymous, warm / bare"),
+            "json": (reverse("league:standings_json", args=[league.slug]), "", GOALS["json"],
+                     "standings.json / bare"),
+            "page_coach": (reverse("league:league_detail", args=[league.slug]), coach, GOALS["page_coach"],
+                           "league page for a logged-in coach / bare"),
+            "fixture_coach": (reverse("league:fixture_detail", args=[fixture.pk]), coach, GOALS["fixture_coach"],
+                              "fixture page, coach / bare"),
+            "me": (reverse("league:my_fixtures"), coach, GOALS["me"], "/me/ / bare"),
+            "campaign": (reverse("campaigns:coach_page", args=[league.slug, entry.coach_id]), coach, GOALS["campaign"],
+                         "a coach's campaign page / bare"),
+            "dashboard": (reverse("league:organiser_dashboard", args=[league.slug]), boss, GOALS["dashboard"],
+                          "organiser dashboard / bare"),
+        }
+        with self._server(tmp) as (port, _):
+            for path, cookie, *_ in paths.values():  # warm both workers' caches
+                for _ in range(10):
+                    status, _ = bench.get(port, path, cookie)
+                    if status != 200:
+                        raise CommandError(f"{path} answered {status}")
+            sizes = {name: bench.get(port, path, cookie)[1] for name, (path, cookie, *_) in paths.items()}
+            rate: dict[str, list[float]] = {name: [] for name in paths}
+            for _ in range(rounds):
+                for name, (path, cookie, *_) in paths.items():
+                    rate[name].append(bench.throughput(port, path, requests=requests, threads=threads, cookie=cookie))
+        self._say(f"gunicorn, 2 workers, {threads} client threads, {rounds} rounds of {requests} requests per URL, "
+                  "median req/s: " + ", ".join(f"{name} {statistics.median(v):.0f}" for name, v in rate.items()))
+        for name, (_, _, goal, label) in paths.items():
+            if goal is not None:
+                ratios.append(bench.ratio_of(label, rate[name], rate["bare"], goal, True, "req/s"))
+        ratios.append(bench.Ratio("organiser dashboard size, 40 coaches, KB", sizes["dashboard"] / 1000,
+                                  GOALS["size_kb"], False))
+
+    def _huge(self, ratios, tmp: Path, size: int) -> None:
+        """--huge: the cold league page after an approval at ``size`` coaches (a
+        single round robin) against a GROUP BY, and the gunicorn workers' memory
+        once they have served its pages."""
+        started = time.perf_counter()
+        league, season = bench.build_league(size, double=False, logins=False, name="Huge League")
+        results = Result.objects.filter(fixture__round__season=season).count()
+        self._say(f"Built the huge data set: {size} coaches, {results:,} approved results in "
+                  f"{time.perf_counter() - started:.1f} s.")
+        _analyze()
+        ratios.append(self._cold_page(league, season, f"{size:,} coaches / {results:,} results", repeat=3))
+        entry = season.entries.order_by("pk").last()
+        urls = [reverse("league:league_detail", args=[league.slug]),
+                reverse("league:coach_detail", args=[league.slug, entry.coach_id]),
+                reverse("league:standings_json", args=[league.slug])]
+        with self._server(tmp) as (port, master):
+            for _ in range(4):  # each worker builds and serves each page
+                for url in urls:
+                    status, _ = bench.get(port, url)
+                    if status != 200:
+                        raise CommandError(f"{url} answered {status} at {size} coaches")
+            rss = bench.worker_rss(master)
+        ratios.append(bench.Ratio(f"gunicorn worker RSS at {size:,} coaches, MB (the larger)", max(rss) / 1e6,
+                                  GOALS["rss_mb"], False, ", ".join(f"{r / 1e6:.0f}" for r in rss)))
 
     def _approvals(self, ratios, size: int) -> None:
         """Queries of approving one result in a Big League season (GB-17, GB-18)."""
@@ -303,6 +423,17 @@ class Command(BaseCommand):
         per_full, per_half = imported / count * 1000, halved / (count // 2) * 1000
         ratios.append(bench.Ratio(f"import time per result, {count} results / {count // 2}", per_full / per_half,
                                   GOALS["flat"], False, f"{per_full:.2f} / {per_half:.2f} ms per result"))
+        # The Big League's CP columns (GB-11), through the import as it is (the
+        # imports branch owns that path), against the same bulk insert.
+        with_cp = bench.import_csv(size, league="Imported CP", cp=True)
+        began = time.perf_counter()
+        bench.bulk_insert_csv(with_cp, by=by)
+        bulk_cp = time.perf_counter() - began
+        imported_cp = run_import(with_cp)
+        self._say(f"import_results with CP columns: {count} results in {imported_cp:.1f} s.")
+        ratios.append(bench.Ratio(f"import_results {count} results with the CP columns / bulk insert",
+                                  imported_cp / bulk_cp, GOALS["import"], False,
+                                  f"{imported_cp:.2f} s / {bulk_cp:.2f} s"))
 
 
 def _campaign_season(size: int):
