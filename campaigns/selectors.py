@@ -406,23 +406,3 @@ def moments_waiting(season_ids):
         .order_by("reached_at", "pk")
     )
 
-
-def moments_to_confirm(campaign: Campaign, standings=None) -> list[MomentUnlock]:
-    """GB-13: Moments the Longshanks has not confirmed yet whose threshold the
-    coach's CP still reach, each with ``coach_name``. The campaign rows (four
-    queries with the page's standings) and the unconfirmed unlocks (one)."""
-    if campaign.pk is None:
-        return []
-    table = moment_table()
-    cp = {row.cc_id: row.cp for row in campaign_rows(campaign, table, standings=standings) if row.cc_id}
-    unlocks = (
-        MomentUnlock.objects.filter(coach__campaign=campaign, confirmed_at__isnull=True)
-        .select_related("coach__entry__coach")
-        .order_by("reached_at", "pk")
-    )
-    waiting = []
-    for unlock in unlocks:
-        if unlock.threshold <= cp.get(unlock.coach_id, 0):  # still reached (GB-12)
-            unlock.coach_name = unlock.coach.entry.coach.name
-            waiting.append(unlock)
-    return waiting

@@ -57,22 +57,25 @@ def divisions_wanted(states: Sequence[SeasonState]) -> dict[int, int]:
     return {state.season.pk: state.extra[FACTS]["playoffs"] for state in states if state.extra[FACTS]["playoffs"] >= 2}
 
 
-def _newcomers(states: Sequence[SeasonState]) -> dict[int, dict[str, int]]:
-    """By league id, the league's teams that never played a season and did not
-    retire, by where they stand: not accepted yet (DB-1), draft not submitted,
-    draft not locked (DB-6), ready to enter. One query."""
-    leagues = {state.league.pk for state in states}
+def _teams_by_stage(states: Sequence[SeasonState]) -> dict[int, dict[str, int]]:
+    """By league id, the league's teams that did not retire and either never played
+    a season or are entered in its current one, by where they stand: not accepted
+    yet (DB-1), draft not submitted, draft not locked (DB-6), locked and never
+    entered. One query."""
+    current = [state.season.pk for state in states]
     rows = (
-        Team.objects.filter(league__in=leagues)
-        .exclude(Exists(TeamSeason.objects.filter(team=OuterRef("pk"))))
+        Team.objects.filter(league__in={state.league.pk for state in states})
+        .annotate(entered=Exists(TeamSeason.objects.filter(team=OuterRef("pk"))),
+                  playing=Exists(TeamSeason.objects.filter(team=OuterRef("pk"), entry__season__in=current)))
+        .filter(Q(entered=False) | Q(playing=True))
         .exclude(Exists(Redraft.objects.filter(team=OuterRef("pk"), step=RedraftStep.RETIRED)))
         .order_by().values("league")
         .annotate(
-            unaccepted=Count("pk", filter=Q(accepted_at__isnull=True)),
-            unsubmitted=Count("pk", filter=Q(accepted_at__isnull=False, draft_submitted_at__isnull=True)),
+            unaccepted=Count("pk", filter=Q(entered=False, accepted_at__isnull=True)),
+            unsubmitted=Count("pk", filter=Q(entered=False, accepted_at__isnull=False, draft_submitted_at__isnull=True)),
             unlocked=Count("pk", filter=Q(accepted_at__isnull=False, draft_submitted_at__isnull=False,
                                           draft_locked_at__isnull=True)),
-            ready=Count("pk", filter=Q(draft_locked_at__isnull=False)),
+            ready=Count("pk", filter=Q(entered=False, draft_locked_at__isnull=False)),
         )
     )
     return {row.pop("league"): row for row in rows}
@@ -83,11 +86,11 @@ def _teams(n: int) -> str:
 
 
 def checklist(states: Sequence[SeasonState]) -> dict[int, list[Item]]:
-    """The game's items per season (two queries; one when every season has its
-    fixtures)."""
+    """The game's items per season (two queries). Founding, drafting and entering
+    new teams wait only while the season has no fixtures; a draft entered but not
+    locked waits until it is (DB-6: locked before the season)."""
     _facts(states)
-    starting = [state for state in states if not state.has_fixtures]
-    newcomers = _newcomers(starting) if starting else {}
+    stages = _teams_by_stage(states)
     found: dict[int, list[Item]] = {}
     for state in states:
         facts, slug = state.extra[FACTS], state.league.slug
@@ -99,17 +102,16 @@ def checklist(states: Sequence[SeasonState]) -> dict[int, list[Item]]:
                 "teams_missing", f"{n} entrant{'s have' if n != 1 else ' has'} no Dungeon Bowl team in the season: "
                                  "each founds and drafts one, which you lock and enter.", draft, "Drafts and entries",
                 count=n, rule="DB-1"))
-        if not state.has_fixtures:
-            teams = newcomers.get(state.league.pk, {})
-            for key, bucket, text, rule in (
-                ("teams_unaccepted", "unaccepted", "waiting for you to accept them into the league", "DB-1"),
-                ("drafts_unsubmitted", "unsubmitted", "whose draft is not submitted yet", "DB-6"),
-                ("drafts_unlocked", "unlocked", "whose submitted draft is not locked", "DB-6"),
-                ("teams_not_entered", "ready", "drafted and locked but not entered in the season", "DB-1"),
-            ):
-                n = teams.get(bucket, 0)
-                if n:
-                    items.append(Item(key, f"{_teams(n)} {text}.", draft, "Drafts and entries", count=n, rule=rule))
+        teams = stages.get(state.league.pk, {})
+        for key, bucket, text, rule, starting in (
+            ("teams_unaccepted", "unaccepted", "waiting for you to accept them into the league", "DB-1", True),
+            ("drafts_unsubmitted", "unsubmitted", "whose draft is not submitted yet", "DB-6", True),
+            ("drafts_unlocked", "unlocked", "whose submitted draft is not locked", "DB-6", False),
+            ("teams_not_entered", "ready", "drafted and locked but not entered in the season", "DB-1", True),
+        ):
+            n = teams.get(bucket, 0)
+            if n and not (starting and state.has_fixtures):
+                items.append(Item(key, f"{_teams(n)} {text}.", draft, "Drafts and entries", count=n, rule=rule))
         over = facts["crowned"] or (not facts["playoffs"] and state.regular_over)
         if facts["playoffs"] and state.regular_over and not facts["playoffs_started"]:
             items.append(Item("playoffs", "The regular season is complete: the play-offs are ready to seed.",
