@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from campaigns import demo, guards, imports, ledgers, notices, selectors, setup, waiting
 from campaigns.models import Campaign, Title
+from league import versions
 from league.checklist import Item
 from league.layers import ImportColumns, Layer
 
@@ -78,16 +79,30 @@ MOMENTS_PER_PAGE = 10
 def organiser_panel(context: Mapping[str, Any]) -> str:
     """The organiser's dashboard: the Moments waiting for the Longshanks (GB-13),
     how many, and a page of them (``?moments=`` its number), each with its
-    confirm button. Two queries whatever the campaign's size (issue 23)."""
+    confirm button. Two queries whatever the campaign's size, once per version of
+    the season and page (a confirmation bumps it: issue 23)."""
     season = context.get("season")
     if season is None:
         return ""
     request = context.get("request")
-    page = Paginator(selectors.moments_waiting([season.pk]).select_related("coach__entry__coach"), MOMENTS_PER_PAGE)
-    unlocks = page.get_page(request.GET.get("moments") if request is not None else None)
+    asked = request.GET.get("moments") if request is not None else None
+    number = int(asked) if asked and asked.isdigit() and len(asked) < 6 else 1
+
+    def page() -> tuple[int, int, list[dict]]:
+        lines = Paginator(
+            selectors.moments_waiting([season.pk]).values(
+                "pk", "name", "threshold", "coach__entry__coach_id", "coach__entry__coach__name"),
+            MOMENTS_PER_PAGE,
+        ).get_page(number)
+        return lines.paginator.count, lines.number, list(lines.object_list)
+
+    count, number, unlocks = versions.cached(season, f"moments-waiting:{number}", page)
+    last = max(1, -(-count // MOMENTS_PER_PAGE))
     return render_to_string(
         "campaigns/panels/organiser_dashboard.html",
-        {"league": context["league"], "unlocks": unlocks},
+        {"league": context["league"], "unlocks": unlocks, "count": count, "number": number, "last": last,
+         "first_shown": (number - 1) * MOMENTS_PER_PAGE + 1, "last_shown": (number - 1) * MOMENTS_PER_PAGE + len(unlocks),
+         "previous": number - 1 if number > 1 else None, "next": number + 1 if number < last else None},
         request=request,
     )
 

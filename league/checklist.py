@@ -62,6 +62,7 @@ class SeasonState:
     to_approve: int = 0  # confirmed by both coaches
     stale: int = 0  # reported, unconfirmed for STALE_AFTER
     overdue: int = 0  # date passed, nothing reported
+    next_stale: datetime.datetime | None = None  # the earliest report not yet unconfirmed for STALE_AFTER
     extra: dict = field(default_factory=dict)  # what a game's or a layer's hook keeps for itself
 
     @property
@@ -100,11 +101,16 @@ def season_states(seasons: Sequence[Season], *, now: datetime.datetime | None = 
         n_stale=_count(results.filter(status=status.REPORTED, reported_at__lte=now - STALE_AFTER),
                        "fixture__round__season"),
         n_overdue=_count(Fixture.objects.matches().filter(date__lt=today, result__isnull=True), "round__season"),
+        next_stale=Subquery(
+            results.filter(fixture__round__season=OuterRef("pk"), status=status.REPORTED,
+                           reported_at__gt=now - STALE_AFTER).order_by("reported_at").values("reported_at")[:1]
+        ),
     ).values_list("pk", "n_entries", "n_unplaced", "n_divisions", "n_fixtures", "n_unplayed", "n_disputed",
-                  "n_to_approve", "n_stale", "n_overdue")
+                  "n_to_approve", "n_stale", "n_overdue", "next_stale")
     by_pk = {s.pk: s for s in seasons}
     return {
-        pk: SeasonState(by_pk[pk], *(int(n) for n in numbers[:3]), bool(numbers[3]), *(int(n) for n in numbers[4:]))
+        pk: SeasonState(by_pk[pk], *(int(n) for n in numbers[:3]), bool(numbers[3]), *(int(n) for n in numbers[4:9]),
+                        next_stale=numbers[9])
         for pk, *numbers in rows
     }
 

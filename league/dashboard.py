@@ -13,14 +13,19 @@ The dashboard lists the first few of each kind and pages through the rest
 from __future__ import annotations
 
 import datetime
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from django.core.cache import cache
 from django.core.paginator import Page, Paginator
 from django.db.models import Case, F, Value, When, Window
 from django.db.models.functions import RowNumber
+from django.middleware.csrf import get_token
 from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
 
-from league import checklist, layers
+from league import checklist, layers, versions
 from league.checklist import STALE_AFTER, Item
 from league.models import Fixture, League, Result, Season
 
@@ -138,6 +143,13 @@ def waiting(leagues: list[League], *, now: datetime.datetime | None = None) -> d
     (``league.current``, None for a league without a season). The one count behind
     the dashboard and the home page's "N to do": one query for the seasons, then
     one per layer that counts and per game or layer with checklist items."""
+    return {pk: counts for pk, (counts, _) in _waiting(leagues, now=now).items()}
+
+
+def _waiting(leagues: list[League], *, now: datetime.datetime | None = None
+             ) -> dict[int, tuple[Counts, datetime.datetime | None]]:
+    """``waiting``, each with the time its earliest report not yet unconfirmed for
+    STALE_AFTER was made (None without one)."""
     current = [league.current for league in leagues if league.current is not None]
     for league in leagues:
         if league.current is not None:
@@ -148,15 +160,61 @@ def waiting(leagues: list[League], *, now: datetime.datetime | None = None) -> d
     counts = {}
     for league in leagues:
         if league.current is None:
-            counts[league.pk] = Counts(checklist=tuple(checklist.no_season_items(league)))
+            counts[league.pk] = Counts(checklist=tuple(checklist.no_season_items(league))), None
             continue
         state = states[league.current.pk]
         counts[league.pk] = Counts(
             disputed=state.disputed, stale=state.stale, to_approve=state.to_approve, overdue=state.overdue,
             layered=tuple((label, n) for label, n in layered.get(league.current.pk, {}).items() if n),
             checklist=tuple(items.get(league.current.pk, ())),
-        )
+        ), state.next_stale
     return counts
+
+
+CACHE_SECONDS = 3600  # at most; a write is seen at once (the key carries the season's version)
+TICKING_SECONDS = 60  # while the page says how long ago a report was made ("reported 4 days, 2 hours ago")
+
+
+def board(league: League, season: Season | None) -> tuple[Counts, Queue, int]:
+    """The dashboard's numbers and first lines for ``league`` in ``season`` (its
+    current one): ``waiting`` and ``queue``, computed once per version of the
+    season (league/versions.py: every write they read bumps it) and per day (a
+    match becomes overdue at midnight), and kept no longer than until the next
+    report becomes unconfirmed for STALE_AFTER (issue 23); with how many seconds
+    they may be kept. Without a season, computed."""
+    league.current = season
+    if season is None:
+        return waiting([league])[league.pk], Queue(), 0
+    now = timezone.now()
+    key = versions.cache_key(season, f"dashboard:{timezone.localdate(now):%Y-%m-%d}")
+    found = cache.get(key)
+    if found is None:
+        counts, next_stale = _waiting([league], now=now)[league.pk]
+        seconds = CACHE_SECONDS
+        if next_stale is not None:
+            seconds = min(seconds, max(1, int((next_stale + STALE_AFTER - now).total_seconds())))
+        if counts.stale:
+            seconds = min(seconds, TICKING_SECONDS)
+        found = counts, queue(season, now=now), seconds
+        cache.set(key, found, timeout=seconds)
+    return found
+
+
+_CSRF_INPUT = re.compile(r'(name="csrfmiddlewaretoken" value=")[A-Za-z0-9]+(")')
+
+
+def cached_html(request, season: Season, name: str, build: Callable[[], tuple[str, int]]) -> SafeString:
+    """A part of the dashboard rendered once per version of ``season`` and per day:
+    ``build()`` gives the HTML and how many seconds it may be kept. Its forms carry
+    the CSRF token of whoever rendered it: each is given this request's."""
+    key = versions.cache_key(season, f"{name}:{timezone.localdate():%Y-%m-%d}")
+    html = cache.get(key)
+    if html is None:
+        html, seconds = build()
+        if seconds:
+            cache.set(key, str(html), timeout=seconds)
+    token = get_token(request)
+    return mark_safe(_CSRF_INPUT.sub(lambda match: f"{match.group(1)}{token}{match.group(2)}", str(html)))
 
 
 def counts_for(leagues: list[League], user, *, now: datetime.datetime | None = None) -> dict[int, Counts]:

@@ -11,6 +11,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
 from league import checklist, dashboard, lockout, season_services, selectors, services
 from league.forms import FriendlyForm
@@ -25,18 +27,26 @@ def organiser_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     three days, confirmed results to approve, overdue matches and (from the
     league's layers) Moments to confirm, for the league's current season: the
     first few of each with their number, the rest a page at a time (``?list=``
-    one kind, ``&page=``). A fixed number of queries whatever its size (issue 23)."""
+    one kind, ``&page=``). A fixed number of queries whatever its size, and none
+    for what waits while the season does not change (``dashboard.board``: issue 23)."""
     league = get_league_for_organiser(request, slug)
     season = selectors.season_for(league)
-    league.current = season
-    counts = dashboard.waiting([league])[league.pk]
     listing = request.GET.get("list", "")
-    context = {"league": league, "season": season, "counts": counts, "stale_days": dashboard.STALE_AFTER.days,
-               "first": dashboard.FIRST}
-    if season is not None and listing in dashboard.KINDS:
-        context.update(listing=listing, page=dashboard.queue_page(season, listing, request.GET.get("page")))
-    else:
-        context["queue"] = dashboard.queue(season) if season is not None else dashboard.Queue()
+    context = {"league": league, "season": season, "stale_days": dashboard.STALE_AFTER.days}
+
+    def body() -> tuple[str, int]:
+        counts, first_lines, seconds = dashboard.board(league, season)
+        context.update(counts=counts, queue=first_lines)
+        if season is not None and listing in dashboard.KINDS:
+            context.update(listing=listing, page=dashboard.queue_page(season, listing, request.GET.get("page")))
+        return render_to_string("league/_dashboard_body.html", context, request=request), seconds
+
+    # The plain address is the one opened again and again: its body is kept per
+    # version of the season; a page of one list (?list=, ?moments=) is computed.
+    context["body"] = (
+        dashboard.cached_html(request, season, "dashboard-body", body) if season is not None and not request.GET
+        else mark_safe(body()[0])
+    )
     return render(request, "league/organiser_dashboard.html", context)
 
 
