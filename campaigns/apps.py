@@ -11,7 +11,7 @@ class CampaignsConfig(AppConfig):
         from django.db.models import Q
 
         from campaigns.layer import LAYER
-        from campaigns.models import Campaign, CampaignCoach, CampaignPointLine, FavourLine, Title
+        from campaigns.models import Campaign, CampaignCoach, CampaignPointLine, FavourLine, MomentUnlock, Title
         from league import layers, versions
 
         layers.register(LAYER)
@@ -22,3 +22,6 @@ class CampaignsConfig(AppConfig):
         versions.track(Title, lambda title: Q(campaign__pk=title.campaign_id))
         for ledger in (CampaignPointLine, FavourLine):
             versions.track(ledger, lambda line: Q(campaign__coaches__pk=line.coach_id))
+        # The organiser's dashboard keeps the Moments waiting for the Longshanks per
+        # version (league/dashboard.py, issue 23): confirming one bumps it.
+        versions.track(MomentUnlock, lambda unlock: Q(campaign__coaches__pk=unlock.coach_id))

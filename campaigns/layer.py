@@ -7,10 +7,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.core.paginator import Paginator
 from django.template.loader import render_to_string
+from django.urls import reverse
 
 from campaigns import demo, guards, imports, ledgers, notices, selectors, setup, waiting
-from campaigns.models import Title
+from campaigns.models import Campaign, Title
+from league import versions
+from league.checklist import Item
 from league.layers import ImportColumns, Layer
 
 GAME_SYSTEMS = frozenset({"guildball"})
@@ -69,18 +73,56 @@ def my_fixtures_panel(context: Mapping[str, Any]) -> str:
     )
 
 
+MOMENTS_PER_PAGE = 10
+
+
 def organiser_panel(context: Mapping[str, Any]) -> str:
-    """The organiser's dashboard: Moments waiting for the Longshanks (GB-13), each
-    with its confirm button. Six queries."""
+    """The organiser's dashboard: the Moments waiting for the Longshanks (GB-13),
+    how many, and a page of them (``?moments=`` its number), each with its
+    confirm button. Two queries whatever the campaign's size, once per version of
+    the season and page (a confirmation bumps it: issue 23)."""
     season = context.get("season")
     if season is None:
         return ""
-    campaign = selectors.campaign_of(season)
+    request = context.get("request")
+    asked = request.GET.get("moments") if request is not None else None
+    number = int(asked) if asked and asked.isdigit() and len(asked) < 6 else 1
+
+    def page() -> tuple[int, int, list[dict]]:
+        lines = Paginator(
+            selectors.moments_waiting([season.pk]).values(
+                "pk", "name", "threshold", "coach__entry__coach_id", "coach__entry__coach__name"),
+            MOMENTS_PER_PAGE,
+        ).get_page(number)
+        return lines.paginator.count, lines.number, list(lines.object_list)
+
+    count, number, unlocks = versions.cached(season, f"moments-waiting:{number}", page)
+    last = max(1, -(-count // MOMENTS_PER_PAGE))
     return render_to_string(
         "campaigns/panels/organiser_dashboard.html",
-        {"league": context["league"], "unlocks": selectors.moments_to_confirm(campaign)},
-        request=context.get("request"),
+        {"league": context["league"], "unlocks": unlocks, "count": count, "number": number, "last": last,
+         "first_shown": (number - 1) * MOMENTS_PER_PAGE + 1, "last_shown": (number - 1) * MOMENTS_PER_PAGE + len(unlocks),
+         "previous": number - 1 if number > 1 else None, "next": number + 1 if number < last else None},
+        request=request,
     )
+
+
+def final_day_checklist(states) -> dict[int, list[Item]]:
+    """The season checklist (league/checklist.py): once every League Match of a
+    season has its approved result, the Final Day waits to be declared (GB-26).
+    One query, only when such a season is in ``states``."""
+    over = {state.season.pk: state for state in states if state.regular_over}
+    if not over:
+        return {}
+    declared = set(
+        Campaign.objects.filter(season__in=over, final_day_declared_at__isnull=False).values_list("season", flat=True)
+    )
+    return {
+        pk: [Item("final_day", "Every League Match is played: the Final Day is not declared yet.",
+                  reverse("campaigns:declare_final_day", args=[state.league.slug]), "Declare the Final Day",
+                  post=True, rule="GB-26")]
+        for pk, state in over.items() if pk not in declared
+    }
 
 
 LAYER = Layer(
@@ -105,4 +147,5 @@ LAYER = Layer(
     demo_accounts=demo.demo_accounts,
     notification_kinds=notices.KINDS,
     organiser_counts=waiting.moments_to_confirm_counts,
+    checklist=final_day_checklist,
 )

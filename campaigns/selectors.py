@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Q, Sum
+from django.db.models import F, IntegerField, OuterRef, Q, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 
 from campaigns import pictures, rules
 from campaigns.dealing import acceptance_refusals, spending_refusal
@@ -388,22 +389,20 @@ def deck_prefill(cc: CampaignCoach, deck: Deck | None) -> DeckPrefill | None:
 # The organiser's dashboard ----------------------------------------------------------
 
 
-def moments_to_confirm(campaign: Campaign, standings=None) -> list[MomentUnlock]:
-    """GB-13: Moments the Longshanks has not confirmed yet whose threshold the
-    coach's CP still reach, each with ``coach_name``. The campaign rows (four
-    queries with the page's standings) and the unconfirmed unlocks (one)."""
-    if campaign.pk is None:
-        return []
-    table = moment_table()
-    cp = {row.cc_id: row.cp for row in campaign_rows(campaign, table, standings=standings) if row.cc_id}
-    unlocks = (
-        MomentUnlock.objects.filter(coach__campaign=campaign, confirmed_at__isnull=True)
-        .select_related("coach__entry__coach")
+def moments_waiting(season_ids):
+    """GB-13: the Moments waiting for the Longshanks in these seasons, in the
+    order they were reached: not confirmed yet, and still reached (GB-12: a
+    correction may since have taken the coach's CP below the threshold). The CP
+    total is summed in the database beside each unlock, so counting or showing a
+    page of them is one query whatever the campaign's size (issue 23)."""
+    cp = (
+        CampaignPointLine.objects.filter(coach=OuterRef("coach")).order_by().values("coach")
+        .annotate(total=Sum("amount")).values("total")
+    )
+    return (
+        MomentUnlock.objects.filter(coach__campaign__season__in=season_ids, confirmed_at__isnull=True)
+        .annotate(cp=Coalesce(Subquery(cp, output_field=IntegerField()), Value(0)))
+        .filter(threshold__lte=F("cp"))
         .order_by("reached_at", "pk")
     )
-    waiting = []
-    for unlock in unlocks:
-        if unlock.threshold <= cp.get(unlock.coach_id, 0):  # still reached (GB-12)
-            unlock.coach_name = unlock.coach.entry.coach.name
-            waiting.append(unlock)
-    return waiting
+

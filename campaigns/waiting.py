@@ -17,6 +17,7 @@ from django.urls import reverse
 
 from campaigns.models import CampaignCoach, CardOffer, Deck, FavourLine, Loan, MomentUnlock, Status
 from campaigns.phases import next_match, today
+from campaigns.selectors import moments_waiting
 
 
 @dataclass(frozen=True)
@@ -105,11 +106,11 @@ def waiting_on(coach, fixtures) -> list[Waiting]:
 
 
 def moments_to_confirm_counts(season_ids: list[int]) -> dict[int, dict[str, int]]:
-    """For the organiser's home page (league.layers organiser_counts): unconfirmed
-    Moments per season, one query. The dashboard leaves out a Moment a correction
-    has since taken out of reach (GB-12); this count, for speed, does not."""
+    """For the organiser's dashboard and home page (league.layers organiser_counts):
+    the Moments waiting for the Longshanks per season (GB-13), the same ones the
+    dashboard lists (still reached: GB-12). One query."""
     rows = (
-        MomentUnlock.objects.filter(coach__campaign__season__in=season_ids, confirmed_at__isnull=True)
+        moments_waiting(season_ids).order_by()
         .values("coach__campaign__season")
         .annotate(n=Count("pk"))
         .values_list("coach__campaign__season", "n")

@@ -16,6 +16,8 @@ the list through the functions below and never imports the layer:
   writes: STYLE habit 14);
 - extra import columns (``home_cp,away_cp``): parsed per line without the
   database, applied after the line's result is written;
+- ``checklist``: the layer's items of the organiser's season checklist
+  (league/checklist.py: The Big League's Final Day);
 - panels: HTML a layer adds to an engine page ("league_detail", "fixture_detail",
   "coach_detail", "my_fixtures", "organiser_dashboard"), rendered from that page's
   context with a fixed number of queries. "league_detail" panels are part of the
@@ -95,6 +97,9 @@ class Layer:
     # What waits on the organiser in the layer, counted for the home page: given
     # season ids, {season id: {label: count}} in one query.
     organiser_counts: Callable[[list[int]], dict[int, dict[str, int]]] | None = None
+    # The layer's items of the season checklist (league/checklist.py): given the
+    # states of seasons of its games, {season id: [Item]} in a fixed number of queries.
+    checklist: Callable[[list[Any]], dict[int, list[Any]]] | None = None
 
 
 _LAYERS: list[Layer] = []
@@ -189,6 +194,21 @@ def render_panels(page: str, context: Mapping[str, Any]) -> SafeString:
     candidates = layers_for(league.game_system) if league is not None else layers()
     parts = [layer.panels[page](context) for layer in candidates if page in layer.panels]
     return mark_safe("".join(parts))
+
+
+def checklists(states: Mapping[int, Any]) -> dict[int, list[Any]]:
+    """{season id: [league.checklist.Item]} from every layer with checklist items;
+    ``states`` maps season ids to their ``league.checklist.SeasonState``."""
+    found: dict[int, list[Any]] = {}
+    for layer in _LAYERS:
+        if layer.checklist is None:
+            continue
+        mine = [state for state in states.values() if state.league.game_system in layer.game_systems]
+        if not mine:
+            continue
+        for season_id, items in layer.checklist(mine).items():
+            found.setdefault(season_id, []).extend(items)
+    return found
 
 
 def organiser_counts(seasons: Mapping[int, str]) -> dict[int, dict[str, int]]:

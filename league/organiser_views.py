@@ -11,26 +11,108 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
-from league import dashboard, lockout, season_services, selectors, services
+from league import checklist, dashboard, lockout, season_services, selectors, services
 from league.forms import FriendlyForm
 from league.models import Coach
 from league.permissions import get_league_for_organiser
+from league.rules import rules_class
 
 
 @login_required
 def organiser_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
-    """Disputes, reports unconfirmed for three days, confirmed results to approve,
-    overdue matches and (from the league's layers) Moments to confirm, for the
-    league's current season. A fixed number of queries whatever its size."""
+    """The season checklist (issue 21.3), then disputes, reports unconfirmed for
+    three days, confirmed results to approve, overdue matches and (from the
+    league's layers) Moments to confirm, for the league's current season: the
+    first few of each with their number, the rest a page at a time (``?list=``
+    one kind, ``&page=``). A fixed number of queries whatever its size, and none
+    for what waits while the season does not change (``dashboard.board``: issue 23)."""
     league = get_league_for_organiser(request, slug)
     season = selectors.season_for(league)
-    found = dashboard.queue(season) if season is not None else dashboard.Queue()
-    return render(
-        request,
-        "league/organiser_dashboard.html",
-        {"league": league, "season": season, "queue": found, "stale_days": dashboard.STALE_AFTER.days},
+    listing = request.GET.get("list", "")
+    context = {"league": league, "season": season, "stale_days": dashboard.STALE_AFTER.days}
+
+    def body() -> tuple[str, int]:
+        counts, first_lines, seconds = dashboard.board(league, season)
+        context.update(counts=counts, queue=first_lines)
+        if season is not None and listing in dashboard.KINDS:
+            context.update(listing=listing, page=dashboard.queue_page(season, listing, request.GET.get("page")))
+        return render_to_string("league/_dashboard_body.html", context, request=request), seconds
+
+    # The plain address is the one opened again and again: its body is kept per
+    # version of the season; a page of one list (?list=, ?moments=) is computed.
+    context["body"] = (
+        dashboard.cached_html(request, season, "dashboard-body", body) if season is not None and not request.GET
+        else mark_safe(body()[0])
     )
+    return render(request, "league/organiser_dashboard.html", context)
+
+
+def _checklist_action(request: HttpRequest, slug: str, act) -> HttpResponse:
+    """A one-click step of the season checklist: ``act(league, season)`` returns
+    what to tell the organiser, or raises ValidationError with the reason; back to
+    the dashboard either way (a GET too: a reload never shows a 405)."""
+    league = get_league_for_organiser(request, slug)
+    back = redirect("league:organiser_dashboard", slug=league.slug)
+    if request.method != "POST":
+        return back
+    try:
+        done = act(league, selectors.season_for(league))
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, done)
+    return back
+
+
+@login_required
+def checklist_fixtures(request: HttpRequest, slug: str) -> HttpResponse:
+    """GB-4/GB-5: generate the current season's fixtures."""
+
+    def act(league, season) -> str:
+        if season is None:
+            raise ValidationError("This league has no season yet.")
+        rounds = season_services.generate_fixtures(season=season, by=request.user)
+        return f"Fixtures generated for {season.name}: {len(rounds)} round{'s' if len(rounds) != 1 else ''}."
+
+    return _checklist_action(request, slug, act)
+
+
+@login_required
+def checklist_divisions(request: HttpRequest, slug: str) -> HttpResponse:
+    """DB-2: draw the current season's entrants into the divisions it asks for
+    (as the checklist counts them), by a random draw."""
+
+    def act(league, season) -> str:
+        if season is None:
+            raise ValidationError("This league has no season yet.")
+        state = checklist.season_states([season])[season.pk]
+        wanted = rules_class(league.game_system).divisions_wanted([state]).get(season.pk, 0)
+        if not wanted:
+            raise ValidationError(f"{season.name} asks for no divisions.")
+        drawn = season_services.draw_season_divisions(season=season, by=request.user, count=wanted)
+        return f"{len(drawn)} divisions drawn for {season.name} (DB-2): " + "; ".join(
+            f"{division.name}: {division.entries.count()}" for division in drawn) + " entrants."
+
+    return _checklist_action(request, slug, act)
+
+
+@login_required
+def checklist_next_season(request: HttpRequest, slug: str) -> HttpResponse:
+    """Open the next season once the current one is over (or a league's first),
+    for a game without its own page for it (Dungeon Bowl has one: DB-15)."""
+
+    def act(league, season) -> str:
+        if season is not None and rules_class(league.game_system).own_next_season:
+            raise ValidationError(f"A {league.rules.name} league opens its next season on its own page.")
+        opened = season_services.open_next_season(league=league, by=request.user)
+        coaches = opened.entries.count()
+        return (f"{opened.name} is open with {coaches} entrant{'s' if coaches != 1 else ''}: add or withdraw "
+                "entrants, then generate its fixtures.")
+
+    return _checklist_action(request, slug, act)
 
 
 @login_required

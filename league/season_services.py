@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from league import datebounds, layers, versions
-from league.models import Division, Entry, Fixture, Round, Season
+from league.models import Division, Entry, Fixture, League, Round, Season
 from league.permissions import require_organiser
 from league.scheduling import (
     MAX_DIVISIONS, MIN_DIVISIONS, MIN_PER_DIVISION, check_split, draw_divisions, merge_rounds, round_dates, round_robin,
@@ -154,3 +154,45 @@ def add_friendly(*, season: Season, by, home: Entry, away: Entry, date: datetime
     if rnd is None:
         raise ValidationError("Generate the season's fixtures first; a friendly joins the round of its week.")
     return Fixture.objects.create(round=rnd, home=home, away=away, date=date, stage=Fixture.Stage.FRIENDLY)
+
+
+@transaction.atomic
+def open_next_season(*, league, by, today: datetime.date | None = None) -> Season:
+    """The season checklist's "Open the next season" (issue 21.3), for a game
+    without a page of its own for it (Dungeon Bowl re-drafts first: DB-15): once
+    every regular match of the newest season has its approved result, a new
+    season with its settings (cadence GB-5, single or double round robin GB-4)
+    and its entrants (Decision: the same coaches with the same teams, without
+    divisions; the organiser adds or withdraws entrants before generating the
+    fixtures). A league without a season gets its first, empty. It starts today,
+    or the day after the last round when that is later."""
+    require_organiser(league, by)
+    today = today or datetime.date.today()
+    # The league's row, locked: two clicks at once open one season (the second finds it).
+    League.objects.select_for_update().filter(pk=league.pk).first()
+    seasons = Season.objects.filter(league=league).order_by("-start_date", "-id")
+    last = seasons.first()
+    names = set(seasons.values_list("name", flat=True))
+    number = len(names) + 1
+    while f"Season {number}" in names:
+        number += 1
+    if last is None:
+        return Season.objects.create(league=league, name=f"Season {number}", start_date=today)
+    if not last.rounds.exists():
+        raise ValidationError(f"{last.name} has no fixtures yet: generate them, or add its entrants, before a next season.")
+    unplayed = Fixture.objects.filter(round__season=last).regular().unplayed().count()
+    if unplayed:
+        raise ValidationError(
+            f"{last.name} is not over: {unplayed} match{'es' if unplayed != 1 else ''} still without an approved result."
+        )
+    after = (last.rounds.order_by("-date").values_list("date", flat=True).first() or today) + datetime.timedelta(days=1)
+    season = Season.objects.create(
+        league=league, name=f"Season {number}", start_date=max(today, after), cadence_days=last.cadence_days,
+        double_round_robin=last.double_round_robin,
+    )
+    Entry.objects.bulk_create(
+        Entry(season=season, coach_id=coach_id, team=team)
+        for coach_id, team in last.entries.order_by("pk").values_list("coach_id", "team")
+    )
+    versions.bump(Q(pk=season.pk))  # bulk writes send no signals
+    return season

@@ -21,6 +21,12 @@ league_patterns = [
     path("leagues/<slug:slug>/organiser/", organiser_views.organiser_dashboard, name="organiser_dashboard"),
     path("leagues/<slug:slug>/organiser/approve/", organiser_views.approve_from_dashboard, name="dashboard_approve"),
     path("leagues/<slug:slug>/organiser/coaches/", account_views.organiser_coaches, name="organiser_coaches"),
+    path("leagues/<slug:slug>/organiser/checklist/fixtures/", organiser_views.checklist_fixtures,
+         name="checklist_fixtures"),
+    path("leagues/<slug:slug>/organiser/checklist/divisions/", organiser_views.checklist_divisions,
+         name="checklist_divisions"),
+    path("leagues/<slug:slug>/organiser/checklist/next-season/", organiser_views.checklist_next_season,
+         name="checklist_next_season"),
     path("leagues/<slug:slug>/organiser/friendly/", organiser_views.add_friendly, name="add_friendly"),
     path("leagues/<slug:slug>/organiser/lockouts/", organiser_views.organiser_lockouts, name="organiser_lockouts"),
     path(

@@ -104,6 +104,13 @@ MATRIX: dict[str, Row] = {
     # The organiser's pages: only this league's organiser.
     "league:organiser_dashboard": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 200")),
     "league:dashboard_approve": Row(s("302 403 403 403 403 302"), s("302 403 403 403 403 302")),
+    # The season checklist's one-click steps (issue 21.3): the demo seasons have their
+    # fixtures and are not over, so the organiser's POST is refused with a message
+    # (fixtures exist, divisions come before them, the season is still played) and
+    # writes nothing.
+    "league:checklist_fixtures": Row(s("302 403 403 403 403 302"), s("302 403 403 403 403 302")),
+    "league:checklist_divisions": Row(s("302 403 403 403 403 302"), s("302 403 403 403 403 302")),
+    "league:checklist_next_season": Row(s("302 403 403 403 403 302"), s("302 403 403 403 403 302")),
     "league:organiser_coaches": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400")),
     "league:invite_coach": Row(s("302 403 403 403 403 302"), s("302 403 403 403 403 302")),
     "league:organiser_lockouts": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 200")),

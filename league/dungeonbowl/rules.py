@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils.text import slugify
 
-from league.dungeonbowl import playoffs, postgame_rules, services, team_rules
+from league.dungeonbowl import checklist, playoffs, postgame_rules, services, team_rules
 from league.dungeonbowl.forms import DungeonBowlResultForm
 from league.dungeonbowl.models import (
     MAX_PER_PLAYER, MAX_TD, DungeonBowlSettings, Ending, GameReport, PlayerEffect, TeamSeason,
@@ -73,6 +73,15 @@ class DungeonBowlRules(GameRules):
     import_sides = "teams"
     min_entries = team_rules.MIN_TEAMS  # DB-1
     friendlies = True  # DB-5a: cross-division friendlies, added by the organiser
+    own_next_season = True  # DB-15: the next season opens with the re-drafted teams, on its own page
+
+    @classmethod
+    def divisions_wanted(cls, states):
+        return checklist.divisions_wanted(states)
+
+    @classmethod
+    def checklist(cls, states):
+        return checklist.checklist(states)
 
     def too_few_entries(self, count: int) -> str | None:
         """DB-1: a Dungeon Bowl season starts with at least 4 teams, on every path

@@ -121,6 +121,9 @@ class GameRules:
     import_fallback: ClassVar[bool] = False  # what a line's home and away name ("teams")
     friendlies: ClassVar[bool] = False  # the organiser adds friendlies from the site (DB-5a)
     min_entries: ClassVar[int] = 2  # GB-2: a round robin needs two sides; Dungeon Bowl asks 4 (DB-1)
+    # The game opens a league's next season on a page of its own (Dungeon Bowl's, with
+    # the re-drafted teams: DB-15), so the season checklist links there instead.
+    own_next_season: ClassVar[bool] = False
 
     def __init__(self, settings: Any = None):
         self.settings = settings
@@ -142,6 +145,23 @@ class GameRules:
         if count >= self.min_entries:
             return None
         return "A season needs at least two coaches before fixtures can be generated (GB-2)."
+
+    # The season checklist (league/checklist.py) ------------------------------------
+
+    @classmethod
+    def divisions_wanted(cls, states: Sequence[Any]) -> dict[int, int]:
+        """By season id: how many divisions each season asks for (DB-2), for the
+        seasons of this game's leagues (``league.checklist.SeasonState``); a season
+        left out asks for none. A fixed number of queries whatever their number."""
+        return {}
+
+    @classmethod
+    def checklist(cls, states: Sequence[Any]) -> dict[int, list[Any]]:
+        """By season id: what the organiser must still do in this game beyond the
+        engine's items (``league.checklist.Item``: drafts to lock, teams to enter,
+        play-offs to seed, teams to re-draft), for the seasons of this game's
+        leagues. A fixed number of queries whatever their number. Nothing by default."""
+        return {}
 
     # Reporting -------------------------------------------------------------------
 

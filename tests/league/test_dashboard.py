@@ -10,10 +10,21 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from league import dashboard
-from league.models import Fixture, Result
+import re
+import uuid
+
+from django.core.cache import cache
+from django.test import Client
+
+from campaigns import ledgers, setup
+from campaigns.models import CampaignCoach, CampaignPointLine, MomentUnlock
+from league import dashboard, selectors
+from league.models import Coach, Entry, Fixture, Result, Round, Season
 from tests.builders import season_with_results
-from tests.factories import CoachFactory, EntryFactory, FixtureFactory, LeagueFactory, ResultFactory, SeasonFactory
+from tests.campaigns.factories import make_campaign
+from tests.factories import (
+    CoachFactory, EntryFactory, FixtureFactory, LeagueFactory, ResultFactory, SeasonFactory, UserFactory,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -176,13 +187,120 @@ def _count(client, url, django_assert_max_num_queries) -> int:
 
 
 def test_dashboard_and_home_page_queries_do_not_grow_with_the_league(client, organiser, django_assert_max_num_queries):
+    """Issue 23: at most 12 queries, the same at 4 and 40 coaches, whether the
+    dashboard's body is computed (cold) or kept (warm)."""
     client.force_login(organiser)
     counts = []
     for size in (4, 40):
         league = _sized(organiser, size)
-        dash = _count(client, reverse("league:organiser_dashboard", args=[league.slug]), django_assert_max_num_queries)
+        dash = reverse("league:organiser_dashboard", args=[league.slug])
+        cache.clear()
+        with django_assert_max_num_queries(12):
+            cold = _count(client, dash, django_assert_max_num_queries)
+        with django_assert_max_num_queries(12):
+            warm = _count(client, dash, django_assert_max_num_queries)
+        listing = _count(client, dash + "?list=disputed", django_assert_max_num_queries)
         home = _count(client, reverse("league:league_list"), django_assert_max_num_queries)
         coaches = _count(client, reverse("league:organiser_coaches", args=[league.slug]), django_assert_max_num_queries)
-        counts.append((dash, home, coaches))
+        counts.append((cold, warm, listing, home, coaches))
     assert counts[0] == counts[1], counts
-    assert counts[0][0] <= 20  # the league, its season, two queue queries, the Big League panel
+    assert counts[0][1] < counts[0][0]  # kept: only the request's own reads
+
+
+# Bounded size (issue 23) -------------------------------------------------------------------
+
+
+def _big_league(organiser, coaches: int, *, rounds: int = 6):
+    """A Big League season of ``coaches`` built in bulk: ``rounds`` rounds in the
+    past, every match with a result that waits (confirmed, disputed, reported long
+    ago) or none (overdue), and ten unconfirmed Moments per coach (GB-13)."""
+    league = LeagueFactory(slug=f"big-{coaches}", organisers=[organiser])
+    season = SeasonFactory(league=league, name="Big", start_date=timezone.localdate() - datetime.timedelta(days=70))
+    made = Coach.objects.bulk_create(Coach(name=f"Coach {i:04d}") for i in range(coaches))
+    entries = Entry.objects.bulk_create(Entry(season=season, coach=coach, team="Brewer's") for coach in made)
+    round_rows = Round.objects.bulk_create(
+        Round(season=season, number=n, date=season.start_date + datetime.timedelta(days=7 * (n - 1)))
+        for n in range(1, rounds + 1))
+    fixtures = Fixture.objects.bulk_create(
+        Fixture(round=rnd, home=entries[i], away=entries[(i + rnd.number) % coaches], date=rnd.date)
+        for rnd in round_rows for i in range(0, coaches, 2))
+    long_ago = timezone.now() - datetime.timedelta(days=5)
+    statuses = (Result.Status.CONFIRMED, Result.Status.DISPUTED, Result.Status.REPORTED, None)
+    Result.objects.bulk_create(
+        Result(fixture=f, home_score=12, away_score=3, outcome="home", summary="12 – 3", status=statuses[i % 4],
+               reported_side="home", reported_at=long_ago, dispute_reason="Wrong VP" if i % 4 == 1 else "")
+        for i, f in enumerate(fixtures) if statuses[i % 4] is not None)
+    campaign = setup.ensure_campaign(season)
+    places = list(CampaignCoach.objects.filter(campaign=campaign))
+    CampaignPointLine.objects.bulk_create(
+        CampaignPointLine(coach=cc, amount=500, kind="adjustment", reason="bulk") for cc in places)
+    MomentUnlock.objects.bulk_create(
+        MomentUnlock(coach=cc, threshold=10 * n, name=f"Moment {n}", unlocks="guild") for cc in places for n in range(1, 11))
+    Season.objects.filter(pk=season.pk).update(version=uuid.uuid4())  # bulk writes send no signals
+    return league, season
+
+
+def test_the_dashboard_stays_small_at_400_coaches(client, organiser):
+    """Issue 23: 1,200 matches wait and 4,000 Moments: the dashboard shows the first
+    lines of each with their numbers and pages the rest, under 150 KB."""
+    league, season = _big_league(organiser, 400)
+    client.force_login(organiser)
+    url = reverse("league:organiser_dashboard", args=[league.slug])
+    page = client.get(url)
+    text = page.content.decode()
+    assert len(page.content) < 150_000, len(page.content)
+    assert '<h2>Moments to confirm <span class="count">4000</span>' in text
+    assert "Approve all 300" in text and "See all 300" in text
+    assert text.count('name="result"') == dashboard.FIRST  # one-click approval for the first lines only
+    assert '?moments=2#moments-to-confirm' in text
+    more = client.get(url, {"list": "disputed", "page": 2}).content.decode()
+    assert "Page 2 of 6" in more and len(more) < 150_000
+    moments = client.get(url, {"moments": 400}).content.decode()
+    assert "Moments 3991–4000 of 4000" in moments
+
+
+# Never stale (issue 23: the body is kept per version of the season) ------------------------------
+
+
+def test_the_kept_dashboard_follows_every_write(client, organiser, board, season):
+    client.force_login(organiser)
+    url = reverse("league:organiser_dashboard", args=[season.league.slug])
+    assert '<span class="count">1</span></h2>' in client.get(url).content.decode().split('id="to-approve"')[1][:200]
+    client.post(reverse("league:dashboard_approve", args=[season.league.slug]), {"result": board["confirmed"].pk})
+    page = client.get(url).content.decode()
+    assert '<span class="count">0</span></h2>' in page.split('id="to-approve"')[1][:200]
+    # A second organiser sees the kept body with their own CSRF token in its forms.
+    other = UserFactory(username="second")
+    season.league.organisers.add(other)
+    second = Client(enforce_csrf_checks=True)
+    second.force_login(other)
+    body = second.get(url).content.decode().split('id="disputed"')[1]
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1)  # in the kept body
+    response = second.post(reverse("league:settle_dispute", args=[board["disputed"].fixture.pk]),
+                           {"csrfmiddlewaretoken": token, "accept": "reported", "back": "dashboard"})
+    assert response.status_code == 302
+    board["disputed"].refresh_from_db()
+    assert board["disputed"].status == Result.Status.APPROVED
+
+
+def test_a_report_turning_stale_is_not_kept_past_that_moment(organiser, season):
+    """A report made two days ago becomes "unconfirmed for three days" in a day:
+    the kept numbers last no longer than that."""
+    fixture = FixtureFactory(round__season=season, date=timezone.localdate() - datetime.timedelta(days=2))
+    ResultFactory(fixture=fixture, status=Result.Status.REPORTED, reported_side="home",
+                  reported_at=timezone.now() - datetime.timedelta(days=2))
+    counts, _, seconds = dashboard.board(season.league, selectors.season_for(season.league))
+    assert counts.stale == 0 and 0 < seconds <= 24 * 3600
+
+
+def test_confirming_a_moment_shows_at_once(client, organiser, season):
+    cc = make_campaign(season, 2, organiser=organiser)[0]
+    ledgers.adjust(coach=cc, ledger="cp", amount=60, reason="test", by=organiser)
+    client.force_login(organiser)
+    url = reverse("league:organiser_dashboard", args=[season.league.slug])
+    before = client.get(url).content.decode()
+    waiting = MomentUnlock.objects.filter(coach=cc, confirmed_at__isnull=True, threshold__gt=0)
+    n = waiting.count()
+    assert f'Moments to confirm <span class="count">{n}</span>' in before
+    client.post(reverse("campaigns:confirm_unlock", args=[season.league.slug, waiting.first().pk]), {"next": url})
+    assert f'Moments to confirm <span class="count">{n - 1}</span>' in client.get(url).content.decode()
