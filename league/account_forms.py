@@ -12,7 +12,7 @@ from django.contrib.auth.password_validation import password_validators_help_tex
 from django.core.cache import cache
 from django.template.loader import render_to_string
 
-from league import notifications
+from league import notifications, season_entrants
 from league.models import Coach, Entry
 from league.plaintext import PlainTextField
 
@@ -68,6 +68,15 @@ class AddCoachForm(forms.Form):
         max_length=Entry._meta.get_field("team").max_length, required=False, label="Team or Guild"
     )
     enter = forms.BooleanField(required=False, initial=True, label="Enter them in the current season")
+    when_fixtures_exist = forms.ChoiceField(
+        label="The season's fixtures exist: what to do", required=False, widget=forms.RadioSelect,
+        choices=season_entrants.CHOICES, help_text="LG-1: nobody joins a running round robin without fixtures.",
+    )
+
+    def __init__(self, *args, fixtures_exist: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not fixtures_exist:  # the question is only asked once there are fixtures
+            del self.fields["when_fixtures_exist"]
 
 
 class AcceptInvitationForm(forms.Form):

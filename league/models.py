@@ -205,6 +205,11 @@ class Entry(models.Model):
     coach = models.ForeignKey(Coach, on_delete=models.PROTECT, related_name="entries")
     team = models.CharField(max_length=100, blank=True, help_text="The team or Guild the coach fields.")
     division = models.ForeignKey(Division, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries")
+    withdrawn_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="LG-2 Decision: when the entrant left the season; its approved results stand, its fixtures "
+                  "without one were removed (league/season_entrants.py).",
+    )
 
     class Meta:
         ordering = ["coach__name"]

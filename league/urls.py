@@ -30,6 +30,10 @@ league_patterns = [
     path(
         "leagues/<slug:slug>/organiser/coaches/<id:coach_id>/invite/", account_views.invite_coach, name="invite_coach"
     ),
+    path(
+        "leagues/<slug:slug>/organiser/entries/<id:entry_id>/withdraw/", organiser_views.withdraw_entry,
+        name="withdraw_entry",
+    ),
     path("fixtures/<id:pk>/", result_views.fixture_detail, name="fixture_detail"),
     path("fixtures/<id:pk>/report/", result_views.report_result, name="report_result"),
     path("fixtures/<id:pk>/confirm/", result_views.confirm_result, name="confirm_result"),

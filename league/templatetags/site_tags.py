@@ -22,7 +22,7 @@ from league import words
 register = template.Library()
 
 BADGE_COLOURS = 12  # .badge.b0 ... .badge.b11 in static/css/site.css
-RULE_ID = re.compile(r"^(GB|DB|DR)-\d{1,2}[a-z]?$")
+RULE_ID = re.compile(r"^(GB|DB|DR|LG)-\d{1,2}[a-z]?$")
 
 
 def badge_index(name: str) -> int:
