@@ -66,6 +66,7 @@ urlpatterns = [
     path("accounts/password_change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("", include("campaigns.urls")),
     path("", include("league.dungeonbowl.urls")),
+    path("", include("league.dreadball.urls")),
     path("", include((league_patterns, "league"))),
 ]
 
