@@ -37,7 +37,7 @@ def register_team(request: HttpRequest, slug: str) -> HttpResponse:
     if own is None and not organiser:
         raise PermissionDenied("Only a coach entered in the season, or the organiser, registers a team.")
     as_organiser = organiser and own is None or organiser and "entry" in request.POST
-    form = RegisterTeamForm(request.POST or None, season=season, organiser=as_organiser)
+    form = RegisterTeamForm(request.POST if request.method == "POST" else None, season=season, organiser=as_organiser)
     existing = DreadBallTeam.objects.filter(entry=own).select_related("team_type").first() if own else None
     if existing is not None and request.method != "POST":
         form.initial.update(name=existing.name, team_type=existing.team_type_id)
