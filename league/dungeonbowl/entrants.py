@@ -93,14 +93,32 @@ def counts(rows: list[Row]) -> dict[str, int]:
 
 
 @transaction.atomic
-def lock_submitted_drafts(*, league: League, by) -> list[Team]:
+def lock_submitted_drafts(*, league: League, season: Season | None = None, by) -> tuple[list[Team], list[Team]]:
     """DB-1: the commissioner locks every submitted draft not yet locked, in one
-    transaction (``services.lock_draft`` refuses anyone else)."""
+    transaction (``services.lock_draft`` refuses anyone else). A locked team whose
+    coach the commissioner entered in ``season`` already takes that place at once
+    (their fixtures, if any, become the team's): entering the coach was the
+    commissioner's decision, locking the draft the last step. Returns (locked,
+    entered)."""
     waiting = list(_current_teams(league).filter(draft_submitted_at__isnull=False, draft_locked_at__isnull=True)
                    .order_by("pk"))
     if not waiting:
         raise ValidationError("No submitted draft waits to be locked.")
-    return [services.lock_draft(team=team, by=by) for team in waiting]
+    locked = [services.lock_draft(team=team, by=by) for team in waiting]
+    placed = set()
+    if season is not None:
+        placed = set(Entry.objects.filter(season=season, withdrawn_at__isnull=True, dungeonbowl__isnull=True,
+                                          coach__in=[team.coach_id for team in locked])
+                     .values_list("coach_id", flat=True))
+    entered = []
+    for team in (team for team in locked if team.coach_id in placed):
+        try:
+            with transaction.atomic():
+                services.enter_team(team=team, season=season, by=by)
+        except ValidationError:
+            continue  # a division to choose (DB-2): the page lists it as ready to enter
+        entered.append(team)
+    return locked, entered
 
 
 @transaction.atomic

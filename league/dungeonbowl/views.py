@@ -406,14 +406,21 @@ def entrants_page(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def lock_drafts(request: HttpRequest, slug: str) -> HttpResponse:
-    """DB-1: lock every submitted draft at once."""
+    """DB-1: lock every submitted draft at once; a team whose coach is entered in
+    the current season takes that place."""
+    from league import selectors as engine_selectors
+
     league = _organised(request, slug)
+    season = engine_selectors.season_for(league)
     try:
-        locked = entrants.lock_submitted_drafts(league=league, by=request.user)
+        locked, entered = entrants.lock_submitted_drafts(league=league, season=season, by=request.user)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
         messages.success(request, f"Locked: {', '.join(team.name for team in locked)}.")
+        if entered:
+            messages.success(request, f"In their coaches' places in {season.name}: "
+                                      f"{', '.join(team.name for team in entered)}.")
     return redirect(entrants.page_url(league))
 
 

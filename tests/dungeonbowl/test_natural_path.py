@@ -81,11 +81,13 @@ def test_db1_invited_coaches_found_draft_and_play(client, organiser, fixtures_fi
     assert "Drafts are still open" in page  # why "enter" cannot be done yet
     refused = client.post(reverse("dungeonbowl:enter_ready", args=[league.slug]), follow=True).content.decode()
     assert "4 drafts still open" in refused and not TeamSeason.objects.exists()
+    # Locking is the last step: each team takes its coach's place at once.
     locked = client.post(reverse("dungeonbowl:lock_drafts", args=[league.slug]), follow=True).content.decode()
-    assert "Locked:" in locked
+    assert "Locked:" in locked and "In their coaches&#x27; places in Season 1" in locked
+    assert locked.count("Entered</span>") == 4
     assert Team.objects.filter(draft_locked_at__isnull=False).count() == 4
-    entered = client.post(reverse("dungeonbowl:enter_ready", args=[league.slug]), follow=True).content.decode()
-    assert "Entered:" in entered and entered.count("Entered</span>") == 4
+    nothing = client.post(reverse("dungeonbowl:enter_ready", args=[league.slug]), follow=True).content.decode()
+    assert "No team is waiting to enter Season 1." in nothing
     # The invited coaches' entries became their teams': no second entry, same fixtures.
     assert Entry.objects.filter(season=season).count() == 4
     assert sorted(Entry.objects.values_list("team", flat=True)) == sorted(f"{n}'s Stunties" for n in NAMES)
@@ -186,3 +188,23 @@ def test_entering_a_ready_team_in_a_running_season_asks_first(organiser):
     entered, refused = entrants.enter_ready_teams(league=league, season=season, by=organiser)
     assert entered == [] and "Late Team" in refused[0] and "LG-1" in refused[0]
     assert not Entry.objects.filter(coach=late).exists()
+
+
+def test_enter_ready_enters_a_team_whose_coach_was_not_entered(client, organiser):
+    """A coach who founded and drafted a team without being entered (a newcomer,
+    DB-1): locking accepts the team, "enter the ready teams" enters it."""
+    league = db_league(organiser)
+    season = SeasonFactory(league=league, name="Season 1")
+    newcomer = CoachFactory(name="Newcomer")
+    found_and_draft_without_entry = services.submit_draft(
+        league=league, coach=newcomer, name="New Team", college=College.objects.get(slug="college-of-fire"),
+        picks=FIRE, rerolls=1, by=newcomer.user)
+    client.force_login(organiser)
+    page = client.get(reverse("dungeonbowl:entrants", args=[league.slug])).content.decode()
+    assert "(not in the season yet)" in page
+    client.post(reverse("dungeonbowl:lock_drafts", args=[league.slug]))
+    assert not Entry.objects.exists()
+    done = client.post(reverse("dungeonbowl:enter_ready", args=[league.slug]), follow=True).content.decode()
+    assert "Entered: New Team." in done
+    entry = Entry.objects.get()
+    assert (entry.season, entry.coach, entry.dungeonbowl.team) == (season, newcomer, found_and_draft_without_entry)
