@@ -113,8 +113,14 @@ def add_coach(*, league: League, season: Season | None, by, name: str, email: st
     if season is not None:
         if season.league_id != league.pk:
             raise ValidationError("That season belongs to another league.")
-        Entry.objects.create(season=season, coach=coach, team=team)
+        enter_coach(season=season, coach=coach, team=team)
     return coach
+
+
+def enter_coach(*, season: Season, coach: Coach, team: str = "") -> Entry:
+    """``coach`` enters ``season``: every path that adds a coach (the Coaches page,
+    a pasted list, a join link, issue 21.2) ends here."""
+    return Entry.objects.create(season=season, coach=coach, team=team.strip()[:MAX_TEAM])
 
 
 @transaction.atomic
