@@ -297,6 +297,8 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
                     _refuse(form, error)
             else:
                 messages.success(request, f"You are in {season.name} of {league.name}.")
+                if league.is_organised_by(request.user):  # an organiser who plays goes on setting up
+                    return redirect("league:season_setup", slug=league.slug)
                 return redirect("league:my_fixtures")
         status = 400
     return render(request, "league/join.html", {**context, "coach": coach, "form": form}, status=status)
