@@ -125,3 +125,46 @@ def test_the_link_goes_back_to_next(client, settings):
 def test_next_elsewhere_is_ignored(client):
     _sign_up(client, next_url="https://evil.example/")
     assert "evil" not in mail.outbox[0].body
+
+
+def test_open_signup_off_still_lets_a_join_link_sign_up(client, settings, season, organiser):
+    from league import joining
+
+    settings.OPEN_SIGNUP = False
+    link = joining.create_link(season=season, by=organiser, max_uses=None, closes_on=None)
+    join_url = reverse("league:join", args=[joining.make_token(link)])
+    assert reverse("signup") in client.get(join_url).content.decode()
+    assert client.get(reverse("signup"), {"next": join_url}).status_code == 200
+    assert _sign_up(client, next_url=join_url).status_code == 200
+    joining.revoke_link(link=link, by=organiser)
+    assert client.get(reverse("signup"), {"next": join_url}).status_code == 403
+    page = client.get(join_url).content.decode()
+    assert "withdrawn" in page and reverse("signup") not in page
+
+
+def test_new_leagues_are_rate_limited_per_account(client):
+    from league.account_forms import LEAGUES_PER_ACCOUNT
+
+    client.force_login(UserFactory(username="busy"))
+    data = {"game": "dreadball", "name": "L", "season_name": "S", "start_date": "2030-01-01", "cadence_days": "7",
+            "double_round_robin": "single", "settings-landslide_win": "3", "settings-win": "2",
+            "settings-draw": "1", "settings-loss": "0"}
+    for _ in range(LEAGUES_PER_ACCOUNT):
+        assert client.post(reverse("league:new_league"), data).status_code == 302
+    response = client.post(reverse("league:new_league"), data)
+    assert response.status_code == 429 and "within the hour" in response.content.decode()
+    assert League.objects.count() == LEAGUES_PER_ACCOUNT
+
+
+def test_pages_cost_a_fixed_number_of_queries(client, django_assert_max_num_queries):
+    with django_assert_max_num_queries(3):
+        client.get(reverse("signup"))
+    with django_assert_max_num_queries(25):  # the mail task runs in the request in tests
+        _sign_up(client)
+    link = _link(mail.outbox[0]).removeprefix("http://testserver")
+    with django_assert_max_num_queries(3):
+        client.get(link)
+    with django_assert_max_num_queries(25):  # the mail task runs in the request in tests
+        client.post(link)
+    with django_assert_max_num_queries(8):
+        client.get(reverse("league:new_league"))
