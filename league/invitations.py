@@ -120,8 +120,17 @@ def add_coach(
     if season is not None:
         if season.league_id != league.pk:
             raise ValidationError("That season belongs to another league.")
-        season_entrants.place(season=season, coach=coach, team=team, when_fixtures_exist=when_fixtures_exist, by=by)
+        enter_coach(season=season, coach=coach, team=team, when_fixtures_exist=when_fixtures_exist, by=by)
     return coach
+
+
+def enter_coach(*, season: Season, coach: Coach, team: str = "", when_fixtures_exist: str = "", by=None) -> Entry:
+    """``coach`` enters ``season``: every path that adds a coach (the Coaches page,
+    a pasted list, a join link, issue 21.2) ends here, and so in the one rule for a
+    season whose fixtures exist (LG-1, ``season_entrants.place``: without a choice
+    it is refused with the question). ``by`` None: the coach joins by a link."""
+    return season_entrants.place(season=season, coach=coach, team=team.strip()[:MAX_TEAM],
+                                 when_fixtures_exist=when_fixtures_exist, by=by)
 
 
 @transaction.atomic

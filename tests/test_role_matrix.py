@@ -85,6 +85,14 @@ MATRIX: dict[str, Row] = {
     "profile": Row(s("302 200 200 200 200 200"), s("302 400 400 400 400 400")),
     "accept_invitation": Row(s("400"), s("400")),  # an unknown token
     "confirm_email": Row(s("400"), s("400")),  # an unknown token
+    # Issue 21: anyone signs up (logged in: on to where they were going); a POST
+    # without data is a refused form. An unknown token: a clear 400 page.
+    "signup": Row(s("200 302 302 302 302 302"), s("400 302 302 302 302 302")),
+    "verify_email": Row(s("400"), s("400")),
+    "league:join": Row(s("400"), s("400")),
+    # Any account with a verified address may start a league; a POST naming no game
+    # shows the games again.
+    "league:new_league": Row(s("302 200 200 200 200 200"), s("302 200 200 200 200 200")),
     "password_reset": Row(s("200"), s("200")),
     "password_reset_done": Row(s("200"), s("405")),
     "password_reset_confirm": Row(s("200"), s("200")),  # an invalid link says so
@@ -105,6 +113,8 @@ MATRIX: dict[str, Row] = {
     # The organiser's pages: only this league's organiser.
     "league:organiser_dashboard": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 200")),
     "league:dashboard_approve": Row(s("302 403 403 403 403 302"), s("302 403 403 403 403 302")),
+    # The season's set-up (issue 21.2): a POST naming no action is refused (400).
+    "league:season_setup": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400")),
     "league:organiser_coaches": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400")),
     "league:invite_coach": Row(s("302 403 403 403 403 302"), s("302 403 403 403 403 302")),
     "league:organiser_lockouts": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 200")),

@@ -121,6 +121,9 @@ class GameRules:
     import_fallback: ClassVar[bool] = False  # what a line's home and away name ("teams")
     friendlies: ClassVar[bool] = False  # the organiser adds friendlies from the site (DB-5a)
     min_entries: ClassVar[int] = 2  # GB-2: a round robin needs two sides; Dungeon Bowl asks 4 (DB-1)
+    # The settings a new league is asked for on the site (issue 21.2), fields of
+    # ``settings_model`` shown with their rulebook defaults; the rest keep theirs.
+    settings_fields: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, settings: Any = None):
         self.settings = settings
@@ -135,6 +138,14 @@ class GameRules:
             if settings is None:
                 settings = cls.settings_model(league=league)
         return cls(settings)
+
+    @classmethod
+    def settings_form_class(cls) -> type[forms.ModelForm] | None:
+        """The form for ``settings_fields`` on the new-league page, or None when the
+        game asks for none. Bounds come from the model's fields and checks."""
+        if cls.settings_model is None or not cls.settings_fields:
+            return None
+        return forms.modelform_factory(cls.settings_model, fields=cls.settings_fields)
 
     def too_few_entries(self, count: int) -> str | None:
         """Why a season of ``count`` entries cannot start (get its fixtures, from the
