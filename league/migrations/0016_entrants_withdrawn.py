@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0014_tasks'),
+        ('league', '0015_signup_joinlink'),
     ]
 
     operations = [
