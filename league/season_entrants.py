@@ -20,7 +20,7 @@ decides how an entrant joins a season and how one leaves it, whatever the path
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
@@ -95,9 +95,11 @@ def place(*, season: Season, coach: Coach, team: str = "", division: Division | 
 def _enter(season: Season, coach: Coach, team: str, division: Division | None) -> Entry:
     if division is not None and division.season_id != season.pk:
         raise ValidationError("That division belongs to another season.")
-    if Entry.objects.filter(season=season, coach=coach).exists():
-        raise ValidationError(f"{coach} is already entered in {season.name}.")
-    return Entry.objects.create(season=season, coach=coach, team=team, division=division)
+    try:  # every caller has checked already; the constraint settles a race (entry_one_per_coach_per_season)
+        with transaction.atomic():
+            return Entry.objects.create(season=season, coach=coach, team=team, division=division)
+    except IntegrityError:
+        raise ValidationError(f"{coach} is already entered in {season.name}.") from None
 
 
 def regenerate(*, season: Season, by) -> None:
