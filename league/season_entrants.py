@@ -95,9 +95,10 @@ def place(*, season: Season, coach: Coach, team: str = "", division: Division | 
 def _enter(season: Season, coach: Coach, team: str, division: Division | None) -> Entry:
     if division is not None and division.season_id != season.pk:
         raise ValidationError("That division belongs to another season.")
-    try:  # every caller has checked already; the constraint settles a race (entry_one_per_coach_per_season)
-        with transaction.atomic():
-            return Entry.objects.create(season=season, coach=coach, team=team, division=division)
+    # Every caller has checked already; the constraint (entry_one_per_coach_per_season)
+    # settles a race, and the caller's transaction is rolled back with the refusal.
+    try:
+        return Entry.objects.create(season=season, coach=coach, team=team, division=division)
     except IntegrityError:
         raise ValidationError(f"{coach} is already entered in {season.name}.") from None
 
