@@ -182,3 +182,13 @@ def test_no_fixture_generation_refusal_is_a_validation_error(organiser, league):
     season = running(league)
     with pytest.raises(ValidationError):
         season_services.generate_fixtures(season=season, by=organiser)
+
+
+def test_lg1_the_admin_refuses_a_new_entry_once_fixtures_exist(client, organiser, league):
+    season = running(league)
+    coach = CoachFactory(name="Latecomer", created_by=organiser)
+    client.force_login(organiser)
+    before = Entry.objects.count()
+    response = client.post(reverse("admin:league_entry_add"), {"season": season.pk, "coach": coach.pk, "team": ""})
+    assert response.status_code == 200 and "already has its fixtures" in response.content.decode()
+    assert Entry.objects.count() == before
