@@ -12,7 +12,7 @@ from django.contrib.auth.password_validation import password_validators_help_tex
 from django.core.cache import cache
 from django.template.loader import render_to_string
 
-from league import notifications
+from league import notifications, season_entrants
 from league.models import Coach, Entry
 from league.plaintext import PlainTextField
 
@@ -68,6 +68,15 @@ class AddCoachForm(forms.Form):
         max_length=Entry._meta.get_field("team").max_length, required=False, label="Team or Guild"
     )
     enter = forms.BooleanField(required=False, initial=True, label="Enter them in the current season")
+    when_fixtures_exist = forms.ChoiceField(
+        label="The season's fixtures exist: what to do", required=False, widget=forms.RadioSelect,
+        choices=season_entrants.CHOICES, help_text="LG-1: nobody joins a running round robin without fixtures.",
+    )
+
+    def __init__(self, *args, fixtures_exist: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not fixtures_exist:  # the question is only asked once there are fixtures
+            del self.fields["when_fixtures_exist"]
 
 
 class AcceptInvitationForm(forms.Form):
@@ -129,3 +138,35 @@ class NotificationsForm(forms.Form):
     def __init__(self, *args, kinds, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["on"].choices = [(kind.key, kind.label) for kind in kinds]
+
+
+# Issue 21.1: sign-ups and new leagues, per hour. Counted like the resets above.
+SIGNUPS_PER_ADDRESS = 3  # to one email address
+SIGNUPS_PER_CLIENT = 10  # from one network address
+LEAGUES_PER_ACCOUNT = 5
+
+
+class SignupForm(forms.Form):
+    """A username, the address the verification link goes to, a password (twice)."""
+
+    username = PlainTextField(
+        max_length=get_user_model()._meta.get_field("username").max_length, label="Username",
+        widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none"}),
+    )
+    email = forms.EmailField(
+        label="Email address", help_text="We send a link here; your account works once you open it.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    password1 = forms.CharField(
+        label="Password", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=password_validators_help_text_html(),
+    )
+    password2 = forms.CharField(
+        label="Password again", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
+    )
+
+    def clean(self):
+        data = super().clean()
+        if data.get("password1") and data.get("password1") != data.get("password2"):
+            self.add_error("password2", "The two passwords differ.")
+        return data

@@ -19,7 +19,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
-from league import email_change, invitations, notifications, selectors
+from league import email_change, invitations, notifications, season_entrants, selectors
 from league.account_forms import (
     CONFIRMATIONS_PER_ADDRESS, AcceptInvitationForm, AddCoachForm, NotificationsForm, ProfileForm, within_limit,
 )
@@ -39,7 +39,8 @@ def organiser_coaches(request: HttpRequest, slug: str) -> HttpResponse:
     account, an invitation for those who have not, and a form to add a coach."""
     league = get_league_for_organiser(request, slug)
     season = selectors.season_for(league)
-    form = AddCoachForm(request.POST or None)
+    fixtures_exist = season is not None and season_entrants.has_fixtures(season)
+    form = AddCoachForm(request.POST or None, fixtures_exist=fixtures_exist)
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -48,6 +49,7 @@ def organiser_coaches(request: HttpRequest, slug: str) -> HttpResponse:
                 coach = invitations.add_coach(
                     league=league, season=season if data["enter"] else None, by=request.user,
                     name=data["name"], email=data["email"], team=data["team"],
+                    when_fixtures_exist=data.get("when_fixtures_exist", ""),
                 )
             except ValidationError as error:
                 _refuse(form, error)

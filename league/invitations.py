@@ -28,7 +28,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare, salted_hmac
 
-from league import email_change, notifications, plaintext
+from league import email_change, notifications, plaintext, season_entrants
 from league.links import site_root
 from league.models import Coach, Entry, League, Season
 
@@ -91,9 +91,16 @@ def send_invitation(*, coach: Coach, league: League, request: HttpRequest | None
 
 
 @transaction.atomic
-def add_coach(*, league: League, season: Season | None, by, name: str, email: str, team: str = "") -> Coach:
+def add_coach(
+    *, league: League, season: Season | None, by, name: str, email: str, team: str = "", when_fixtures_exist: str = "",
+) -> Coach:
     """A new coach with an address, entered in ``season`` (the league's current one)
-    when given. The caller sends the invitation after this commits."""
+    when given. The caller sends the invitation after this commits.
+
+    Once ``season``'s fixtures exist, ``when_fixtures_exist`` says what to do
+    (``season_entrants.NEXT_SEASON`` or ``REGENERATE``); without it the addition
+    is refused with the question, and nothing is written (LG-1,
+    league/season_entrants.py ``place``, the one rule for every path)."""
     if not league.is_organised_by(by):
         raise ValidationError("Only the league's organiser can add coaches.")
     name, email, team = name.strip()[:MAX_NAME], email.strip(), team.strip()[:MAX_TEAM]
@@ -113,8 +120,17 @@ def add_coach(*, league: League, season: Season | None, by, name: str, email: st
     if season is not None:
         if season.league_id != league.pk:
             raise ValidationError("That season belongs to another league.")
-        Entry.objects.create(season=season, coach=coach, team=team)
+        enter_coach(season=season, coach=coach, team=team, when_fixtures_exist=when_fixtures_exist, by=by)
     return coach
+
+
+def enter_coach(*, season: Season, coach: Coach, team: str = "", when_fixtures_exist: str = "", by=None) -> Entry:
+    """``coach`` enters ``season``: every path that adds a coach (the Coaches page,
+    a pasted list, a join link, issue 21.2) ends here, and so in the one rule for a
+    season whose fixtures exist (LG-1, ``season_entrants.place``: without a choice
+    it is refused with the question). ``by`` None: the coach joins by a link."""
+    return season_entrants.place(season=season, coach=coach, team=team.strip()[:MAX_TEAM],
+                                 when_fixtures_exist=when_fixtures_exist, by=by)
 
 
 @transaction.atomic

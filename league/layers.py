@@ -22,7 +22,9 @@ the list through the functions below and never imports the layer:
   "coach_detail", "my_fixtures", "organiser_dashboard"), rendered from that page's
   context with a fixed number of queries. "league_detail" panels are part of the
   league page's cached body (league/versions.py): a layer tracks every model its
-  panel reads;
+  panel reads; "league_viewer" panels are not cached and shown only to a
+  logged-in visitor, for what waits on them in this league (issue 21.4: a coach
+  entered without a team is told to found it);
 - demo data for ``quickstart``;
 - notification kinds (league/notifications.py), sent by the layer's own services.
 """
@@ -35,7 +37,7 @@ from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
 
-PAGES = ("league_detail", "fixture_detail", "coach_detail", "my_fixtures", "organiser_dashboard")
+PAGES = ("league_detail", "league_viewer", "fixture_detail", "coach_detail", "my_fixtures", "organiser_dashboard")
 
 
 @dataclass(frozen=True)

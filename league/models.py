@@ -205,6 +205,11 @@ class Entry(models.Model):
     coach = models.ForeignKey(Coach, on_delete=models.PROTECT, related_name="entries")
     team = models.CharField(max_length=100, blank=True, help_text="The team or Guild the coach fields.")
     division = models.ForeignKey(Division, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries")
+    withdrawn_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="LG-2 Decision: when the entrant left the season; its approved results stand, its fixtures "
+                  "without one were removed (league/season_entrants.py).",
+    )
 
     class Meta:
         ordering = ["coach__name"]
@@ -498,3 +503,59 @@ class NotificationPreference(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {len(self.off)} kind(s) off"
+
+
+MAX_JOIN_USES = 500  # far above any league's size: a bound, not a quota
+
+
+class JoinLink(models.Model):
+    """Issue 21.2: a link the organiser shares (Discord, a club's chat) through which
+    people enter a season themselves. The address carries a signed token naming the
+    link and its random key (league/joining.py); the organiser revokes it, and it
+    may close on a date or after a number of uses. A season may have several."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="join_links")
+    key = models.CharField(max_length=32, unique=True, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    max_uses = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(MAX_JOIN_USES)],
+        help_text="How many people may join through it; empty for no limit.",
+    )
+    closes_on = models.DateField(
+        null=True, blank=True, validators=[validate_match_date],
+        help_text="The last day it works; empty to keep it open until you revoke it.",
+    )
+    uses = models.PositiveSmallIntegerField(default=0, editable=False)
+    revoked_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["season", "-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(max_uses__isnull=True) | Q(max_uses__gte=1, max_uses__lte=MAX_JOIN_USES),
+                name="joinlink_max_uses_bounded",
+            ),
+            models.CheckConstraint(
+                condition=Q(max_uses__isnull=True) | Q(uses__lte=F("max_uses")), name="joinlink_uses_within_limit"
+            ),
+            models.CheckConstraint(
+                condition=Q(closes_on__isnull=True) | _date_within_bounds("closes_on"), name="joinlink_closes_on_bounded"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Join link for {self.season}"
+
+    def refusal(self, today: datetime.date | None = None) -> str | None:
+        """Why nobody can join through it now, or None while it works."""
+        today = today or timezone.localdate()
+        if self.revoked_at is not None:
+            return "The organiser has withdrawn this join link. Ask them for a new one."
+        if self.closes_on is not None and today > self.closes_on:
+            return f"This join link closed on {self.closes_on:%d %B %Y}. Ask the organiser for a new one."
+        if self.max_uses is not None and self.uses >= self.max_uses:
+            return "This join link has been used as many times as the organiser allowed. Ask them for a new one."
+        return None

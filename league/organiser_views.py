@@ -12,11 +12,13 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 
-from league import checklist, dashboard, lockout, season_services, selectors, services
+from league import checklist, dashboard, lockout, season_entrants, season_services, selectors, services
+from league import confirm as confirmation
 from league.forms import FriendlyForm
-from league.models import Coach
+from league.models import Coach, Entry
 from league.permissions import get_league_for_organiser
 from league.rules import rules_class
 
@@ -216,3 +218,33 @@ def unlock_coach(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse
     else:
         messages.info(request, f"{coach} was not locked out.")
     return back
+
+
+@login_required
+def withdraw_entry(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    """LG-2: an entrant leaves the league's current season, after a confirmation
+    page that says what happens to its fixtures. A GET goes back to the Coaches
+    page; an entry of another league or season is a 404."""
+    league = get_league_for_organiser(request, slug)
+    back = reverse("league:organiser_coaches", args=[league.slug])
+    if request.method != "POST":
+        return redirect(back)
+    season = selectors.season_for(league)
+    entry = get_object_or_404(Entry.objects.select_related("coach"), pk=entry_id, season=season)
+    if not confirmation.confirmed(request):
+        if season_entrants.has_fixtures(season):
+            consequence = (f"{entry.coach} leaves {season.name}. Their approved results stand; their fixtures without "
+                           "an approved result are not played and count for nothing for either side: they are removed, "
+                           "with any result not yet approved (LG-2).")
+        else:
+            consequence = f"{entry.coach} leaves {season.name} before its fixtures are generated."
+        return confirmation.ask(request, title=f"Withdraw {entry.coach} from {season.name}?", consequence=consequence,
+                                button=f"Withdraw {entry.coach}", back=back)
+    try:
+        removed = season_entrants.withdraw(entry=entry, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, f"{entry.coach} has withdrawn from {season.name}; "
+                                  f"{removed} fixture{'s' if removed != 1 else ''} without a result removed (LG-2).")
+    return redirect(back)

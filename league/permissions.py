@@ -3,6 +3,7 @@ see in the admin is further scoped to the leagues they organise (league/admin_sc
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.models import Group, Permission
 from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
 from django.shortcuts import get_object_or_404
@@ -30,6 +31,19 @@ def make_organiser(user) -> None:
     user.is_staff = True
     user.save(update_fields=["is_staff"])
     user.groups.add(organiser_group())
+
+
+def may_create_league(user) -> bool:
+    """Issue 21.1: the superuser; anyone whose email address is verified while sign-up
+    is open (OPEN_SIGNUP); or who holds the ``league.add_league`` permission the
+    superuser grants (the Organisers group holds it too). An address is verified
+    when the account has one: every way an account gets its address is a link sent
+    to it (sign-up, an invitation, a change of address), or the superuser."""
+    if not user.is_authenticated or not user.is_active:
+        return False
+    if user.is_superuser or user.has_perm("league.add_league"):
+        return True
+    return settings.OPEN_SIGNUP and bool(user.email)
 
 
 def coach_for(user):

@@ -14,6 +14,13 @@ class Rule(NamedTuple):
 
 
 GAMES: tuple[tuple[str, str, tuple[Rule, ...]], ...] = (
+    # The engine's own Decisions for every game (league/season_entrants.py, issue 21.4).
+    ("seasons", "Every game: who plays in a season", (
+        Rule("LG-1", "Decision: once a season's fixtures exist nobody joins it without fixtures: a newcomer goes to the "
+                     "next season, or, while no result is reported, the fixtures are generated again with them in."),
+        Rule("LG-2", "Decision: an entrant who withdraws mid-season keeps their approved results; their fixtures without "
+                     "an approved result are not played and count for nothing for either side (no double loss)."),
+    )),
     ("guildball", "Guild Ball: The Big League", (
         Rule("GB-1", "The organiser is the Longshanks: runs fixtures, results, Favours, Moments and titles, and may play too."),
         Rule("GB-2", "Built for 8 to 12 coaches; the site works from 2."),

@@ -37,7 +37,7 @@ def generate_fixtures(*, season: Season, by=None, seed: int | None = None) -> li
         require_organiser(season.league, by)
     if season.rounds.exists():
         raise ValidationError(f"{season} already has its fixtures.")
-    entries = list(season.entries.order_by("pk"))
+    entries = list(season.entries.filter(withdrawn_at__isnull=True).order_by("pk"))  # LG-2: not who withdrew
     refusal = season.league.rules.too_few_entries(len(entries))  # GB-2, DB-1
     if refusal:
         raise ValidationError(refusal)

@@ -292,6 +292,11 @@ STORAGES = {
 }
 
 LOGIN_URL = "login"
+# Issue 21.1: anyone may sign up (/accounts/signup/) and, once their address is
+# verified, create leagues. A club's own server sets OPEN_SIGNUP=false: sign-up is
+# then only for people who hold a join link of a league, and the superuser grants
+# the right to create leagues (the league.add_league permission, in the admin).
+OPEN_SIGNUP = env_bool("OPEN_SIGNUP", True)
 LOGIN_REDIRECT_URL = "league:my_fixtures"
 LOGOUT_REDIRECT_URL = "league:league_list"
 

@@ -6,11 +6,12 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from league import converters  # noqa: F401  registers <id:...> before the patterns below
-from league import account_forms, account_views, errors, organiser_views, result_views, views
+from league import account_forms, account_views, errors, organiser_views, result_views, setup_views, views
 
 league_patterns = [
     path("", views.league_list, name="league_list"),
     path("me/", views.my_fixtures, name="my_fixtures"),
+    path("leagues/new/", setup_views.new_league, name="new_league"),
     path("leagues/<slug:slug>/", views.league_detail, name="league_detail"),
     path("leagues/<slug:slug>/fixtures/", views.fixtures, name="fixtures"),
     path("leagues/<slug:slug>/standings.json", views.standings_json, name="standings_json"),
@@ -20,6 +21,8 @@ league_patterns = [
     path("leagues/<slug:slug>/coaches/<id:coach_id>/fixtures.ics", views.coach_ics, name="coach_ics"),
     path("leagues/<slug:slug>/organiser/", organiser_views.organiser_dashboard, name="organiser_dashboard"),
     path("leagues/<slug:slug>/organiser/approve/", organiser_views.approve_from_dashboard, name="dashboard_approve"),
+    path("leagues/<slug:slug>/organiser/season/", setup_views.season_setup, name="season_setup"),
+    path("join/<str:token>/", setup_views.join, name="join"),
     path("leagues/<slug:slug>/organiser/coaches/", account_views.organiser_coaches, name="organiser_coaches"),
     path("leagues/<slug:slug>/organiser/checklist/fixtures/", organiser_views.checklist_fixtures,
          name="checklist_fixtures"),
@@ -35,6 +38,10 @@ league_patterns = [
     ),
     path(
         "leagues/<slug:slug>/organiser/coaches/<id:coach_id>/invite/", account_views.invite_coach, name="invite_coach"
+    ),
+    path(
+        "leagues/<slug:slug>/organiser/entries/<id:entry_id>/withdraw/", organiser_views.withdraw_entry,
+        name="withdraw_entry",
     ),
     path("fixtures/<id:pk>/", result_views.fixture_detail, name="fixture_detail"),
     path("fixtures/<id:pk>/report/", result_views.report_result, name="report_result"),
@@ -53,6 +60,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/signup/", setup_views.signup_page, name="signup"),
+    path("accounts/verify/<str:token>/", setup_views.verify_email, name="verify_email"),
     path("accounts/profile/", account_views.profile, name="profile"),
     path("accounts/invitation/<str:token>/", account_views.accept_invitation, name="accept_invitation"),
     path("accounts/email/<str:token>/", account_views.confirm_email, name="confirm_email"),
@@ -68,6 +77,7 @@ urlpatterns = [
     path("accounts/password_change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("", include("campaigns.urls")),
     path("", include("league.dungeonbowl.urls")),
+    path("", include("league.dreadball.urls")),
     path("", include((league_patterns, "league"))),
 ]
 

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django_tables2 import RequestConfig
 
-from league import charts, dashboard, feeds, selectors, versions
+from league import charts, dashboard, feeds, season_entrants, selectors, versions
 from league.links import site_root
 from league.models import Entry, Fixture, League, Result
 from league.permissions import coach_for
@@ -210,6 +210,7 @@ def _league_body(request: HttpRequest, league: League, season, followed: int | N
             "unplayed": bool(standings) and not any(row.played for row in standings),
             "week": week,
             "request": request,
+            "withdrawn": season_entrants.withdrawn(season),  # LG-2
         },
     )
     # The table's template indents every cell: each run of blank space holding a
@@ -248,7 +249,8 @@ def _fixtures(request: HttpRequest, slug: str) -> HttpResponse:
             context["body"] = versions.cached(
                 season, f"fixtures:{shown}:{timezone.localdate()}", lambda: render_to_string(
                     "league/_fixtures_round.html",
-                    {"rounds": selectors.by_round(selectors.season_fixtures(season, round_number=shown)), "league": league},
+                    {"rounds": selectors.by_round(selectors.season_fixtures(season, round_number=shown)), "league": league,
+                     "withdrawn": season_entrants.withdrawn(season)},  # LG-2
                 ),
             )
     return render(request, "league/fixtures.html", context)

@@ -30,6 +30,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from campaigns.models import CardOffer, Loan, MomentUnlock
 from league.dungeonbowl.models import Team
+from league.models import Entry
 from tests.world import GAMES, World, is_write, logged_in_clients, row_counts, world_in_transaction
 
 ROLES = ("anonymous", "nobody", "wrong", "right", "rival", "organiser")
@@ -84,6 +85,14 @@ MATRIX: dict[str, Row] = {
     "profile": Row(s("302 200 200 200 200 200"), s("302 400 400 400 400 400")),
     "accept_invitation": Row(s("400"), s("400")),  # an unknown token
     "confirm_email": Row(s("400"), s("400")),  # an unknown token
+    # Issue 21: anyone signs up (logged in: on to where they were going); a POST
+    # without data is a refused form. An unknown token: a clear 400 page.
+    "signup": Row(s("200 302 302 302 302 302"), s("400 302 302 302 302 302")),
+    "verify_email": Row(s("400"), s("400")),
+    "league:join": Row(s("400"), s("400")),
+    # Any account with a verified address may start a league; a POST naming no game
+    # shows the games again.
+    "league:new_league": Row(s("302 200 200 200 200 200"), s("302 200 200 200 200 200")),
     "password_reset": Row(s("200"), s("200")),
     "password_reset_done": Row(s("200"), s("405")),
     "password_reset_confirm": Row(s("200"), s("200")),  # an invalid link says so
@@ -111,6 +120,8 @@ MATRIX: dict[str, Row] = {
     "league:checklist_fixtures": Row(s("302 403 403 403 403 302"), s("302 403 403 403 403 302")),
     "league:checklist_divisions": Row(s("302 403 403 403 403 302"), s("302 403 403 403 403 302")),
     "league:checklist_next_season": Row(s("302 403 403 403 403 302"), s("302 403 403 403 403 302")),
+    # The season's set-up (issue 21.2): a POST naming no action is refused (400).
+    "league:season_setup": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400")),
     "league:organiser_coaches": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400")),
     "league:invite_coach": Row(s("302 403 403 403 403 302"), s("302 403 403 403 403 302")),
     "league:organiser_lockouts": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 200")),
@@ -194,6 +205,21 @@ MATRIX: dict[str, Row] = {
     "league:add_friendly": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400"), DB,
                                elsewhere=(s("302 403 403 403 403 404"), s("302 403 403 403 403 404"))),
     "dungeonbowl:advance_player": Row(s(POST_ONLY), s("302 403 403 302 403 302"), DB, elsewhere=NOT_THIS_GAME_ACTION),
+    # Issue 21.4: the commissioner's "Teams and drafts" page and its two one-click
+    # steps (the live league's drafts are not locked yet: locking them writes).
+    "dungeonbowl:entrants": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 200"), DB,
+                                elsewhere=NOT_THIS_GAME_LOGIN),
+    "dungeonbowl:lock_drafts": Row(s(POST_ONLY), s("302 403 403 403 403 302"), DB, writes=("organiser",),
+                                   elsewhere=NOT_THIS_GAME_ACTION),
+    "dungeonbowl:enter_ready": Row(s(POST_ONLY), s("302 403 403 403 403 302"), DB, writes=("organiser",),
+                                   elsewhere=NOT_THIS_GAME_ACTION),
+    # LG-2: withdrawing the right coach's entry; the organiser's first POST only
+    # shows the confirmation page, so nothing is written.
+    "league:withdraw_entry": Row(s("302 403 403 403 403 302"), s("302 403 403 403 403 200")),
+    # DR-5: every coach of the season registers their own team (the wrong coach
+    # too: their own); the organiser registers anyone's. An empty POST is a form error.
+    "dreadball:register_team": Row(s("302 403 200 200 403 200"), s("302 403 400 400 403 400"), ("dreadball",),
+                                   elsewhere=NOT_THIS_GAME_LOGIN),
 }
 
 
@@ -241,6 +267,8 @@ def url_kwargs(world: World, game: str, params: list[str]) -> dict:
         "unlock_id": 999999,
         "loan_id": 999999,
         "offer_id": 999999,
+        "entry_id": Entry.objects.filter(season__league=g.league, coach=g.right)
+        .order_by("-season__start_date", "-season_id").values_list("pk", flat=True).first() or 999999,
     }
     team = Team.objects.filter(league=g.league, coach=g.right).first()
     if team:

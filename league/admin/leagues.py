@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import models
 from django.db.models import Count
 
-from league import season_services
+from league import season_entrants, season_services
 from league.scheduling import MAX_DIVISIONS
 from league.admin_scoping import BoundedInlineMixin, OrganiserScopedAdmin, OrganiserScopedInline, ScopedRelatedFilter, error_text
 from league.models import Division, Entry, League, Season
@@ -79,8 +79,25 @@ class DivisionDrawForm(forms.Form):
     )
 
 
+class EntryAdminForm(forms.ModelForm):
+    """LG-1 in the admin too: a new entry in a season whose fixtures exist would
+    have no fixtures, so it is refused with the question the Coaches page asks."""
+
+    class Meta:
+        model = Entry
+        fields = "__all__"
+
+    def clean(self):
+        data = super().clean()
+        season = data.get("season") or (self.instance.season if self.instance.season_id else None)
+        if self.instance._state.adding and season is not None and season_entrants.has_fixtures(season):
+            raise ValidationError(season_entrants.question(season) + " Add them on the league's Coaches page.")
+        return data
+
+
 class EntryInline(OrganiserScopedInline, admin.TabularInline):
     model = Entry
+    form = EntryAdminForm
     extra = 1
     fields = ["coach", "team", "division"]
 
@@ -158,6 +175,7 @@ class SeasonAdmin(OrganiserScopedAdmin):
 
 @admin.register(Entry)
 class EntryAdmin(OrganiserScopedAdmin):
+    form = EntryAdminForm
     league_lookup = "season__league"
     list_display = ["coach", "team", "season"]
     list_filter = [("season", ScopedRelatedFilter)]

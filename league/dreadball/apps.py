@@ -13,7 +13,7 @@ class DreadBallConfig(AppConfig):
     def ready(self) -> None:
         from league import layers, rules
         from league.dreadball import demo
-        from league.dreadball.panels import roster_panel
+        from league.dreadball.panels import my_fixtures_panel, roster_panel, viewer_panel
         from league.dreadball.rules import DreadBallRules
 
         rules.register(DreadBallRules)
@@ -24,7 +24,7 @@ class DreadBallConfig(AppConfig):
             layers.Layer(
                 name="DreadBall",
                 game_systems=frozenset({"dreadball"}),
-                panels={"coach_detail": roster_panel},
+                panels={"coach_detail": roster_panel, "league_viewer": viewer_panel, "my_fixtures": my_fixtures_panel},
                 demo=demo.load,
                 demo_accounts=demo.quickstart_accounts,
             )

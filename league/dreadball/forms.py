@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from django import forms
 
-from league.dreadball.models import MAX_DIFFERENCE, MAX_RUSH
+from league.dreadball.models import MAX_DIFFERENCE, MAX_RUSH, DreadBallTeam, TeamType
+from league.idfields import IdChoiceField
+from league.plaintext import PlainTextField
 
 WINNER_CHOICES = [("home", "Home won"), ("away", "Away won"), ("draw", "Draw (only after Sudden Death)")]
 
@@ -56,3 +58,25 @@ class DreadBallResultForm(forms.Form):
             if name not in self.errors and cleaned.get(name) in (None, ""):
                 self.add_error(name, message)
         return cleaned
+
+
+class RegisterTeamForm(forms.Form):
+    """DR-5: a coach names their team and picks the published team it plays; the
+    organiser may do it for any coach of the season (``entry``)."""
+
+    entry = IdChoiceField(queryset=None, required=False, label="Coach",
+                          error_messages={"invalid_choice": "Choose a coach of this season."})
+    name = PlainTextField(label="Team name", max_length=DreadBallTeam._meta.get_field("name").max_length,
+                          error_messages={"required": "Give the team a name."})
+    team_type = IdChoiceField(queryset=TeamType.objects.order_by("name"), label="Published team",
+                              error_messages={"required": "Choose the published team it plays.",
+                                              "invalid_choice": "Choose one of the published teams listed."})
+
+    def __init__(self, *args, season, organiser: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        if organiser:
+            self.fields["entry"].queryset = season.entries.filter(withdrawn_at__isnull=True).select_related("coach")
+            self.fields["entry"].required = True
+            self.fields["entry"].error_messages["required"] = "Choose the coach whose team this is."
+        else:
+            del self.fields["entry"]

@@ -107,6 +107,7 @@ class DreadBallRules(GameRules):
         "position", "tied", "coach", "team", "played", "won", "drawn", "lost", "landslides", "lp", "strike_diff",
     )
     settings_model = DreadBallSettings
+    settings_fields = ("landslide_win", "win", "draw", "loss")  # DR-4
     detail_values = {"difference": "dreadball_detail__difference", "landslide": "dreadball_detail__landslide"}
     detail_models = (DreadBallResult,)
     import_columns = ("winner", "difference", "rush", "sudden_death")

@@ -16,7 +16,7 @@ class DungeonBowlConfig(AppConfig):
         from league import layers, rules, versions
         from league.dungeonbowl import demo
         from league.dungeonbowl.models import Honour, PlayoffGame, Redraft, Team, TeamSeason
-        from league.dungeonbowl.panels import fixture_panel, league_panel, my_fixtures_panel, organiser_panel
+        from league.dungeonbowl.panels import fixture_panel, league_panel, my_fixtures_panel, organiser_panel, viewer_panel
         from league.dungeonbowl.rules import DungeonBowlRules
 
         rules.register(DungeonBowlRules)
@@ -35,6 +35,6 @@ class DungeonBowlConfig(AppConfig):
         layers.register(layers.Layer(
             name="dungeonbowl", game_systems=frozenset({"dungeonbowl"}),
             panels={"league_detail": league_panel, "fixture_detail": fixture_panel, "my_fixtures": my_fixtures_panel,
-                    "organiser_dashboard": organiser_panel},
+                    "organiser_dashboard": organiser_panel, "league_viewer": viewer_panel},
             demo=demo.load, demo_accounts=demo.quickstart_accounts,
         ))

@@ -83,4 +83,31 @@ def organiser_panel(context: Mapping[str, Any]) -> str:
     return render_to_string("dungeonbowl/_organiser_panel.html", {
         "playoffs_url": reverse("dungeonbowl:playoffs", args=[league.slug]) if settings.playoffs else "",
         "next_season_url": reverse("dungeonbowl:next_season", args=[league.slug]),
+        "entrants_url": reverse("dungeonbowl:entrants", args=[league.slug]),
+    })
+
+
+def viewer_panel(context: Mapping[str, Any]) -> str:
+    """The league page, for a logged-in coach entered in the season without a team
+    in the league yet: found it, then draft it (DB-1, DB-6; issue 21.4). Two
+    queries; nothing for anyone else."""
+    from django.urls import reverse
+
+    from league.dungeonbowl.models import Team
+    from league.models import Entry
+
+    league, season, user = context.get("league"), context.get("season"), context.get("user")
+    if league is None or season is None or user is None or not user.is_authenticated:
+        return ""
+    entry = (Entry.objects.filter(season=season, coach__user=user, dungeonbowl__isnull=True, withdrawn_at__isnull=True)
+             .select_related("coach").first())
+    if entry is None:
+        return ""
+    team = Team.objects.filter(league=league, coach_id=entry.coach_id).exclude(redrafts__step=0).first()
+    if team is not None and team.draft_submitted_at is not None:
+        return ""  # drafted: the commissioner locks it and enters it
+    return render_to_string("dungeonbowl/_found_your_team.html", {
+        "league": league, "season": season, "team": team,
+        "new_team_url": reverse("dungeonbowl:create_team", args=[league.slug]),
+        "draft_url": reverse("dungeonbowl:draft", args=[league.slug]),
     })

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.urls import reverse
 from django.utils.text import slugify
 
@@ -23,6 +24,7 @@ from league.dungeonbowl.models import (
     MAX_PER_PLAYER, MAX_TD, DungeonBowlSettings, Ending, GameReport, PlayerEffect, TeamSeason,
 )
 from league.dungeonbowl.models import Team
+from league.dungeonbowl.models.teams import MAX_GP
 from league.dungeonbowl.playoffs import NO_DRAW, NO_UNPLAYED, lock_playoff_sides
 from league.dungeonbowl.postgame import apply_postgame, lock_teams, log_reported_dice, reverse_postgame
 from league.dungeonbowl.reports import college_wizards, fixture_players, save_report
@@ -40,6 +42,9 @@ def _whole(value: Any, low: int, high: int, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ValidationError(f"{what} is a whole number from {low} to {high}.")
     return value
+
+
+MIN_DRAFT_BUDGET = 100_000  # the settings' database check (dbsettings_draft_budget_in_range)
 
 
 class DungeonBowlRules(GameRules):
@@ -60,6 +65,7 @@ class DungeonBowlRules(GameRules):
     tiebreakers = ("td_for", "cas_for")  # DB-5a
     feed_columns = ("position", "tied", "team", "coach", "played", "won", "drawn", "lost", "lp", "td_for", "td_against", "cas_for")
     settings_model = DungeonBowlSettings
+    settings_fields = ("draft_budget", "casualty_bonus", "playoffs", "redraft_cap")  # DB-6, DB-4, DB-5b, DB-15
     # GameReport's casualty totals feed the standings; PlayerEffect rows change with approvals.
     detail_models = (GameReport, PlayerEffect)
     detail_values = {"home_cas": "dungeonbowl_report__home_cas", "away_cas": "dungeonbowl_report__away_cas"}
@@ -82,6 +88,16 @@ class DungeonBowlRules(GameRules):
     @classmethod
     def checklist(cls, states):
         return checklist.checklist(states)
+
+    @classmethod
+    def settings_form_class(cls):
+        """DB-6: the budget between 100,000 and MAX_GP gp, said on the form (the
+        database checks the same)."""
+        form = super().settings_form_class()
+        budget = form.base_fields["draft_budget"]
+        budget.validators += [MinValueValidator(MIN_DRAFT_BUDGET), MaxValueValidator(MAX_GP)]
+        budget.widget.attrs.update(min=MIN_DRAFT_BUDGET, max=MAX_GP, step=10_000)
+        return form
 
     def too_few_entries(self, count: int) -> str | None:
         """DB-1: a Dungeon Bowl season starts with at least 4 teams, on every path

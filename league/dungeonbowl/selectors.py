@@ -19,6 +19,7 @@ from league.dungeonbowl.playoff_rules import PLACING_NAMES
 from league.dungeonbowl.redraft_selectors import waiting_redrafts
 from league.dungeonbowl.seasons import trophy_holder_id
 from league.dungeonbowl.units import gp
+from league.models import Entry
 
 
 @dataclass
@@ -150,6 +151,19 @@ def next_steps(coach) -> list[NextStep]:
         .select_related("position").order_by("team_id", "number")
     )
     redrafting = waiting_redrafts(teams)
+    # Issue 21.4: entered in a season with no team in its league yet (the Coaches
+    # page, pasted names, a join link): found it, then draft it (DB-1, DB-6).
+    teamless = (
+        Entry.objects.filter(coach=coach, season__league__game_system=GAME_SYSTEM, dungeonbowl__isnull=True,
+                             withdrawn_at__isnull=True)
+        .exclude(season__league__in={team.league_id for team in teams}).select_related("season__league")
+        .order_by("season__league__name", "-season__start_date")
+    )
+    for league_id, entry in {entry.season.league_id: entry for entry in reversed(list(teamless))}.items():
+        league = entry.season.league
+        steps.append(NextStep("Found your team", f"{league.name}, {entry.season.name}: you are entered; found your "
+                              "team, then draft it (DB-1, DB-6).",
+                              reverse("dungeonbowl:create_team", args=[league.slug])))
     for team in teams:
         page = reverse("dungeonbowl:team_detail", args=[team.league.slug, team.slug])
         if team.pk in redrafting:  # DB-15: the off-season's steps come before any spending

@@ -20,6 +20,7 @@ from django.db.models import Model
 from django.utils import timezone
 from django.utils.text import slugify
 
+from league import season_entrants
 from league.dungeonbowl import team_rules
 from league.dungeonbowl.models import (
     GAME_SYSTEM,
@@ -320,10 +321,12 @@ def record_roll(
 
 
 @transaction.atomic
-def enter_team(*, team: Team, season, by, division=None):
+def enter_team(*, team: Team, season, by, division=None, when_fixtures_exist: str = ""):
     """A team enters a season through the engine's Entry (whose ``team`` is the
     team's name), in a division where the season has them (DB-2). The team's
-    draft must be submitted; one team per coach per season, as the engine has it."""
+    draft must be submitted; one team per coach per season, as the engine has it.
+    A coach new to a season whose fixtures exist joins by the engine's one rule
+    (LG-1, ``season_entrants.place``: ``when_fixtures_exist``)."""
     # The team, then the season: the season's row comes last in the one lock order
     # (league/locks.py), as in a post-game sequence that locks the team and then
     # bumps the season's version.
@@ -337,15 +340,31 @@ def enter_team(*, team: Team, season, by, division=None):
         raise ValidationError(f"{team} has not submitted its draft yet.")
     if division is not None and division.season_id != season.pk:
         raise ValidationError("That division belongs to another season.")
-    if division is None and season.divisions.exists():
-        raise ValidationError(f"{season.name} has divisions: choose {possessive(team)} division (DB-2).")
     if TeamSeason.objects.filter(team=team, entry__season=season).exists():
         raise ValidationError(f"{team} is already entered in {season.name}.")
-    if Entry.objects.filter(season=season, coach=team.coach).exists():
+    # A coach entered in the season without a team yet (invited on the Coaches page,
+    # pasted, joined by a link: issue 21.4) has the place the team takes: the entry
+    # keeps its fixtures and becomes the team's. A coach whose entry has a team
+    # already fields that one (one team per coach per season).
+    entry = Entry.objects.filter(season=season, coach=team.coach).first()  # the season lock serialises us
+    if entry is not None and TeamSeason.objects.filter(entry=entry).exists():
         raise ValidationError(f"{team.coach} already has a team in {season.name}; a coach fields one team a season.")
+    if division is None and (entry is None or entry.division_id is None) and season.divisions.exists():
+        raise ValidationError(f"{season.name} has divisions: choose {possessive(team)} division (DB-2).")
+    if entry is not None and division is not None and entry.division_id not in (None, division.pk):
+        raise ValidationError(f"{team.coach} plays in {entry.division} in {season.name}: choose that division (DB-2).")
     if not team.accepted:  # the commissioner entering a waiting team accepts it (DB-1)
         _accept(team, by)
         team.save(update_fields=["accepted_at", "accepted_by"])
-    entry = Entry.objects.create(season=season, coach=team.coach, team=team.name, division=division)
+    if entry is None:
+        entry = season_entrants.place(season=season, coach=team.coach, team=team.name, division=division,
+                                      when_fixtures_exist=when_fixtures_exist, by=by)
+        if entry.season_id != season.pk:  # LG-1: put in the next season instead
+            season = entry.season
+            if TeamSeason.objects.filter(team=team, entry__season=season).exists():
+                raise ValidationError(f"{team} is already entered in {season.name}.")
+    else:
+        entry.team, entry.division = team.name, division or entry.division
+        entry.save(update_fields=["team", "division"])
     TeamSeason.objects.create(team=team, entry=entry)
     return entry

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from league import confirm as confirmation
-from league.dungeonbowl import player_rules, redraft_selectors, selectors, services, spending, team_rules
+from league.dungeonbowl import entrants, player_rules, redraft_selectors, selectors, services, spending, team_rules
 from league.dungeonbowl.draft_forms import DraftForm, EntryForm, NewTeamForm
 from league.dungeonbowl.models import GAME_SYSTEM, College, DiceRoll, Player, Position, Skill, Team, TeamSeason
 from league.dungeonbowl.units import gp
@@ -364,3 +364,82 @@ def advance_player(request: HttpRequest, slug: str, team_slug: str) -> HttpRespo
         return (f"{data['player']} takes advancement {line.number}: {gained} for {line.spp_cost} SPP; "
                 f"value +{line.value_increase:,} gp.")
     return _spend(request, slug, team_slug, act)
+
+
+# Who is ready (issue 21.4) -------------------------------------------------------------
+
+
+def _organised(request: HttpRequest, slug: str) -> League:
+    league = _league(slug)
+    if not league.is_organised_by(request.user):
+        raise PermissionDenied("Only the league's commissioner sees who is ready.")
+    return league
+
+
+@login_required
+def entrants_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The commissioner's view of the current season's coaches and teams: who has
+    founded, drafted, submitted, been locked and entered (DB-1, DB-6), with the two
+    one-click steps and why one cannot be done yet. Five queries."""
+    from league import selectors as engine_selectors
+
+    league = _organised(request, slug)
+    season = engine_selectors.season_for(league)
+    rows = entrants.readiness(league, season)
+    tally = entrants.counts(rows)
+    lock_refusal = "" if tally[entrants.State.SUBMITTED] else "No submitted draft waits to be locked."
+    if season is None:
+        enter_refusal = "The league has no season yet."
+    elif tally[entrants.State.LOCKED]:
+        enter_refusal = ""
+    elif tally[entrants.State.SUBMITTED] or tally[entrants.State.DRAFTING]:
+        enter_refusal = "Drafts are still open: a team is entered once its draft is submitted and locked."
+    else:
+        enter_refusal = "No locked team waits to be entered."
+    return render(request, "dungeonbowl/entrants.html", {
+        "league": league, "season": season, "rows": rows, "tally": tally, "State": entrants.State,
+        "lock_refusal": lock_refusal, "enter_refusal": enter_refusal,
+        "new_team_url": reverse("dungeonbowl:create_team", args=[league.slug]),
+    })
+
+
+@login_required
+@require_POST
+def lock_drafts(request: HttpRequest, slug: str) -> HttpResponse:
+    """DB-1: lock every submitted draft at once; a team whose coach is entered in
+    the current season takes that place."""
+    from league import selectors as engine_selectors
+
+    league = _organised(request, slug)
+    season = engine_selectors.season_for(league)
+    try:
+        locked, entered = entrants.lock_submitted_drafts(league=league, season=season, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, f"Locked: {', '.join(team.name for team in locked)}.")
+        if entered:
+            messages.success(request, f"In their coaches' places in {season.name}: "
+                                      f"{', '.join(team.name for team in entered)}.")
+    return redirect(entrants.page_url(league))
+
+
+@login_required
+@require_POST
+def enter_ready(request: HttpRequest, slug: str) -> HttpResponse:
+    """Enter every locked team in the current season (in its coach's entry when
+    the coach was entered first)."""
+    from league import selectors as engine_selectors
+
+    league = _organised(request, slug)
+    try:
+        entered, refused = entrants.enter_ready_teams(league=league, season=engine_selectors.season_for(league),
+                                                      by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        if entered:
+            messages.success(request, f"Entered: {', '.join(team.name for team in entered)}.")
+        for line in refused:
+            messages.error(request, line)
+    return redirect(entrants.page_url(league))

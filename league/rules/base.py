@@ -124,6 +124,9 @@ class GameRules:
     # The game opens a league's next season on a page of its own (Dungeon Bowl's, with
     # the re-drafted teams: DB-15), so the season checklist links there instead.
     own_next_season: ClassVar[bool] = False
+    # The settings a new league is asked for on the site (issue 21.2), fields of
+    # ``settings_model`` shown with their rulebook defaults; the rest keep theirs.
+    settings_fields: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, settings: Any = None):
         self.settings = settings
@@ -138,6 +141,14 @@ class GameRules:
             if settings is None:
                 settings = cls.settings_model(league=league)
         return cls(settings)
+
+    @classmethod
+    def settings_form_class(cls) -> type[forms.ModelForm] | None:
+        """The form for ``settings_fields`` on the new-league page, or None when the
+        game asks for none. Bounds come from the model's fields and checks."""
+        if cls.settings_model is None or not cls.settings_fields:
+            return None
+        return forms.modelform_factory(cls.settings_model, fields=cls.settings_fields)
 
     def too_few_entries(self, count: int) -> str | None:
         """Why a season of ``count`` entries cannot start (get its fixtures, from the

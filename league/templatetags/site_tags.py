@@ -11,6 +11,7 @@ import re
 import zlib
 
 from django import template
+from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
 from django.urls import reverse
 from django.utils import timezone
@@ -22,7 +23,7 @@ from league import words
 register = template.Library()
 
 BADGE_COLOURS = 12  # .badge.b0 ... .badge.b11 in static/css/site.css
-RULE_ID = re.compile(r"^(GB|DB|DR)-\d{1,2}[a-z]?$")
+RULE_ID = re.compile(r"^(GB|DB|DR|LG)-\d{1,2}[a-z]?$")
 
 
 def badge_index(name: str) -> int:
@@ -136,3 +137,9 @@ def mark(name) -> SafeString | str:
     if not name:
         return ""
     return format_html('<span class="badge b{}" title="{}" aria-hidden="true">{}</span>', badge_index(name), name, initial(name))
+
+
+@register.simple_tag
+def open_signup() -> bool:
+    """Whether anyone may sign up here (OPEN_SIGNUP, issue 21.1): the header's link."""
+    return settings.OPEN_SIGNUP

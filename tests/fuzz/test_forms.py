@@ -74,6 +74,7 @@ def pages(world, game: str) -> list[tuple[str, str]]:
         ("organiser", reverse("league:fixture_detail", args=[g.approved_fixture.pk])),  # reopen
         ("organiser", reverse("league:organiser_coaches", args=[slug])),  # invitations
         ("right", reverse("profile")),
+        ("right", reverse("league:new_league") + f"?game={game}"),  # a new league (issue 21.2)
     ]
     if game == "guildball":
         found += [
@@ -126,7 +127,7 @@ def spends_between_phases(world) -> list[tuple[str, dict[str, Field]]]:
     ]
 
 
-PAGES = {"guildball": 13, "dungeonbowl": 10, "dreadball": 6}
+PAGES = {"guildball": 14, "dungeonbowl": 11, "dreadball": 7}
 
 
 @pytest.mark.django_db

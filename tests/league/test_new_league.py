@@ -1,0 +1,250 @@
+"""Issue 21.2: the new-league flow for each game, the season set-up page (pasted
+names, invitations, join links, fixtures) and the join link's page."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.core import signing
+from django.urls import reverse
+from django.utils import timezone
+
+from league import joining
+from league.models import Coach, Entry, JoinLink, League, Round, Season
+from league.rules import rules_class
+from tests.factories import EntryFactory, LeagueFactory, SeasonFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+GAMES = ("guildball", "dungeonbowl", "dreadball")
+DEFAULTS = {  # the rulebook's (GB-8, DB-6/DB-4/DB-5b/DB-15, DR-4)
+    "guildball": {"vp_target": 12},
+    "dungeonbowl": {"draft_budget": 1_000_000, "casualty_bonus": False, "playoffs": 0, "redraft_cap": False},
+    "dreadball": {"landslide_win": 3, "win": 2, "draw": 1, "loss": 0},
+}
+
+
+def _post(game: str, **changes) -> dict:
+    data = {
+        "game": game, "name": "Harbour League", "season_name": "Season 1", "start_date": "2030-03-02",
+        "cadence_days": "7", "double_round_robin": "single",
+    }
+    for field, value in DEFAULTS[game].items():
+        if isinstance(value, bool):
+            if value:
+                data[f"settings-{field}"] = "on"
+        else:
+            data[f"settings-{field}"] = str(value)
+    data.update(changes)
+    return data
+
+
+@pytest.fixture
+def creator(db):
+    return UserFactory(username="founder")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_new_league_with_the_rulebook_defaults(client, creator, game, django_assert_max_num_queries):
+    client.force_login(creator)
+    page = client.get(reverse("league:new_league"), {"game": game})
+    assert page.status_code == 200 and rules_class(game).name in page.content.decode()
+    form = page.context["game_form"]
+    assert {name: form[name].value() for name in DEFAULTS[game]} == DEFAULTS[game]
+    with django_assert_max_num_queries(50):  # a fixed cost: one new league, whatever else exists
+        response = client.post(reverse("league:new_league"), _post(game, double_round_robin="double"))
+    league = League.objects.get()
+    assert response["Location"] == reverse("league:season_setup", args=[league.slug])
+    assert league.game_system == game and list(league.organisers.all()) == [creator]
+    settings = rules_class(game).settings_model.objects.get(league=league)
+    assert {name: getattr(settings, name) for name in DEFAULTS[game]} == DEFAULTS[game]
+    season = Season.objects.get(league=league)
+    assert (season.name, season.start_date, season.cadence_days, season.double_round_robin) == (
+        "Season 1", datetime.date(2030, 3, 2), 7, True
+    )
+    creator.refresh_from_db()
+    assert not creator.is_staff and not creator.groups.exists()  # never the admin
+
+
+def test_settings_other_than_the_defaults(client, creator):
+    client.force_login(creator)
+    client.post(reverse("league:new_league"), _post("guildball", **{"settings-vp_target": "8"}))
+    assert League.objects.get().rules.vp_target == 8
+
+
+@pytest.mark.parametrize("game,changes", [
+    ("guildball", {"name": ""}),
+    ("guildball", {"settings-vp_target": "13"}),
+    ("dungeonbowl", {"settings-draft_budget": "5"}),
+    ("dreadball", {"settings-win": "-1"}),
+    ("dreadball", {"cadence_days": "0"}),
+    ("dreadball", {"start_date": "1200-01-01"}),
+    ("nogame", {}),
+])
+def test_bad_input_is_400_and_writes_nothing(client, creator, game, changes):
+    client.force_login(creator)
+    data = _post(game if game != "nogame" else "guildball", **changes)
+    if game == "nogame":
+        data["game"] = "chess"
+    assert client.post(reverse("league:new_league"), data).status_code == 400
+    assert not League.objects.exists() and not Season.objects.exists()
+
+
+def test_the_slug_is_free(client, creator):
+    LeagueFactory(slug="harbour-league")
+    client.force_login(creator)
+    client.post(reverse("league:new_league"), _post("guildball"))
+    assert League.objects.filter(slug="harbour-league-2").exists()
+
+
+# The season set-up page ----------------------------------------------------------
+
+
+@pytest.fixture
+def setup_url(league):
+    return reverse("league:season_setup", args=[league.slug])
+
+
+def test_paste_names(client, organiser, season, setup_url):
+    EntryFactory(season=season, coach__name="Brick")
+    client.force_login(organiser)
+    text = "Ada\n\n  Velocity\t(Fishermen)\nada\nBRICK\nShade\n"
+    response = client.post(setup_url, {"action": "paste", "names": text}, follow=True)
+    page = response.content.decode()
+    assert "Entered 3: Ada, Velocity, Shade." in page
+    assert "Listed more than once, entered once: ada." in page
+    assert "In the league already, left out: BRICK." in page
+    assert sorted(Entry.objects.filter(season=season).values_list("coach__name", flat=True)) == [
+        "Ada", "Brick", "Shade", "Velocity"
+    ]
+
+
+def test_paste_nothing_is_400(client, organiser, season, setup_url):
+    client.force_login(organiser)
+    assert client.post(setup_url, {"action": "paste", "names": "\n \n"}).status_code == 400
+    assert client.post(setup_url, {"action": "nothing"}).status_code == 400
+    assert not Entry.objects.exists()
+
+
+def test_invite_by_email(client, organiser, season, setup_url, mailoutbox):
+    client.force_login(organiser)
+    client.post(setup_url, {"action": "invite", "name": "Ada", "email": "ada@example.com", "team": ""})
+    assert Entry.objects.get(season=season).coach.email == "ada@example.com"
+    assert mailoutbox[0].to == ["ada@example.com"]
+
+
+def test_generate_fixtures_refused_then_done(client, organiser, season, setup_url):
+    client.force_login(organiser)
+    EntryFactory(season=season)
+    response = client.post(setup_url, {"action": "fixtures", "divisions": "0"})
+    assert response.status_code == 400 and "at least two coaches" in response.content.decode()
+    EntryFactory(season=season)
+    assert client.post(setup_url, {"action": "fixtures", "divisions": "0"}).status_code == 302
+    rounds = Round.objects.filter(season=season).count()
+    assert rounds == 1
+    response = client.post(setup_url, {"action": "fixtures", "divisions": "0"})
+    assert response.status_code == 400 and "already has its fixtures" in response.content.decode()
+    assert Round.objects.filter(season=season).count() == rounds
+
+
+def test_setup_page_queries_do_not_grow(client, organiser, season, setup_url, django_assert_max_num_queries):
+    client.force_login(organiser)
+    for _ in range(2):
+        JoinLink.objects.create(season=season, key=f"k{JoinLink.objects.count()}", created_by=organiser)
+    for _ in range(12):
+        EntryFactory(season=season)
+    with django_assert_max_num_queries(14):
+        page = client.get(setup_url)
+    assert page.content.decode().count('class="join-url"') == 2
+
+
+# Join links ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def link(season, organiser):
+    return joining.create_link(season=season, by=organiser, max_uses=None, closes_on=None)
+
+
+def test_organiser_makes_and_revokes_a_link(client, organiser, season, setup_url):
+    client.force_login(organiser)
+    client.post(setup_url, {"action": "link", "link-max_uses": "2", "link-closes_on": ""})
+    made = JoinLink.objects.get()
+    assert made.max_uses == 2 and made.created_by == organiser
+    page = client.get(setup_url).content.decode()
+    assert reverse("league:join", args=[joining.make_token(made)]) in page
+    client.post(setup_url, {"action": "revoke", "link": made.pk})
+    made.refresh_from_db()
+    assert made.revoked_at is not None
+
+
+def test_join_through_a_link(client, season, link, django_assert_max_num_queries):
+    url = reverse("league:join", args=[joining.make_token(link)])
+    anonymous = client.get(url).content.decode()
+    assert season.league.name in anonymous and reverse("signup") + "?next=" in anonymous
+    user = UserFactory(username="joiner")
+    client.force_login(user)
+    with django_assert_max_num_queries(30):
+        response = client.post(url, {"name": "Joiner", "team": "Masons"})
+    assert response["Location"] == reverse("league:my_fixtures")
+    entry = Entry.objects.get(season=season)
+    assert (entry.coach.user, entry.coach.name, entry.team) == (user, "Joiner", "Masons")
+    link.refresh_from_db()
+    assert link.uses == 1
+    again = client.post(url, {"name": "Joiner"})
+    assert again.status_code == 400 and "already" in again.content.decode()
+
+
+def test_a_coach_of_another_league_joins_as_themselves(client, season, link):
+    other = EntryFactory(coach__name="Veteran")
+    client.force_login(other.coach.user)
+    client.post(reverse("league:join", args=[joining.make_token(link)]))
+    assert Entry.objects.get(season=season).coach == other.coach
+    assert Coach.objects.filter(name="Veteran").count() == 1
+
+
+def _refused(client, url, status):
+    client.force_login(UserFactory(username="late"))
+    before = (Entry.objects.count(), Coach.objects.count())
+    for response in (client.get(url), client.post(url, {"name": "Late"})):
+        assert response.status_code == status, response.content.decode()[:300]
+        assert "This join link does not work" in response.content.decode()
+    assert (Entry.objects.count(), Coach.objects.count()) == before
+
+
+def test_a_revoked_link(client, link, organiser):
+    joining.revoke_link(link=link, by=organiser)
+    _refused(client, reverse("league:join", args=[joining.make_token(link)]), 410)
+
+
+def test_a_closed_link(client, link):
+    JoinLink.objects.filter(pk=link.pk).update(closes_on=timezone.localdate() - datetime.timedelta(days=1))
+    _refused(client, reverse("league:join", args=[joining.make_token(link)]), 410)
+
+
+def test_a_link_over_its_limit(client, link, season):
+    JoinLink.objects.filter(pk=link.pk).update(max_uses=1, uses=1)
+    _refused(client, reverse("league:join", args=[joining.make_token(link)]), 410)
+
+
+@pytest.mark.parametrize("forge", ["tampered", "other_key", "no_link", "junk"])
+def test_a_forged_link(client, link, forge):
+    token = joining.make_token(link)
+    token = {
+        "tampered": token[:-2] + ("AA" if not token.endswith("AA") else "BB"),
+        "other_key": signing.dumps({"l": link.pk, "k": "guessed"}, salt=joining.SALT, compress=True),
+        "no_link": signing.dumps({"l": 999999, "k": link.key}, salt=joining.SALT, compress=True),
+        "junk": "not-a-token",
+    }[forge]
+    _refused(client, reverse("league:join", args=[token]), 400)
+
+
+def test_the_last_place_goes_once(client, link):
+    JoinLink.objects.filter(pk=link.pk).update(max_uses=1)
+    token = joining.make_token(link)
+    first, second = UserFactory(username="first"), UserFactory(username="second")
+    joining.join(token=token, user=first, name="First")
+    with pytest.raises(joining.LinkRefused):
+        joining.join(token=token, user=second, name="Second")
+    assert Entry.objects.count() == 1
