@@ -323,7 +323,8 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
                 recent.append(fixture)
             else:
                 awaiting_opponent.append(fixture)
-    organiser_queue = selectors.results_needing_organiser(request.user) if request.user.is_staff else []
+    # Any organiser, staff or not: one who started a league on the site is not staff (issue 21.2).
+    organiser_queue = selectors.results_needing_organiser(request.user)
     return render(
         request,
         "league/my_fixtures.html",
