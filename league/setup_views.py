@@ -214,7 +214,11 @@ def _setup_action(request, league, season: Season, action: str | None, forms) ->
         messages.error(request, "Choose what to do with one of the buttons.")
         return None
     if action == "revoke":
-        link = get_object_or_404(JoinLink, season=season, pk=request.POST.get("link") or 0)
+        link_id = request.POST.get("link", "")
+        if not (link_id.isdigit() and len(link_id) <= 12):
+            messages.error(request, "Choose a join link to withdraw from the list.")
+            return None
+        link = get_object_or_404(JoinLink, season=season, pk=int(link_id))
         joining.revoke_link(link=link, by=request.user)
         messages.success(request, "Join link withdrawn: it works no more.")
         return back

@@ -413,7 +413,8 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
             else:
                 awaiting_opponent.append(fixture)
     # The first ones only (issue 23.3): the organiser's dashboard has them all, grouped.
-    organiser_queue = list(selectors.results_needing_organiser(request.user)[:QUEUE_SHOWN + 1]) if request.user.is_staff else []
+    # Any organiser, staff or not: one who started a league on the site is not staff (issue 21.2).
+    organiser_queue = list(selectors.results_needing_organiser(request.user)[:QUEUE_SHOWN + 1])
     return render(
         request,
         "league/my_fixtures.html",

@@ -248,3 +248,20 @@ def test_the_last_place_goes_once(client, link):
     with pytest.raises(joining.LinkRefused):
         joining.join(token=token, user=second, name="Second")
     assert Entry.objects.count() == 1
+
+
+@pytest.mark.parametrize("value", ["", "abc", "9" * 40, "-1"])
+def test_withdrawing_no_link_is_400(client, organiser, season, setup_url, link, value):
+    client.force_login(organiser)
+    assert client.post(setup_url, {"action": "revoke", "link": value}).status_code == 400
+    link.refresh_from_db()
+    assert link.revoked_at is None
+
+
+def test_another_seasons_link_is_not_withdrawn_here(client, organiser, season, setup_url):
+    elsewhere = SeasonFactory(league=LeagueFactory(slug="elsewhere", organisers=[organiser]))
+    other = joining.create_link(season=elsewhere, by=organiser, max_uses=None, closes_on=None)
+    client.force_login(organiser)
+    assert client.post(setup_url, {"action": "revoke", "link": other.pk}).status_code == 404
+    other.refresh_from_db()
+    assert other.revoked_at is None
