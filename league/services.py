@@ -94,7 +94,7 @@ def _second_report(result: Result, rules: GameRules, *, by, facts: dict) -> Resu
     it: the same result confirms it, a different one disputes it as usual, with this
     report as the version the coach says is right (league/disputes.py settles it)."""
     verdict = rules.validate(facts)
-    if verdict == rules.verdict_of(result):
+    if rules.same_result(verdict, result):
         return confirm_result(result=result, by=by)
     return dispute_result(
         result=result, by=by, proposed=dict(facts),
