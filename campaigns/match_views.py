@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from campaigns import decks, forms, selectors
 from campaigns.models import Campaign, Deck
 from campaigns.views import _campaign, _is_organiser, _written
+from league.idempotency import idempotent
 from league.models import Fixture
 from league.permissions import coach_for
 
@@ -113,11 +114,13 @@ def _fixture_action(request, slug, fixture_id, what: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@idempotent
 def register_deck(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     return _fixture_action(request, slug, fixture_id, "deck")
 
 
 @login_required
 @require_POST
+@idempotent
 def record_achievements(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     return _fixture_action(request, slug, fixture_id, "achieved")

@@ -559,3 +559,19 @@ class JoinLink(models.Model):
         if self.max_uses is not None and self.uses >= self.max_uses:
             return "This join link has been used as many times as the organiser allowed. Ask them for a new one."
         return None
+class IdempotencyKey(models.Model):
+    """Issue 22.4: a result form's submission key (``league/idempotency.py``), kept
+    once the submission was accepted, with where it sent the coach: the same key
+    sent again (a phone resending what it kept while offline, a double tap) is
+    answered with that outcome and writes nothing. Kept ``IDEMPOTENCY_KEY_DAYS``,
+    as long as a key is valid, then purged (``purge_idempotency_keys``)."""
+
+    key = models.CharField(max_length=64, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    path = models.CharField(max_length=300)
+    status = models.PositiveSmallIntegerField(default=0)
+    location = models.CharField(max_length=500, blank=True)
+    created = models.DateTimeField(default=timezone.now, db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.path} by {self.user_id}: {self.status}"

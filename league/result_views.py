@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 
 from league import confirm as confirmation
 from league import disputes, services
+from league.idempotency import idempotent
 from league.forms import (
     EARLY_FIELD, ApproveForm, DisputeForm, RearrangeForm, ReasonForm, proposal_form, record_form, report_form,
 )
@@ -83,25 +84,27 @@ def _rejected(request: HttpRequest, fixture: Fixture, key: str, form, error) -> 
     return fixture_detail(request, fixture.pk, forms={key: form}, status=400)
 
 
-def _submit(request: HttpRequest, fixture: Fixture, key: str, form, apply, success: str,
+def _submit(request: HttpRequest, fixture: Fixture, key: str, form, apply, success,
             confirm: dict | None = None) -> HttpResponse:
     """Validate ``form``, hand its data to ``apply`` (a service call) and go back to
-    the fixture with ``success``; a refusal re-shows the page with it on the form.
+    the fixture with ``success`` (or what ``success(returned)`` says of what the
+    service returned); a refusal re-shows the page with it on the form.
     With ``confirm`` (``confirm.ask``'s words), a destructive step is asked first."""
     if not form.is_valid():
         return _rejected(request, fixture, key, form, None)
     if confirm is not None and not confirmation.confirmed(request):
         return confirmation.ask(request, back=fixture.get_absolute_url(), **confirm)
     try:
-        apply(form.cleaned_data)
+        done = apply(form.cleaned_data)
     except ValidationError as error:
         return _rejected(request, fixture, key, form, error)
-    messages.success(request, success)
+    messages.success(request, success(done) if callable(success) else success)
     return redirect(fixture)
 
 
 @login_required
 @require_POST
+@idempotent
 def report_result(request: HttpRequest, pk: int) -> HttpResponse:
     fixture = get_fixture_for_coach(request, pk)
     rules = fixture.round.season.league.rules
@@ -110,8 +113,18 @@ def report_result(request: HttpRequest, pk: int) -> HttpResponse:
         lambda data: services.report_result(
             fixture=fixture, by=request.user, **{key: value for key, value in data.items() if key != EARLY_FIELD}
         ),
-        "Result reported. Your opponent now confirms it.",
+        _reported,
     )
+
+
+def _reported(result: Result) -> str:
+    """What a report became: a report to confirm, or (sent after the opponent's own
+    report, from a phone that was offline) a confirmation or a dispute."""
+    if result.status == Result.Status.CONFIRMED:
+        return "Your opponent had reported the same result: it is confirmed and counts once the organiser approves it."
+    if result.status == Result.Status.DISPUTED:
+        return "Your opponent had reported a different result: both versions go to the organiser, who settles it."
+    return "Result reported. Your opponent now confirms it."
 
 
 def _result_for_coach(request: HttpRequest, pk: int) -> Result:
@@ -124,6 +137,7 @@ def _result_for_coach(request: HttpRequest, pk: int) -> Result:
 
 @login_required
 @require_POST
+@idempotent
 def confirm_result(request: HttpRequest, pk: int) -> HttpResponse:
     result = _result_for_coach(request, pk)
     try:
@@ -137,6 +151,7 @@ def confirm_result(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@idempotent
 def dispute_result(request: HttpRequest, pk: int) -> HttpResponse:
     """The opponent disputes the report, with the result they say is right when
     they tick ``propose`` (the game's report form, prefixed ``proposed-``)."""

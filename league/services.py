@@ -74,15 +74,32 @@ def report_result(*, fixture: Fixture, by, **facts) -> Result:
     if side is None:
         raise PermissionDenied("Only the two coaches of a fixture can report it.")
     _check_has_match(fixture)
-    if fixture.result_or_none is not None:
-        raise ValidationError("This fixture has already been reported.")
     rules = fixture.round.season.league.rules
+    stored = fixture.result_or_none
+    if stored is not None:
+        if stored.status != Result.Status.REPORTED or stored.reported_side == side:
+            raise ValidationError("This fixture has already been reported.")
+        return _second_report(stored, rules, by=by, facts=facts)
     verdict = rules.validate(facts)
     result = Result(fixture=fixture, reported_side=side)
     _store(result, verdict, rules)
     _event(result, ResultEvent.Action.REPORTED, by)
     notifications.result_reported(result)
     return result
+
+
+def _second_report(result: Result, rules: GameRules, *, by, facts: dict) -> Result:
+    """Issue 22.4 Decision (GB-8, every game): a coach's report that arrives after
+    the opponent's (sent from a phone that had no signal) is that coach's answer to
+    it: the same result confirms it, a different one disputes it as usual, with this
+    report as the version the coach says is right (league/disputes.py settles it)."""
+    verdict = rules.validate(facts)
+    if rules.same_result(verdict, result):
+        return confirm_result(result=result, by=by)
+    return dispute_result(
+        result=result, by=by, proposed=dict(facts),
+        reason=f"Both coaches reported this match; the reports differ ({rules.summary(verdict)} against {result.summary}).",
+    )
 
 
 def _store(result: Result, verdict: Verdict, rules: GameRules) -> None:

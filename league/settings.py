@@ -205,6 +205,10 @@ CONTENT_SECURITY_POLICY = {
         "base-uri": ["'none'"],
         "frame-ancestors": ["'none'"],
         "form-action": ["'self'"],
+        # Issue 22.4: the service worker (/sw.js, league/offline.py) and the web app
+        # manifest, both from the site itself.
+        "worker-src": ["'self'"],
+        "manifest-src": ["'self'"],
     },
 }
 
@@ -368,6 +372,11 @@ if TASKS["default"]["BACKEND"] == "django_tasks_rq.RQBackend":
 # left by a killed worker and is run again.
 TASK_BACKOFF_SCALE = float(os.environ.get("TASK_BACKOFF_SCALE", "1"))
 TASKS_STALE_AFTER = float(os.environ.get("TASKS_STALE_AFTER", "600"))
+# Issue 22.4 (league/idempotency.py): days a result form's submission key stays
+# valid, and a used key is kept (a key outlives its record nowhere, so a resend
+# can never write twice); ``purge_idempotency_keys`` (and ``run_tasks`` as it
+# starts) deletes the older ones.
+IDEMPOTENCY_KEY_DAYS = env_int("IDEMPOTENCY_KEY_DAYS", 14)
 # A league's webhooks (league/webhooks.py): seconds per attempt.
 WEBHOOK_TIMEOUT = float(os.environ.get("WEBHOOK_TIMEOUT", "5"))
 

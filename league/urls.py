@@ -6,7 +6,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from league import converters  # noqa: F401  registers <id:...> before the patterns below
-from league import account_forms, account_views, errors, organiser_views, result_views, setup_views, views
+from league import account_forms, account_views, errors, offline, organiser_views, result_views, setup_views, views
 
 league_patterns = [
     path("", views.league_list, name="league_list"),
@@ -57,11 +57,13 @@ league_patterns = [
 urlpatterns = [
     path("health/", errors.health, name="health"),
     path("rules/", views.rules_page, name="rules"),
+    path("sw.js", offline.service_worker, name="service_worker"),
+    path("manifest.webmanifest", offline.manifest, name="manifest"),
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", setup_views.signup_page, name="signup"),
     path("accounts/verify/<str:token>/", setup_views.verify_email, name="verify_email"),
+    path("accounts/logout/", offline.LogoutView.as_view(), name="logout"),
     path("accounts/profile/", account_views.profile, name="profile"),
     path("accounts/invitation/<str:token>/", account_views.accept_invitation, name="accept_invitation"),
     path("accounts/email/<str:token>/", account_views.confirm_email, name="confirm_email"),

@@ -80,6 +80,9 @@ MATRIX: dict[str, Row] = {
     # Site-wide pages.
     "health": Row(s("200"), s("405")),
     "rules": Row(s("200"), s("200")),
+    # Issue 22.4: the service worker and the web app manifest, the same for everyone.
+    "service_worker": Row(s("200"), s("405")),
+    "manifest": Row(s("200"), s("405")),
     "login": Row(s("200"), s("200")),  # an empty form: "this field is required"
     "logout": Row(s("405"), s("302"), writes=LOGGED_IN),  # ends the session
     "profile": Row(s("302 200 200 200 200 200"), s("302 400 400 400 400 400")),

@@ -4,6 +4,9 @@ when a result is reported, entered or corrected)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 
@@ -93,6 +96,12 @@ def save_report(result, verdict: Verdict) -> GameReport:
         PlayerGame(report=report, side=side, player_id=line["player"], **{k: v for k, v in line.items() if k != "player"})
         for side in SIDES
         for line in lines.get(side, [])
-        if any(line[k] for k in ("touchdowns", "completions", "deflections", "interceptions", "casualties", "mvp", "injury"))
+        if kept_line(line)
     )
     return report
+
+
+def kept_line(line: Mapping[str, Any]) -> bool:
+    """A player line is stored when the player did something or was hurt; the form's
+    untouched lines are not."""
+    return any(line[k] for k in ("touchdowns", "completions", "deflections", "interceptions", "casualties", "mvp", "injury"))

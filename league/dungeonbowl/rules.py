@@ -10,6 +10,7 @@ The post-game sequence on approval lives in ``league.dungeonbowl.postgame``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,7 +28,7 @@ from league.dungeonbowl.models import Team
 from league.dungeonbowl.models.teams import MAX_GP
 from league.dungeonbowl.playoffs import NO_DRAW, NO_UNPLAYED, lock_playoff_sides
 from league.dungeonbowl.postgame import apply_postgame, lock_teams, log_reported_dice, reverse_postgame
-from league.dungeonbowl.reports import college_wizards, fixture_players, save_report
+from league.dungeonbowl.reports import college_wizards, fixture_players, kept_line, save_report
 from league.dungeonbowl.units import gp
 from league.rules.base import ABANDONED, AWAY_WIN, DRAW, HOME_WIN, SIDES, GameRules, PlayedResult, Stat, Verdict
 from league.rules.importing import parse_whole_number
@@ -367,6 +368,15 @@ class DungeonBowlRules(GameRules):
 
     def save_details(self, result, verdict: Verdict) -> None:
         log_reported_dice(result, save_report(result, verdict))  # DB-16: a coach's typed dice are theirs
+
+    def same_result(self, verdict: Verdict, result) -> bool:
+        """The form lists every player; only the lines with something in them are
+        stored (``kept_line``), so the untouched ones are left out of the comparison."""
+        players = verdict.details.get("players")
+        if players:
+            kept = {side: [line for line in lines if kept_line(line)] for side, lines in players.items()}
+            verdict = dataclasses.replace(verdict, details={**verdict.details, "players": kept})
+        return verdict == self.verdict_of(result)
 
     def summary(self, verdict: Verdict) -> str:
         if verdict.outcome == ABANDONED:

@@ -198,6 +198,12 @@ class GameRules:
         unchanged result is left alone). Games with details add them."""
         return Verdict(result.outcome, result.home_score, result.away_score, result.conceded)
 
+    def same_result(self, verdict: Verdict, result) -> bool:
+        """Whether a coach's ``verdict`` says what the stored ``result`` says: the
+        opponent's report that agrees with the first one confirms it (issue 22.4).
+        A game whose form gives more than it stores compares what it would store."""
+        return verdict == self.verdict_of(result)
+
     def report_help(self) -> str:
         """One line under the report form."""
         return ""

@@ -2,7 +2,9 @@
 dates as people say them, rule ids as links, display names instead of usernames.
 
 Everything here is pure over what the page already loaded: no filter queries the
-database (``display_name`` reads ``user.coach``, which the caller selects)."""
+database (``display_name`` reads ``user.coach``, which the caller selects). The
+offline tags at the end give a form its submission key and a page its user's mark
+(issue 22.4)."""
 
 from __future__ import annotations
 
@@ -13,12 +15,13 @@ import zlib
 from django import template
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
+from django.utils.crypto import salted_hmac
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from league import words
+from league import idempotency, words
 
 register = template.Library()
 
@@ -143,3 +146,25 @@ def mark(name) -> SafeString | str:
 def open_signup() -> bool:
     """Whether anyone may sign up here (OPEN_SIGNUP, issue 21.1): the header's link."""
     return settings.OPEN_SIGNUP
+# Offline (issue 22.4) --------------------------------------------------------------
+
+
+@register.simple_tag(takes_context=True)
+def idempotency_field(context) -> SafeString | str:
+    """The hidden ``idempotency_key`` of a result form (league/idempotency.py): a
+    fresh signed key per rendered form, for the logged-in user only."""
+    request = context.get("request")
+    if request is None or not request.user.is_authenticated:
+        return ""
+    return format_html('<input type="hidden" name="{}" value="{}">', idempotency.FIELD, idempotency.new_key(request.user))
+
+
+@register.simple_tag(takes_context=True)
+def offline_user(context) -> str:
+    """Who the page was made for, as the service worker and static/js/offline.js
+    key what they keep (a hash, never the id): "" for a visitor or a page rendered
+    without a request (the error pages)."""
+    request = context.get("request")
+    if request is None or not getattr(request, "user", None) or not request.user.is_authenticated:
+        return ""
+    return salted_hmac("league.offline.user", str(request.user.pk)).hexdigest()[:20]

@@ -86,12 +86,15 @@ def test_double_submission_is_refused(client, fixture, home_user, away_user):
     report(client, fixture, 12, 4)
     response = report(client, fixture, 12, 4)
     assert response.status_code == 400 and "already been reported" in response.content.decode()
+    # The opponent's own, different report (sent from a phone that was offline) is
+    # not a second result: it disputes the first (issue 22.4, GB-8).
     client.force_login(away_user)
     response = report(client, fixture, 4, 12)
-    assert response.status_code == 400
+    assert response.status_code == 302
     assert Result.objects.count() == 1
     result = Result.objects.get()
-    assert (result.home_score, result.away_score) == (12, 4)
+    assert (result.home_score, result.away_score, result.status) == (12, 4, "disputed")
+    assert result.proposed_summary == "4 – 12"
     assert ResultEvent.objects.filter(action="reported").count() == 1
 
 

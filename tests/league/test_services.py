@@ -44,8 +44,18 @@ def test_outsider_cannot_report(fixture, other_organiser):
 def test_second_report_refused(fixture):
     services.report_result(fixture=fixture, by=fixture.home.coach.user, home_score=12, away_score=0)
     with pytest.raises(ValidationError, match="already been reported"):
-        services.report_result(fixture=fixture, by=fixture.away.coach.user, home_score=0, away_score=12)
+        services.report_result(fixture=fixture, by=fixture.home.coach.user, home_score=12, away_score=0)
     assert ResultEvent.objects.count() == 1
+
+
+@pytest.mark.parametrize(("home", "away", "status"), [(12, 0, "confirmed"), (0, 12, "disputed")])
+def test_the_opponents_own_report_confirms_or_disputes_gb8(fixture, home, away, status):
+    """Issue 22.4 Decision: a report arriving after the opponent's (a phone that had
+    no signal) answers it: the same result confirms, a different one disputes."""
+    services.report_result(fixture=fixture, by=fixture.home.coach.user, home_score=12, away_score=0)
+    result = services.report_result(fixture=fixture, by=fixture.away.coach.user, home_score=home, away_score=away)
+    assert result.status == status and (result.home_score, result.away_score) == (12, 0)
+    assert list(ResultEvent.objects.values_list("action", flat=True)) == ["reported", status]
 
 
 def test_organiser_abandons_gb6(fixture, organiser):

@@ -6,7 +6,9 @@ running, and ``db_worker`` never takes a running task again. Such a row older th
 ``--stale-after`` seconds (``TASKS_STALE_AFTER``, longer than any mail or webhook
 attempt takes) is made ready again, so nothing queued is lost. Each message is its
 own task and a finished task is never run again, so each message goes once (but
-for one killed between the mail server's acceptance and the row's update).
+for one killed between the mail server's acceptance and the row's update). It also
+purges the result forms' used submission keys that can no longer be sent
+(league/idempotency.py).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from django.core.management.base import BaseCommand
 from django.utils import timezone
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
+
+from league import idempotency
 
 
 def requeue_stale(older_than: float) -> int:
@@ -42,5 +46,6 @@ class Command(BaseCommand):
         stale_after = settings.TASKS_STALE_AFTER if stale_after is None else stale_after
         if count := requeue_stale(stale_after):
             self.stdout.write(f"Requeued {count} task(s) a stopped worker left running.")
+        idempotency.purge()  # the used form keys no longer valid (issue 22.4)
         worker_options = {"interval": interval, "startup_delay": False, "reload": False, "verbosity": verbosity}
         call_command("db_worker", batch=batch, **worker_options)
