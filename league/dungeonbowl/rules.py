@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.text import slugify
 
 from league.dungeonbowl import playoffs, postgame_rules, services, team_rules
-from league.dungeonbowl.forms import DungeonBowlResultForm
+from league.dungeonbowl.forms import DungeonBowlResultForm, line_initial
 from league.dungeonbowl.models import (
     MAX_PER_PLAYER, MAX_TD, DungeonBowlSettings, Ending, GameReport, PlayerEffect, TeamSeason,
 )
@@ -127,9 +127,7 @@ class DungeonBowlRules(GameRules):
         )
         if report.ending in (Ending.HOME_CONCEDED, Ending.AWAY_CONCEDED):
             initial.update(home_score=0, away_score=0)
-        for line in report.players.all():
-            for name in (*COUNTS, "mvp", "injury", "lasting"):
-                initial[f"p{line.player_id}_{name}"] = getattr(line, name)
+        initial.update(line_initial(report.players.order_by("side", "player__number", "pk")))
         return initial
 
     def report_help(self) -> str:
