@@ -171,12 +171,14 @@ class Rookie:
 
 
 @transaction.atomic
-def check_redraft(team: Team, returning: Sequence, rookies: Sequence[str], rerolls: int, budget: int) -> team_rules.DraftCheck:
+def check_redraft(team: Team, returning: Sequence, rookies: Sequence[str], rerolls: int, budget: int,
+                  positions=None) -> team_rules.DraftCheck:
     """DB-15 step 4 as a draft (DB-6, DB-7): returning players at ``rehire_cost``,
     rookies and re-rolls at the roster price, within the Re-Draft Budget. The
-    re-draft page shows it too (its cost, the budget left, each limit)."""
+    re-draft page shows it too (its cost, the budget left, each limit), passing the
+    college's ``positions`` it has read already."""
     picks = [team_rules.Pick(p.position.name, cost=rehire_cost(p), label=f"#{p.number} {p.name}") for p in returning]
-    return team_rules.check_draft(team.college.roster(), [*picks, *rookies], rerolls, budget)
+    return team_rules.check_draft(team.college.roster(positions), [*picks, *rookies], rerolls, budget)
 
 
 def redraft_team(

@@ -136,7 +136,7 @@ class RedraftForm(forms.Form):
         else:
             returning = [p for p in self.players if data.get(f"rehire_{p.pk}")]
             rookies, rerolls = self.rookies(), data.get("rerolls") or 0
-        return redraft.check_redraft(self.team, returning, rookies, rerolls, budget)
+        return redraft.check_redraft(self.team, returning, rookies, rerolls, budget, self.positions)
 
     def rehire_fields(self):
         return [self[f"rehire_{p.pk}"] for p in self.players]

@@ -133,8 +133,9 @@ class DungeonBowlRules(GameRules):
     def report_help(self) -> str:
         return (
             "A touchdown ends the game (1–0); at the time limit the team with the ball closer to the "
-            "opposition End Zone wins 0–0, equal distances are a draw (DB-5). Mark each player's "
-            "touchdowns, completions, deflections, interceptions, SPP casualties, MVP and injury."
+            "opposition End Zone wins 0–0, equal distances are a draw (DB-5). Add a line for each player "
+            "who scored, passed, deflected, intercepted, caused an SPP casualty, was MVP or was injured; "
+            "the others did nothing to record."
         )
 
     def abandon_help(self) -> str:

@@ -10,12 +10,12 @@ from django.urls import reverse
 from campaigns import phases
 from campaigns.models import Achievement, Deck
 from league.dreadball.models import DreadBallSettings
-from league.dungeonbowl.models import GameReport
+from league.dungeonbowl.models import GameReport, Position, Team
 from league.models import Fixture, Result
 from tests.browser.chromium import CHROMIUM_ONLY, log_in, no_sideways_scroll, shot
 from tests.campaigns.factories import make_campaign, user_of
-from tests.dungeonbowl.builders import db_season
-from tests.factories import EntryFactory, FixtureFactory, LeagueFactory, SeasonFactory
+from tests.dungeonbowl.builders import db_league, db_season
+from tests.factories import CoachFactory, EntryFactory, FixtureFactory, LeagueFactory, SeasonFactory
 
 pytestmark = CHROMIUM_ONLY
 
@@ -38,6 +38,12 @@ def fits_and_taps(page, form: str) -> None:
     no_sideways_scroll(page)
     assert page.eval_on_selector(form, SMALL_TARGETS) == []
     page.set_viewport_size({"width": 390, "height": 844})
+
+
+def snap(page, name: str) -> None:
+    """A screenshot of the whole page from its top (the league's sticky tabs where they belong)."""
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, name)
 
 
 def tap(page, scope, name: str, times: int = 1) -> None:
@@ -84,7 +90,7 @@ def test_dungeon_bowl_report_with_player_lines_db9_db13(live_server, phone, orga
     tap(phone, line, "One more: Interceptions")
     line.get_by_text("MVP").click()
     fits_and_taps(phone, "form[action$='/report/']")
-    shot(phone, "report-dungeonbowl-phone.png")
+    snap(phone, "report-dungeonbowl-phone.png")
     assert not phone.violations
 
     form.get_by_role("button", name="Report result").click()
@@ -122,14 +128,14 @@ def test_dreadball_report_with_steppers_and_toggles_dr3(live_server, phone, orga
     form = phone.locator("form[action$='/report/']")
     form.locator("label", has_text=f"{fixture.home} won").click()  # a big toggle
     tap(phone, form, "One more: Final score difference", 3)
-    form.get_by_label("Rush the game ended in").fill("13")
+    form.locator("input[name=rush]").fill("13")
     tap(phone, form, "One more: Rush the game ended in")
     fits_and_taps(phone, "form[action$='/report/']")
-    shot(phone, "report-dreadball-phone.png")
+    snap(phone, "report-dreadball-phone.png")
     form.get_by_role("button", name="Report result").click()
     phone.wait_for_selector("text=Waiting for your opponent to confirm")
     result = Result.objects.get(fixture=fixture)
-    assert (result.status, result.home_score > result.away_score) == ("reported", True)
+    assert (result.status, result.outcome) == ("reported", "home")
     assert (result.dreadball_detail.difference, result.dreadball_detail.rush) == (3, 14)
     assert not phone.violations
 
@@ -145,13 +151,13 @@ def test_guild_ball_report_deck_counter_and_plot_cards_gb16_gb17(live_server, ph
     deck_form = phone.locator("form[action$='/deck/']")
     counter = deck_form.locator("[data-counter]")
     assert counter.inner_text().startswith("0 of 12 chosen")
-    boxes = deck_form.locator("input[type=checkbox]")
+    toggles = deck_form.locator("label:has(input[type=checkbox])")
     for i in range(12):
-        deck_form.locator("label", has=boxes.nth(i)).click()  # a big toggle
+        toggles.nth(i).click()  # a big toggle
     assert counter.inner_text() == "12 of 12 chosen"
-    deck_form.locator("label", has=boxes.nth(12)).click()
+    toggles.nth(12).click()
     assert counter.inner_text() == "13 of 12 chosen: untick 1"
-    deck_form.locator("label", has=boxes.nth(12)).click()
+    toggles.nth(12).click()
     fits_and_taps(phone, "form[action$='/deck/']")
     deck_form.get_by_role("button", name="Register deck").click()
     phone.wait_for_selector("text=Change your deck")
@@ -164,7 +170,7 @@ def test_guild_ball_report_deck_counter_and_plot_cards_gb16_gb17(live_server, ph
     tap(phone, form, f"One more: {fixture.away} (VP)", 6)
     form.locator("input[type=checkbox]").check()  # played before its date
     fits_and_taps(phone, "form[action$='/report/']")
-    shot(phone, "report-guildball-phone.png")
+    snap(phone, "report-guildball-phone.png")
     form.get_by_role("button", name="Report result").click()
     phone.wait_for_selector("text=Waiting for your opponent to confirm")
     result = Result.objects.get(fixture=fixture)
@@ -172,12 +178,35 @@ def test_guild_ball_report_deck_counter_and_plot_cards_gb16_gb17(live_server, ph
 
     phone.goto(page_url)
     cards = phone.locator("form[action$='/achieved/']")
-    first = cards.locator("label").first
+    first = cards.locator("label:has(input[type=checkbox])").first
     wanted = first.locator("input").get_attribute("value")
     first.click()
     fits_and_taps(phone, "form[action$='/achieved/']")
-    shot(phone, "report-guildball-cards-phone.png")
+    snap(phone, "report-guildball-cards-phone.png")
     cards.get_by_role("button", name="Record achieved cards").click()
     phone.wait_for_selector("text=Achieved:")
     assert list(Achievement.objects.filter(fixture=fixture, coach=a).values_list("card_id", flat=True)) == [int(wanted)]
     assert not phone.violations
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_the_draft_running_total_follows_each_tap_db6_db7(live_server, phone, organiser, password):
+    league = db_league(organiser)
+    coach = CoachFactory(name="Ulrika")
+    blitzer = Position.objects.get(name="Dark Elf Blitzer")
+    log_in(phone, live_server, coach.user.username, password)
+    phone.goto(live_server.url + reverse("dungeonbowl:draft", args=[league.slug]) + "?college=college-of-shadows")
+    summary = phone.locator("#draft-summary")
+    assert summary.inner_text().startswith("Cost 0 gp of a 1,000,000 gp budget: 1,000,000 gp left")
+    plus = phone.locator(f".stepper:has(input[name=pos_{blitzer.pk}]) button.step").nth(1)
+    for _ in range(3):
+        plus.click()
+    text = summary.inner_text()
+    # Prices and the limit's maximum come from the server; the page only adds them up.
+    assert "Cost 300,000 gp" in text and "700,000 gp left" in text and "1 too many" in text
+    phone.locator(f".stepper:has(input[name=pos_{blitzer.pk}]) button.step").nth(0).click()
+    assert "limit reached" in summary.inner_text()
+    tap(phone, phone.locator("form[data-budget]"), "One more: Team re-rolls", 2)
+    assert "Cost 300,000 gp" in summary.inner_text()  # 2 x 100,000 + 2 x 50,000
+    fits_and_taps(phone, "form[data-budget]")
+    assert not Team.objects.exists() and not phone.violations

@@ -36,7 +36,8 @@ def test_the_form_shows_lines_to_add_not_a_grid_of_zeros(client, fixture):
     assert form.count('name="home_line1_player"') == 1 and 'name="home_line8_player"' in form
     assert 'name="home_line9_player"' not in form  # a slot per player who can play, no more
     assert not re.search(r'name="(home|away)_line\d+_touchdowns"[^>]*value="0"', form)
-    assert form.count("(Troll Slayer)") == 2  # each player once in each of its two open lines' lists
+    # Both teams are College of Fire with one Troll Slayer: its position once per line's list of players.
+    assert form.count("(Troll Slayer)") == form.count('_player" id=') == 16
     assert "Add a player line" in form and "data-add-line hidden" in form  # the script shows the button
     assert form.index('name="ending"') < form.index('name="dice"') < form.index('name="home_line1_player"')
 
