@@ -59,6 +59,11 @@ class DeckForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["cards"].queryset = PlotCard.objects.filter(pk__in=pool_ids).order_by("kind", "name")
 
+    @property
+    def need(self) -> int:
+        """GB-16's deck size, for the live counter of static/js/forms.js (issue 22.3)."""
+        return rules.DECK_SIZE
+
     def clean_cards(self):
         cards = self.cleaned_data["cards"]
         chosen = {c.pk for c in cards}

@@ -27,7 +27,8 @@ def score_field(label: str, *, max_value: int = MAX_SCORE, required_message: str
             "max_value": f"That is more than {max_value} points; check the score.",
             "required": required_message,
         },
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": max_value}),
+        # data-stepper: static/js/forms.js puts a − and a + button around the box (issue 22.2).
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": max_value, "data-stepper": ""}),
     )
 
 

@@ -13,6 +13,9 @@ WINNER_CHOICES = [("home", "Home won"), ("away", "Away won"), ("draw", "Draw (on
 
 
 class DreadBallResultForm(forms.Form):
+    """The score first (who won, by how much), then when it ended. The numbers get
+    steppers and the result big toggles (static/js/forms.js, site.css; issue 22.2)."""
+
     winner = forms.ChoiceField(
         label="Result", choices=WINNER_CHOICES, required=False, widget=forms.RadioSelect
     )
@@ -27,7 +30,7 @@ class DreadBallResultForm(forms.Form):
             "min_value": "The difference cannot be negative.",
             "max_value": "The difference is at most 7: a lead of 7 wins by landslide at once.",
         },
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": MAX_DIFFERENCE}),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": MAX_DIFFERENCE, "data-stepper": ""}),
     )
     rush = forms.IntegerField(
         label="Rush the game ended in",
@@ -40,7 +43,7 @@ class DreadBallResultForm(forms.Form):
             "min_value": "The first Rush is Rush 1.",
             "max_value": f"No game runs past Rush {MAX_RUSH}; check the Rush.",
         },
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 1, "max": MAX_RUSH}),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 1, "max": MAX_RUSH, "data-stepper": ""}),
     )
     sudden_death = forms.BooleanField(label="Sudden Death was played", required=False)
 

@@ -21,7 +21,7 @@ class DraftForm(forms.Form):
         label="Team re-rolls", min_value=0, max_value=team_rules.MAX_REROLLS, initial=0,
         error_messages={"max_value": f"A team drafts 0 to {team_rules.MAX_REROLLS} re-rolls (DB-6).",
                         "min_value": "Team re-rolls cannot be fewer than 0.", "required": "Enter the team re-rolls (0 if none)."},
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "narrow"}),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "narrow", "data-stepper": "", "data-counts": "rerolls"}),
     )
 
     def __init__(self, *args, college: College, existing: Team | None = None, **kwargs):
@@ -34,12 +34,18 @@ class DraftForm(forms.Form):
             self.fields["name"].initial = existing.name
             self.fields["name"].disabled = True
             self.fields["rerolls"].initial = existing.rerolls
+        # static/js/forms.js adds up data-cost and counts per data-counts key ("|"-separated,
+        # the keys of team_rules.check_draft's limits) for the running total (issue 22.3).
+        self.fields["rerolls"].widget.attrs["data-cost"] = college.reroll_cost
         for position in self.positions:
             self.fields[f"pos_{position.pk}"] = forms.IntegerField(
                 label=f"{position.name} ({gp(position.cost)}; {position.group})", min_value=0,
                 max_value=team_rules.MAX_PLAYERS, initial=current[position.pk], required=False,
                 error_messages={"max_value": f"A team has at most {team_rules.MAX_PLAYERS} players."},
-                widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "narrow"}),
+                widget=forms.NumberInput(attrs={
+                    "inputmode": "numeric", "class": "narrow", "min": 0, "max": team_rules.MAX_PLAYERS, "data-stepper": "",
+                    "data-cost": position.cost, "data-counts": f"players|group:{position.group.name}",
+                }),
             )
 
     def clean_name(self) -> str:

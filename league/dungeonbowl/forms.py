@@ -1,7 +1,7 @@
 """The Dungeon Bowl result form (DB-5, DB-6, DB-9, DB-10, DB-13): touchdowns, how the
-game ended, Gather Funds, Journeymen, the College Wizards hired for the game, the
-winnings dice if rolled at the table, and a
-line per player of each team. The player lines are added per fixture by
+game ended, the winnings dice if rolled at the table, Gather Funds, Journeymen, the
+College Wizards hired for the game, and per team a line for each player who did
+something (issue 22.2: added one at a time, not a grid of zeros). The line slots are added per fixture by
 ``DungeonBowlRules.form_labels`` (the engine builds the form before it knows the
 fixture); ``clean`` gathers them into ``players`` for the rules' ``validate``.
 """
@@ -9,6 +9,7 @@ fixture); ``clean`` gathers them into ``players`` for the rules' ``validate``.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -19,12 +20,13 @@ from league.plaintext import PlainTextField
 
 PLAYER_COUNTS = (
     ("touchdowns", "TD"),
-    ("completions", "Comp"),
-    ("deflections", "Defl"),
-    ("interceptions", "Int"),
-    ("casualties", "Cas"),
+    ("completions", "Completions"),
+    ("deflections", "Deflections"),
+    ("interceptions", "Interceptions"),
+    ("casualties", "Casualties (SPP)"),
 )
 PLAYER_FIELDS = (*(name for name, _ in PLAYER_COUNTS), "mvp", "injury", "lasting")
+OPEN_LINES = 2  # empty player lines shown open without the script; the rest wait under "More player lines"
 
 
 def _count(label: str, maximum: int, what: str) -> forms.IntegerField:
@@ -36,11 +38,12 @@ def _count(label: str, maximum: int, what: str) -> forms.IntegerField:
             "max_value": f"More than {maximum} {what}? Check the number.",
             "required": f"Enter the number of {what} (0 if none).",
         },
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": maximum, "class": "narrow"}),
+        # data-stepper: static/js/forms.js puts a − and a + button around the box (issue 22.2).
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": maximum, "class": "narrow", "data-stepper": ""}),
     )
 
 
-_PLAYER_FIELD = re.compile(r"^p\d+_")
+_PLAYER_FIELD = re.compile(r"^(home|away)_line\d+_")
 _DICE = re.compile(r"^\s*([1-6])\s*[ ,/-]?\s*([1-6])\s*$")
 
 
@@ -54,7 +57,61 @@ def parse_dice(text: str) -> list[int] | None:
     return [int(match.group(1)), int(match.group(2))]
 
 
+@dataclass(frozen=True)
+class PlayerLine:
+    """One "add a player line" of the form: the player, then only what they did."""
+
+    player: forms.BoundField
+    counts: list[forms.BoundField]
+    mvp: forms.BoundField
+    injury: forms.BoundField
+    lasting: forms.BoundField
+
+    @property
+    def filled(self) -> bool:
+        """Something is on this line (a player chosen, a number, an error): it shows."""
+        fields = [self.player, *self.counts, self.mvp, self.injury, self.lasting]
+        return any(f.errors for f in fields) or any(f.value() not in (None, "", 0, "0", False) for f in fields)
+
+
+@dataclass(frozen=True)
+class SideLines:
+    title: str
+    lines: list[PlayerLine]
+
+    @property
+    def shown(self) -> list[PlayerLine]:
+        """The lines in use, then OPEN_LINES empty ones (what a coach sees without the script)."""
+        filled = [line for line in self.lines if line.filled]
+        return filled + [line for line in self.lines if not line.filled][:OPEN_LINES]
+
+    @property
+    def more(self) -> list[PlayerLine]:
+        shown = {id(line) for line in self.shown}
+        return [line for line in self.lines if id(line) not in shown]
+
+
+def line_initial(lines) -> dict[str, Any]:
+    """A report's player lines (``PlayerGame`` rows) as the form's initial values, one
+    line per player in the order given (a correction shows what was recorded)."""
+    initial: dict[str, Any] = {}
+    numbers = {"home": 0, "away": 0}
+    for line in lines:
+        numbers[line.side] += 1
+        prefix = f"{line.side}_line{numbers[line.side]}_"
+        initial[f"{prefix}player"] = line.player_id
+        for name in PLAYER_FIELDS:
+            initial[prefix + name] = getattr(line, name)
+    return initial
+
+
 class DungeonBowlResultForm(forms.Form):
+    """The game's facts first (DB-5: touchdowns and how it ended, DB-10: the dice), then
+    per side the lines of the players who did something (issue 22.2). There is a line
+    slot per player who can play, so nothing a coach can report is out of reach; the
+    form still hands ``validate`` a line for every such player (zeros for those not
+    named), so the rules check the same sums as ever (DB-9, DB-11, DB-13)."""
+
     template_name_div = "dungeonbowl/_report_form.html"
 
     home_score = _count("Home touchdowns", MAX_TD, "touchdowns")
@@ -64,47 +121,60 @@ class DungeonBowlResultForm(forms.Form):
         choices=[(value, label) for value, label in Ending.choices if value != Ending.UNPLAYED],
         error_messages={"required": "Say how the game ended.", "invalid_choice": "Choose how the game ended."},
     )
+    dice = PlainTextField(
+        label="Winnings dice rolled at the table (optional)", required=False, max_length=10,
+        help_text="The winner's 2D6, e.g. 5 3; on a draw the home team's D6 then the away team's. Empty: the app rolls.",
+    )
     home_gather = _count("Home players who used Gather Funds", postgame_rules.MAX_GATHERERS, "players")
     away_gather = _count("Away players who used Gather Funds", postgame_rules.MAX_GATHERERS, "players")
     home_journeymen = _count("Home Journeymen who played", team_rules.MAX_PLAYERS, "Journeymen")
     away_journeymen = _count("Away Journeymen who played", team_rules.MAX_PLAYERS, "Journeymen")
     home_wizard = forms.BooleanField(label="Home team hired its College Wizard", required=False)
     away_wizard = forms.BooleanField(label="Away team hired its College Wizard", required=False)
-    dice = PlainTextField(
-        label="Winnings dice rolled at the table (optional)", required=False, max_length=10,
-        help_text="The winner's 2D6, e.g. 5 3; on a draw the home team's D6 then the away team's. Empty: the app rolls.",
-    )
 
     player_sides: dict[str, list[tuple[int, str]]]  # side -> [(player id, label)], set by add_players
     team_names: dict[str, str]
 
     def add_players(self, players: dict[str, list[tuple[int, str]]], names: dict[str, str]) -> None:
-        """A line of fields per player: ``p<id>_touchdowns`` ... ``p<id>_lasting``."""
+        """Per side, as many line slots as players who can play (at most a draft list,
+        DB-6): ``home_line1_player``, ``home_line1_touchdowns`` ... ``home_line1_lasting``."""
         self.player_sides = players
         self.team_names = names
         for side in ("home", "away"):
-            for pid, label in players.get(side, []):
+            choices = [("", "Choose a player"), *((str(pid), label) for pid, label in players.get(side, []))]
+            for n in range(1, len(players.get(side, [])) + 1):
+                prefix = f"{side}_line{n}_"
+                self.fields[f"{prefix}player"] = forms.TypedChoiceField(
+                    label="Player", choices=choices, coerce=int, empty_value=None, required=False,
+                    error_messages={"invalid_choice": "Choose one of this team's players."},
+                )
                 for name, short in PLAYER_COUNTS:
-                    self.fields[f"p{pid}_{name}"] = _count(f"{label}: {short}", MAX_PER_PLAYER, name)
-                    self.fields[f"p{pid}_{name}"].required = False
-                self.fields[f"p{pid}_mvp"] = forms.BooleanField(label=f"{label}: MVP", required=False)
-                self.fields[f"p{pid}_injury"] = forms.ChoiceField(
-                    label=f"{label}: injury", choices=Injury.choices, required=False
+                    self.fields[prefix + name] = _count(short, MAX_PER_PLAYER, name)
+                    self.fields[prefix + name].required = False
+                    self.fields[prefix + name].initial = None  # an empty line, not a row of zeros
+                self.fields[f"{prefix}mvp"] = forms.BooleanField(label="MVP", required=False)
+                self.fields[f"{prefix}injury"] = forms.ChoiceField(
+                    label="Injury suffered", choices=Injury.choices, required=False
                 )
-                self.fields[f"p{pid}_lasting"] = forms.ChoiceField(
-                    label=f"{label}: characteristic lost", choices=Characteristic.choices, required=False
+                self.fields[f"{prefix}lasting"] = forms.ChoiceField(
+                    label="Characteristic lost (Lasting Injury)", choices=Characteristic.choices, required=False
                 )
 
-    def player_rows(self, side: str) -> list[tuple[str, list[forms.BoundField]]]:
-        """For the template: (player, its bound fields in column order)."""
-        return [
-            (label, [self[f"p{pid}_{name}"] for name in PLAYER_FIELDS])
-            for pid, label in getattr(self, "player_sides", {}).get(side, [])
-        ]
-
-    def side_tables(self) -> list[tuple[str, list]]:
+    def side_lines(self) -> list[SideLines]:
+        """For the template: per side, its title and its line slots."""
         names = getattr(self, "team_names", {})
-        return [(names.get(side) or side.title(), self.player_rows(side)) for side in ("home", "away")]
+        sides = getattr(self, "player_sides", {})
+        out = []
+        for side in ("home", "away"):
+            lines = []
+            for n in range(1, len(sides.get(side, [])) + 1):
+                prefix = f"{side}_line{n}_"
+                lines.append(PlayerLine(
+                    player=self[f"{prefix}player"], counts=[self[prefix + name] for name, _ in PLAYER_COUNTS],
+                    mvp=self[f"{prefix}mvp"], injury=self[f"{prefix}injury"], lasting=self[f"{prefix}lasting"],
+                ))
+            out.append(SideLines(names.get(side) or side.title(), lines))
+        return out
 
     def other_fields(self) -> list[forms.BoundField]:
         """Every field that is not a player's line (the engine's organiser fields too)."""
@@ -116,12 +186,27 @@ class DungeonBowlResultForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         players: dict[str, list[dict[str, Any]]] = {"home": [], "away": []}
-        for side, lines in getattr(self, "player_sides", {}).items():
-            for pid, _ in lines:
+        for side, eligible in getattr(self, "player_sides", {}).items():
+            labels = dict(eligible)
+            named: dict[int, dict[str, Any]] = {}
+            for n in range(1, len(eligible) + 1):
+                prefix = f"{side}_line{n}_"
+                pid = data.pop(f"{prefix}player", None)
+                values = {name: data.pop(prefix + name, None) for name in PLAYER_FIELDS}
+                if pid is None:
+                    if any(values.values()):
+                        self.add_error(f"{prefix}player", "Choose the player this line is about.")
+                    continue
+                if pid in named:
+                    self.add_error(f"{prefix}player", f"{labels[pid]} is on two lines: put what they did on one.")
+                    continue
+                named[pid] = values
+            for pid, _ in eligible:
+                values = named.get(pid, {})
                 line: dict[str, Any] = {"player": pid}
                 for name in PLAYER_FIELDS:
-                    value = data.pop(f"p{pid}_{name}", None)
-                    line[name] = value if value not in (None,) else (0 if name not in ("mvp", "injury", "lasting") else "")
+                    value = values.get(name)
+                    line[name] = value if value is not None else (0 if name not in ("mvp", "injury", "lasting") else "")
                 line["mvp"] = bool(line["mvp"])
                 players[side].append(line)
         data["players"] = players

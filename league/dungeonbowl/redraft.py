@@ -171,6 +171,16 @@ class Rookie:
 
 
 @transaction.atomic
+def check_redraft(team: Team, returning: Sequence, rookies: Sequence[str], rerolls: int, budget: int,
+                  positions=None) -> team_rules.DraftCheck:
+    """DB-15 step 4 as a draft (DB-6, DB-7): returning players at ``rehire_cost``,
+    rookies and re-rolls at the roster price, within the Re-Draft Budget. The
+    re-draft page shows it too (its cost, the budget left, each limit), passing the
+    college's ``positions`` it has read already."""
+    picks = [team_rules.Pick(p.position.name, cost=rehire_cost(p), label=f"#{p.number} {p.name}") for p in returning]
+    return team_rules.check_draft(team.college.roster(positions), [*picks, *rookies], rerolls, budget)
+
+
 def redraft_team(
     *,
     team: Team,
@@ -198,9 +208,7 @@ def redraft_team(
         raise ValidationError("Re-hire only players from the team's draft list of last season.")
     returning = sorted((on_list[pk] for pk in rehire), key=lambda p: p.number)
     lines = [r if isinstance(r, Rookie) else Rookie(r) for r in rookies]
-    picks = [team_rules.Pick(p.position.name, cost=rehire_cost(p), label=f"#{p.number} {p.name}") for p in returning]
-    check = team_rules.check_draft(team.college.roster(), [*picks, *(r.position for r in lines)], rerolls,
-                                   redraft.budget)
+    check = check_redraft(team, returning, [r.position for r in lines], rerolls, redraft.budget)
     for pk, rolls in niggling.items():
         player = on_list.get(pk)
         if player is None or pk not in rehire:

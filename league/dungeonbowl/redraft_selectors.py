@@ -160,7 +160,7 @@ def redraft_sheet(team: Team) -> RedraftSheet:
     """A fixed number of queries whatever the team's or league's size."""
     season = off_season(team)
     current = Redraft.objects.filter(team=team, season=season).first() if season else None
-    players = list(team.players.on_draft_list().select_related("position").order_by("number")) if season else []
+    players = list(team.players.on_draft_list().select_related("position__group").order_by("number")) if season else []
     rolls = list(RedraftRoll.objects.filter(redraft=current).select_related("player", "roll", "roll__entered_by")
                  .order_by("purpose", "player__number", "id")) if current else []
     budget = None

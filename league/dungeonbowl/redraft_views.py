@@ -72,13 +72,16 @@ class RedraftForm(forms.Form):
         label="Team re-rolls", min_value=0, max_value=team_rules.MAX_REROLLS,
         error_messages={"max_value": f"A team drafts 0 to {team_rules.MAX_REROLLS} re-rolls (DB-6).",
                         "min_value": "Team re-rolls cannot be fewer than 0.", "required": "Enter the team re-rolls (0 if none)."},
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "narrow"}),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "narrow", "data-stepper": "", "data-counts": "rerolls"}),
     )
 
     def __init__(self, *args, team: Team, players: list[Player], positions: list[Position], table: bool, **kwargs):
         super().__init__(*args, **kwargs)
-        self.players, self.positions, self.has_table = players, positions, table
+        self.team, self.players, self.positions, self.has_table = team, players, positions, table
         self.fields["rerolls"].initial = team.rerolls
+        # static/js/forms.js adds up data-cost and counts per data-counts key (the keys of
+        # team_rules.check_draft's limits) for the running total (issue 22.3).
+        self.fields["rerolls"].widget.attrs["data-cost"] = team.college.reroll_cost
         for p in players:
             self.fields[f"rehire_{p.pk}"] = forms.BooleanField(
                 label=(f"#{p.number} {p.name} ({p.position.name}, {p.spp} SPP"
@@ -86,6 +89,9 @@ class RedraftForm(forms.Form):
                        f" + {gp(redraft_selectors.rehire_cost(p) - p.value)} for {p.seasons_played + 1} season(s)"
                        f" = {gp(redraft_selectors.rehire_cost(p))}"),
                 required=False, initial=True,
+                widget=forms.CheckboxInput(attrs={
+                    "data-cost": redraft_selectors.rehire_cost(p), "data-counts": f"players|group:{p.position.group.name}",
+                }),
             )
             if table and p.niggling_injuries:
                 self.fields[f"niggling_{p.pk}"] = PlainTextField(
@@ -97,7 +103,10 @@ class RedraftForm(forms.Form):
                 label=f"New {position.name} ({gp(position.cost)}; {position.group.name})", min_value=0,
                 max_value=team_rules.MAX_PLAYERS, required=False, initial=0,
                 error_messages={"max_value": f"A team has at most {team_rules.MAX_PLAYERS} players."},
-                widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "narrow"}),
+                widget=forms.NumberInput(attrs={
+                    "inputmode": "numeric", "class": "narrow", "min": 0, "max": team_rules.MAX_PLAYERS, "data-stepper": "",
+                    "data-cost": position.cost, "data-counts": f"players|group:{position.group.name}",
+                }),
             )
 
     def clean(self):
@@ -117,6 +126,17 @@ class RedraftForm(forms.Form):
 
     def rookies(self) -> list[str]:
         return [p.name for p in self.positions for _ in range(self.cleaned_data.get(f"pos_{p.pk}") or 0)]
+
+    def check(self, budget: int) -> team_rules.DraftCheck:
+        """The cost, budget left and limits of the re-draft as the form stands (as
+        shown: everyone re-hired, no rookies; or what was sent)."""
+        data = getattr(self, "cleaned_data", None)
+        if data is None:
+            returning, rookies, rerolls = self.players, [], self.fields["rerolls"].initial or 0
+        else:
+            returning = [p for p in self.players if data.get(f"rehire_{p.pk}")]
+            rookies, rerolls = self.rookies(), data.get("rerolls") or 0
+        return redraft.check_redraft(self.team, returning, rookies, rerolls, budget, self.positions)
 
     def rehire_fields(self):
         return [self[f"rehire_{p.pk}"] for p in self.players]
@@ -186,6 +206,8 @@ def _render(request: HttpRequest, league: League, team: Team, *, bound: forms.Fo
         elif sheet.step == Step.DRAFT:
             context["draft_form"] = (bound if isinstance(bound, RedraftForm)
                                      else _draft_form(None, team, sheet.players, organiser))
+            context["budget"] = sheet.redraft.budget
+            context["check"] = context["draft_form"].check(sheet.redraft.budget)
         if organiser and sheet.redraft is not None:
             context["back_form"] = GoBackForm()
     return render(request, "dungeonbowl/redraft.html", context, status=200 if bound is None else 400)
@@ -219,7 +241,7 @@ def _act(request: HttpRequest, league: League, team: Team) -> HttpResponse:
             done = redraft.raise_funds(team=team, by=by)
             message = f"Re-Draft Budget: {gp(done.budget)}. The Treasury is emptied."
         elif action == "draft":
-            players = list(team.players.on_draft_list().select_related("position").order_by("number"))
+            players = list(team.players.on_draft_list().select_related("position__group").order_by("number"))
             form = _draft_form(request.POST, team, players, organiser)
             if not form.is_valid():
                 return _render(request, league, team, bound=form)

@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils.text import slugify
 
 from league.dungeonbowl import checklist, playoffs, postgame_rules, services, team_rules
-from league.dungeonbowl.forms import DungeonBowlResultForm
+from league.dungeonbowl.forms import DungeonBowlResultForm, line_initial
 from league.dungeonbowl.models import (
     MAX_PER_PLAYER, MAX_TD, DungeonBowlSettings, Ending, GameReport, PlayerEffect, TeamSeason,
 )
@@ -153,16 +153,15 @@ class DungeonBowlRules(GameRules):
         )
         if report.ending in (Ending.HOME_CONCEDED, Ending.AWAY_CONCEDED):
             initial.update(home_score=0, away_score=0)
-        for line in report.players.all():
-            for name in (*COUNTS, "mvp", "injury", "lasting"):
-                initial[f"p{line.player_id}_{name}"] = getattr(line, name)
+        initial.update(line_initial(report.players.order_by("side", "player__number", "pk")))
         return initial
 
     def report_help(self) -> str:
         return (
             "A touchdown ends the game (1–0); at the time limit the team with the ball closer to the "
-            "opposition End Zone wins 0–0, equal distances are a draw (DB-5). Mark each player's "
-            "touchdowns, completions, deflections, interceptions, SPP casualties, MVP and injury."
+            "opposition End Zone wins 0–0, equal distances are a draw (DB-5). Add a line for each player "
+            "who scored, passed, deflected, intercepted, caused an SPP casualty, was MVP or was injured; "
+            "the others did nothing to record."
         )
 
     def abandon_help(self) -> str:

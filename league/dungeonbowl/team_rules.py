@@ -68,6 +68,7 @@ class Limit:
     label: str  # "0-2 Special: Troll Slayer and Chaos Dwarf Flamesmith together"
     used: int
     maximum: int
+    key: str = ""  # what the limit counts: "players", "rerolls" or "group:<group>" (the draft page's live counts)
 
     @property
     def reached(self) -> bool:
@@ -153,11 +154,11 @@ def check_draft(roster: Roster, picks: Sequence[str | Pick], rerolls: int, budge
         players_cost += position.cost if line.cost is None else line.cost
         per_group[position.group] += 1
 
-    limits = [Limit(f"Up to {MAX_PLAYERS} players", len(lines), MAX_PLAYERS)]
+    limits = [Limit(f"Up to {MAX_PLAYERS} players", len(lines), MAX_PLAYERS, "players")]
     for group, (maximum, names) in roster.groups().items():
         together = " together" if len(names) > 1 else ""
-        limits.append(Limit(f"0-{maximum} {group}: {_names(names)}{together}", per_group[group], maximum))
-    limits.append(Limit(f"0-{MAX_REROLLS} team re-rolls", rerolls, MAX_REROLLS))
+        limits.append(Limit(f"0-{maximum} {group}: {_names(names)}{together}", per_group[group], maximum, f"group:{group}"))
+    limits.append(Limit(f"0-{MAX_REROLLS} team re-rolls", rerolls, MAX_REROLLS, "rerolls"))
     for limit in limits:
         if limit.over:
             refusals.append(f"{limit.label}, you have {limit.used} ({limit.over} too many).")

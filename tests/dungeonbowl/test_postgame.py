@@ -35,7 +35,9 @@ def teams(fixture):
 def player_data(fixture, side, number, **values):
     team = teams(fixture)[0 if side == "home" else 1]
     pid = team.players.get(number=number).pk
-    return {f"p{pid}_{key}": value for key, value in values.items()}
+    # Issue 22.2: a player line names its player; line slot ``number`` here (one per player).
+    prefix = f"{side}_line{number}_"
+    return {f"{prefix}player": pid, **{prefix + key: value for key, value in values.items()}}
 
 
 def post(fixture, **extra):
@@ -248,7 +250,9 @@ def test_the_record_form_shows_the_correction(organiser, client, fixture):
     rules = fixture.round.season.league.rules
     form = record_form(rules, fixture, initial=rules.initial_from(result))
     dead = teams(fixture)[1].players.get(number=2)
-    assert form[f"p{dead.pk}_injury"].initial == "dead"  # the dead still show in a correction
+    line = next(n for n in range(1, 9) if form[f"away_line{n}_player"].initial == dead.pk)
+    assert form[f"away_line{line}_injury"].initial == "dead"  # the dead still show in a correction
+    assert f'value="{dead.pk}" selected' in form.as_div()
     with pytest.raises(ValidationError, match="Player .* does not play"):
         engine.record_result(fixture=fixture, by=organiser, reason="x", home_score=1, away_score=0, ending="touchdown",
                              players={"home": [{"player": dead.pk, "touchdowns": 1}], "away": []})

@@ -68,9 +68,11 @@ class College(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def roster(self) -> team_rules.Roster:
-        """The roster as plain values for ``team_rules.check_draft`` (one query)."""
-        positions = self.positions.select_related("group").order_by("group__order", "order", "id")
+    def roster(self, positions=None) -> team_rules.Roster:
+        """The roster as plain values for ``team_rules.check_draft`` (one query, none
+        when given the college's ``positions`` with their groups, already read)."""
+        if positions is None:
+            positions = self.positions.select_related("group").order_by("group__order", "order", "id")
         return team_rules.Roster(
             self.name,
             tuple(team_rules.RosterPosition(p.name, p.cost, p.group.name, p.group.max_count) for p in positions),
