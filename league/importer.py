@@ -31,7 +31,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 
-from league import datebounds, notifications, plaintext, services, versions
+from league import datebounds, layers, notifications, plaintext, services, versions
 from league.import_files import BadRow, ImportRow, check_rows, required_columns, verdict_for
 from league.models import Coach, Entry, Fixture, League, Result, Round, Season
 from league.rules import GAMES, GameRules
@@ -285,14 +285,31 @@ def _import_league(slug, rows, *, game: GameRules, by, season_name, start_date, 
         _call(rows[0], services.record_results_in_bulk, season=season, items=items, by=by)
     elif missing or summary.fixtures:
         versions.bump(Q(pk=season.pk))  # bulk writes send no signals
-    for row, fixture in zip(rows, fixtures):
+    _apply_extras(rows, fixtures, season=season, by=by, source=source)
+
+
+def _apply_extras(rows: list[ImportRow], fixtures: list[Fixture], *, season: Season, by, source: str) -> None:
+    """The layers' figures for each line (the Big League's CP), after every result
+    (and whatever hangs off its approval) is written: each layer's columns for the
+    whole file at once where it has a bulk path (issue 23), else line by line."""
+    wanted = [(row, fixture) for row, fixture in zip(rows, fixtures) if row.extras]
+    if not wanted:
+        return
+    results = {r.fixture_id: r for r in Result.objects.filter(fixture__in=[fixture for _, fixture in wanted])}
+    by_extra: dict[layers.ImportColumns, list[layers.ImportedLine]] = {}
+    for row, fixture in wanted:
+        result = results[fixture.pk]
+        result.fixture = fixture  # its round and season already loaded
         for extra, parsed in row.extras:
-            # The layer's figures for this line, after its result (and whatever
-            # hangs off its approval) is written.
-            _call(
-                row, extra.apply, parsed,
-                result=Result.objects.get(fixture=fixture), by=by, source=f"{source}, line {row.line}",
+            by_extra.setdefault(extra, []).append(
+                layers.ImportedLine(line=row.line, parsed=parsed, result=result, source=f"{source}, line {row.line}")
             )
+    for extra, lines in by_extra.items():
+        if extra.apply_all is not None:
+            call_service(lines[0].line, extra.apply_all, lines, season=season, by=by)
+            continue
+        for line in lines:
+            call_service(line.line, extra.apply, line.parsed, result=line.result, by=by, source=line.source)
 
 
 def _fixture(row: ImportRow, rnd: Round, entries, existing: list[Fixture], summary: ImportSummary) -> Fixture:
