@@ -43,6 +43,7 @@ from league.admin_scoping import (
     error_text,
 )
 from league.plaintext import PlainTextField
+from league import admin_cockpit as cockpit
 
 # Catalogue -------------------------------------------------------------------------
 
@@ -173,6 +174,7 @@ class CampaignCoachAdmin(ReadOnlyScopedAdmin):
 
 
 class LedgerAdmin(ReadOnlyScopedAdmin):
+    cockpit_group = cockpit.LEDGERS  # issue 21.6
     league_lookup = "coach__campaign__season__league"
     list_display = ["created_at", "coach", "kind", "amount", "reason", "created_by"]
     list_filter = ["kind", ("coach", ScopedRelatedFilter), ("coach__campaign", ScopedRelatedFilter)]

@@ -3,16 +3,23 @@ registered with the engine's importer as the Big League's import columns."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import Q, Sum
 
+from campaigns import rules
 from campaigns.balances import active_lines
-from campaigns.ledgers import adjust
+from campaigns.guards import require_organiser
+from campaigns.ledgers import adjust, insert_lines
 from campaigns.models import CampaignCoach, CampaignPointLine, LineKind
+from campaigns.moments import sync_moments_for
 from campaigns.setup import ensure_campaign
-from league import locks
-from league.models import Result
+from league import locks, versions
+from league.import_files import BadRow
+from league.layers import ImportedLine
+from league.models import Result, Season
 from league.rules.importing import parse_whole_number
 
 
@@ -32,8 +39,7 @@ def record_match_cp(*, result: Result, home_cp: int | None, away_cp: int | None,
     for entry_id, cp in ((fixture.home_id, home_cp), (fixture.away_id, away_cp)):
         if not cp:
             continue
-        if cp < 0:
-            raise ValidationError(f"CP gained in a match cannot be negative ({cp}) (GB-11: CP are never spent).")
+        _check_not_negative(cp)
         coach = CampaignCoach.objects.select_related("campaign__season__league", "entry__coach").get(entry_id=entry_id)
         already = (
             active_lines(CampaignPointLine)
@@ -42,16 +48,84 @@ def record_match_cp(*, result: Result, home_cp: int | None, away_cp: int | None,
         )
         if already == cp:
             continue
-        if already:
-            raise ValidationError(
-                f"{coach} already has {already} CP imported for {fixture}; the file says {cp}. Correct it on the site instead."
-            )
-        adjust(
-            coach=coach, ledger="cp", amount=cp, by=by, result=result,
-            reason=f"{fixture.round}: CP gained in the match ({source})",
-        )
+        _check_not_imported(already, coach=coach, fixture=fixture, cp=cp)
+        adjust(coach=coach, ledger="cp", amount=cp, by=by, result=result, reason=_reason(fixture, source))
         added += 1
     return added
+
+
+def _check_not_negative(cp: int) -> None:
+    if cp < 0:
+        raise ValidationError(f"CP gained in a match cannot be negative ({cp}) (GB-11: CP are never spent).")
+
+
+def _check_not_imported(already: int | None, *, coach: CampaignCoach, fixture, cp: int) -> None:
+    """A match's CP are imported once: a different figure later is refused, like a
+    different score."""
+    if already:
+        raise ValidationError(
+            f"{coach} already has {already} CP imported for {fixture}; the file says {cp}. Correct it on the site instead."
+        )
+
+
+def _reason(fixture, source: str) -> str:
+    return f"{fixture.round}: CP gained in the match ({source})"
+
+
+def record_cp_in_bulk(*, season: Season, lines: Sequence[ImportedLine], by) -> int:
+    """``record_match_cp`` for every line of a season's import at once (issue 23):
+    the campaign derived once, the coaches' rows locked in one query, the CP
+    already imported and the CP totals read in one query each, every new line in
+    one insert and the Moments synced once (GB-11, GB-13). The lines, and the
+    refusals, are those of ``record_match_cp`` applied in file order
+    (tests/league/test_bulk_import.py compares them); a refusal names its file line
+    (``BadRow``). Returns how many ledger lines were added."""
+    campaign = ensure_campaign(season)
+    require_organiser(campaign, by)
+    coaches = {
+        cc.entry_id: cc for cc in
+        CampaignCoach.objects.filter(campaign=campaign).select_for_update(of=("self",), no_key=True)
+        .select_related("entry__coach").order_by("pk")  # league/locks.py step 3, lowest first
+    }
+    wanted = [
+        (line, entry_id, cp) for line in lines
+        for entry_id, cp in zip((line.result.fixture.home_id, line.result.fixture.away_id), line.parsed) if cp
+    ]
+    imported: dict[tuple[int, int], int] = {
+        (coach_id, result_id): total for coach_id, result_id, total in
+        active_lines(CampaignPointLine).filter(result__in={line.result.pk for line, _, _ in wanted},
+                                               kind=LineKind.ADJUSTMENT)
+        .order_by().values("coach_id", "result_id").annotate(total=Sum("amount"))
+        .values_list("coach_id", "result_id", "total")
+    }
+    totals: dict[int, int] = dict(
+        CampaignPointLine.objects.filter(coach__campaign=campaign).order_by().values("coach_id")
+        .annotate(total=Sum("amount")).values_list("coach_id", "total")
+    )
+    rows = []
+    for line, entry_id, cp in wanted:
+        coach, fixture = coaches[entry_id], line.result.fixture
+        key = (coach.pk, line.result.pk)
+        try:
+            _check_not_negative(cp)
+            if imported.get(key) == cp:
+                continue
+            _check_not_imported(imported.get(key), coach=coach, fixture=fixture, cp=cp)
+            refusal = rules.check_adjustment(ledger="cp", amount=cp, cp_total=totals.get(coach.pk) or 0)  # as adjust
+            if refusal:
+                raise ValidationError(refusal)
+        except ValidationError as error:
+            raise BadRow(line.line, " ".join(error.messages)) from None
+        imported[key] = cp
+        totals[coach.pk] = (totals.get(coach.pk) or 0) + cp
+        rows.append({"coach_id": coach.pk, "amount": cp, "kind": LineKind.ADJUSTMENT, "created_by_id": by.pk,
+                     "result_id": line.result.pk, "reason": _reason(fixture, line.source)})
+    insert_lines(CampaignPointLine, rows)
+    touched = {row["coach_id"] for row in rows}
+    sync_moments_for([coach for coach in coaches.values() if coach.pk in touched])
+    if rows:
+        versions.bump(Q(pk=season.pk))  # a raw insert sends no signal
+    return len(rows)
 
 
 # The engine's import columns (league.layers.ImportColumns) ---------------------------
@@ -73,3 +147,7 @@ def parse_cp(values) -> tuple[int | None, int | None] | None:
 def apply_cp(parsed: tuple[int | None, int | None], *, result: Result, by, source: str) -> None:
     home_cp, away_cp = parsed
     record_match_cp(result=result, home_cp=home_cp, away_cp=away_cp, by=by, source=source)
+
+
+def apply_cp_in_bulk(lines: Sequence[ImportedLine], *, season: Season, by) -> None:
+    record_cp_in_bulk(season=season, lines=lines, by=by)

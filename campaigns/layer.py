@@ -135,7 +135,8 @@ LAYER = Layer(
     correction_warnings=ledgers.correction_warnings,
     lock_sides=guards.lock_fixture_sides,
     season_started=setup.ensure_campaign,
-    import_columns=ImportColumns(columns=imports.COLUMNS, parse=imports.parse_cp, apply=imports.apply_cp),
+    import_columns=ImportColumns(columns=imports.COLUMNS, parse=imports.parse_cp, apply=imports.apply_cp,
+                                 apply_all=imports.apply_cp_in_bulk),
     panels={
         "league_detail": league_panel,
         "fixture_detail": fixture_panel,

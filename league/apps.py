@@ -1,4 +1,13 @@
 from django.apps import AppConfig
+from django.contrib.admin import apps as admin_apps
+
+
+class CockpitAdminConfig(admin_apps.AdminConfig):
+    """``django.contrib.admin`` with the cockpit (league/admin_cockpit.py) as its
+    default site: INSTALLED_APPS names this instead of "django.contrib.admin"."""
+
+    default = False  # "league" itself is LeagueConfig
+    default_site = "league.admin_cockpit.CockpitSite"
 
 
 class LeagueConfig(AppConfig):

@@ -165,3 +165,24 @@ class ApproveForm(forms.Form):
 
 class ReasonForm(forms.Form):
     reason = PlainTextField(max_length=500, widget=forms.TextInput(attrs={"size": 40}))
+
+
+class ImportForm(forms.Form):
+    """Issue 21.5: a results file for the league's game, and the season it goes
+    into (found by name, or created starting on ``start``)."""
+
+    file = forms.FileField(label="Results file (CSV)", help_text="Comma or semicolon separated, UTF-8.")
+    season = PlainTextField(label="Season", max_length=100)
+    start = MatchDateField(label="Start date of a new season", required=False,
+                           help_text="Only for a season the file creates; round n is dated from it. Default: today.")
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["file"].widget.attrs["accept"] = ".csv,text/csv"
+
+
+class ConfirmImportForm(forms.Form):
+    """The previewed upload, signed by the site (league.import_views): the client
+    carries it back unchanged or it is refused."""
+
+    payload = forms.CharField(widget=forms.HiddenInput)

@@ -21,6 +21,8 @@ teams, ``league.dungeonbowl.importing``).
 from __future__ import annotations
 
 import csv
+import datetime
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,7 +31,7 @@ from django.core.exceptions import ValidationError
 from django.utils.text import slugify
 
 from league import layers
-from league.datebounds import MAX_ROUNDS
+from league.datebounds import MAX_ROUNDS, validate_match_date
 from league.models import Coach, League
 from league.rules import GAMES, GameRules
 from league.rules.base import Verdict
@@ -37,6 +39,8 @@ from league.rules.importing import csv_records, either, parse_whole_number, show
 
 
 ENGINE_COLUMNS = ("league", "round", "home", "away")  # then the game's columns, then "status"
+DATE_COLUMN = "date"  # optional in every results file: the day the match is (was) played
+DATE_FORMATS = ("%Y-%m-%d", "%d/%m/%Y", "%d.%m.%Y")  # ISO, then the day first as European spreadsheets write it
 
 _MAX_COACH_NAME = Coach._meta.get_field("name").max_length
 _MAX_LEAGUE_NAME = League._meta.get_field("name").max_length
@@ -74,6 +78,7 @@ class ImportRow:
     status: str
     abandoned: bool = False  # the game records the line as abandoned/unplayed (``import_abandoned``)
     facts: Mapping[str, Any] | None = None  # the game's report-form facts; None: no result yet
+    date: datetime.date | None = None  # the optional ``date`` column: the fixture's day, else its round's
     # What the game's layers read from their own columns: (columns, parsed) pairs.
     extras: tuple[tuple[layers.ImportColumns, object], ...] = ()
 
@@ -86,13 +91,25 @@ class ImportRow:
         return self.facts is not None
 
 
+def separator(header: str) -> str:
+    """The file's field separator, from its header: a semicolon where the header
+    has more of them than commas (a spreadsheet saved as CSV in a country whose
+    decimal mark is the comma, as European Excel does), else a comma (issue 21.5)."""
+    return ";" if header.count(";") > header.count(",") else ","
+
+
 def csv_lines(lines: Iterable[str], *, required: Sequence[str], optional: Sequence[str] = ()):
-    """Every import's reading of a CSV text (an open file or a list of lines): the
-    header (line 1) must hold each of ``required`` once and nothing but them and
+    """Every import's reading of a CSV text (an open file or a list of lines),
+    separated by commas or semicolons (``separator``), a byte-order mark before the
+    header ignored: the header (line 1) must hold each of ``required`` once and nothing but them and
     ``optional``, matched by name whatever the case; then each line that is not
     empty as (its line number, its stripped values by column), a line with more or
     fewer fields than the header refused. Pure: no database."""
-    reader = csv.DictReader(lines, restkey="\0extra")
+    lines = iter(lines)
+    first = next(lines, "")
+    if isinstance(first, str) and first.startswith("\ufeff"):  # a byte-order mark read as text
+        first = first[1:]
+    reader = csv.DictReader(itertools.chain([first], lines), restkey="\0extra", delimiter=separator(first))
     try:
         header = reader.fieldnames
     except csv.Error as error:  # a header field past the csv module's 128 KB (issue 19.9)
@@ -142,7 +159,7 @@ def read_rows(lines: Iterable[str], *, rules: GameRules) -> list[ImportRow]:
     empty are skipped. The game's layers may add optional columns
     (``layers.import_columns``)."""
     extras = layers.import_columns(rules.system)
-    optional = tuple(column for extra in extras for column in extra.columns)
+    optional = (DATE_COLUMN, *(column for extra in extras for column in extra.columns))
     return [
         parse_row(values, line, rules=rules, extras=extras)
         for line, values in csv_lines(lines, required=required_columns(rules), optional=optional)
@@ -184,7 +201,27 @@ def parse_row(
     return ImportRow(
         line=line, league=league, round=round_number, home=home, away=away, status=status,
         abandoned=status in rules.import_abandoned, facts=facts, extras=tuple(parsed),
+        date=_date(values, line),
     )
+
+
+def _date(values: Mapping[str, str], line: int) -> datetime.date | None:
+    """The line's ``date`` (YYYY-MM-DD, DD/MM/YYYY or DD.MM.YYYY) within
+    league/datebounds.py's range, or None when the column is absent or empty."""
+    text = values.get(DATE_COLUMN, "")
+    if not text:
+        return None
+    for pattern in DATE_FORMATS:
+        try:
+            day = datetime.datetime.strptime(text, pattern).date()
+        except ValueError:
+            continue
+        try:
+            validate_match_date(day)
+        except ValidationError as error:
+            raise BadRow(line, f"the date {shown(text)}: {' '.join(error.messages)}") from None
+        return day
+    raise BadRow(line, f"the date {shown(text)} is not a date; write it as YYYY-MM-DD (or DD/MM/YYYY)")
 
 
 def check_rows(rows: Iterable[ImportRow], *, rules: GameRules) -> None:

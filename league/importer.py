@@ -20,6 +20,7 @@ A game's layer's own columns (``league.layers.ImportColumns``, the Big League's
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -31,8 +32,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 
-from league import datebounds, notifications, plaintext, services, versions
-from league.import_files import BadRow, ImportRow, check_rows, required_columns, verdict_for
+from league import datebounds, layers, notifications, plaintext, services, versions
+from league.import_files import DATE_COLUMN, BadRow, ImportRow, check_rows, read_rows, required_columns, verdict_for
 from league.models import Coach, Entry, Fixture, League, Result, Round, Season
 from league.rules import GAMES, GameRules
 
@@ -49,7 +50,7 @@ def game_for_header(columns: Iterable[str], league_name: str = "") -> str | None
         league = find_league(slugify(league_name), league_name, 2)
         if league is not None and league.game_system in GAMES:
             return league.game_system
-    given = {(column or "").strip().lower() for column in columns}
+    given = {(column or "").strip().lower() for column in columns} - {DATE_COLUMN}
     matches = [system for system, cls in GAMES.items() if set(required_columns(cls())) == given]
     return matches[0] if len(matches) == 1 else None
 
@@ -125,9 +126,31 @@ def coach_entries(*, season: Season, names: Sequence[str], by) -> dict[str, tupl
     return {name: (held[coach.pk], created, coach.pk in new) for name, (coach, created) in coaches.items()}
 
 
+NAME_AN_ORGANISER = (
+    "Name the organiser the import is recorded by with --by USERNAME: they become the organiser of a league the "
+    "file creates, and must organise a league it names that exists (an import without one made a league no "
+    "organiser could reach). No account yet? Sign up on the site, or run manage.py createsuperuser"
+)
+
+
+def organiser_named(username: str | None):
+    """The account a command imports as (issue 21.5: always a named organiser,
+    as on the web, where the uploader is the importer); ``ImportRefused`` saying how
+    to name one otherwise."""
+    if not username:
+        raise ImportRefused(NAME_AN_ORGANISER)
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise ImportRefused(f"There is no user {username!r}. {NAME_AN_ORGANISER}")
+    if not user.is_active:
+        raise ImportRefused(f"The account {username!r} is deactivated and cannot organise a league")
+    return user
+
+
 def system_user():
-    """The account imports act as when no organiser is named: it cannot log in, and
-    it appears as "importer" in each imported fixture's history."""
+    """An account that cannot log in, for tools that import without a person
+    (the benchmark, bench/): imports from the site and the commands name an
+    organiser (``organiser_named``)."""
     user, created = get_user_model().objects.get_or_create(username=SYSTEM_USERNAME, defaults={"is_active": False})
     if created:
         user.set_unusable_password()
@@ -140,7 +163,7 @@ def import_rows(
     rows: list[ImportRow],
     *,
     rules: GameRules,
-    by=None,
+    by,
     season_name: str = DEFAULT_SEASON,
     start_date: datetime.date | None = None,
     source: str = "import",
@@ -148,15 +171,13 @@ def import_rows(
     """Write checked rows of ``rules``' game: everything or, on the first problem,
     nothing.
 
-    ``by`` is the organiser the results are recorded by; without one the system
-    user "importer" is used and made organiser of the leagues it creates. A league
+    ``by`` is the organiser the results are recorded by, made organiser of the
+    leagues the rows create (issue 21.5: never a league nobody organises). A league
     that already exists must be of the same game and organised by ``by``. The
     season is found by name or created starting on ``start_date`` (default today);
     round n is dated start + cadence * (n - 1).
     """
     check_season_options(season_name, start_date)
-    if by is None:
-        by = system_user()
     summary = ImportSummary()
     by_slug: dict[str, list[ImportRow]] = {}
     for row in rows:
@@ -285,14 +306,31 @@ def _import_league(slug, rows, *, game: GameRules, by, season_name, start_date, 
         _call(rows[0], services.record_results_in_bulk, season=season, items=items, by=by)
     elif missing or summary.fixtures:
         versions.bump(Q(pk=season.pk))  # bulk writes send no signals
-    for row, fixture in zip(rows, fixtures):
+    _apply_extras(rows, fixtures, season=season, by=by, source=source)
+
+
+def _apply_extras(rows: list[ImportRow], fixtures: list[Fixture], *, season: Season, by, source: str) -> None:
+    """The layers' figures for each line (the Big League's CP), after every result
+    (and whatever hangs off its approval) is written: each layer's columns for the
+    whole file at once where it has a bulk path (issue 23), else line by line."""
+    wanted = [(row, fixture) for row, fixture in zip(rows, fixtures) if row.extras]
+    if not wanted:
+        return
+    results = {r.fixture_id: r for r in Result.objects.filter(fixture__in=[fixture for _, fixture in wanted])}
+    by_extra: dict[layers.ImportColumns, list[layers.ImportedLine]] = {}
+    for row, fixture in wanted:
+        result = results[fixture.pk]
+        result.fixture = fixture  # its round and season already loaded
         for extra, parsed in row.extras:
-            # The layer's figures for this line, after its result (and whatever
-            # hangs off its approval) is written.
-            _call(
-                row, extra.apply, parsed,
-                result=Result.objects.get(fixture=fixture), by=by, source=f"{source}, line {row.line}",
+            by_extra.setdefault(extra, []).append(
+                layers.ImportedLine(line=row.line, parsed=parsed, result=result, source=f"{source}, line {row.line}")
             )
+    for extra, lines in by_extra.items():
+        if extra.apply_all is not None:
+            call_service(lines[0].line, extra.apply_all, lines, season=season, by=by)
+            continue
+        for line in lines:
+            call_service(line.line, extra.apply, line.parsed, result=line.result, by=by, source=line.source)
 
 
 def _fixture(row: ImportRow, rnd: Round, entries, existing: list[Fixture], summary: ImportSummary) -> Fixture:
@@ -312,7 +350,7 @@ def _fixture(row: ImportRow, rnd: Round, entries, existing: list[Fixture], summa
                     f"{entry.coach.name} already {meeting} in round {rnd.number} of {rnd.season.name} "
                     f"({fixture}), so cannot play {row.away if entry is home else row.home}",
                 )
-    fixture = Fixture(round=rnd, home=home, away=away, date=rnd.date,
+    fixture = Fixture(round=rnd, home=home, away=away, date=row.date or rnd.date,
                       stage=Fixture.stage_between(home, away, Fixture.Stage.REGULAR))  # DB-5a
     existing.append(fixture)
     summary.fixtures += 1
@@ -370,3 +408,101 @@ def call_service(line: int, service, *args, **kwargs):
 
 def _call(row: ImportRow, service, *args, **kwargs):
     return call_service(row.line, service, *args, **kwargs)
+
+
+# The web import (issue 21.5): a preview that writes nothing, then the same import ---
+
+
+MAX_UPLOAD_BYTES = 512 * 1024  # a 40-coach double round robin is about 70 KB
+PREVIEW_LINES = 10
+
+
+class ImportChanged(Exception):
+    """The confirmed import would not write what its preview showed: the league
+    changed in between."""
+
+
+class _Undo(Exception):
+    """Rolls a preview back, carrying what it would have written."""
+
+    def __init__(self, summary: ImportSummary):
+        self.summary = summary
+
+
+@dataclass(frozen=True)
+class PreviewLine:
+    line: int
+    round: int
+    home: str
+    away: str
+    status: str
+    result: str  # the result as the site shows it, or "" for a scheduled match
+    date: datetime.date | None
+
+
+def read_upload(data: bytes) -> str:
+    """An uploaded file's text: UTF-8 with or without a byte-order mark, or a
+    refusal at line 1 with how to save it."""
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise BadRow(1, f"the file is {len(data) // 1024} KB; a file of at most {MAX_UPLOAD_BYTES // 1024} KB "
+                        f"can be imported at once: split it by rounds")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise BadRow(1 + data[: error.start].count(b"\n"),
+                     "the file is not UTF-8 text; save the spreadsheet as \"CSV UTF-8\"") from None
+
+
+def rows_for_league(text: str, *, league: League) -> list[ImportRow]:
+    """The rows of a results file for ``league``'s game, each naming ``league``
+    (the first that names another is refused with its line)."""
+    rows = read_rows(text.splitlines(keepends=True), rules=GAMES[league.game_system]())
+    if not rows:
+        raise BadRow(2, "the file has a header but no rows")
+    names = {league.name.lower()}
+    for row in rows:
+        if row.league.lower() in names:
+            continue
+        found = find_league(row.slug, row.league, row.line)
+        if found is None or found.pk != league.pk:
+            raise BadRow(row.line, f"the line is for the league {row.league}; this page imports into {league.name} only")
+        names.add(row.league.lower())
+    return rows
+
+
+def preview_import(rows: list[ImportRow], *, league: League, by, season_name: str,
+                   start_date: datetime.date | None) -> tuple[ImportSummary, list[PreviewLine]]:
+    """What importing ``rows`` would write, found by importing them and rolling
+    back: the counts are exactly those the confirmed import writes while the
+    league does not change. Raises ``BadRow`` or ``ImportRefused`` as the import
+    would, having written nothing."""
+    rules = league.rules
+    try:
+        with transaction.atomic():
+            raise _Undo(import_rows(rows, rules=rules, by=by, season_name=season_name, start_date=start_date,
+                                    source="upload"))
+    except _Undo as undone:
+        summary = undone.summary
+    lines = [
+        PreviewLine(line=row.line, round=row.round, home=row.home, away=row.away, status=row.status, date=row.date,
+                    result=rules.summary(verdict_for(row, rules=rules)) if row.has_result else "")
+        for row in rows[:PREVIEW_LINES]
+    ]
+    return summary, lines
+
+
+@transaction.atomic
+def confirm_import(rows: list[ImportRow], *, league: League, by, season_name: str, start_date: datetime.date | None,
+                   expected: dict, source: str) -> ImportSummary:
+    """Import ``rows`` into ``league`` if that writes what the preview showed
+    (``expected``, the preview's ``ImportSummary`` as a dict); else nothing is
+    written and ``ImportChanged`` is raised."""
+    summary = import_rows(rows, rules=league.rules, by=by, season_name=season_name, start_date=start_date,
+                          source=source)
+    if summary_dict(summary) != expected:
+        raise ImportChanged(f"{league.name} changed since the preview; nothing was imported. Preview the file again.")
+    return summary
+
+
+def summary_dict(summary: ImportSummary) -> dict:
+    return dataclasses.asdict(summary)

@@ -50,11 +50,27 @@ class ImportColumns:
     (``league.import_files`` adds the line number). ``apply`` runs in the import's
     transaction after the line's result is written; it raises ``ValidationError``
     to refuse the line.
+
+    ``apply_all``, when given, does what ``apply`` does for every line of a
+    season's import at once (issue 23: the bulk path, a fixed number of queries
+    whatever the lines), given ``ImportedLine``s in file order; it raises
+    ``league.import_files.BadRow`` naming the line it refuses.
     """
 
     columns: tuple[str, ...]
     parse: Callable[[Mapping[str, str]], Any]
     apply: Callable[..., None]  # (parsed, *, result, by, source) -> None
+    apply_all: Callable[..., None] | None = None  # (lines, *, season, by) -> None
+
+
+@dataclass(frozen=True)
+class ImportedLine:
+    """One import line's parsed layer columns with the result it was applied to."""
+
+    line: int
+    parsed: Any
+    result: Any  # league.models.Result, its fixture and round loaded
+    source: str  # "results.csv, line 7"
 
 
 @dataclass(frozen=True)

@@ -121,7 +121,7 @@ SECURE_PROXY_SSL_HEADER = tuple(_proxy_header) if _proxy_header else None
 SECURE_REDIRECT_EXEMPT = [r"^health/$"]
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "league.apps.CockpitAdminConfig",  # django.contrib.admin, its index grouped (issue 21.6)
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

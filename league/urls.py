@@ -6,7 +6,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from league import converters  # noqa: F401  registers <id:...> before the patterns below
-from league import account_forms, account_views, errors, offline, organiser_views, result_views, setup_views, views
+from league import account_forms, account_views, errors, import_views, offline, organiser_views, result_views, setup_views, views
 
 league_patterns = [
     path("", views.league_list, name="league_list"),
@@ -32,6 +32,7 @@ league_patterns = [
          name="checklist_next_season"),
     path("leagues/<slug:slug>/organiser/friendly/", organiser_views.add_friendly, name="add_friendly"),
     path("leagues/<slug:slug>/organiser/lockouts/", organiser_views.organiser_lockouts, name="organiser_lockouts"),
+    path("leagues/<slug:slug>/import/", import_views.league_import, name="league_import"),  # issue 21.5
     path(
         "leagues/<slug:slug>/organiser/lockouts/<id:coach_id>/unlock/", organiser_views.unlock_coach,
         name="unlock_coach",

@@ -97,3 +97,14 @@ class ResultFactory(factory.django.DjangoModelFactory):
     summary = factory.LazyAttribute(lambda r: f"{r.home_score} – {r.away_score}")
     status = Result.Status.APPROVED
     approved_at = factory.LazyFunction(lambda: datetime.datetime(2026, 9, 8, 20, 0, tzinfo=datetime.timezone.utc))
+
+
+def with_organiser(args) -> tuple:
+    """An import command's arguments with an organiser named (issue 21.5: the
+    commands require ``--by``): ``importing``, made on first use, unless the test
+    names one itself."""
+    args = tuple(args)
+    if "--by" in args:
+        return args
+    UserFactory(username="importing")
+    return (*args, "--by", "importing")

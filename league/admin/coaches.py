@@ -9,6 +9,7 @@ from django.db.models import Q
 
 from league.admin_scoping import CheckedModelForm, OrganiserScopedAdmin, organised_leagues
 from league.models import Coach, Entry
+from league import admin_cockpit as cockpit
 
 
 class CoachAdminForm(CheckedModelForm):
@@ -35,6 +36,8 @@ class CoachAdminForm(CheckedModelForm):
 class CoachAdmin(OrganiserScopedAdmin):
     """Coaches are shared between leagues: an organiser sees those with an entry in
     one of their leagues and those they created (a new coach has no entry yet)."""
+    cockpit_group = cockpit.EVERYDAY  # issue 21.6
+    cockpit_rank = cockpit.COACHES
 
     list_display = ["name", "email", "user"]
     list_select_related = ["user"]

@@ -11,6 +11,7 @@ from league.admin.forms import RearrangeForm, ReasonForm, _game_rules, _record, 
 from league.admin_scoping import BoundedInlineMixin, CheckedModelForm, OrganiserScopedAdmin, ScopedRelatedFilter, is_id
 from league.forms import abandon_form_class
 from league.models import Fixture, ResultEvent, Round, Season
+from league import admin_cockpit as cockpit
 
 
 class FixtureInline(BoundedInlineMixin, admin.TabularInline):
@@ -48,6 +49,8 @@ def _result_status(fixture: Fixture) -> str:
 
 @admin.register(Round)
 class RoundAdmin(OrganiserScopedAdmin):
+    cockpit_group = cockpit.EVERYDAY  # issue 21.6
+    cockpit_rank = cockpit.ROUNDS
     league_lookup = "season__league"
     list_display = ["__str__", "season", "date", "fixture_count"]
     list_filter = [("season", ScopedRelatedFilter)]
@@ -142,6 +145,8 @@ class FixtureAdmin(OrganiserScopedAdmin):
     """Fixtures come from "Generate fixtures" (or are added one by one); once made,
     a fixture changes only through the actions, so the history and the coaches'
     emails (GB-5) are never skipped: its change page is read-only."""
+    cockpit_group = cockpit.EVERYDAY  # issue 21.6
+    cockpit_rank = cockpit.FIXTURES
 
     league_lookup = "round__season__league"
     form = FixtureAddForm

@@ -13,6 +13,7 @@ from league import season_entrants, season_services
 from league.scheduling import MAX_DIVISIONS
 from league.admin_scoping import BoundedInlineMixin, OrganiserScopedAdmin, OrganiserScopedInline, ScopedRelatedFilter, error_text
 from league.models import Division, Entry, League, Season
+from league import admin_cockpit as cockpit
 
 
 @admin.register(League)
@@ -20,6 +21,8 @@ class LeagueAdmin(OrganiserScopedAdmin):
     """Only a superuser chooses organisers: the widget would list every account of
     the site, and an organiser could hand their league to anyone. An organiser who
     adds a league becomes its organiser (``save_related``)."""
+    cockpit_group = cockpit.EVERYDAY  # issue 21.6
+    cockpit_rank = cockpit.LEAGUES
 
     league_lookup = ""
     list_display = ["name", "slug", "game_system"]
@@ -115,6 +118,8 @@ class EntryInline(OrganiserScopedInline, admin.TabularInline):
 
 @admin.register(Season)
 class SeasonAdmin(OrganiserScopedAdmin):
+    cockpit_group = cockpit.EVERYDAY  # issue 21.6
+    cockpit_rank = cockpit.SEASONS
     league_lookup = "league"
     list_display = ["name", "league", "start_date", "cadence_days", "double_round_robin", "entry_count", "round_count"]
     list_filter = [("league", ScopedRelatedFilter)]
@@ -176,6 +181,8 @@ class SeasonAdmin(OrganiserScopedAdmin):
 @admin.register(Entry)
 class EntryAdmin(OrganiserScopedAdmin):
     form = EntryAdminForm
+    cockpit_group = cockpit.EVERYDAY  # issue 21.6
+    cockpit_rank = cockpit.ENTRIES
     league_lookup = "season__league"
     list_display = ["coach", "team", "season"]
     list_filter = [("season", ScopedRelatedFilter)]

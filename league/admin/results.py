@@ -12,6 +12,7 @@ from league import services
 from league.admin.forms import OverrideReasonForm, ReasonForm, _game_rules, _record, _result_form_class
 from league.admin_scoping import OrganiserScopedAdmin, ScopedRelatedFilter, error_text
 from league.models import Result, Season
+from league import admin_cockpit as cockpit
 
 
 class AttentionFilter(admin.SimpleListFilter):
@@ -54,6 +55,8 @@ class ResultAdmin(OrganiserScopedAdmin):
     through the actions; the change page is read-only so no score changes without a
     reason in the history (GB-8). Entering a result for a fixture is the Fixture
     action "Enter or correct the result"."""
+    cockpit_group = cockpit.EVERYDAY  # issue 21.6
+    cockpit_rank = cockpit.RESULTS
 
     league_lookup = "fixture__round__season__league"
     list_display = ["fixture", "summary", "outcome", "status", "dispute_reason", "season"]

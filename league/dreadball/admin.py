@@ -14,6 +14,7 @@ from league.admin_scoping import BoundedInlineMixin, SuperuserEditsAdminMixin
 from league.dreadball.models import DreadBallResult, DreadBallTeam, PublishedPlayer, RosterPlayer, TeamType
 from league.dreadball.services import give_published_roster, name_entry
 from league.models import League
+from league import admin_cockpit as cockpit
 
 
 def enters_rosters(user, obj=None) -> bool:
@@ -86,6 +87,8 @@ class RosterPlayerInline(OrganiserScopedInline, admin.TabularInline):
 
 @admin.register(DreadBallTeam)
 class DreadBallTeamAdmin(OrganiserScopedAdmin):
+    cockpit_group = cockpit.EVERYDAY  # issue 21.6
+    cockpit_rank = cockpit.TEAMS
     league_lookup = "entry__season__league"
     list_display = ["name", "team_type", "entry", "season"]
     list_filter = ["team_type"]

@@ -26,6 +26,7 @@ from league.dungeonbowl.models import (
 )
 from league.models import Division, League, Season
 from league.words import thousands
+from league import admin_cockpit as cockpit
 
 
 def gold(field: str, description: str, *, signed: bool = False):
@@ -183,6 +184,8 @@ class NewTeamAdminForm(CheckedModelForm):
 class TeamAdmin(OrganiserScopedAdmin):
     """The organiser's view of the teams: founded here or by the coach, drafted on
     the site, entered in a season with the action (DB-1, DB-2)."""
+    cockpit_group = cockpit.EVERYDAY  # issue 21.6
+    cockpit_rank = cockpit.TEAMS
 
     league_lookup = "league"
     list_display = ["name", "league", "college", "coach", "rerolls", "draft_state"]
@@ -313,6 +316,7 @@ class PlayerAdmin(OrganiserScopedAdmin):
 
 @admin.register(TreasuryLine)
 class TreasuryLineAdmin(ReadOnlyAdminMixin, OrganiserScopedAdmin):
+    cockpit_group = cockpit.LEDGERS  # issue 21.6
     league_lookup = "team__league"
     list_display = ["created_at", "team", "kind", gold("amount", "amount", signed=True), "reason"]
     list_filter = ["kind"]
@@ -325,6 +329,7 @@ class TreasuryLineAdmin(ReadOnlyAdminMixin, OrganiserScopedAdmin):
 
 @admin.register(DiceRoll)
 class DiceRollAdmin(ReadOnlyAdminMixin, OrganiserScopedAdmin):
+    cockpit_group = cockpit.LEDGERS  # issue 21.6
     league_lookup = "league"
     list_display = ["created_at", "league", "team", "purpose", "dice", "values", "source", "entered_by"]
     list_filter = ["purpose", "source"]

@@ -36,7 +36,6 @@ from league.dungeonbowl.models import GAME_SYSTEM, College, DungeonBowlSettings,
 from league.import_files import BadRow, csv_lines, text_field
 from league.importer import (
     DEFAULT_SEASON, ImportRefused, Summary, call_service, check_season_options, coach_for_name, find_league,
-    system_user,
 )
 from league.rules.importing import shown
 from league.models import Coach, Division, Entry, League, Season
@@ -148,11 +147,11 @@ def _check_divisions(teams: list[TeamLines]) -> None:
 
 
 @transaction.atomic
-def import_teams(teams: list[TeamLines], *, by=None, season_name: str = DEFAULT_SEASON,
+def import_teams(teams: list[TeamLines], *, by, season_name: str = DEFAULT_SEASON,
                  start_date=None) -> TeamImportSummary:
-    """Write the checked teams: everything or, on the first problem, nothing."""
+    """Write the checked teams: everything or, on the first problem, nothing.
+    ``by`` commissions the leagues the file creates (issue 21.5)."""
     check_season_options(season_name, start_date)
-    by = by or system_user()
     summary = TeamImportSummary()
     colleges = {c.name.lower(): c for c in College.objects.all()}
     by_league: dict[str, list[TeamLines]] = {}

@@ -13,6 +13,7 @@ from league.dungeonbowl.models import DiceRoll, Team, TreasuryLine
 from league.models import Fixture, Result, Season
 from league.standings import standings_for
 from tests.dungeonbowl.test_import_teams import eight_teams, league_file
+from tests.factories import with_organiser
 
 pytestmark = pytest.mark.django_db
 
@@ -33,13 +34,13 @@ def results_file(tmp_path, lines, name="results.csv"):
 
 def run(path, *args) -> str:
     out = StringIO()
-    call_command("import_results", str(path), *args, stdout=out)
+    call_command("import_results", str(path), *with_organiser(args), stdout=out)
     return out.getvalue()
 
 
 @pytest.fixture
 def teams(tmp_path):
-    call_command("import_teams", str(league_file(tmp_path, eight_teams())), stdout=StringIO())
+    call_command("import_teams", str(league_file(tmp_path, eight_teams())), *with_organiser(()), stdout=StringIO())
     return {team.name: team for team in Team.objects.all()}
 
 
@@ -66,7 +67,7 @@ def test_results_are_approved_with_their_post_game_sequence(tmp_path, teams):
     assert app_roll.source == "app" and gained["Team 6"] == max(app_roll.values) * 10_000 + 20_000
     assert (gained["Team 7"], gained["Team 8"]) == (0, 0)
     table = DiceRoll.objects.get(team=teams["Team 1"], purpose="winnings")
-    assert (table.values, table.source, table.entered_by.username) == ([5, 3], "table", "importer")
+    assert (table.values, table.source, table.entered_by.username) == ([5, 3], "table", "importing")
 
     rows = {row.team: row for row in standings_for(Season.objects.get(name="Imported"))}
     assert (rows["Team 1"].lp, rows["Team 1"].stats["cas_for"], rows["Team 2"].stats["cas_for"]) == (3, 2, 1)

@@ -8,6 +8,7 @@ from django.core.management import CommandError, call_command
 
 from league.dungeonbowl.models import Player, Team, TeamSeason, TreasuryLine
 from league.models import Coach, Division, Entry, League, Season
+from tests.factories import with_organiser
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +42,7 @@ def run(path) -> str:
     from io import StringIO
 
     out = StringIO()
-    call_command("import_teams", str(path), stdout=out)
+    call_command("import_teams", str(path), *with_organiser(()), stdout=out)
     return out.getvalue()
 
 

@@ -20,7 +20,7 @@ from league.standings import standings_for
 from tests.dungeonbowl.builders import db_league, db_season, db_team
 from tests.dungeonbowl.playoff_builders import facts
 from tests.dungeonbowl.test_import_teams import eight_teams, league_file, team_lines
-from tests.factories import CoachFactory, SeasonFactory, UserFactory
+from tests.factories import CoachFactory, SeasonFactory, UserFactory, with_organiser
 
 pytestmark = pytest.mark.django_db
 
@@ -62,7 +62,7 @@ def test_db1_a_teams_import_of_three_teams_is_refused_and_writes_nothing(tmp_pat
     lines = eight_teams()[: 11 * 3]  # Teams 1 to 3, no divisions
     lines = [line.replace(",North,", ",,") for line in lines]
     with pytest.raises(CommandError, match=r"line 34: A Dungeon Bowl league has at least 4 teams \(DB-1\)"):
-        call_command("import_teams", str(league_file(tmp_path, lines)), stdout=StringIO())
+        call_command("import_teams", str(league_file(tmp_path, lines)), *with_organiser(()), stdout=StringIO())
     assert not Season.objects.exists() and not Entry.objects.exists()
 
 
@@ -109,10 +109,10 @@ def test_db2_a_teams_import_of_6_and_4_is_refused(tmp_path):
     lines = eight_teams() + team_lines("Team 9", "Coach 9", "College of Fire", "North") + team_lines(
         "Team 10", "Coach 10", "College of Shadows", "North")
     with pytest.raises(CommandError, match="split 5/5, not 6/4"):
-        call_command("import_teams", str(league_file(tmp_path, lines)), stdout=StringIO())
+        call_command("import_teams", str(league_file(tmp_path, lines)), *with_organiser(()), stdout=StringIO())
     assert not Entry.objects.exists()
     fair = eight_teams() + team_lines("Team 9", "Coach 9", "College of Fire", "North")
-    call_command("import_teams", str(league_file(tmp_path, fair, "fair.csv")), stdout=StringIO())
+    call_command("import_teams", str(league_file(tmp_path, fair, "fair.csv")), *with_organiser(()), stdout=StringIO())
     assert sorted(d.entries.count() for d in Division.objects.all()) == [4, 5]
 
 

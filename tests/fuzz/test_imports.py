@@ -19,6 +19,7 @@ from league.rules import GAMES as RULES
 from tests.fuzz.conftest import Attempt
 from tests.fuzz.test_forms import DATES, NUMBERS, TEXT
 from tests.world import GAMES
+from tests.factories import with_organiser
 
 NAMES = st.sampled_from(["Fuzz League", "Harbour Lights Big League", "Neon Dome DreadBall League",
                          "Altdorf Colleges Dungeon Bowl League", "Ada Blackwater", "Dana Voss", "Hilde Brandt",
@@ -72,7 +73,7 @@ def _import(tmp_path, text: str, command: str, *args: str) -> str | None:
     note(text[:3000])
     with Attempt() as attempt:
         try:
-            call_command(command, str(path), *args, stdout=io.StringIO(), stderr=io.StringIO())
+            call_command(command, str(path), *with_organiser(args), stdout=io.StringIO(), stderr=io.StringIO())
             refused = None
         except CommandError as error:
             refused = str(error)

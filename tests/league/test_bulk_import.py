@@ -7,19 +7,22 @@ a fixed number of queries per result (no per-result query grows with the season)
 
 from __future__ import annotations
 
+import dataclasses
 from io import StringIO
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from campaigns.balances import active_lines
 from campaigns.models import CampaignPointLine, FavourLine, MomentUnlock
-from league import import_files, importer, services
+from league import import_files, importer, layers, services
 from league.models import Season
 from league.scheduling import round_robin
 from league.standings import compute_standings
+from tests.factories import with_organiser
 
 pytestmark = pytest.mark.django_db
 
@@ -43,32 +46,54 @@ def one_by_one(rows):
     return record
 
 
-def import_text(text: str, game: str, *, monkeypatch=None) -> None:
+def line_by_line_layers(monkeypatch) -> None:
+    """The layers' import columns without their bulk path: each line's figures
+    through ``apply`` in turn (the Big League's ``record_match_cp``), the oracle
+    of issue 23."""
+    plain = [
+        layer if layer.import_columns is None
+        else dataclasses.replace(layer, import_columns=dataclasses.replace(layer.import_columns, apply_all=None))
+        for layer in layers.layers()
+    ]
+    monkeypatch.setattr(layers, "_LAYERS", plain)
+
+
+def import_text(text: str, game: str, *, monkeypatch=None, by=None) -> None:
     rules = import_files.rules_for(game)
     rows = import_files.read_rows(text.splitlines(keepends=True), rules=rules)
     if monkeypatch is not None:
         monkeypatch.setattr(services, "record_results_in_bulk", one_by_one(rows))
-    importer.import_rows(rows, rules=rules)
+        line_by_line_layers(monkeypatch)
+    importer.import_rows(rows, rules=rules, by=by or importer_user())
     if monkeypatch is not None:
         monkeypatch.undo()
 
 
-def guild_ball_file(league: str, coaches: int = 6) -> str:
+def importer_user():
+    """The organiser who imports (issue 21.5: an import names one)."""
+    return get_user_model().objects.get_or_create(username="organiser-importing")[0]
+
+
+def guild_ball_file(league: str, coaches: int = 6, *, cp: bool = False) -> str:
     """A double round robin with wins, losses and an abandoned match; one round-1
-    line comes last, so one-by-one approval reworks later rounds' GB-18 lines."""
+    line comes last, so one-by-one approval reworks later rounds' GB-18 lines.
+    ``cp``: with the Big League's ``home_cp,away_cp`` columns (GB-11), some empty,
+    some zero, enough to reach Moments (GB-13)."""
     names = [f"Coach {i}" for i in range(coaches)]
     lines = []
     for number, pairs in enumerate(round_robin(names, double=True, seed=3), start=1):
         for i, (home, away) in enumerate(pairs):
             if home is None or away is None:
                 continue
+            gained = f",{(number * 3 + i) % 7 or ''},{(number + i * 5) % 4}" if cp else ""
             if (number + i) % 5 == 0:
-                lines.append(f"{league},{number},{home},{away},,,abandoned")
+                lines.append(f"{league},{number},{home},{away},,,abandoned{gained}")
             else:
                 scores = (12, i + number % 9) if (number * 7 + i) % 3 else (number % 11, 13)
-                lines.append(f"{league},{number},{home},{away},{scores[0]},{scores[1]},played")
+                lines.append(f"{league},{number},{home},{away},{scores[0]},{scores[1]},played{gained}")
     lines.append(lines.pop(0))
-    return "league,round,home,away,home_vp,away_vp,status\n" + "\n".join(lines) + "\n"
+    header = "league,round,home,away,home_vp,away_vp,status" + (",home_cp,away_cp" if cp else "")
+    return header + "\n" + "\n".join(lines) + "\n"
 
 
 def guild_ball_state(league: str) -> dict:
@@ -97,6 +122,54 @@ def test_guild_ball_bulk_import_equals_one_by_one_approval(monkeypatch):
     bulk, single = guild_ball_state("Bulk Cup"), guild_ball_state("Single Cup")
     assert bulk["favours"] and bulk["moments"]  # the campaign did derive something
     assert bulk == single
+
+
+def test_guild_ball_bulk_import_with_cp_columns_equals_one_by_one_approval(monkeypatch):
+    """Issue 23: the CP columns go in bulk too (campaigns.imports.record_cp_in_bulk),
+    giving the CP lines, Favours and Moments of each line through
+    ``record_match_cp`` after one-by-one approval (GB-11, GB-13, GB-18)."""
+    import_text(guild_ball_file("Bulk Cup", cp=True), "guildball")
+    import_text(guild_ball_file("Single Cup", cp=True), "guildball", monkeypatch=monkeypatch)
+    bulk, single = guild_ball_state("Bulk Cup"), guild_ball_state("Single Cup")
+    imported = [line for line in bulk["cp"] if line[2] == "adjustment"]
+    assert len(imported) > 20 and any(threshold > 0 for _, threshold in bulk["moments"])
+    assert bulk == single
+    # Who recorded them, and the same file again adds nothing (idempotent, GB-11).
+    assert set(CampaignPointLine.objects.filter(kind="adjustment").values_list("created_by__username", flat=True)) == {
+        "organiser-importing"}
+    import_text(guild_ball_file("Bulk Cup", cp=True), "guildball")
+    assert guild_ball_state("Bulk Cup") == bulk
+
+
+def test_bulk_cp_refuses_a_changed_figure_with_its_line_and_writes_nothing():
+    text = guild_ball_file("Changed Cup", coaches=4, cp=True)
+    import_text(text, "guildball")
+    before = CampaignPointLine.objects.count()
+    lines = text.splitlines()
+    number, line = next((n, l) for n, l in enumerate(lines) if n and l.split(",")[-2])
+    fields = line.split(",")
+    fields[-2] = str(int(fields[-2]) + 1)
+    lines[number] = ",".join(fields)
+    with pytest.raises(import_files.BadRow, match=f"line {number + 1}: .*already has .* CP imported"):
+        import_text("\n".join(lines) + "\n", "guildball")
+    assert CampaignPointLine.objects.count() == before
+
+
+def test_cp_import_queries_do_not_grow_with_the_rows():
+    """Issue 23: the CP columns cost a fixed number of queries whatever the number
+    of lines (24,585 queries for 780 lines before): 4 coaches (12 lines) and 12
+    coaches (132 lines) differ only by what finding or making the coaches costs."""
+    counts = {}
+    importer_user()  # made before counting
+    for coaches in (4, 12):
+        text = guild_ball_file(f"Flat {coaches}", coaches=coaches)
+        with CaptureQueriesContext(connection) as plain:
+            import_text(text, "guildball")
+        with CaptureQueriesContext(connection) as with_cp:
+            import_text(guild_ball_file(f"Flat CP {coaches}", coaches=coaches, cp=True), "guildball")
+        counts[coaches] = (len(plain), len(with_cp))
+    # What the CP columns add is the same at 12 and 132 lines.
+    assert counts[4][1] - counts[4][0] == counts[12][1] - counts[12][0], counts
 
 
 def test_importing_the_same_file_again_changes_nothing_and_a_reported_match_is_approved(organiser):
@@ -154,7 +227,8 @@ def test_dungeon_bowl_bulk_import_equals_one_by_one_approval(tmp_path, monkeypat
 
     for league in ("Bulk Colleges", "Single Colleges"):
         teams = [line.replace("Reikland Colleges", league, 1) for line in eight_teams()]
-        call_command("import_teams", str(league_file(tmp_path, teams, name=f"{league}.csv")), stdout=StringIO())
+        call_command("import_teams", str(league_file(tmp_path, teams, name=f"{league}.csv")), *with_organiser(()),
+                     stdout=StringIO())
     import_text(dungeon_bowl_results("Bulk Colleges"), "dungeonbowl")
     import_text(dungeon_bowl_results("Single Colleges"), "dungeonbowl", monkeypatch=monkeypatch)
     bulk, single = dungeon_bowl_state("Bulk Colleges"), dungeon_bowl_state("Single Colleges")

@@ -136,7 +136,7 @@ def test_benchmark_import_file_and_its_bulk_floor_hold_the_same_rows():
     text = import_csv(4, league="Bench Import")
     assert len(text.splitlines()) == 1 + 12  # GB-4: a double round robin of 4 coaches
     rules = rules_for("guildball")
-    import_rows(read_rows(text.splitlines(keepends=True), rules=rules), rules=rules)
+    import_rows(read_rows(text.splitlines(keepends=True), rules=rules), rules=rules, by=system_user())
     assert bulk_insert_csv(text, by=system_user()) == 12
     imported = sorted(Result.objects.filter(fixture__round__season__league__slug="bench-import")
                       .values_list("fixture__round__number", "home_score", "away_score"))

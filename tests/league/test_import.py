@@ -13,7 +13,7 @@ from league import layers, services
 from league.models import Coach, Entry, Fixture, League, Result, ResultEvent, Round, Season
 from league import layers
 from league.standings import standings_for
-from tests.factories import CoachFactory, EntryFactory, FixtureFactory, RoundFactory
+from tests.factories import CoachFactory, EntryFactory, FixtureFactory, RoundFactory, with_organiser
 
 HEADER = "league,round,home,away,home_vp,away_vp,status"
 
@@ -38,7 +38,7 @@ def write(tmp_path, lines, name="results.csv"):
 
 def run(path, *args):
     out = StringIO()
-    call_command("import_results", str(path), *args, stdout=out)
+    call_command("import_results", str(path), *with_organiser(args), stdout=out)
     return out.getvalue()
 
 
@@ -52,8 +52,7 @@ def test_import_creates_league_season_coaches_fixtures_and_approved_results(tmp_
 
     league = League.objects.get()
     assert (league.name, league.slug, league.game_system) == ("Harbour Cup", "harbour-cup", "guildball")
-    importer = get_user_model().objects.get(username="importer")
-    assert not importer.is_active and not importer.has_usable_password()
+    importer = get_user_model().objects.get(username="importing")  # the organiser named with --by (issue 21.5)
     assert league.is_organised_by(importer)
     season = Season.objects.get(league=league)
     assert season.name == "Imported" and season.start_date == datetime.date(2026, 9, 7)
@@ -148,8 +147,34 @@ def test_existing_league_and_coach_are_reused(tmp_path, league, organiser):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("by", [(), ("--by", "nobody-here")])
+def test_an_import_names_its_organiser_or_says_how(tmp_path, by):
+    """Issue 21.5: without --by the command refused to guess (an import as a system
+    user made a league no organiser could reach); it says how to name one."""
+    before = counts()
+    with pytest.raises(CommandError, match="Name the organiser the import is recorded by with --by USERNAME"):
+        call_command("import_results", str(write(tmp_path, GOOD)), *by, stdout=StringIO())
+    assert counts() == before and not League.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("sep", [",", ";"])
+def test_semicolons_a_byte_order_mark_and_a_date_column(tmp_path, sep, organiser):
+    """Issue 21.5: a file from European Excel (semicolons, a byte-order mark) with
+    the optional date column imports as the comma-separated one."""
+    lines = [HEADER + ",date", GOOD[1] + ",2026-09-08", GOOD[2] + ",09/09/2026", GOOD[4] + ","]
+    path = tmp_path / "excel.csv"
+    path.write_text("\n".join(line.replace(",", sep) for line in lines) + "\n", encoding="utf-8-sig")
+    run(path, "--start", "2026-09-07", "--by", organiser.username)
+    dates = sorted(Fixture.objects.values_list("home__coach__name", "date"))
+    assert dates == [("Brother Cask", datetime.date(2026, 9, 9)), ("Renée d'Arc", datetime.date(2026, 9, 14)),
+                     ("Zoë O'Brien", datetime.date(2026, 9, 8))]
+
+
+@pytest.mark.django_db
 def test_existing_league_needs_one_of_its_organisers(tmp_path, league, other_organiser):
     lines = [HEADER, "Midlands Big League,1,Zoë O'Brien,Renée d'Arc,12,0,played"]
+    with_organiser(())  # the account the default names exists before counting
     before = counts()
 
     for args in ([], ["--by", other_organiser.username]):
@@ -203,6 +228,7 @@ BAD_ROWS = [
 def test_a_bad_row_stops_the_import_and_writes_nothing(tmp_path, bad, line, reason):
     # The good first row would create the league; nothing of it may survive.
     lines = [HEADER, "Harbour Cup,1,Zoë O'Brien,Renée d'Arc,12,8,played", *bad, "Harbour Cup,2,Ann,Bea,,,scheduled"]
+    with_organiser(())  # the account the import names exists before counting
     before = counts()
 
     with pytest.raises(CommandError) as refused:

@@ -14,7 +14,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from league.models import Coach, Entry
-from tests.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory
+from tests.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory, with_organiser
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +32,7 @@ def victim(organiser, season):
 def import_file(tmp_path, lines, *args):
     path = tmp_path / "results.csv"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    call_command("import_results", str(path), *args, stdout=StringIO())
+    call_command("import_results", str(path), *with_organiser(args), stdout=StringIO())
 
 
 def test_an_import_by_rival_makes_its_own_coach_for_a_name_someone_else_has(tmp_path, victim, other_organiser):

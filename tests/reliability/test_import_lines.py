@@ -14,6 +14,7 @@ from django.apps import apps
 from django.core.management import CommandError, call_command
 
 from league.models import Coach, Fixture, League, Result, Round, Season
+from tests.factories import with_organiser
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +35,7 @@ def refused(tmp_path, command: str, lines: list[str], *args) -> str:
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     before = counts()
     with pytest.raises(CommandError) as error:
-        call_command(command, str(path), *args, stdout=StringIO())
+        call_command(command, str(path), *with_organiser(args), stdout=StringIO())
     assert counts() == before, "nothing is stored"
     message = str(error.value)
     assert "Traceback" not in message and len(message) < 600

@@ -16,7 +16,7 @@ from django.db.models import Q
 from campaigns.models import CampaignPointLine
 from league import versions
 from league.models import Coach, Fixture, League, Result, Season
-from tests.factories import LeagueFactory
+from tests.factories import LeagueFactory, with_organiser
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +34,7 @@ def refused(tmp_path, text: str, *args) -> str:
     path.write_text(text, encoding="utf-8")
     before = counts()
     with pytest.raises(CommandError) as error:
-        call_command("import_results", str(path), *args, stdout=StringIO())
+        call_command("import_results", str(path), *with_organiser(args), stdout=StringIO())
     assert counts() == before, "nothing is stored"
     message = str(error.value)
     assert len(message) < 600, message
@@ -87,7 +87,7 @@ def big_league_file(lines: int, coaches: int = 40) -> str:
 def test_a_big_league_file_of_260_lines_with_cp_imports(tmp_path):
     path = tmp_path / "big.csv"
     path.write_text(big_league_file(260), encoding="utf-8")
-    call_command("import_results", str(path), stdout=StringIO())
+    call_command("import_results", str(path), *with_organiser(()), stdout=StringIO())
     assert Result.objects.count() == 260
     assert CampaignPointLine.objects.filter(kind="adjustment").count() == 520
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import csv
 import datetime
+import itertools
 from pathlib import Path
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from league.import_files import BadRow, read_rows, required_columns, rules_for
-from league.importer import DEFAULT_SEASON, ImportRefused, game_for_header, import_rows
+from league.import_files import BadRow, read_rows, required_columns, rules_for, separator
+from league.importer import DEFAULT_SEASON, ImportRefused, game_for_header, import_rows, organiser_named
 from league.models import League
 from league.rules import GAMES, import_fallback
 
@@ -36,8 +36,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--by",
             metavar="USERNAME",
-            help="the organiser the results are recorded by (default: a system user 'importer', made "
-            "organiser of the leagues it creates)",
+            help="the organiser the results are recorded by, made organiser of the leagues the file creates "
+            "(required)",
         )
         parser.add_argument("--season", default=DEFAULT_SEASON, help=f"the season's name (default {DEFAULT_SEASON!r})")
         parser.add_argument(
@@ -50,12 +50,10 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         path = Path(options["file"])
         game = rules_for(options["game"] or self._guess_game(path))
-        by = None
-        if options["by"]:
-            try:
-                by = get_user_model().objects.get(username=options["by"])
-            except get_user_model().DoesNotExist:
-                raise CommandError(f"There is no user {options['by']!r}.") from None
+        try:
+            by = organiser_named(options["by"])  # issue 21.5
+        except ImportRefused as error:
+            raise CommandError(f"{error}.") from None
         try:
             with path.open(encoding="utf-8-sig", newline="") as handle:
                 rows = read_rows(handle, rules=game)
@@ -101,7 +99,8 @@ class Command(BaseCommand):
         first: list[str] = []
         try:
             with path.open(encoding="utf-8-sig", newline="") as handle:
-                reader = csv.reader(handle)
+                top = handle.readline()
+                reader = csv.reader(itertools.chain([top], handle), delimiter=separator(top))
                 header = next(reader, [])
                 first = next(reader, [])
         except (OSError, UnicodeDecodeError, csv.Error):

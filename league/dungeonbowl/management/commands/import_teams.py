@@ -6,12 +6,11 @@ from __future__ import annotations
 import datetime
 from pathlib import Path
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from league.dungeonbowl.importing import COLUMNS, import_teams, read_team_rows
 from league.import_files import BadRow
-from league.importer import DEFAULT_SEASON, ImportRefused
+from league.importer import DEFAULT_SEASON, ImportRefused, organiser_named
 
 
 class Command(BaseCommand):
@@ -24,19 +23,18 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="the CSV file")
-        parser.add_argument("--by", metavar="USERNAME", help="the commissioner the teams are entered by "
-                            "(default: a system user 'importer', made commissioner of the leagues it creates)")
+        parser.add_argument("--by", metavar="USERNAME", help="the commissioner the teams are entered by, made "
+                            "commissioner of the leagues the file creates (required)")
         parser.add_argument("--season", default=DEFAULT_SEASON, help=f"the season's name (default {DEFAULT_SEASON!r})")
         parser.add_argument("--start", type=datetime.date.fromisoformat, metavar="YYYY-MM-DD",
                             help="start date of a new season (default today)")
 
     def handle(self, *args, **options):
         path = Path(options["file"])
-        by = None
-        if options["by"]:
-            by = get_user_model().objects.filter(username=options["by"]).first()
-            if by is None:
-                raise CommandError(f"There is no user {options['by']!r}.")
+        try:
+            by = organiser_named(options["by"])  # issue 21.5
+        except ImportRefused as error:
+            raise CommandError(f"{error}.") from None
         try:
             with path.open(encoding="utf-8-sig", newline="") as handle:
                 teams = read_team_rows(handle)
