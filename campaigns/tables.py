@@ -6,7 +6,7 @@ import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html
 
-from league.tables import BaseTable, num
+from league.tables import IDENT, BaseTable, num
 from league.templatetags.site_tags import badge, mark
 
 
@@ -15,7 +15,7 @@ class CampaignTable(BaseTable):
     campaign's own figures, most first, standings order breaking ties."""
 
     position = tables.Column(verbose_name="Pos", order_by=("rank", "name"))
-    name = tables.Column(verbose_name="Coach", order_by=("name",))
+    name = tables.Column(verbose_name="Coach", order_by=("name",), attrs=IDENT)
     guild = tables.Column(verbose_name="Guild", default="–", attrs={"td": {"class": "hide-sm"}, "th": {"class": "hide-sm"}})
     lp = num("LP", order_by=("-lp", "rank"))
     cp = num("CP", order_by=("-cp", "rank"))

@@ -22,6 +22,9 @@ class BaseTable(tables.Table):
 
 
 HIDE_SM = {"td": {"class": "hide-sm"}, "th": {"class": "hide-sm"}}
+# The column that names a row (the coach, or the team in Dungeon Bowl): kept on a
+# phone and held in view while the figures scroll under it (issue 22.1).
+IDENT = {"td": {"class": "ident"}, "th": {"class": "ident"}}
 
 
 def num(verbose_name: str, **kwargs) -> tables.Column:
@@ -37,7 +40,7 @@ class StandingsTable(BaseTable):
     position = tables.Column(verbose_name="Pos", accessor="position_label", order_by=("division", "position", "name"))
     movement = tables.Column(verbose_name="±", empty_values=(), orderable=False, attrs=HIDE_SM)
     division = tables.Column(verbose_name="Division", default="")
-    coach = tables.Column(verbose_name="Coach")
+    coach = tables.Column(verbose_name="Coach", attrs=IDENT)
     team = tables.Column(verbose_name="Team", attrs=HIDE_SM)
     played = num("P")
     won = num("W")
@@ -75,7 +78,7 @@ class StandingsTable(BaseTable):
         self.rules = rules
         self.columns["team"].column.verbose_name = rules.entry_label
         if rules.rows_named_by_team:
-            self.columns["team"].column.attrs = {}
+            self.columns["team"].column.attrs = IDENT
         self.columns["lp"].column.order_by = OrderByTuple(
             ("division", "-lp", *(f"-stats.{key}" for key in rules.tiebreakers), "name")
         )

@@ -114,7 +114,9 @@ def test_coach_page_shows_the_team_and_roster(client, organiser):
     assert f"Team: {entry.team}" in page
     assert f"Plays the {entry.dreadball_team.team_type.name}" in page
     assert "3 players · 33 mc" in page
-    assert "Player 0</td><td>Guard</td><td class=\"num\">5</td><td class=\"num\">4+</td>" in page
+    # A card per player on a phone (issue 22.1): each figure under its label.
+    assert ('Player 0</td><td class="wide" data-label="Role">Guard</td>'
+            '<td class="num" data-label="MV">5</td><td class="num" data-label="STR">4+</td>') in page
     assert "Strike Difference" in page
 
 
