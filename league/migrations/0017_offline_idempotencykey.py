@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0014_tasks'),
+        ('league', '0016_entrants_withdrawn'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
