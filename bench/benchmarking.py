@@ -238,7 +238,7 @@ def login_cookie(user) -> str:
 
     session = SessionStore()
     session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = next(b for b in settings.AUTHENTICATION_BACKENDS if "ModelBackend" in b)
+    session[BACKEND_SESSION_KEY] = "league.backends.CoachBackend"
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.create()
     return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"

@@ -119,7 +119,7 @@ def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
                     _refuse(form, error)
             else:
                 if not signed_in:
-                    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                    login(request, user, backend="league.backends.CoachBackend")
                 messages.success(request, f"Welcome, {coach}: your account is linked to your place in the league.")
                 return redirect("league:my_fixtures")
         status = 400

@@ -29,7 +29,7 @@ from league.rules import GAMES, rules_class
 from league.season_services import draw_season_divisions, generate_fixtures
 from league.setup_forms import GenerateForm, JoinForm, JoinLinkForm, NewLeagueForm, PasteNamesForm
 
-BACKEND = "django.contrib.auth.backends.ModelBackend"
+BACKEND = "league.backends.CoachBackend"
 
 
 def _too_many(request: HttpRequest, reason: str) -> HttpResponse:

@@ -275,11 +275,18 @@ def coach_detail(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse
 def _coach_body(league: League, season, entry: Entry, page: str) -> dict[str, str]:
     standings = with_histories(season)
     row = next(r for r in standings if r.entry_id == entry.pk)
-    mine = Fixture.objects.involving(entry.coach).filter(round__season=season).with_related()
-    to_play = mine.unplayed()
-    played = Paginator(mine.played().order_by("-round__number", "-pk"), RESULTS_PER_PAGE).get_page(page)
+    # One query for the coach's fixtures of the season (at most two a round), split
+    # here, rather than a query and a count for each list.
+    mine = list(
+        Fixture.objects.involving(entry.coach).filter(round__season=season).with_related()
+        .order_by("round__number", "pk")
+    )
+    approved = [f for f in mine if (r := f.result_or_none) is not None and r.status == Result.Status.APPROVED]
+    done = {f.pk for f in approved}
+    to_play = [f for f in mine if f.away_id is not None and f.pk not in done]
+    played = Paginator(approved[::-1], RESULTS_PER_PAGE).get_page(page)
     # GB-10's form: the last five regular results, oldest first.
-    last = list(mine.played().regular().order_by("-round__number", "-pk")[:5])[::-1]
+    last = [f for f in approved if f.stage == Fixture.Stage.REGULAR][-5:]
     pictures = positions_pictures(standings, follow={entry.pk}, highlight=row.name, chart_id="mine",
                                   title=f"{row.name}: position by round", division=row.division)
     context = {
@@ -289,8 +296,8 @@ def _coach_body(league: League, season, entry: Entry, page: str) -> dict[str, st
         "row": row,
         "figures": league.rules.row_figures(row),
         "played": played,
-        "to_play": list(to_play.order_by("round__number", "pk")[:TO_PLAY_SHOWN]),
-        "to_play_count": to_play.count(),
+        "to_play": to_play[:TO_PLAY_SHOWN],
+        "to_play_count": len(to_play),
         "line": pictures[0][1] if pictures else "",
         "path": ", ".join(str(row.history[i]) for i in charts.sampled_rounds(len(row.history))),
         "form": charts.form_guide([charts.letter(f.result.outcome, f.side_of(entry.coach)) for f in last]),

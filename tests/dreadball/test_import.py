@@ -10,6 +10,7 @@ from django.core.management import CommandError, call_command
 from league.dreadball.models import DreadBallResult, DreadBallSettings
 from league.models import Coach, Entry, Fixture, League, Result, ResultEvent, Round, Season
 from league.standings import standings_for
+from tests.factories import UserFactory, with_organiser
 
 HEADER = "league,round,home,away,winner,difference,rush,sudden_death,status"
 GOOD = [
@@ -24,6 +25,13 @@ MODELS = (League, DreadBallSettings, Season, Coach, Entry, Round, Fixture, Resul
           get_user_model())
 
 
+@pytest.fixture(autouse=True)
+def importer(db):
+    """The organiser each import names (issue 21.5: ``--by`` is required), made
+    before the tests count the rows."""
+    return UserFactory(username="importing")
+
+
 def write(tmp_path, lines, name="dreadball.csv"):
     path = tmp_path / name
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -32,7 +40,7 @@ def write(tmp_path, lines, name="dreadball.csv"):
 
 def run(path, *args):
     out = StringIO()
-    call_command("import_results", str(path), "--game", "dreadball", *args, stdout=out)
+    call_command("import_results", str(path), "--game", "dreadball", *with_organiser(args), stdout=out)
     return out.getvalue()
 
 
