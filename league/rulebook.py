@@ -20,6 +20,8 @@ GAMES: tuple[tuple[str, str, tuple[Rule, ...]], ...] = (
                      "next season, or, while no result is reported, the fixtures are generated again with them in."),
         Rule("LG-2", "Decision: an entrant who withdraws mid-season keeps their approved results; their fixtures without "
                      "an approved result are not played and count for nothing for either side (no double loss)."),
+        Rule("LG-3", "Decision: the next season opens with the same coaches and teams, without divisions; the organiser "
+                     "adds or withdraws entrants before generating its fixtures (Dungeon Bowl re-drafts first: DB-15)."),
     )),
     ("guildball", "Guild Ball: The Big League", (
         Rule("GB-1", "The organiser is the Longshanks: runs fixtures, results, Favours, Moments and titles, and may play too."),

@@ -162,7 +162,7 @@ def open_next_season(*, league, by, today: datetime.date | None = None) -> Seaso
     without a page of its own for it (Dungeon Bowl re-drafts first: DB-15): once
     every regular match of the newest season has its approved result, a new
     season with its settings (cadence GB-5, single or double round robin GB-4)
-    and its entrants (Decision: the same coaches with the same teams, without
+    and its entrants (Decision LG-3: the same coaches with the same teams, without
     divisions; the organiser adds or withdraws entrants before generating the
     fixtures). A league without a season gets its first, empty. It starts today,
     or the day after the last round when that is later."""
