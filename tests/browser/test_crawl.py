@@ -42,7 +42,7 @@ from tests.world import FAST_HASHERS, GAMES, build_world
 # The pages draw the same on either database: the crawl, the suite's longest test,
 # runs on SQLite only (.ci/run runs the suite on both).
 pytestmark = [
-    CHROMIUM_ONLY,
+    *CHROMIUM_ONLY,
     pytest.mark.skipif(settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3",
                        reason="layout and accessibility do not depend on the database: crawled on SQLite"),
 ]
