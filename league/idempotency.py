@@ -10,9 +10,10 @@ submission (the same redirect) and write nothing again:
 
 - a key the server did not sign, signed for another user, or older than
   ``IDEMPOTENCY_KEY_DAYS`` is refused with a 400 that says why, and nothing is written;
-- a used key is recorded in the same transaction as the write it allowed, so two
-  copies sent at once cannot both write: the second waits on the key's unique index,
-  then replays the first one's outcome;
+- a used key is recorded in the same transaction as the write it allowed, after
+  it, so two copies sent at once cannot both write: the second's key meets the
+  first's on the unique index (or its view finds the write done and refuses), its
+  transaction is rolled back, and it replays the first one's outcome;
 - only an accepted submission (a redirect) uses the key up: a refused form (400) may
   be corrected and sent again with it;
 - Decision: a form without a key (a page cached before this change, a script that
@@ -98,18 +99,25 @@ def idempotent(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
         except RefusedKey as refusal:
             return _refused(request, str(refusal))
         with transaction.atomic():
-            try:
-                with transaction.atomic():
-                    used = IdempotencyKey.objects.create(key=nonce, user=request.user, path=request.path[:300])
-            except IntegrityError:
-                return _replay(request, nonce)
-            response = view(request, *args, **kwargs)
-            if response.status_code in REDIRECTS:
-                used.status, used.location = response.status_code, response["Location"][:500]
-                used.save(update_fields=["status", "location"])
-            else:  # refused: the coach corrects the form and sends it again with the same key
-                used.delete()
-            return response
+            if not IdempotencyKey.objects.filter(key=nonce).exists():
+                response = view(request, *args, **kwargs)
+                if response.status_code in REDIRECTS:
+                    try:
+                        with transaction.atomic():
+                            IdempotencyKey.objects.create(
+                                key=nonce, user=request.user, path=request.path[:300],
+                                status=response.status_code, location=response["Location"][:500],
+                            )
+                        return response
+                    except IntegrityError:  # a copy sent at the same time was accepted first
+                        transaction.set_rollback(True)
+                elif not IdempotencyKey.objects.filter(key=nonce).exists():
+                    # Refused: nothing written; the coach corrects the form and sends it
+                    # again with the same key.
+                    return response
+                else:  # refused because a copy sent at the same time got there first
+                    transaction.set_rollback(True)
+        return _replay(request, nonce)
 
     return wrapped
 
