@@ -79,10 +79,9 @@ class AddCoachForm(forms.Form):
             del self.fields["when_fixtures_exist"]
 
 
-class AcceptInvitationForm(forms.Form):
-    """For someone without an account: a username and a password (twice)."""
+class NewPasswordForm(forms.Form):
+    """A new account's password, typed twice (the invitation and the sign-up)."""
 
-    username = PlainTextField(max_length=get_user_model()._meta.get_field("username").max_length, label="Username")
     password1 = forms.CharField(
         label="Password", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
         help_text=password_validators_help_text_html(),
@@ -96,6 +95,14 @@ class AcceptInvitationForm(forms.Form):
         if data.get("password1") and data.get("password1") != data.get("password2"):
             self.add_error("password2", "The two passwords differ.")
         return data
+
+
+class AcceptInvitationForm(NewPasswordForm):
+    """For someone without an account: a username and a password (twice)."""
+
+    field_order = ["username", "password1", "password2"]
+
+    username = PlainTextField(max_length=get_user_model()._meta.get_field("username").max_length, label="Username")
 
 
 class ProfileForm(forms.Form):
@@ -146,8 +153,10 @@ SIGNUPS_PER_CLIENT = 10  # from one network address
 LEAGUES_PER_ACCOUNT = 5
 
 
-class SignupForm(forms.Form):
+class SignupForm(NewPasswordForm):
     """A username, the address the verification link goes to, a password (twice)."""
+
+    field_order = ["username", "email", "password1", "password2"]
 
     username = PlainTextField(
         max_length=get_user_model()._meta.get_field("username").max_length, label="Username",
@@ -157,16 +166,3 @@ class SignupForm(forms.Form):
         label="Email address", help_text="We send a link here; your account works once you open it.",
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
-    password1 = forms.CharField(
-        label="Password", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-        help_text=password_validators_help_text_html(),
-    )
-    password2 = forms.CharField(
-        label="Password again", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
-    )
-
-    def clean(self):
-        data = super().clean()
-        if data.get("password1") and data.get("password1") != data.get("password2"):
-            self.add_error("password2", "The two passwords differ.")
-        return data
