@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Exists, IntegerField, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils import timezone
 
 from league import layers
@@ -116,12 +116,8 @@ def season_states(seasons: Sequence[Season], *, now: datetime.datetime | None = 
 
 
 def season_setup_url(league: League) -> str:
-    """The organiser's season set-up page (entrants, join links), or the Coaches
-    page where a server has none."""
-    try:
-        return reverse("league:season_setup", args=[league.slug])
-    except NoReverseMatch:
-        return reverse("league:organiser_coaches", args=[league.slug])
+    """The organiser's season set-up page: entrants, invitations, join links."""
+    return reverse("league:season_setup", args=[league.slug])
 
 
 def engine_items(state: SeasonState) -> list[Item]:

@@ -59,10 +59,10 @@ def next_season(season: Season) -> Season | None:
 def question(season: Season) -> str:
     """What the organiser is asked once ``season``'s fixtures exist (LG-1)."""
     regenerate = (
-        "a result is already reported, so the fixtures can no longer be generated again"
-        if any_result(season) else "or generate the fixtures again with them in"
+        " (a result is already reported, so the fixtures can no longer be generated again)"
+        if any_result(season) else ", or generate the fixtures again with them in"
     )
-    return (f"{season.name} already has its fixtures: put the newcomer in the next season, {regenerate} "
+    return (f"{season.name} already has its fixtures: put the newcomer in the next season{regenerate} "
             "(LG-1). Nobody joins a running round robin without fixtures.")
 
 

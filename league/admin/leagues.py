@@ -11,7 +11,7 @@ from django.db.models import Count
 
 from league import season_entrants, season_services
 from league.scheduling import MAX_DIVISIONS
-from league.admin_scoping import BoundedInlineMixin, OrganiserScopedAdmin, OrganiserScopedInline, ScopedRelatedFilter, error_text
+from league.admin_scoping import BoundedInlineMixin, CheckedModelForm, OrganiserScopedAdmin, OrganiserScopedInline, ScopedRelatedFilter, error_text
 from league.models import Division, Entry, League, Season
 from league import admin_cockpit as cockpit
 
@@ -82,9 +82,9 @@ class DivisionDrawForm(forms.Form):
     )
 
 
-class EntryAdminForm(forms.ModelForm):
+class EntryAdminForm(CheckedModelForm):
     """LG-1 in the admin too: a new entry in a season whose fixtures exist would
-    have no fixtures, so it is refused with the question the Coaches page asks."""
+    have no fixtures, so it is refused with the question the season set-up page asks."""
 
     class Meta:
         model = Entry
@@ -94,7 +94,7 @@ class EntryAdminForm(forms.ModelForm):
         data = super().clean()
         season = data.get("season") or (self.instance.season if self.instance.season_id else None)
         if self.instance._state.adding and season is not None and season_entrants.has_fixtures(season):
-            raise ValidationError(season_entrants.question(season) + " Add them on the league's Coaches page.")
+            raise ValidationError(season_entrants.question(season) + " Add them on the league's season set-up page.")
         return data
 
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from django.db.models import Count, Exists, IntegerField, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 
 from league.checklist import Item, SeasonState
 from league.dungeonbowl.models import (
@@ -81,29 +81,9 @@ def _teams_by_stage(states: Sequence[SeasonState]) -> dict[int, dict[str, int]]:
     return {row.pop("league"): row for row in rows}
 
 
-# The organiser's one-click steps for all the teams at once (branch entrants).
+# The organiser's one-click steps for all the teams at once (issue 21.2).
 ONE_CLICK = {"drafts_unlocked": ("dungeonbowl:lock_drafts", "Lock the drafts"),
              "teams_not_entered": ("dungeonbowl:enter_ready", "Enter the ready teams")}
-
-
-def _has(name: str) -> bool:
-    try:
-        reverse(name, args=["x"])
-    except NoReverseMatch:
-        return False
-    return True
-
-
-def _one_of(slug: str, *names: str) -> str:
-    """The first of the named pages that this server has (the organiser's "Teams
-    and drafts" page and its one-click steps come with branch entrants, issue 21.2;
-    the draft page has the same steps one team at a time)."""
-    for name in names[:-1]:
-        try:
-            return reverse(name, args=[slug])
-        except NoReverseMatch:
-            continue
-    return reverse(names[-1], args=[slug])
 
 
 def _teams(n: int) -> str:
@@ -119,7 +99,7 @@ def checklist(states: Sequence[SeasonState]) -> dict[int, list[Item]]:
     found: dict[int, list[Item]] = {}
     for state in states:
         facts, slug = state.extra[FACTS], state.league.slug
-        draft = _one_of(slug, "dungeonbowl:entrants", "dungeonbowl:draft")
+        draft = reverse("dungeonbowl:entrants", args=[slug])
         items: list[Item] = []
         if facts["teamless"]:
             n = facts["teamless"]
@@ -138,7 +118,7 @@ def checklist(states: Sequence[SeasonState]) -> dict[int, list[Item]]:
             if n and not (starting and state.has_fixtures):
                 items.append(Item(key, f"{_teams(n)} {text}.", draft, "Drafts and entries", count=n, rule=rule))
                 one_click = ONE_CLICK.get(key)
-                if one_click and _has(one_click[0]):
+                if one_click:
                     name, label = one_click
                     items[-1] = Item(key, items[-1].text, reverse(name, args=[slug]), label, post=True,
                                      count=n, rule=rule)

@@ -72,16 +72,25 @@
 
   var sending = null;
 
-  /* Send every record, one after the other; resolves the list of what was answered. */
-  function sendAll() {
-    if (sending) { return sending; }
-    sending = all().then(function (items) {
+  /* Send every record, one after the other; resolves the list of what was answered.
+     The page (its "online" event) and the worker (Background Sync) may both start
+     when the signal returns: where the browser has Web Locks, one sends at a time
+     across them, and the second finds the outbox emptied by the first, so nothing is
+     posted twice (the server's idempotency key stays the guard where it has none). */
+  function sendEach() {
+    return all().then(function (items) {
       return items.reduce(function (chain, item) {
         return chain.then(function (done) {
           return send(item).then(function (answer) { done.push(answer); return done; }, function () { return done; });
         });
       }, Promise.resolve([]));
-    }).then(function (done) { sending = null; return done; }, function (error) { sending = null; throw error; });
+    });
+  }
+
+  function sendAll() {
+    if (sending) { return sending; }
+    var locks = scope.navigator && scope.navigator.locks;
+    sending = (locks ? locks.request("league-outbox", sendEach) : sendEach()).then(function (done) { sending = null; return done; }, function (error) { sending = null; throw error; });
     return sending;
   }
 

@@ -71,9 +71,10 @@ def _import(tmp_path, text: str, command: str, *args: str) -> str | None:
     path = tmp_path / "file.csv"
     path.write_text(text, encoding="utf-8", errors="surrogatepass")
     note(text[:3000])
+    args = with_organiser(args)  # the organiser exists before the attempt is watched
     with Attempt() as attempt:
         try:
-            call_command(command, str(path), *with_organiser(args), stdout=io.StringIO(), stderr=io.StringIO())
+            call_command(command, str(path), *args, stdout=io.StringIO(), stderr=io.StringIO())
             refused = None
         except CommandError as error:
             refused = str(error)

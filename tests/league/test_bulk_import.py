@@ -22,7 +22,6 @@ from league import import_files, importer, layers, services
 from league.models import Season
 from league.scheduling import round_robin
 from league.standings import compute_standings
-from tests.factories import with_organiser
 
 pytestmark = pytest.mark.django_db
 
@@ -227,7 +226,8 @@ def test_dungeon_bowl_bulk_import_equals_one_by_one_approval(tmp_path, monkeypat
 
     for league in ("Bulk Colleges", "Single Colleges"):
         teams = [line.replace("Reikland Colleges", league, 1) for line in eight_teams()]
-        call_command("import_teams", str(league_file(tmp_path, teams, name=f"{league}.csv")), *with_organiser(()),
+        call_command("import_teams", str(league_file(tmp_path, teams, name=f"{league}.csv")),
+                     "--by", importer_user().username,
                      stdout=StringIO())
     import_text(dungeon_bowl_results("Bulk Colleges"), "dungeonbowl")
     import_text(dungeon_bowl_results("Single Colleges"), "dungeonbowl", monkeypatch=monkeypatch)

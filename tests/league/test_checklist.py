@@ -62,8 +62,7 @@ def test_entrants_then_fixtures_for_a_game_of_coaches(client, organiser, game):
     EntryFactory(season=season)
     found = items(league)
     assert list(found) == ["entrants"] and "GB-2" == found["entrants"].rule
-    # Until the season set-up page exists (branch signup), the Coaches page adds entrants.
-    assert found["entrants"].url == reverse("league:organiser_coaches", args=[league.slug])
+    assert found["entrants"].url == reverse("league:season_setup", args=[league.slug])
     client.force_login(organiser)
     page = dashboard_page(client, league)
     assert "Entrants missing" in page and f'href="{found["entrants"].url}"' in page and "nothing waits" not in page
@@ -169,7 +168,7 @@ def test_a_team_from_founding_to_its_entry(client, organiser):
     coach = CoachFactory(name="Newcomer")
     team = db_team(league, "Late Arrivals", coach=coach)
     Team.objects.filter(pk=team.pk).update(accepted_at=None, accepted_by=None)  # a newcomer's, as DB-1 has it
-    draft = reverse("dungeonbowl:draft", args=[league.slug])
+    draft = reverse("dungeonbowl:entrants", args=[league.slug])
     found = items(league)
     assert set(found) == {"entrants", "teams_unaccepted"} and found["teams_unaccepted"].url == draft
     db_services.accept_team(team=team, by=organiser)
