@@ -192,29 +192,12 @@ def bulk_insert_csv(text: str, *, by) -> int:
 # Timing ----------------------------------------------------------------------------
 
 
-def best_of(actions: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:
-    """Each action's best time in seconds over ``repeat`` rounds, the actions
+def timings(actions: dict[str, Callable[[], object]], repeat: int) -> dict[str, list[float]]:
+    """Each action's time in seconds in each of ``repeat`` rounds, the actions
     alternating within each round (side by side: a busy moment hits both). As
     ``timeit`` does, the garbage collector is off while an action is timed (and
     run before it), so a collection of what the data sets' builders left behind
     lands on neither side."""
-    best = {name: float("inf") for name in actions}
-    for _ in range(repeat):
-        for name, action in actions.items():
-            gc.collect()
-            gc.disable()
-            try:
-                began = time.perf_counter()
-                action()
-                best[name] = min(best[name], time.perf_counter() - began)
-            finally:
-                gc.enable()
-    return best
-
-
-def timings(actions: dict[str, Callable[[], object]], repeat: int) -> dict[str, list[float]]:
-    """Each action's time in seconds in each of ``repeat`` rounds, alternating as
-    ``best_of`` does (for min / median / max)."""
     found: dict[str, list[float]] = {name: [] for name in actions}
     for _ in range(repeat):
         for name, action in actions.items():
@@ -227,6 +210,11 @@ def timings(actions: dict[str, Callable[[], object]], repeat: int) -> dict[str, 
             finally:
                 gc.enable()
     return found
+
+
+def best_of(actions: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:
+    """Each action's best time in seconds over ``repeat`` rounds (``timings``)."""
+    return {name: min(times) for name, times in timings(actions, repeat).items()}
 
 
 def login_cookie(user) -> str:

@@ -8,7 +8,7 @@ access: league/standings.py and league/sums.py read the rows and hand them here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 
@@ -24,6 +24,7 @@ __all__ = [
     "lp_before_round",
     "new_rows",
     "rank",
+    "rounds_ranked",
     "sort_key",
     "standings_by_round",
     "with_history",
@@ -222,6 +223,17 @@ def _signed(value: int) -> str:
     return f"{value:+d}"
 
 
+def rounds_ranked(
+    rows: dict[int, StandingRow], results: Iterable[PlayedResult], rules: GameRules
+) -> Iterator[tuple[int, list[StandingRow]]]:
+    """Add ``results`` to ``rows`` round by round (GB-10); after each round that
+    has a result, yield its number and the rows ranked (without the notes)."""
+    for number, round_results in _by_round(results):
+        for result in round_results:
+            _apply(rows, result, rules)
+        yield number, rank(list(rows.values()), rules, explain_ties=False)
+
+
 def with_history(
     entries: Sequence[EntryInfo], results: Sequence[PlayedResult], rules: GameRules
 ) -> list[StandingRow]:
@@ -229,10 +241,8 @@ def with_history(
     movement since the round before the latest: one pass over the results, round
     by round, ranking after each; the rows after the last round are the table."""
     rows = new_rows(entries, rules)
-    for _, round_results in _by_round(results):
-        for result in round_results:
-            _apply(rows, result, rules)
-        for row in rank(list(rows.values()), rules, explain_ties=False):
+    for _, ranked in rounds_ranked(rows, results, rules):
+        for row in ranked:
             row.history.append(row.position)
     table = rank(list(rows.values()), rules)
     for row in table:

@@ -11,7 +11,8 @@ from django.http import Http404
 from django.utils import timezone
 
 from league.models import Coach, Entry, Fixture, League, Result, Round, Season
-from league.ranking import EntryInfo
+from league.ranking import EntryInfo, PlayedResult
+from league.rules.base import GameRules
 
 
 STANDINGS_SORTS = {"position", "coach", "team", "division", "played", "won", "drawn", "lost", "lp"}
@@ -201,3 +202,44 @@ def season_entries(season: Season) -> list[EntryInfo]:
         for pk, coach_id, coach, team, division in Entry.objects.filter(season=season)
         .values_list("pk", "coach_id", "coach__name", "team", "division__name")
     ]
+
+
+# What the standings read of a season (league/standings.py, league/history.py) ---------
+
+
+RESULT_FIELDS = (
+    "fixture__round__number",
+    "fixture__home_id",
+    "fixture__away_id",
+    "home_score",
+    "away_score",
+    "outcome",
+    "conceded",
+)
+
+
+def played_result(values: dict, rules: GameRules | None = None) -> PlayedResult:
+    """An approved result from a ``.values(*result_fields(rules))`` row."""
+    details = {key: values[lookup] for key, lookup in rules.detail_values.items()} if rules is not None else {}
+    return PlayedResult(
+        round_number=values["fixture__round__number"],
+        home_id=values["fixture__home_id"],
+        away_id=values["fixture__away_id"],
+        home_score=values["home_score"],
+        away_score=values["away_score"],
+        outcome=values["outcome"],
+        conceded=values.get("conceded", False),
+        details=details,
+    )
+
+
+def result_fields(rules: GameRules) -> tuple[str, ...]:
+    """What to read of each result: the engine's fields and the game's details."""
+    return RESULT_FIELDS + tuple(rules.detail_values.values())
+
+
+def season_inputs(season) -> tuple[list[EntryInfo], list[PlayedResult]]:
+    """Two queries: the entries with their coaches, the approved results."""
+    rules = season.league.rules
+    results = approved_results(season).values(*result_fields(rules))
+    return season_entries(season), [played_result(r, rules) for r in results]

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from league import datebounds, layers, locks, notifications, versions, webhooks
+from league import datebounds, history, layers, locks, notifications, versions, webhooks
 from league.models import Coach, Fixture, Result, ResultEvent, Season
 from league.permissions import require_organiser
 from league.rules.base import GameRules, Verdict
@@ -81,10 +81,12 @@ def report_result(*, fixture: Fixture, by, **facts) -> Result:
             raise ValidationError("This fixture has already been reported.")
         return _second_report(stored, rules, by=by, facts=facts)
     verdict = rules.validate(facts)
+    before = history.locked_version(fixture.round.season_id)
     result = Result(fixture=fixture, reported_side=side)
     _store(result, verdict, rules)
     _event(result, ResultEvent.Action.REPORTED, by)
     notifications.result_reported(result)
+    history.advance(fixture.round.season_id, before)  # a report changes no table: the history moves on
     return result
 
 
@@ -120,9 +122,11 @@ def confirm_result(*, result: Result, by) -> Result:
     _require_confirming_coach(result, by)
     if result.status != Result.Status.REPORTED:
         raise ValidationError(f"This result is {result.get_status_display().lower()}; it cannot be confirmed now.")
+    before = history.locked_version(result.fixture.round.season_id)
     result.status = Result.Status.CONFIRMED
     result.save(update_fields=["status"])
     _event(result, ResultEvent.Action.CONFIRMED, by)
+    history.advance(result.fixture.round.season_id, before)
     return result
 
 
@@ -140,12 +144,14 @@ def dispute_result(*, result: Result, by, reason: str, proposed: dict | None = N
         raise ValidationError("Say what is wrong with the report, so the organiser can settle it.")
     rules = result.fixture.round.season.league.rules
     result.proposed_summary = rules.summary(rules.validate(proposed)) if proposed else ""
+    before = history.locked_version(result.fixture.round.season_id)
     result.proposed_facts = proposed or None
     result.status = Result.Status.DISPUTED
     result.dispute_reason = reason
     result.save(update_fields=["status", "dispute_reason", "proposed_facts", "proposed_summary"])
     _event(result, ResultEvent.Action.DISPUTED, by, note=reason)
     notifications.result_disputed(result)
+    history.advance(result.fixture.round.season_id, before)
     return result
 
 
@@ -161,6 +167,7 @@ def approve_result(*, result: Result, by, reason: str = "") -> Result:
     if result.is_approved:
         raise ValidationError("This result is already approved.")
     note = _approval_note(result, reason)
+    before = history.locked_version(result.fixture.round.season_id)
     result.status = Result.Status.APPROVED
     result.approved_at = timezone.now()
     result.save(update_fields=["status", "approved_at"])
@@ -168,6 +175,7 @@ def approve_result(*, result: Result, by, reason: str = "") -> Result:
     _after_approval(result)
     notifications.result_approved(result)
     webhooks.result_approved(result)
+    history.advance(result.fixture.round.season_id, before, result)  # issue 23.4: the last write
     return result
 
 
@@ -291,6 +299,8 @@ def record_result(
     result = fixture.result_or_none
     was_approved = result is not None and result.is_approved
     warnings = layers.correction_check(result) if was_approved else list
+    # A correction takes an approved result out first: the next page builds the history.
+    before = None if was_approved else history.locked_version(fixture.round.season_id)
     if was_approved:
         _before_withdrawal(result)
     if result is None:
@@ -308,6 +318,8 @@ def record_result(
     webhooks.result_approved(result)
     if not acknowledged and (found := warnings()):
         raise NeedsAcknowledgement(found)  # rolls the whole correction back
+    if before is not None:
+        history.advance(fixture.round.season_id, before, result)
     return result
 
 

@@ -141,13 +141,18 @@ def _followed(request: HttpRequest, season) -> int | None:
     return None
 
 
-def with_histories(season) -> list:
-    """The season's table with each row's position after every round (for the
-    charts), both cached per version of the season."""
+def with_histories(season, follow: set[int]) -> list:
+    """The season's table, the rows the charts draw (each division's first
+    ``charts.CHART_TOP`` and those in ``follow``, as ``charts.standings_series``
+    picks them) with their position after every round: a dozen lines read, not a
+    thousand (league/history.py)."""
     standings = standings_for(season)
     histories = history_for(season)
+    drawn: dict[str | None, int] = {}
     for row in standings:  # the cache hands out copies: changing them changes nothing stored
-        row.history = histories.get(row.entry_id, [])
+        if drawn.get(row.division, 0) < charts.CHART_TOP or row.entry_id in follow:
+            row.history = histories.get(row.entry_id, [])
+            drawn[row.division] = drawn.get(row.division, 0) + 1
     return standings
 
 
@@ -187,7 +192,7 @@ def positions_table(pictures) -> tuple[list[tuple[str, str]], str]:
 
 
 def _league_body(request: HttpRequest, league: League, season, followed: int | None) -> str:
-    standings = with_histories(season)
+    standings = with_histories(season, {followed} if followed else set())
     # The table sorts its own copy, so ``standings`` stays in the game's order.
     table = StandingsTable(list(standings), league=league, season=season)
     RequestConfig(request, paginate={"per_page": TABLE_PER_PAGE}).configure(table)
@@ -273,7 +278,7 @@ def coach_detail(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse
 
 
 def _coach_body(league: League, season, entry: Entry, page: str) -> dict[str, str]:
-    standings = with_histories(season)
+    standings = with_histories(season, {entry.pk})
     row = next(r for r in standings if r.entry_id == entry.pk)
     # One query for the coach's fixtures of the season (at most two a round), split
     # here, rather than a query and a count for each list.
