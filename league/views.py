@@ -102,6 +102,7 @@ def _known_sort(sort: str, game_system: str | None = None) -> str:
 
 
 TABLE_PER_PAGE = 100  # rows of the standings a page shows (issue 23.3: bounded by what a person reads)
+WEEK_LINES = 20  # matches of this week's and next week's round the league page lists; the fixtures page has all
 
 
 def _league_detail(request: HttpRequest, slug: str) -> HttpResponse:
@@ -214,6 +215,8 @@ def _league_body(request: HttpRequest, league: League, season, followed: int | N
             "top": charts.CHART_TOP,
             "unplayed": bool(standings) and not any(row.played for row in standings),
             "week": week,
+            "week_lines": WEEK_LINES,
+            "week_shown": f":{WEEK_LINES}",
             "request": request,
             "withdrawn": season_entrants.withdrawn(season),  # LG-2
         },

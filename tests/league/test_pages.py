@@ -299,3 +299,23 @@ def test_an_unplayed_table_says_so_once_instead_of_a_tie_note_per_line(client, s
 def test_a_played_table_keeps_its_tie_notes(client, small_league):
     page = client.get(reverse("league:league_detail", args=[small_league.league.slug])).content.decode()
     assert "No results yet" not in page and "level with" in page
+
+
+def test_the_league_page_lists_twenty_matches_a_round_and_links_to_the_rest(client):
+    """Issue 23.3: 22 matches a round (44 coaches); this week and next week show 20
+    each and link to the round on the fixtures page."""
+    season = season_with_results(coaches=44, played_rounds=1, season=SeasonFactory(
+        league=LeagueFactory(slug="crowded"), start_date=timezone.localdate() - datetime.timedelta(days=2)))
+    page = client.get(reverse("league:league_detail", args=["crowded"])).content.decode()
+    assert page.count('<li class="fixture">') == 40
+    fixtures = reverse("league:fixtures", args=["crowded"])
+    for number in (1, 2):
+        assert f'{fixtures}?season={season.name.replace(" ", "%20")}&amp;round={number}">All 22 matches of Round {number}' in page
+    assert client.get(f"{fixtures}?round=1").content.decode().count('<li class="fixture">') == 22
+
+
+def test_a_round_of_twenty_matches_is_listed_whole(client):
+    season_with_results(coaches=40, played_rounds=1, season=SeasonFactory(
+        league=LeagueFactory(slug="full"), start_date=timezone.localdate() - datetime.timedelta(days=2)))
+    page = client.get(reverse("league:league_detail", args=["full"])).content.decode()
+    assert page.count('<li class="fixture">') == 40 and "matches of Round" not in page

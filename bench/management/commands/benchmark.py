@@ -197,12 +197,7 @@ class Command(BaseCommand):
                                       f"{many * 1000:.1f} ms / {one * 1000:.1f} ms"))
 
     def _standings(self, ratios, big: int, *, repeat: int, only) -> None:
-        started = time.perf_counter()
-        league, big_season = bench.build_league(big, double=False, logins=False, name="Standings League")
-        results = Result.objects.filter(fixture__round__season=big_season).count()
-        self._say(f"Built the standings data set: {big} coaches, {results} approved results in "
-                  f"{time.perf_counter() - started:.1f} s.")
-        _analyze()
+        league, big_season, results = self._single_round_robin(big, "Standings League", "the standings data set")
         if "standings" in only:
             times = bench.best_of({
                 "standings": lambda: compute_standings(Season.objects.select_related("league").get(pk=big_season.pk)),
@@ -214,6 +209,17 @@ class Command(BaseCommand):
             ratios.append(self._cold_page(league, big_season, f"{big} coaches / {results:,} results", repeat=3))
         if "sizes" in only:
             self._sizes(ratios, league, big_season, big)
+
+    def _single_round_robin(self, size: int, name: str, what: str):
+        """A single round robin of ``size`` coaches, every result approved, analysed:
+        (league, season, number of results)."""
+        started = time.perf_counter()
+        league, season = bench.build_league(size, double=False, logins=False, name=name)
+        results = Result.objects.filter(fixture__round__season=season).count()
+        self._say(f"Built {what}: {size:,} coaches, {results:,} approved results in "
+                  f"{time.perf_counter() - started:.1f} s.")
+        _analyze()
+        return league, season, results
 
     def _cold_page(self, league, season, label: str, *, repeat: int) -> bench.Ratio:
         """The league page as the first visitor after an approval gets it (issue
@@ -362,12 +368,7 @@ class Command(BaseCommand):
         """--huge: the cold league page after an approval at ``size`` coaches (a
         single round robin) against a GROUP BY, and the gunicorn workers' memory
         once they have served its pages."""
-        started = time.perf_counter()
-        league, season = bench.build_league(size, double=False, logins=False, name="Huge League")
-        results = Result.objects.filter(fixture__round__season=season).count()
-        self._say(f"Built the huge data set: {size} coaches, {results:,} approved results in "
-                  f"{time.perf_counter() - started:.1f} s.")
-        _analyze()
+        league, season, results = self._single_round_robin(size, "Huge League", "the huge data set")
         ratios.append(self._cold_page(league, season, f"{size:,} coaches / {results:,} results", repeat=3))
         entry = season.entries.order_by("pk").last()
         urls = [reverse("league:league_detail", args=[league.slug]),
