@@ -11,7 +11,12 @@ class CampaignsConfig(AppConfig):
         from django.db.models import Q
 
         from campaigns.layer import LAYER
-        from campaigns.models import Campaign, CampaignCoach, CampaignPointLine, FavourLine, MomentUnlock, Title
+        from django.db.models.signals import m2m_changed
+
+        from campaigns.models import (
+            Achievement, Campaign, CampaignCoach, CampaignPointLine, CardOffer, Deck, FavourLine, Guild, Loan, Moment,
+            MomentUnlock, Notice, OwnedCard, PlotCard, Sponsorship, SponsorshipPurchase, Title,
+        )
         from league import layers, versions
 
         layers.register(LAYER)
@@ -25,3 +30,26 @@ class CampaignsConfig(AppConfig):
         # The organiser's dashboard keeps the Moments waiting for the Longshanks per
         # version (league/dashboard.py, issue 23): confirming one bumps it.
         versions.track(MomentUnlock, lambda unlock: Q(campaign__coaches__pk=unlock.coach_id))
+        # A coach's campaign page is kept per version too (issue 23): everything it
+        # shows bumps the season's version when it changes, the catalogue (edited in
+        # the admin) every campaign's.
+        for owned in (OwnedCard, Deck, Achievement, SponsorshipPurchase, Notice):
+            versions.track(owned, lambda row: Q(campaign__coaches__pk=row.coach_id))
+        versions.track(Loan, lambda loan: Q(campaign__coaches__pk=loan.borrower_id))
+        versions.track(CardOffer, lambda offer: Q(campaign__coaches__pk=offer.proposer_id))
+        for catalogue in (Guild, PlotCard, Sponsorship, Moment):
+            versions.track(catalogue, lambda _: Q(campaign__isnull=False))
+        m2m_changed.connect(_deck_cards_changed, sender=Deck.cards.through, dispatch_uid="campaigns-deck-cards")
+
+
+def _deck_cards_changed(sender, instance, action, **kwargs) -> None:
+    """A deck's cards changed (``deck.cards.set``): its coach's season has a new version."""
+    from django.db.models import Q
+
+    from campaigns.models import Deck
+    from league import versions
+
+    if action in ("post_add", "post_remove", "post_clear"):
+        coach_ids = [instance.coach_id] if isinstance(instance, Deck) else list(
+            Deck.objects.filter(cards=instance).values_list("coach_id", flat=True))
+        versions.bump(Q(campaign__coaches__pk__in=coach_ids))

@@ -6,12 +6,13 @@ from collections.abc import Iterable
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from campaigns import rules
 from campaigns.guards import lock_coach, require_own, require_running
 from campaigns.models import Achievement, CampaignCoach, Deck, OwnedCard, PlotCard
+from league import versions
 from league.models import Fixture
 
 
@@ -113,6 +114,8 @@ def record_achievements(*, coach: CampaignCoach, fixture: Fixture, cards: Iterab
     if no_reward:
         raise ValidationError(f"These have an in-game effect only and give no CP or Favours: {', '.join(no_reward)}.")
     Achievement.objects.filter(coach=coach, fixture=fixture).delete()
-    return Achievement.objects.bulk_create(
+    achieved = Achievement.objects.bulk_create(
         [Achievement(coach=coach, fixture=fixture, card=c, recorded_by=by) for c in cards]
     )
+    versions.bump(Q(campaign__coaches__pk=coach.pk))  # a bulk write sends no signal
+    return achieved

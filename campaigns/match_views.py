@@ -10,11 +10,13 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from campaigns import decks, forms, selectors
 from campaigns.models import Campaign, Deck
 from campaigns.views import _campaign, _is_organiser, _written
+from league import versions
 from league.idempotency import idempotent
 from league.models import Fixture
 from league.permissions import coach_for
@@ -46,7 +48,13 @@ def fixture_page(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespon
 
 def _render_fixture_page(request, campaign, fixture, side, is_organiser, bound=None, status=200) -> HttpResponse:
     bound = bound or {}
-    page = selectors.fixture_page(campaign, fixture, side, is_organiser)
+    # Issue 23: kept per version of the season, day (decks face up from match day,
+    # GB-16) and kind of viewer (their side, the organiser), never across viewers
+    # who may see different things; the forms are built per request.
+    page = versions.cached(
+        campaign.season, f"campaign-fixture:{fixture.pk}:{side or '-'}:{int(is_organiser)}:{timezone.localdate():%Y-%m-%d}",
+        lambda: selectors.fixture_page(campaign, fixture, side, is_organiser),
+    )
     for block in page["sides"]:
         this_side, cc, deck = block["side"], block["cc"], block["deck"]
         if block["deck_open"]:

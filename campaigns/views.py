@@ -20,11 +20,13 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django_tables2 import RequestConfig
 
 from campaigns import forms, moments, selectors, setup, titles
 from campaigns.models import Campaign, CampaignCoach, Title
 from campaigns.tables import CampaignTable
+from league import versions
 from league.models import League, Season
 from league.permissions import coach_for
 
@@ -160,7 +162,14 @@ def _render_coach_page(
     status: int = 200,
 ) -> HttpResponse:
     bound = bound or {}
-    page = selectors.coach_page(campaign, cc, joining)
+    if joining is None and cc.pk is not None:
+        # Issue 23: what the page shows is the same for every viewer and changes
+        # only with the season's version (every campaign row is tracked) or the day
+        # (the phase): kept per version, coach and day; the forms are the viewer's.
+        page = versions.cached(campaign.season, f"campaign-coach:{cc.pk}:{timezone.localdate():%Y-%m-%d}",
+                               lambda: selectors.coach_page(campaign, cc))
+    else:
+        page = selectors.coach_page(campaign, cc, joining)
     start_unlock, pending, phase = page["start_unlock"], page["pending"], page["phase"]
     forms_ = {}
     if is_owner and not campaign.is_over:  # GB-26: no pick once the campaign is over

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import datetime
 
+from django.db.models import Q
+
 from campaigns import decks, setup
 from campaigns.models import CampaignCoach, Guild, PlotCard
 from league import services as league_services
-from league import season_services
+from league import season_services, versions
 from league.models import Fixture, Season
 from tests.factories import EntryFactory
 
@@ -81,5 +83,8 @@ def guild(name: str) -> Guild:
 
 
 def set_match_day(fixture: Fixture, date: datetime.date) -> None:
+    """The fixture moved to ``date`` as a rearrangement would (a new version of its
+    season: the pages kept per version follow, issue 23)."""
     Fixture.objects.filter(pk=fixture.pk).update(date=date)
+    versions.bump(Q(rounds__fixtures__pk=fixture.pk))
     fixture.date = date
