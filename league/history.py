@@ -105,12 +105,17 @@ def build(entries: list[EntryInfo], results, rules: GameRules) -> History:
     history.rows = new_rows(history.entries, rules)
     place = history.place()
     for number, ranked in rounds_ranked(history.rows, results, rules):
-        block = [0] * len(place)
-        for row in ranked:
-            block[place[row.entry_id]] = row.position
         history.rounds.append(number)
-        history.positions.extend(block)
+        history.positions.extend(_block(ranked, place))
     return history
+
+
+def _block(ranked: list[StandingRow], place: dict[int, int]) -> list[int]:
+    """One round's positions in the order of ``place``."""
+    block = [0] * len(place)
+    for row in ranked:
+        block[place[row.entry_id]] = row.position
+    return block
 
 
 def _key(season_id: int, version) -> str:
@@ -144,9 +149,9 @@ def for_season(season) -> History:
 
 
 def locked_version(season_id: int):
-    """An approval, once its fixture and result are locked and before it writes:
-    the season's row locked (as its first version bump would) and its version, for
-    ``advance``."""
+    """A write to a season's results, once its fixture and result are locked and
+    before it writes: the season's row locked (as its first version bump would)
+    and its version, for ``advance``."""
     return Season.objects.select_for_update().values_list("version", flat=True).get(pk=season_id)
 
 
@@ -155,9 +160,8 @@ def advance(season_id: int, before, result=None) -> None:
     history exact for the version ``before`` the write is kept and the entries are
     unchanged, add the approved ``result`` (none for a report, a confirmation or a
     dispute, which change no table; a play-off result adds nothing either) and keep
-    it under the season's version now. A result of an
-    earlier round than the latest with a result moves every later round: left for
-    the next page to build."""
+    it under the season's version now. A result of an earlier round than the
+    latest with a result moves every later round: left for the next page to build."""
     kept = cache.get(_key(season_id, before))
     if kept is None:
         return
@@ -171,11 +175,8 @@ def advance(season_id: int, before, result=None) -> None:
         played = played_result(values, rules)
         if kept.rounds and played.round_number < kept.rounds[-1]:
             return
-        place = kept.place()
         ((number, ranked),) = rounds_ranked(kept.rows, [played], rules)
-        block = [0] * len(kept.entries)
-        for row in ranked:
-            block[place[row.entry_id]] = row.position
+        block = _block(ranked, kept.place())
         if kept.rounds and kept.rounds[-1] == number:
             del kept.positions[len(kept.positions) - len(block):]
         else:
