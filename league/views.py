@@ -101,7 +101,7 @@ def _known_sort(sort: str, game_system: str | None = None) -> str:
     return sort if sort in _sortable(game_system) else ""
 
 
-TABLE_PER_PAGE = 100  # rows of the standings a page shows (issue 23.3: bounded by what a person reads)
+TABLE_PER_PAGE = 50  # rows of the standings a page shows (issue 23.3: bounded by what a person reads)
 WEEK_LINES = 20  # matches of this week's and next week's round the league page lists; the fixtures page has all
 
 

@@ -319,3 +319,15 @@ def test_a_round_of_twenty_matches_is_listed_whole(client):
         league=LeagueFactory(slug="full"), start_date=timezone.localdate() - datetime.timedelta(days=2)))
     page = client.get(reverse("league:league_detail", args=["full"])).content.decode()
     assert page.count('<li class="fixture">') == 40 and "matches of Round" not in page
+
+
+def test_the_standings_show_fifty_rows_a_page(client):
+    """Issue 23.3: a big field's table is paged, 50 rows a page."""
+    season_with_results(coaches=60, played_rounds=2, season=SeasonFactory(league=LeagueFactory(slug="paged")))
+    url = reverse("league:league_detail", args=["paged"])
+
+    def table(page: str) -> str:
+        return page[page.index("<table"):page.index("</table>")]
+
+    first, second = client.get(url).content.decode(), client.get(url, {"page": 2}).content.decode()
+    assert table(first).count("<tr") == 51 and table(second).count("<tr") == 11  # with the header row
