@@ -3,7 +3,7 @@ same format as ``manage.py import_results`` (league/import_files.py), sees what
 it would create (or its first bad line, with its number and reason), then
 confirms.
 
-The preview imports the file and rolls back (``importer.preview_import``), so it
+The preview imports the file and rolls back (``web_import.preview_import``), so it
 writes nothing and its counts are exactly the import's. The upload goes back to
 the browser inside the confirmation form, signed by the site with the league, the
 organiser, the season and what the preview counted (``django.core.signing``: no
@@ -22,7 +22,7 @@ from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from league import importer, selectors
+from league import importer, selectors, web_import
 from league.forms import ConfirmImportForm, ImportForm
 from league.import_files import BadRow, required_columns
 from league.permissions import get_league_for_organiser
@@ -39,7 +39,7 @@ def league_import(request: HttpRequest, slug: str) -> HttpResponse:
     league = get_league_for_organiser(request, slug)
     current = selectors.season_for(league)
     context = {
-        "league": league, "header": ",".join(required_columns(league.rules)), "max_kb": importer.MAX_UPLOAD_BYTES // 1024,
+        "league": league, "header": ",".join(required_columns(league.rules)), "max_kb": web_import.MAX_UPLOAD_BYTES // 1024,
     }
     if request.method == "POST" and "payload" in request.POST:
         return _confirm(request, league, context)
@@ -51,18 +51,18 @@ def league_import(request: HttpRequest, slug: str) -> HttpResponse:
         return render(request, "league/league_import.html", {**context, "form": form}, status=400)
     upload, season, start = form.cleaned_data["file"], form.cleaned_data["season"], form.cleaned_data["start"]
     try:
-        if upload.size > importer.MAX_UPLOAD_BYTES:  # before reading it
-            raise BadRow(1, f"the file is {upload.size // 1024} KB; at most {importer.MAX_UPLOAD_BYTES // 1024} KB "
+        if upload.size > web_import.MAX_UPLOAD_BYTES:  # before reading it
+            raise BadRow(1, f"the file is {upload.size // 1024} KB; at most {web_import.MAX_UPLOAD_BYTES // 1024} KB "
                             f"can be imported at once: split it by rounds")
-        text = importer.read_upload(upload.read(importer.MAX_UPLOAD_BYTES + 1))
-        rows = importer.rows_for_league(text, league=league)
-        summary, lines = importer.preview_import(rows, league=league, by=request.user, season_name=season,
+        text = web_import.read_upload(upload.read(web_import.MAX_UPLOAD_BYTES + 1))
+        rows = web_import.rows_for_league(text, league=league)
+        summary, lines = web_import.preview_import(rows, league=league, by=request.user, season_name=season,
                                                  start_date=start)
     except (BadRow, importer.ImportRefused) as error:
         return _refused(request, context, form, error)
     payload = signing.dumps(
         {"league": league.pk, "by": request.user.pk, "season": season, "start": start.isoformat() if start else None,
-         "name": upload.name[:100], "text": text, "summary": importer.summary_dict(summary)},
+         "name": upload.name[:100], "text": text, "summary": web_import.summary_dict(summary)},
         salt=SALT, compress=True,
     )
     return render(request, "league/league_import.html", {
@@ -83,11 +83,11 @@ def _confirm(request: HttpRequest, league, context: dict) -> HttpResponse:
         return _refused(request, context, form, "The confirmation is for another league or organiser; upload the file again.")
     start = datetime.date.fromisoformat(data["start"]) if data["start"] else None
     try:
-        rows = importer.rows_for_league(data["text"], league=league)
-        summary = importer.confirm_import(rows, league=league, by=request.user, season_name=data["season"],
+        rows = web_import.rows_for_league(data["text"], league=league)
+        summary = web_import.confirm_import(rows, league=league, by=request.user, season_name=data["season"],
                                           start_date=start, expected=data["summary"], source=data["name"])
-    except (BadRow, importer.ImportRefused, importer.ImportChanged) as error:
-        return _refused(request, context, form, error, status=409 if isinstance(error, importer.ImportChanged) else 400)
+    except (BadRow, importer.ImportRefused, web_import.ImportChanged) as error:
+        return _refused(request, context, form, error, status=409 if isinstance(error, web_import.ImportChanged) else 400)
     messages.success(
         request,
         f"Imported {data['name']} into {league.name}, {data['season']}: {summary.fixtures} fixture(s) and "

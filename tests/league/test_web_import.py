@@ -13,7 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from campaigns.models import CampaignPointLine
-from league import importer
+from league import web_import
 from league.models import Coach, Entry, Fixture, Result, ResultEvent, Round, Season
 from tests.factories import EntryFactory, LeagueFactory, UserFactory
 
@@ -167,7 +167,7 @@ def test_a_bad_date_is_refused_with_its_line(organiser_client, league):
 
 
 def test_a_file_too_big_is_refused_with_a_clear_message(organiser_client, league, monkeypatch):
-    monkeypatch.setattr(importer, "MAX_UPLOAD_BYTES", 100)
+    monkeypatch.setattr(web_import, "MAX_UPLOAD_BYTES", 100)
     response = preview(organiser_client, league, csv_text())
     assert response.status_code == 400
     assert "at most 0 KB can be imported at once" in response.content.decode()
