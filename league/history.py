@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 
+from league import versions
 from league.models import Season
 from league.ranking import EntryInfo, StandingRow, new_rows, rank, rounds_ranked
 from league.rules.base import GameRules
@@ -119,7 +120,7 @@ def _block(ranked: list[StandingRow], place: dict[int, int]) -> list[int]:
 
 
 def _key(season_id: int, version) -> str:
-    return f"season:{season_id}:{version}:history"
+    return versions.version_key(season_id, version, "history")
 
 
 def current(season) -> History | None:

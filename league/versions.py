@@ -141,7 +141,13 @@ def tracked() -> tuple[type, ...]:
 
 
 def cache_key(season, name: str) -> str:
-    return f"season:{season.pk}:{season.version}:{name}"
+    return version_key(season.pk, season.version, name)
+
+
+def version_key(season_id: int, version, name: str) -> str:
+    """The cache key of ``name`` for one version of a season (``cache_key`` where
+    only the id and a version are at hand: league/history.py)."""
+    return f"season:{season_id}:{version}:{name}"
 
 
 def cached(season, name: str, compute: Callable[[], Any]) -> Any:
