@@ -147,6 +147,11 @@ def layers_for(game_system: str) -> list[Layer]:
     return [layer for layer in _LAYERS if game_system in layer.game_systems]
 
 
+def has_panels(game_system: str, page: str) -> bool:
+    """Whether a layer of ``game_system`` adds a panel to ``page``."""
+    return any(page in layer.panels for layer in layers_for(game_system))
+
+
 def result_approved(result) -> None:
     for layer in layers_for(result.fixture.round.season.league.game_system):
         if layer.result_approved is not None:

@@ -107,6 +107,8 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", Fals
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
+# Database sessions read in one prepared query (league/sessions.py, issue 23.2).
+SESSION_ENGINE = "league.sessions"
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", False)
 # "HTTP_X_FORWARDED_PROTO,https" behind a TLS-terminating proxy that sets that header
 # (and strips it from clients); without it, SSL redirect behind a proxy loops.
@@ -227,6 +229,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # Last: a page rendered to be kept gets markers for the viewer's CSRF token.
+                "league.kept_pages.context",
             ],
         },
     },

@@ -36,10 +36,11 @@ from typing import Any
 
 from django.apps import apps
 from django.core.cache import cache
-from django.db import connection
 from django.db.models import Q
 from django.db.models.signals import post_delete, post_save
 from django.http import QueryDict
+
+from league.prepared import Statement
 
 _TRACKED: dict[type, Callable[[Any], Q]] = {}
 
@@ -164,47 +165,47 @@ def cached(season, name: str, compute: Callable[[], Any]) -> Any:
 
 
 @functools.cache
-def _versions_sql() -> str:
-    """The SQL of ``league_versions``, written by the ORM once per process."""
+def _versions_statement() -> Statement:
+    """The query of ``league_versions``, written by the ORM once per process."""
     Season = _season_model()
 
-    seasons = Season.objects.filter(league__slug="?").order_by("-start_date", "-id").values_list("pk", "name", "version")
-    sql, params = seasons.query.sql_with_params()
-    assert list(params) == ["?"]
-    return sql
+    return Statement(
+        Season.objects.filter(league__slug="?").order_by("-start_date", "-id").values_list("pk", "name", "version"),
+        ["?"],
+    )
 
 
 def league_versions(slug: str) -> list[tuple[int, str, Any]]:
     """One query: every season of the league ``slug`` as (pk, name, version), the
     current one (latest start) first. Empty for an unknown league or one with no
     season yet. Every warm public page runs it, so it skips the ORM's compiling
-    (a millisecond, most of such a request) and, on PostgreSQL, is a prepared
-    statement: planning it cost more than running it (pgbench: 0.34 ms a query
-    planned each time, 0.14 ms prepared)."""
-    from django.conf import settings
+    and is a prepared statement on PostgreSQL (league/prepared.py)."""
+    return _versions_statement().rows([slug])
 
-    sql, params = _versions_sql(), [slug]
-    if connection.vendor != "postgresql" or not settings.PREPARED_STATEMENTS:
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            return cursor.fetchall()
-    # psycopg's server-binding cursor prepares what it runs once the connection's
-    # ``prepare_threshold`` (settings.py: 0, the first time) is reached; Django's own
-    # cursors bind client-side and never prepare. Wrapped as Django wraps its own
-    # (execute wrappers, error translation) and logged as the statement composed
-    # with its parameter: psycopg keeps no text of a prepared execution.
-    import psycopg  # only on PostgreSQL, whose backend needs it
 
-    connection.ensure_connection()
-    with connection.wrap_database_errors:
-        raw = psycopg.Cursor(connection.connection)
-    with connection.make_cursor(raw) as cursor:
-        if connection.queries_logged:
-            with connection.make_debug_cursor(raw).debug_sql(connection.ops.compose_sql(sql, params), params):
-                cursor.execute(sql, params)
-        else:
-            cursor.execute(sql, params)
-        return cursor.fetchall()
+@functools.cache
+def _viewer_statement() -> Statement:
+    """The query of ``viewer_versions``, written by the ORM once per process."""
+    from django.db.models import Exists, OuterRef, Subquery
+
+    Season = _season_model()
+    League, Entry = apps.get_model("league", "League"), apps.get_model("league", "Entry")
+
+    organises = League.organisers.through.objects.filter(league_id=OuterRef("league_id"), user_id=-1)
+    own_entry = Entry.objects.filter(season_id=OuterRef("pk"), coach_id=-2).order_by("pk").values("pk")[:1]
+    return Statement(
+        Season.objects.filter(league__slug="?").order_by("-start_date", "-id")
+        .annotate(organises=Exists(organises), own_entry=Subquery(own_entry))
+        .values_list("pk", "name", "version", "league__game_system", "organises", "own_entry"),
+        [-1, -2, "?"],
+    )
+
+
+def viewer_versions(slug: str, user_id: int, coach_id: int | None) -> list[tuple]:
+    """``league_versions`` for a logged-in viewer, in the same one query: each
+    season as (pk, name, version, the league's game, whether the user organises
+    the league, the coach's entry in the season or None)."""
+    return _viewer_statement().rows([user_id, coach_id or 0, slug])
 
 
 def keep_only(request, **values: str) -> None:

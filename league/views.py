@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django_tables2 import RequestConfig
 
-from league import charts, dashboard, feeds, season_entrants, selectors, versions
+from league import charts, dashboard, feeds, kept_pages, layers, season_entrants, selectors, versions
 from league.links import site_root
 from league.models import Entry, Fixture, League, Result
 from league.permissions import coach_for
@@ -76,10 +76,34 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
                        page=_digits(request.GET.get("page", ""), 4), follow=follow)
     if follow:
         return _league_detail(request, slug)
+    if not versions.anonymous(request):
+        return _league_detail_kept(request, slug)
     # This week's round depends on the day as well as on the season's writes.
     return versions.shared(request, slug, lambda: _league_detail(request, slug),
                            variant=f"{timezone.localdate():%Y-%m-%d}", params=("season", "sort", "page"),
                            anonymous_only=True)
+
+
+def _league_detail_kept(request: HttpRequest, slug: str) -> HttpResponse:
+    """The league page for someone logged in, kept per version (league/kept_pages.py):
+    what it shows beyond the anonymous page is the organiser's link and the viewer's
+    own line in the chart, both in the key, read with the versions in one query.
+    A game whose layers greet the viewer on this page ("league_viewer" panels) is
+    built per request."""
+    build = functools.partial(_league_detail, request, slug)
+    if not kept_pages.keepable(request):
+        return build()
+    coach = coach_for(request.user)
+    seasons = versions.viewer_versions(slug, request.user.pk, coach.pk if coach is not None else None)
+    asked = request.GET.get("season", "")
+    shown = next((row for row in seasons if row[1] == asked), None) if asked else next(iter(seasons), None)
+    if shown is None or layers.has_panels(shown[3], "league_viewer"):
+        return build()  # no such season (a 404), no season yet, or a greeting per viewer
+    _, _, _, _, organises, own_entry = shown
+    viewer = f"viewer:{int(request.user.is_superuser or organises)}:{own_entry or ''}"
+    key = versions.response_key(slug, [row[:3] for row in seasons], request,
+                                f"{timezone.localdate():%Y-%m-%d}|{viewer}", ("season", "sort", "page"))
+    return kept_pages.serve(request, f"kept:{key}", build)
 
 
 def _digits(value: str, limit: int = 9) -> str:

@@ -19,9 +19,9 @@ from django.utils.crypto import salted_hmac
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
-from league import idempotency, words
+from league import idempotency, kept_pages, words
 
 register = template.Library()
 
@@ -156,6 +156,8 @@ def idempotency_field(context) -> SafeString | str:
     request = context.get("request")
     if request is None or not request.user.is_authenticated:
         return ""
+    if kept_pages.rendering_kept(request):  # a kept page: each viewer's own key (league/kept_pages.py)
+        return mark_safe(kept_pages.IDEMPOTENCY)
     return format_html('<input type="hidden" name="{}" value="{}">', idempotency.FIELD, idempotency.new_key(request.user))
 
 
@@ -165,6 +167,23 @@ def offline_user(context) -> str:
     key what they keep (a hash, never the id): "" for a visitor or a page rendered
     without a request (the error pages)."""
     request = context.get("request")
+    if request is not None and kept_pages.rendering_kept(request):
+        return kept_pages.USER
+    return offline_mark(request)
+
+
+def offline_mark(request) -> str:
+    """``offline_user``'s value for ``request``."""
     if request is None or not getattr(request, "user", None) or not request.user.is_authenticated:
         return ""
     return salted_hmac("league.offline.user", str(request.user.pk)).hexdigest()[:20]
+
+
+@register.simple_tag(takes_context=True)
+def viewer_nav(context) -> str:
+    """The menu of a logged-in viewer (``kept_pages.viewer_nav``). A kept page has
+    a marker here instead, filled in per request (league/kept_pages.py)."""
+    request = context.get("request")
+    if request is not None and kept_pages.rendering_kept(request):
+        return mark_safe(kept_pages.NAV)
+    return kept_pages.viewer_nav(context.get("user"), context.get("csrf_token"))

@@ -1,0 +1,123 @@
+"""Logged-in pages kept per version, the viewer's own parts filled in per request
+(issue 23.2).
+
+A page a coach or an organiser sees is mostly what everyone with the same role
+sees: the table, the fixture, the campaign. ``serve`` renders it once per cache
+key (the versions of every season it shows and whatever else it depends on: the
+day, the viewer's side, whether they organise the league) with markers where the
+viewer's own parts go, keeps it, and for each request fills in only those:
+
+- the menu (who is logged in, the admin link, the log-out form),
+- the page's user mark for the offline outbox (``offline_user``),
+- the CSRF token of every form,
+- a fresh submission key for every result form (``idempotency_field``).
+
+Those four depend on the request alone, never on the database, so a kept page
+costs the queries its key needs (the session, the account, the versions) and a
+cache read. Everything else the page shows must be in its key: the view that
+calls ``serve`` says what, and a page that shows a message (``messages``) is
+built as usual, never kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.urls import reverse
+from django.utils.html import format_html
+
+# Plain ASCII without anything HTML escapes: a marker renders as itself in an
+# attribute (the CSRF token's value) and in text.
+NAV = "<!--kept-viewer-nav-->"
+USER = "keptviewermark0user"
+CSRF = "keptviewermark0csrf"
+IDEMPOTENCY = "<!--kept-viewer-idempotency-->"
+
+
+def rendering_kept(request) -> bool:
+    """Whether ``request``'s page is being rendered to be kept: the viewer's
+    parts render as markers."""
+    return getattr(request, "_kept_page", False)
+
+
+def context(request: HttpRequest) -> dict:
+    """The context processor (settings.TEMPLATES): while a page is rendered to be
+    kept, every ``{% csrf_token %}`` renders the marker instead of this viewer's
+    token (it comes after Django's own csrf processor, so it wins)."""
+    return {"csrf_token": CSRF} if rendering_kept(request) else {}
+
+
+def keepable(request: HttpRequest) -> bool:
+    """A logged-in GET whose page may come from a kept one: not while a message
+    waits to be shown (in the cookie, or in the session once it overflowed)."""
+    return (
+        request.method in ("GET", "HEAD")
+        and request.user.is_authenticated
+        and "messages" not in request.COOKIES
+        and "_messages" not in request.session
+    )
+
+
+def serve(request: HttpRequest, key: str, build: Callable[[], HttpResponse]) -> HttpResponse:
+    """The page kept under ``key`` with this viewer's parts filled in; built (with
+    markers) and kept when missing. Only 200 answers are kept; any answer is
+    filled in before it leaves."""
+    if not keepable(request):
+        return build()
+    stored = cache.get(key)
+    if stored is None:
+        request._kept_page = True
+        try:
+            response = build()
+        finally:
+            request._kept_page = False
+        if response.streaming:
+            return response
+        if response.status_code == 200:
+            stored = (response.content.decode(), response.get("Content-Type"))
+            cache.set(key, stored)  # expires after settings.CACHES' TIMEOUT (issue 23.1)
+        else:
+            response.content = fill(request, response.content.decode())
+            return response
+    content, content_type = stored
+    return HttpResponse(fill(request, content), content_type=content_type)
+
+
+def fill(request: HttpRequest, content: str) -> str:
+    """``content`` with every marker replaced by this viewer's own part."""
+    if IDEMPOTENCY in content:  # a fresh key per form
+        from league import idempotency
+
+        pieces = content.split(IDEMPOTENCY)
+        keys = [
+            format_html('<input type="hidden" name="{}" value="{}">', idempotency.FIELD, idempotency.new_key(request.user))
+            for _ in pieces[1:]
+        ]
+        content = "".join(piece for pair in zip(pieces, [*keys, ""]) for piece in pair)
+    if NAV in content:
+        content = content.replace(NAV, viewer_nav(request.user, get_token(request)))
+    if USER in content:
+        from league.templatetags.site_tags import offline_mark
+
+        content = content.replace(USER, offline_mark(request))
+    if CSRF in content:
+        content = content.replace(CSRF, get_token(request))
+    return content
+
+
+def viewer_nav(user, csrf_token) -> str:
+    """The menu of a logged-in ``user``: My fixtures, the admin for staff, their
+    name (to their profile), the log-out form. Python, not a template: every
+    logged-in page renders it, kept or not."""
+    from league.templatetags.site_tags import display_name
+
+    admin = format_html('<a href="{}">Admin</a>', reverse("admin:index")) if user.is_staff else ""
+    return format_html(
+        '<a href="{}">My fixtures</a>\n        {}\n        <a href="{}" title="Your profile">{}</a>\n        '
+        '<form method="post" action="{}" class="inline"><input type="hidden" name="csrfmiddlewaretoken" value="{}">'
+        '<button type="submit" class="link">Log out</button></form>',
+        reverse("league:my_fixtures"), admin, reverse("profile"), display_name(user), reverse("logout"), csrf_token,
+    )
