@@ -149,4 +149,7 @@ LAYER = Layer(
     notification_kinds=notices.KINDS,
     organiser_counts=waiting.moments_to_confirm_counts,
     checklist=final_day_checklist,
+    # What waits on a coach in their campaigns: every row it reads bumps their
+    # season; the fixture page's link to the match's Big League page reads none.
+    kept_panels=frozenset({"my_fixtures", "fixture_detail"}),
 )

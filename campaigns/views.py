@@ -10,6 +10,7 @@ refusal on the form that caused it (status 400) and writes nothing.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -26,7 +27,7 @@ from django_tables2 import RequestConfig
 from campaigns import forms, moments, selectors, setup, titles
 from campaigns.models import Campaign, CampaignCoach, Title
 from campaigns.tables import CampaignTable
-from league import versions
+from league import kept_pages, versions
 from league.models import League, Season
 from league.permissions import coach_for
 
@@ -141,6 +142,27 @@ def campaign_json(request: HttpRequest, slug: str) -> JsonResponse:
 
 @login_required
 def coach_page(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse:
+    """A coach's campaign page, for that coach and the Longshanks. Kept per version
+    of the season, coach, kind of viewer and day (league/kept_pages.py): what it
+    shows and its unbound forms change with nothing else; the seasons' versions,
+    whether the viewer organises the league and their coach are one query."""
+    build = functools.partial(_coach_page, request, slug, coach_id)
+    if not kept_pages.keepable(request):
+        return build()
+    coach = coach_for(request.user)
+    seasons = versions.viewer_versions(slug, request.user.pk, coach.pk if coach is not None else None)
+    if not seasons or seasons[0][3] != "guildball":  # as ``_campaign``
+        return build()  # a 404
+    season_id, _, version, _, organises, _ = seasons[0]
+    is_owner, is_organiser = coach is not None and coach.pk == coach_id, request.user.is_superuser or organises
+    if not (is_owner or is_organiser):
+        return build()  # a 403, or a 404 for a coach not in the campaign
+    key = (f"kept:campaign-coach:{season_id}:{version}:{coach_id}:{int(is_owner)}:{int(is_organiser)}:"
+           f"{timezone.localdate():%Y-%m-%d}")
+    return kept_pages.serve(request, key, build)
+
+
+def _coach_page(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse:
     campaign = _campaign(slug)
     found = selectors.find_coach(campaign, coach_id)
     if found is None:

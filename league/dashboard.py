@@ -25,7 +25,7 @@ from django.middleware.csrf import get_token
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
-from league import checklist, layers, versions
+from league import checklist, kept_pages, layers, versions
 from league.checklist import STALE_AFTER, Item
 from league.models import Fixture, League, Result, Season
 
@@ -195,9 +195,15 @@ def board(league: League, season: Season | None) -> tuple[Counts, Queue, int]:
             seconds = min(seconds, max(1, int((next_stale + STALE_AFTER - now).total_seconds())))
         if counts.stale:
             seconds = min(seconds, TICKING_SECONDS)
-        found = counts, queue(season, now=now), seconds
+        found = counts, queue(season, now=now), now.timestamp() + seconds
         cache.set(key, found, timeout=seconds)
-    return found
+    counts, lines, until = found
+    return counts, lines, _left(until, now)
+
+
+def _left(until: float, now: datetime.datetime) -> int:
+    """Whole seconds from ``now`` to ``until`` (a timestamp), 0 once it has passed."""
+    return max(0, int(until - now.timestamp()))
 
 
 _CSRF_INPUT = re.compile(r'(name="csrfmiddlewaretoken" value=")[A-Za-z0-9]+(")')
@@ -208,12 +214,17 @@ def cached_html(request, season: Season, name: str, build: Callable[[], tuple[st
     ``build()`` gives the HTML and how many seconds it may be kept. Its forms carry
     the CSRF token of whoever rendered it: each is given this request's."""
     key = versions.cache_key(season, f"{name}:{timezone.localdate():%Y-%m-%d}")
-    html = cache.get(key)
-    if html is None:
+    now = timezone.now()
+    found = cache.get(key)
+    if found is None:
         html, seconds = build()
+        found = str(html), now.timestamp() + seconds
         if seconds:
-            cache.set(key, str(html), timeout=seconds)
-    token = get_token(request)
+            cache.set(key, found, timeout=seconds)
+    html, until = found
+    kept_pages.keep_for(request, _left(until, now))  # a page kept whole keeps it no longer (league/kept_pages.py)
+    # A page kept whole gets each viewer's token later (league/kept_pages.py).
+    token = kept_pages.CSRF if kept_pages.rendering_kept(request) else get_token(request)
     return mark_safe(_CSRF_INPUT.sub(lambda match: f"{match.group(1)}{token}{match.group(2)}", str(html)))
 
 

@@ -10,9 +10,11 @@ viewer's own parts go, keeps it, and for each request fills in only those:
 - the menu (who is logged in, the admin link, the log-out form),
 - the page's user mark for the offline outbox (``offline_user``),
 - the CSRF token of every form,
-- a fresh submission key for every result form (``idempotency_field``).
+- a fresh submission key for every result form (``idempotency_field``),
+- a layer's panel whose rows are not all in the key (league/layers.py
+  ``kept_panels``), rendered by the view for this request.
 
-Those four depend on the request alone, never on the database, so a kept page
+The first four depend on the request alone, never on the database, so a kept page
 costs the queries its key needs (the session, the account, the versions) and a
 cache read. Everything else the page shows must be in its key: the view that
 calls ``serve`` says what, and a page that shows a message (``messages``) is
@@ -21,6 +23,7 @@ built as usual, never kept.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from django.core.cache import cache
@@ -35,6 +38,7 @@ NAV = "<!--kept-viewer-nav-->"
 USER = "keptviewermark0user"
 CSRF = "keptviewermark0csrf"
 IDEMPOTENCY = "<!--kept-viewer-idempotency-->"
+PANEL = re.compile(r"<!--kept-panel:([^:>]+):([a-z_]+)-->")
 
 
 def rendering_kept(request) -> bool:
@@ -61,33 +65,60 @@ def keepable(request: HttpRequest) -> bool:
     )
 
 
-def serve(request: HttpRequest, key: str, build: Callable[[], HttpResponse]) -> HttpResponse:
+def live_panels(request) -> bool:
+    """Whether ``request``'s page is being rendered to be kept by a view that renders
+    the panels not kept per request (``serve(panels=...)``): only those get markers,
+    never a body kept per version for everyone (the league page's)."""
+    return getattr(request, "_kept_live_panels", False)
+
+
+def panel_marker(layer: str, page: str) -> str:
+    """Where a layer's panel that is not kept goes (league/layers.py ``kept_panels``)."""
+    return f"<!--kept-panel:{layer}:{page}-->"
+
+
+def serve(request: HttpRequest, key: str, build: Callable[[], HttpResponse], *,
+          panels: Callable[[str, str], str] | None = None) -> HttpResponse:
     """The page kept under ``key`` with this viewer's parts filled in; built (with
     markers) and kept when missing. Only 200 answers are kept; any answer is
-    filled in before it leaves."""
+    filled in before it leaves. ``panels(layer, page)``: a layer's panel that is
+    not kept, rendered for this request (a page with such panels must give it)."""
     if not keepable(request):
         return build()
     stored = cache.get(key)
     if stored is None:
-        request._kept_page = True
+        request._kept_page, request._kept_live_panels, request._kept_seconds = True, panels is not None, None
         try:
             response = build()
         finally:
-            request._kept_page = False
+            request._kept_page = request._kept_live_panels = False
         if response.streaming:
             return response
-        if response.status_code == 200:
+        seconds = getattr(request, "_kept_seconds", None)
+        if response.status_code == 200 and seconds != 0:
             stored = (response.content.decode(), response.get("Content-Type"))
-            cache.set(key, stored)  # expires after settings.CACHES' TIMEOUT (issue 23.1)
+            # Expires after settings.CACHES' TIMEOUT (issue 23.1), or sooner (``keep_for``).
+            cache.set(key, stored, **({} if seconds is None else {"timeout": seconds}))
         else:
-            response.content = fill(request, response.content.decode())
+            response.content = fill(request, response.content.decode(), panels)
             return response
     content, content_type = stored
-    return HttpResponse(fill(request, content), content_type=content_type)
+    return HttpResponse(fill(request, content, panels), content_type=content_type)
 
 
-def fill(request: HttpRequest, content: str) -> str:
+def keep_for(request: HttpRequest, seconds: int) -> None:
+    """While a page is built to be kept: keep it no longer than ``seconds`` (0: not
+    at all), for a part that is true only so long (the dashboard's "reported 3
+    days ago"). The shortest of such calls wins; without any, the cache's timeout."""
+    if rendering_kept(request):
+        known = getattr(request, "_kept_seconds", None)
+        request._kept_seconds = seconds if known is None else min(known, seconds)
+
+
+def fill(request: HttpRequest, content: str, panels: Callable[[str, str], str] | None = None) -> str:
     """``content`` with every marker replaced by this viewer's own part."""
+    if "<!--kept-panel:" in content:
+        content = PANEL.sub(lambda match: panels(match.group(1), match.group(2)), content)
     if IDEMPOTENCY in content:  # a fresh key per form
         from league import idempotency
 
@@ -97,14 +128,15 @@ def fill(request: HttpRequest, content: str) -> str:
             for _ in pieces[1:]
         ]
         content = "".join(piece for pair in zip(pieces, [*keys, ""]) for piece in pair)
+    token = get_token(request) if NAV in content or CSRF in content else ""  # one per page, as Django's
     if NAV in content:
-        content = content.replace(NAV, viewer_nav(request.user, get_token(request)))
+        content = content.replace(NAV, viewer_nav(request.user, token))
     if USER in content:
         from league.templatetags.site_tags import offline_mark
 
         content = content.replace(USER, offline_mark(request))
     if CSRF in content:
-        content = content.replace(CSRF, get_token(request))
+        content = content.replace(CSRF, token)
     return content
 
 

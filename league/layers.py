@@ -118,6 +118,17 @@ class Layer:
     # The layer's items of the season checklist (league/checklist.py): given the
     # states of seasons of its games, {season id: [Item]} in a fixed number of queries.
     checklist: Callable[[list[Any]], dict[int, list[Any]]] | None = None
+    # Pages ("my_fixtures") whose panel reads only rows the layer tracks in versions
+    # (versions.track) of the seasons the viewer's kept page is keyed by: kept with
+    # the page (league/kept_pages.py). Any other panel is rendered per request, from
+    # the viewer alone ({"coach", "user", "request"}).
+    kept_panels: frozenset[str] = frozenset()
+    # Given a coach id, the leagues (a Q on League) where the layer's panels may show
+    # the coach something beyond the seasons they are entered in (a Dungeon Bowl team
+    # founded before it is entered, or in a league with no season yet). A panel
+    # rendered per request shows nothing to a coach with neither a season nor such a
+    # league of its games: their kept home page then skips it (league/views.py).
+    coach_leagues: Callable[[int], Any] | None = None
 
 
 _LAYERS: list[Layer] = []
@@ -147,9 +158,10 @@ def layers_for(game_system: str) -> list[Layer]:
     return [layer for layer in _LAYERS if game_system in layer.game_systems]
 
 
-def has_panels(game_system: str, page: str) -> bool:
-    """Whether a layer of ``game_system`` adds a panel to ``page``."""
-    return any(page in layer.panels for layer in layers_for(game_system))
+def panels_kept(game_system: str, page: str) -> bool:
+    """Whether every panel the layers of ``game_system`` add to ``page`` is kept with
+    it (``Layer.kept_panels``): a view keeping that page per version needs that."""
+    return all(page in layer.kept_panels for layer in layers_for(game_system) if page in layer.panels)
 
 
 def result_approved(result) -> None:
@@ -212,11 +224,24 @@ def import_columns(game_system: str) -> list[ImportColumns]:
 
 def render_panels(page: str, context: Mapping[str, Any]) -> SafeString:
     """Every panel the league's layers add to ``page``, in registration order; on a
-    page that belongs to no league (a coach's home), every layer's panel."""
+    page that belongs to no league (a coach's home), every layer's panel. On a page
+    rendered to be kept by a view that renders the rest per request, a panel not in
+    its layer's ``kept_panels`` is a marker (league/kept_pages.py)."""
+    from league import kept_pages
+
     league = context.get("league")
     candidates = layers_for(league.game_system) if league is not None else layers()
-    parts = [layer.panels[page](context) for layer in candidates if page in layer.panels]
+    request = context.get("request")
+    kept = request is not None and kept_pages.live_panels(request)
+    parts = [
+        kept_pages.panel_marker(layer.name, page) if kept and page not in layer.kept_panels else layer.panels[page](context)
+        for layer in candidates if page in layer.panels
+    ]
     return mark_safe("".join(parts))
+
+
+def named(name: str) -> Layer:
+    return next(layer for layer in _LAYERS if layer.name == name)
 
 
 def checklists(states: Mapping[int, Any]) -> dict[int, list[Any]]:

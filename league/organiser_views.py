@@ -5,6 +5,9 @@ each in again."""
 
 from __future__ import annotations
 
+import functools
+import hashlib
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -13,18 +16,39 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 
-from league import checklist, dashboard, lockout, season_entrants, season_services, selectors, services
+from league import (
+    checklist, dashboard, kept_pages, lockout, season_entrants, season_services, selectors, services, versions,
+)
 from league import confirm as confirmation
 from league.forms import FriendlyForm
 from league.models import Coach, Entry
-from league.permissions import get_league_for_organiser
+from league.permissions import coach_for, get_league_for_organiser
 from league.rules import rules_class
 
 
 @login_required
 def organiser_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    """The dashboard. Its plain address is kept whole per version of the league's
+    seasons, day and staff or not (league/kept_pages.py), no longer than what it
+    says stays true (``dashboard.board``); the versions and whether the viewer
+    organises the league are one query."""
+    build = functools.partial(_organiser_dashboard, request, slug)
+    if request.GET or not kept_pages.keepable(request):
+        return build()
+    coach = coach_for(request.user)
+    seasons = versions.viewer_versions(slug, request.user.pk, coach.pk if coach is not None else None)
+    if not seasons or not (request.user.is_superuser or seasons[0][4]):
+        return build()  # a 404, a 403, or a league with no season yet
+    raw = f"{request.get_host()}|{','.join(f'{pk}:{version}' for pk, _, version, *_ in seasons)}"
+    key = (f"kept:dashboard:{slug}:{hashlib.sha256(raw.encode()).hexdigest()}:{int(request.user.is_staff)}:"
+           f"{timezone.localdate():%Y-%m-%d}")
+    return kept_pages.serve(request, key, build)
+
+
+def _organiser_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     """The season checklist (issue 21.3), then disputes, reports unconfirmed for
     three days, confirmed results to approve, overdue matches and (from the
     league's layers) Moments to confirm, for the league's current season: the

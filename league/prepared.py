@@ -18,8 +18,9 @@ from django.db import connection
 
 class Statement:
     """``queryset``'s SQL, compiled once. ``markers`` are the placeholder values it
-    was written with (distinct, as the database takes them): ``rows(values)`` runs
-    it with ``values`` in their places, the query's own constants kept, and
+    was written with (distinct, as the database takes them; one may be used more
+    than once): ``rows(values)`` runs it with ``values`` in their places, the
+    query's own constants kept, and
     converts the values as the ORM would (SQLite's dates and booleans)."""
 
     def __init__(self, queryset, markers: list):
@@ -30,7 +31,7 @@ class Statement:
             next((i for i, marker in enumerate(markers) if type(marker) is type(param) and marker == param), None)
             for param in self.params
         ]
-        assert sorted(slot for slot in self.slots if slot is not None) == list(range(len(markers))), (params, markers)
+        assert {slot for slot in self.slots if slot is not None} == set(range(len(markers))), (params, markers)
         self.converters = compiler.get_converters([column for column, _, _ in compiler.select])
         self.compiler = compiler
 

@@ -5,15 +5,18 @@ service decides, and a refusal re-shows the fixture page with it on the form (40
 
 from __future__ import annotations
 
+import functools
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from league import confirm as confirmation
-from league import disputes, services
+from league import disputes, kept_pages, layers, services, versions
 from league.idempotency import idempotent
 from league.forms import (
     EARLY_FIELD, ApproveForm, DisputeForm, RearrangeForm, ReasonForm, proposal_form, record_form, report_form,
@@ -24,7 +27,26 @@ from league.permissions import coach_for, get_fixture_for_coach, require_organis
 
 def fixture_detail(request: HttpRequest, pk: int, forms: dict | None = None, status: int = 200) -> HttpResponse:
     """Public: the match, its result and its history. The two coaches and the
-    organiser also get the forms for the next step of the workflow."""
+    organiser also get the forms for the next step of the workflow. Logged in, kept
+    per version of the season, viewer's side, organiser or not and day
+    (league/kept_pages.py), unless the game has a panel here that is not kept."""
+    build = functools.partial(_fixture_detail, request, pk, forms, status)
+    if forms is not None or not kept_pages.keepable(request):
+        return build()
+    coach = coach_for(request.user)
+    found = versions.fixture_versions(pk, request.user.pk)
+    if found is None:
+        return build()  # a 404
+    season_id, version, game, home, away, organises = found
+    if not layers.panels_kept(game, "fixture_detail"):
+        return build()
+    side = "" if coach is None else "home" if coach.pk == home else "away" if coach.pk == away else ""
+    organiser = int(request.user.is_superuser or organises)
+    key = f"kept:fixture:{pk}:{season_id}:{version}:{side}:{organiser}:{timezone.localdate():%Y-%m-%d}"
+    return kept_pages.serve(request, key, build)
+
+
+def _fixture_detail(request: HttpRequest, pk: int, forms: dict | None = None, status: int = 200) -> HttpResponse:
     fixture = get_object_or_404(
         Fixture.objects.with_related().select_related("round__season__league"), pk=pk
     )

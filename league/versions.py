@@ -208,6 +208,64 @@ def viewer_versions(slug: str, user_id: int, coach_id: int | None) -> list[tuple
     return _viewer_statement().rows([user_id, coach_id or 0, slug])
 
 
+@functools.cache
+def _coach_statement() -> Statement:
+    """The query of ``coach_versions``, written by the ORM once per process (the
+    layers have registered by then: they register in their apps' ``ready()``)."""
+    from django.db.models import IntegerField, UUIDField, Value
+
+    from league import layers
+
+    Season = _season_model()
+    League, Entry = apps.get_model("league", "League"), apps.get_model("league", "Entry")
+
+    seasons = Season.objects.filter(
+        Q(pk__in=Entry.objects.filter(coach_id=-2).values("season_id"))
+        | Q(league_id__in=League.organisers.through.objects.filter(user_id=-1).values("league_id"))
+    ).order_by().values_list("pk", "version", "league__game_system")
+    leagues = [layer.coach_leagues(-2) for layer in layers.layers() if layer.coach_leagues is not None]
+    if leagues:
+        others = League.objects.filter(functools.reduce(operator.or_, leagues)).order_by().annotate(
+            no_season=Value(None, output_field=IntegerField()), no_version=Value(None, output_field=UUIDField()),
+        ).values_list("no_season", "no_version", "game_system")
+        seasons = seasons.union(others, all=True)
+    return Statement(seasons, [-1, -2])
+
+
+def coach_versions(user_id: int, coach_id: int | None) -> list[tuple]:
+    """In one query, what a logged-in user's home page reads, as (season pk,
+    version, game): the seasons their coach is entered in and those of the leagues
+    they organise, in primary-key order; then (None, None, game) for each league a
+    layer adds (``Layer.coach_leagues``), whose panels are rendered per request."""
+    rows = _coach_statement().rows([user_id, coach_id or 0])
+    return sorted(row for row in rows if row[0] is not None) + [row for row in rows if row[0] is None]
+
+
+@functools.cache
+def _fixture_statement() -> Statement:
+    """The query of ``fixture_versions``, written by the ORM once per process."""
+    from django.db.models import Exists, OuterRef
+
+    Fixture, League = apps.get_model("league", "Fixture"), apps.get_model("league", "League")
+
+    organises = League.organisers.through.objects.filter(league_id=OuterRef("round__season__league_id"), user_id=-1)
+    return Statement(
+        Fixture.objects.filter(pk=-3).annotate(organises=Exists(organises)).values_list(
+            "round__season_id", "round__season__version", "round__season__league__game_system",
+            "home__coach_id", "away__coach_id", "organises",
+        ),
+        [-1, -3],
+    )
+
+
+def fixture_versions(fixture_id: int, user_id: int) -> tuple | None:
+    """A fixture's season and its version, the league's game, the two sides'
+    coaches and whether the user organises the league, in one query; None for a
+    fixture that does not exist."""
+    rows = _fixture_statement().rows([user_id, fixture_id])
+    return rows[0] if rows else None
+
+
 def keep_only(request, **values: str) -> None:
     """Replace ``request.GET`` by ``values``, the query parameters a shared page
     reads, each already validated by its view (empty ones left out). Anything else

@@ -5,6 +5,7 @@ the result workflow live in league/result_views.py."""
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import re
 
@@ -97,7 +98,7 @@ def _league_detail_kept(request: HttpRequest, slug: str) -> HttpResponse:
     seasons = versions.viewer_versions(slug, request.user.pk, coach.pk if coach is not None else None)
     asked = request.GET.get("season", "")
     shown = next((row for row in seasons if row[1] == asked), None) if asked else next(iter(seasons), None)
-    if shown is None or layers.has_panels(shown[3], "league_viewer"):
+    if shown is None or not layers.panels_kept(shown[3], "league_viewer"):
         return build()  # no such season (a 404), no season yet, or a greeting per viewer
     _, _, _, _, organises, own_entry = shown
     viewer = f"viewer:{int(request.user.is_superuser or organises)}:{own_entry or ''}"
@@ -430,7 +431,30 @@ QUEUE_SHOWN = 30  # results waiting on an organiser that their own page lists
 @login_required
 def my_fixtures(request: HttpRequest) -> HttpResponse:
     """What waits on me: results to confirm, matches to report, what is coming up;
-    for an organiser, the results waiting for approval."""
+    for an organiser, the results waiting for approval. Kept per viewer, day and
+    version of every season it reads (league/kept_pages.py): one query for those
+    versions, then a layer's panel that is not kept (league/layers.py) only when the
+    viewer has a season or a league of its game (``Layer.coach_leagues``). A superuser, who sees every league's queue, is
+    served as built."""
+    build = functools.partial(_my_fixtures, request)
+    if not kept_pages.keepable(request) or request.user.is_superuser:
+        return build()
+    coach = coach_for(request.user)
+    seasons = versions.coach_versions(request.user.pk, coach.pk if coach is not None else None)
+    games = {game for _, _, game in seasons}
+    signature = ",".join(f"{pk}:{version}" for pk, version, _ in seasons if pk is not None)
+    raw = f"{request.get_host()}|{request.user.pk}|{coach.pk if coach else ''}|{timezone.localdate():%Y-%m-%d}|{signature}"
+
+    def panels(name: str, page: str) -> str:
+        layer = layers.named(name)
+        if coach is None or not layer.game_systems & games:
+            return ""
+        return layer.panels[page]({"coach": coach, "user": request.user, "request": request})
+
+    return kept_pages.serve(request, f"kept:me:{hashlib.sha256(raw.encode()).hexdigest()}", build, panels=panels)
+
+
+def _my_fixtures(request: HttpRequest) -> HttpResponse:
     coach = coach_for(request.user)
     to_confirm, to_report, upcoming, awaiting_opponent, recent = [], [], [], [], []
     leagues: dict[int, League] = {}

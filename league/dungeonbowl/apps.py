@@ -36,5 +36,7 @@ class DungeonBowlConfig(AppConfig):
             name="dungeonbowl", game_systems=frozenset({"dungeonbowl"}),
             panels={"league_detail": league_panel, "fixture_detail": fixture_panel, "my_fixtures": my_fixtures_panel,
                     "organiser_dashboard": organiser_panel, "league_viewer": viewer_panel},
+            # A team is founded and drafted before it is entered in a season (DB-1, DB-6).
+            coach_leagues=lambda coach_id: Q(pk__in=Team.objects.filter(coach_id=coach_id).values("league_id")),
             demo=demo.load, demo_accounts=demo.quickstart_accounts,
         ))

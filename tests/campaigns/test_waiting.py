@@ -6,6 +6,7 @@ their own, at a fixed number of queries."""
 import datetime
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -76,8 +77,9 @@ def test_the_panel_costs_the_same_with_more_deals(client, pair, organiser):
     a, b, fixture = pair
     ledgers.adjust(coach=b, ledger="favours", amount=20, reason="grant", by=organiser)
 
-    def count() -> int:
+    def count() -> int:  # building the page (kept, it is three queries: tests/league/test_kept_pages.py)
         client.force_login(user_of(a))
+        cache.clear()
         with CaptureQueriesContext(connection) as queries:
             assert client.get(reverse("league:my_fixtures")).status_code == 200
         return len(queries)

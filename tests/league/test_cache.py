@@ -193,7 +193,7 @@ def test_the_warm_pages_version_query_is_prepared_on_postgresql_unless_turned_of
         assert client.get(url).status_code == 200
     assert f"'{played.league.slug}'" in captured.captured_queries[0]["sql"]  # logged as run
     statements = _prepared_statements()
-    assert statements == ([versions._versions_sql().replace("%s", "$1")] if prepared else [])
+    assert statements == ([versions._versions_statement().sql.replace("%s", "$1")] if prepared else [])
 
 
 class RecordingCache:
