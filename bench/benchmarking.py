@@ -222,7 +222,9 @@ def login_cookie(user) -> str:
     makes), for the pages a logged-in visitor sees."""
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
+    from importlib import import_module
+
+    SessionStore = import_module(settings.SESSION_ENGINE).SessionStore
 
     session = SessionStore()
     session[SESSION_KEY] = str(user.pk)

@@ -11,6 +11,7 @@ import datetime
 import uuid
 
 from django.conf import settings
+from django.contrib.sessions.base_session import AbstractBaseSession
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
@@ -575,3 +576,19 @@ class IdempotencyKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.path} by {self.user_id}: {self.status}"
+
+
+class Session(AbstractBaseSession):
+    """A log-in session: Django's database session, which also names the account it
+    logs in, so a logged-in request reads its session, account and coach in one
+    query (league/sessions.py, issue 23.2). Deleting the account deletes its
+    sessions. The engine is ``SESSION_ENGINE = "league.sessions"``."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="+")
+
+    @classmethod
+    def get_session_store_class(cls):
+        from league.sessions import SessionStore
+
+        return SessionStore

@@ -186,4 +186,4 @@ def row_counts() -> tuple[int, ...]:
 def is_write(sql: str) -> bool:
     """A write statement, except to the session table (logging in and out write there)."""
     head = sql.lstrip()[:7].upper()
-    return head.startswith(("INSERT", "UPDATE", "DELETE")) and "django_session" not in sql
+    return head.startswith(("INSERT", "UPDATE", "DELETE")) and "league_session" not in sql

@@ -191,7 +191,7 @@ def test_the_migration_cleans_every_text_column_so_a_backup_can_be_taken(season,
     clash = Coach.objects.create(name="Twin\tStar", created_by=organiser)  # cleans to a name the organiser has
 
     def backup() -> None:
-        call_command("dumpdata", format="xml", exclude=["contenttypes", "auth.permission", "sessions", "axes"],
+        call_command("dumpdata", format="xml", exclude=["contenttypes", "auth.permission", "sessions", "league.session", "axes"],
                      stdout=io.StringIO())
 
     with pytest.raises(CommandError, match="unserializable"):
