@@ -218,8 +218,8 @@ def best_of(actions: dict[str, Callable[[], object]], repeat: int) -> dict[str, 
 
 
 def login_cookie(user) -> str:
-    """A ``Cookie`` header logging ``user`` in (a database session, as a login
-    makes), for the pages a logged-in visitor sees."""
+    """A ``Cookie`` header logging ``user`` in (a database session and a CSRF
+    cookie, as a login makes), for the pages a logged-in visitor sees."""
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from importlib import import_module
@@ -231,7 +231,11 @@ def login_cookie(user) -> str:
     session[BACKEND_SESSION_KEY] = "league.backends.CoachBackend"
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.create()
-    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+    # A log-in also sets the CSRF cookie (django.contrib.auth.login rotates it), which
+    # the browser then sends with every request.
+    from django.middleware.csrf import _get_new_csrf_string
+
+    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}; {settings.CSRF_COOKIE_NAME}={_get_new_csrf_string()}"
 
 
 def get(port: int, path: str, cookie: str = "") -> tuple[int, int]:

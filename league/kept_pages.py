@@ -23,13 +23,15 @@ built as usual, never kept.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
+from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.html import format_html
 
 # Plain ASCII without anything HTML escapes: a marker renders as itself in an
@@ -146,10 +148,21 @@ def viewer_nav(user, csrf_token) -> str:
     logged-in page renders it, kept or not."""
     from league.templatetags.site_tags import display_name
 
-    admin = format_html('<a href="{}">Admin</a>', reverse("admin:index")) if user.is_staff else ""
+    admin = format_html('<a href="{}">Admin</a>', _address("admin:index")) if user.is_staff else ""
     return format_html(
         '<a href="{}">My fixtures</a>\n        {}\n        <a href="{}" title="Your profile">{}</a>\n        '
         '<form method="post" action="{}" class="inline"><input type="hidden" name="csrfmiddlewaretoken" value="{}">'
         '<button type="submit" class="link">Log out</button></form>',
-        reverse("league:my_fixtures"), admin, reverse("profile"), display_name(user), reverse("logout"), csrf_token,
+        _address("league:my_fixtures"), admin, _address("profile"), display_name(user), _address("logout"), csrf_token,
     )
+
+
+def _address(name: str) -> str:
+    """``reverse(name)``, worked out once per URLconf and script prefix: the menu's
+    four addresses on every logged-in page."""
+    return _addresses(name, settings.ROOT_URLCONF, get_urlconf(), get_script_prefix())
+
+
+@functools.lru_cache(maxsize=64)
+def _addresses(name: str, *where) -> str:
+    return reverse(name)
