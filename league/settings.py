@@ -107,7 +107,9 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", Fals
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
-# Database sessions read in one prepared query (league/sessions.py, issue 23.2).
+# Database sessions naming their account, read with it in one prepared query
+# (league/sessions.py, issue 23.2). Log-ins made before it (django_session) are
+# asked to log in again once.
 SESSION_ENGINE = "league.sessions"
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", False)
 # "HTTP_X_FORWARDED_PROTO,https" behind a TLS-terminating proxy that sets that header

@@ -56,6 +56,10 @@ league_patterns = [
 ]
 
 urlpatterns = [
+    # First: the pages most requested (the league page, its feeds, the fixture
+    # pages) resolve without trying every other app's patterns. No other pattern
+    # matches an address of these (tests/test_urls.py).
+    path("", include((league_patterns, "league"))),
     path("health/", errors.health, name="health"),
     path("rules/", views.rules_page, name="rules"),
     path("sw.js", offline.service_worker, name="service_worker"),
@@ -81,7 +85,6 @@ urlpatterns = [
     path("", include("campaigns.urls")),
     path("", include("league.dungeonbowl.urls")),
     path("", include("league.dreadball.urls")),
-    path("", include((league_patterns, "league"))),
 ]
 
 handler404 = "league.errors.not_found"
