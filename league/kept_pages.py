@@ -12,7 +12,7 @@ viewer's own parts go, keeps it, and for each request fills in only those:
 - the CSRF token of every form,
 - a fresh submission key for every result form (``idempotency_field``),
 - a layer's panel whose rows are not all in the key (league/layers.py
-  ``kept_panels``), rendered by the view for this request.
+  ``kept_panels``, ``panel_marker``), rendered by the view for this request.
 
 The first four depend on the request alone, never on the database, so a kept page
 costs the queries its key needs (the session, the account, the versions) and a
@@ -24,7 +24,6 @@ built as usual, never kept.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable
 
 from django.conf import settings
@@ -32,7 +31,11 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.urls import get_script_prefix, get_urlconf, reverse
+from django.utils.crypto import salted_hmac
 from django.utils.html import format_html
+
+from league import layers
+from league.permissions import display_name
 
 # Plain ASCII without anything HTML escapes: a marker renders as itself in an
 # attribute (the CSRF token's value) and in text.
@@ -40,7 +43,6 @@ NAV = "<!--kept-viewer-nav-->"
 USER = "keptviewermark0user"
 CSRF = "keptviewermark0csrf"
 IDEMPOTENCY = "<!--kept-viewer-idempotency-->"
-PANEL = re.compile(r"<!--kept-panel:([^:>]+):([a-z_]+)-->")
 
 
 def rendering_kept(request) -> bool:
@@ -65,18 +67,6 @@ def keepable(request: HttpRequest) -> bool:
         and "messages" not in request.COOKIES
         and "_messages" not in request.session
     )
-
-
-def live_panels(request) -> bool:
-    """Whether ``request``'s page is being rendered to be kept by a view that renders
-    the panels not kept per request (``serve(panels=...)``): only those get markers,
-    never a body kept per version for everyone (the league page's)."""
-    return getattr(request, "_kept_live_panels", False)
-
-
-def panel_marker(layer: str, page: str) -> str:
-    """Where a layer's panel that is not kept goes (league/layers.py ``kept_panels``)."""
-    return f"<!--kept-panel:{layer}:{page}-->"
 
 
 def serve(request: HttpRequest, key: str, build: Callable[[], HttpResponse], *,
@@ -120,7 +110,7 @@ def keep_for(request: HttpRequest, seconds: int) -> None:
 def fill(request: HttpRequest, content: str, panels: Callable[[str, str], str] | None = None) -> str:
     """``content`` with every marker replaced by this viewer's own part."""
     if "<!--kept-panel:" in content:
-        content = PANEL.sub(lambda match: panels(match.group(1), match.group(2)), content)
+        content = layers.PANEL_MARKER.sub(lambda match: panels(match.group(1), match.group(2)), content)
     if IDEMPOTENCY in content:  # a fresh key per form
         from league import idempotency
 
@@ -134,8 +124,6 @@ def fill(request: HttpRequest, content: str, panels: Callable[[str, str], str] |
     if NAV in content:
         content = content.replace(NAV, viewer_nav(request.user, token))
     if USER in content:
-        from league.templatetags.site_tags import offline_mark
-
         content = content.replace(USER, offline_mark(request))
     if CSRF in content:
         content = content.replace(CSRF, token)
@@ -146,8 +134,6 @@ def viewer_nav(user, csrf_token) -> str:
     """The menu of a logged-in ``user``: My fixtures, the admin for staff, their
     name (to their profile), the log-out form. Python, not a template: every
     logged-in page renders it, kept or not."""
-    from league.templatetags.site_tags import display_name
-
     admin = format_html('<a href="{}">Admin</a>', _address("admin:index")) if user.is_staff else ""
     return format_html(
         '<a href="{}">My fixtures</a>\n        {}\n        <a href="{}" title="Your profile">{}</a>\n        '
@@ -155,6 +141,15 @@ def viewer_nav(user, csrf_token) -> str:
         '<button type="submit" class="link">Log out</button></form>',
         _address("league:my_fixtures"), admin, _address("profile"), display_name(user), _address("logout"), csrf_token,
     )
+
+
+def offline_mark(request) -> str:
+    """Who a page is made for, as the service worker and static/js/offline.js key
+    what they keep (a hash, never the id): "" for a visitor or a page rendered
+    without a request (the error pages). The template tag ``offline_user``."""
+    if request is None or not getattr(request, "user", None) or not request.user.is_authenticated:
+        return ""
+    return salted_hmac("league.offline.user", str(request.user.pk)).hexdigest()[:20]
 
 
 def _address(name: str) -> str:

@@ -31,6 +31,7 @@ the list through the functions below and never imports the layer:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -227,17 +228,31 @@ def render_panels(page: str, context: Mapping[str, Any]) -> SafeString:
     page that belongs to no league (a coach's home), every layer's panel. On a page
     rendered to be kept by a view that renders the rest per request, a panel not in
     its layer's ``kept_panels`` is a marker (league/kept_pages.py)."""
-    from league import kept_pages
-
     league = context.get("league")
     candidates = layers_for(league.game_system) if league is not None else layers()
     request = context.get("request")
-    kept = request is not None and kept_pages.live_panels(request)
+    kept = request is not None and live_panels(request)
     parts = [
-        kept_pages.panel_marker(layer.name, page) if kept and page not in layer.kept_panels else layer.panels[page](context)
+        panel_marker(layer.name, page) if kept and page not in layer.kept_panels else layer.panels[page](context)
         for layer in candidates if page in layer.panels
     ]
     return mark_safe("".join(parts))
+
+
+PANEL_MARKER = re.compile(r"<!--kept-panel:([^:>]+):([a-z_]+)-->")
+
+
+def live_panels(request) -> bool:
+    """Whether ``request``'s page is being rendered to be kept by a view that renders
+    the panels not kept per request (league/kept_pages.py ``serve(panels=...)``):
+    only those get markers, never a body kept per version for everyone (the league
+    page's)."""
+    return getattr(request, "_kept_live_panels", False)
+
+
+def panel_marker(layer: str, page: str) -> str:
+    """Where a layer's panel that is not kept goes (``PANEL_MARKER``)."""
+    return f"<!--kept-panel:{layer}:{page}-->"
 
 
 def named(name: str) -> Layer:

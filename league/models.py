@@ -589,6 +589,8 @@ class Session(AbstractBaseSession):
 
     @classmethod
     def get_session_store_class(cls):
-        from league.sessions import SessionStore
+        """The configured engine's store (``league.sessions``), named, not imported:
+        the engine reads this model."""
+        from django.utils.module_loading import import_string
 
-        return SessionStore
+        return import_string(f"{settings.SESSION_ENGINE}.SessionStore")

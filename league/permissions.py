@@ -46,6 +46,18 @@ def may_create_league(user) -> bool:
     return settings.OPEN_SIGNUP and bool(user.email)
 
 
+def display_name(user) -> str:
+    """What to call a user on a page: their coach's name, else their username (no
+    query: ``user.coach`` is read with the account, league/backends.py)."""
+    if user is None:
+        return ""
+    try:
+        coach = user.coach
+    except (ObjectDoesNotExist, AttributeError):  # an organiser who does not play; AnonymousUser
+        coach = None
+    return coach.name if coach is not None else user.get_username()
+
+
 def coach_for(user):
     """The Coach linked to a logged-in user, or None: ``user.coach``, which Django
     keeps on the user object, so the page's menu (``display_name``) reads the same

@@ -14,14 +14,12 @@ import zlib
 
 from django import template
 from django.conf import settings
-from django.core.exceptions import ObjectDoesNotExist
-from django.utils.crypto import salted_hmac
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from league import idempotency, kept_pages, words
+from league import idempotency, kept_pages, permissions, words
 
 register = template.Library()
 
@@ -57,14 +55,8 @@ def badge(name) -> SafeString | str:
 
 @register.filter
 def display_name(user) -> str:
-    """What to call a user on a page: their coach's name, else their username."""
-    if user is None:
-        return ""
-    try:
-        coach = user.coach
-    except (ObjectDoesNotExist, AttributeError):  # an organiser who does not play; AnonymousUser
-        coach = None
-    return coach.name if coach is not None else user.get_username()
+    """What to call a user on a page (``permissions.display_name``)."""
+    return permissions.display_name(user)
 
 
 def say_date(value: datetime.date, today: datetime.date) -> str:
@@ -169,14 +161,7 @@ def offline_user(context) -> str:
     request = context.get("request")
     if request is not None and kept_pages.rendering_kept(request):
         return kept_pages.USER
-    return offline_mark(request)
-
-
-def offline_mark(request) -> str:
-    """``offline_user``'s value for ``request``."""
-    if request is None or not getattr(request, "user", None) or not request.user.is_authenticated:
-        return ""
-    return salted_hmac("league.offline.user", str(request.user.pk)).hexdigest()[:20]
+    return kept_pages.offline_mark(request)
 
 
 @register.simple_tag(takes_context=True)
