@@ -304,3 +304,28 @@ def test_confirming_a_moment_shows_at_once(client, organiser, season):
     assert f'Moments to confirm <span class="count">{n}</span>' in before
     client.post(reverse("campaigns:confirm_unlock", args=[season.league.slug, waiting.first().pk]), {"next": url})
     assert f'Moments to confirm <span class="count">{n - 1}</span>' in client.get(url).content.decode()
+
+
+def test_the_kept_dashboard_page_lives_no_longer_than_what_it_says(client, organiser, board, season, monkeypatch):
+    """The whole page is kept (league/kept_pages.py) with the body's time limit: a
+    report unconfirmed for days ticks ("reported 4 days ago"), so a minute at most."""
+    from league import kept_pages
+
+    stored = {}
+
+    class Recording:
+        def get(self, key, default=None):
+            return kept_pages_cache.get(key, default)
+
+        def set(self, key, value, timeout=None, **kwargs):
+            stored[key] = timeout
+            kept_pages_cache.set(key, value, timeout=timeout)
+
+    kept_pages_cache = kept_pages.cache
+    monkeypatch.setattr(kept_pages, "cache", Recording())
+    client.force_login(organiser)
+    url = reverse("league:organiser_dashboard", args=[season.league.slug])
+    first = client.get(url).content.decode()
+    assert client.get(url).content.decode().split('id="disputed"')[1][:300] == first.split('id="disputed"')[1][:300]
+    (key, timeout), = ((key, timeout) for key, timeout in stored.items() if key.startswith("kept:dashboard:"))
+    assert 0 < timeout <= dashboard.TICKING_SECONDS
