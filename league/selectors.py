@@ -109,7 +109,8 @@ class Publication:
 
 def publication(season: Season, today: datetime.date | None = None) -> Publication:
     """GB-10 for the league page without loading the whole season: this week's round
-    by date and the next one. Three queries whatever the season's size."""
+    by date and the next one. Two queries whatever the season's size, three when
+    every match of those rounds is played."""
     today = today or timezone.localdate()
     rounds = list(Round.objects.filter(season=season).order_by("number").values_list("number", "date"))
     started = [number for number, date in rounds if date <= today]
@@ -119,7 +120,13 @@ def publication(season: Season, today: datetime.date | None = None) -> Publicati
     fixtures = Fixture.objects.filter(round__season=season)
     shown = [n for n in (current, upcoming) if n]
     groups = {g.round.number: g for g in by_round(list(fixtures.filter(round__number__in=shown).with_related()))}
-    all_played = bool(rounds) and not fixtures.unplayed().exists()
+    # A match of the two rounds shown still to play answers it without the query,
+    # which reads every fixture of the season (136 ms at 400 coaches, most of the
+    # page after an approval: issue 23.4).
+    if any(not is_played(fixture) for group in groups.values() for fixture in group.matches):
+        all_played = False
+    else:
+        all_played = bool(rounds) and not fixtures.unplayed().exists()
     return Publication(groups.get(current), groups.get(upcoming), len(rounds), all_played)
 
 

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from league import services
+from league import selectors, services
 from league.models import Result
 from league.standings import standings_for
 from league.tables import StandingsTable
@@ -331,3 +331,23 @@ def test_the_standings_show_fifty_rows_a_page(client):
 
     first, second = client.get(url).content.decode(), client.get(url, {"page": 2}).content.decode()
     assert table(first).count("<tr") == 51 and table(second).count("<tr") == 11  # with the header row
+
+
+def test_every_fixture_played_is_said_only_when_every_one_is(season, django_assert_num_queries):
+    """GB-10's week (``selectors.publication``): a match of this week's or next week's
+    round left to play answers "not over" without reading the season; with both
+    rounds played, a match left in an earlier round still keeps it open."""
+    from tests.builders import season_with_results
+
+    played = season_with_results(coaches=4, played_rounds=6, season=season)  # a double round robin: all of it
+    last = max(played.rounds.values_list("number", flat=True))
+    today = played.rounds.get(number=last).date
+    assert selectors.publication(played, today).all_played
+    early = Result.objects.filter(fixture__round__season=played, fixture__round__number=1).first()
+    early.status = Result.Status.REPORTED
+    early.save()
+    assert not selectors.publication(played, today).all_played  # the shown rounds are played, round 1 is not
+    shown = Result.objects.filter(fixture__round__season=played, fixture__round__number=last).first()
+    shown.delete()
+    with django_assert_num_queries(2):  # the rounds, the shown fixtures: no third
+        assert not selectors.publication(played, today).all_played
