@@ -67,6 +67,13 @@ def round_to_show(season: Season, rounds: list[tuple[int, datetime.date, str]], 
 class RoundFixtures:
     round: Round
     fixtures: list[Fixture]
+    # How many fixtures the round has, when ``fixtures`` holds only the first of
+    # them (the league page's week: ``publication``); None when it holds them all.
+    total: int | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.fixtures) if self.total is None else self.total
 
     @property
     def matches(self) -> list[Fixture]:
@@ -94,23 +101,23 @@ def is_played(fixture: Fixture) -> bool:
 class Publication:
     """GB-10, the league page's week: ``this_week`` is the round whose week today
     falls in (the last round dated today or earlier), ``upcoming`` the round after
-    it, each with every fixture and whatever result it has (a result approved early
-    shows in its own round). ``all_played`` when no match is left to play."""
+    it; each holds its first ``shown`` fixtures and its ``size`` (the page lists
+    those, the fixtures page every one). ``this_week_done`` when every match of
+    this week's round is played, ``all_played`` when no match of the season is
+    left to play."""
 
     this_week: RoundFixtures | None
     upcoming: RoundFixtures | None
     round_count: int
     all_played: bool
-
-    @property
-    def this_week_done(self) -> bool:
-        return self.this_week is not None and all(is_played(f) for f in self.this_week.matches)
+    this_week_done: bool = False
 
 
-def publication(season: Season, today: datetime.date | None = None) -> Publication:
-    """GB-10 for the league page without loading the whole season: this week's round
-    by date and the next one. Two queries whatever the season's size, three when
-    every match of those rounds is played."""
+def publication(season: Season, today: datetime.date | None = None, *, shown: int = 20) -> Publication:
+    """GB-10 for the league page without loading the whole season or its whole
+    week: the first ``shown`` fixtures of this week's round and the next one, and
+    each round's numbers. Two queries whatever the season's size (three when every
+    match of those two rounds is played: then whether one is left elsewhere)."""
     today = today or timezone.localdate()
     rounds = list(Round.objects.filter(season=season).order_by("number").values_list("number", "date"))
     started = [number for number, date in rounds if date <= today]
@@ -118,16 +125,31 @@ def publication(season: Season, today: datetime.date | None = None) -> Publicati
     later = [number for number, _ in rounds if current is None or number > current]
     upcoming = later[0] if later else None
     fixtures = Fixture.objects.filter(round__season=season)
-    shown = [n for n in (current, upcoming) if n]
-    groups = {g.round.number: g for g in by_round(list(fixtures.filter(round__number__in=shown).with_related()))}
+    numbers = [n for n in (current, upcoming) if n]
+    # Each round's first ``shown`` fixtures, every row with its round's numbers
+    # (window functions over the round): one query.
+    approved = Q(away__isnull=False, result__status=Result.Status.APPROVED)
+    per_round = {"partition_by": [F("round_id")]}
+    first = list(
+        fixtures.filter(round__number__in=numbers).annotate(
+            nth=Window(RowNumber(), order_by=[F("pk").asc()], **per_round),
+            total=Window(Count("pk"), **per_round),
+            left=Window(Count("pk", filter=Q(away__isnull=False)), **per_round)
+            - Window(Count("pk", filter=approved), **per_round),
+        ).filter(nth__lte=shown).with_related().order_by("round__number", "pk")
+    )
+    groups = {g.round.number: g for g in by_round(first)}
+    for group in groups.values():
+        group.total = group.fixtures[0].total
+    left = {number: group.fixtures[0].left for number, group in groups.items()}
     # A match of the two rounds shown still to play answers it without the query,
-    # which reads every fixture of the season (136 ms at 400 coaches, most of the
-    # page after an approval: issue 23.4).
-    if any(not is_played(fixture) for group in groups.values() for fixture in group.matches):
+    # which reads every fixture of the season (136 ms at 400 coaches: issue 23.4).
+    if any(left.values()):
         all_played = False
     else:
         all_played = bool(rounds) and not fixtures.unplayed().exists()
-    return Publication(groups.get(current), groups.get(upcoming), len(rounds), all_played)
+    this_week_done = current is not None and current in left and left[current] == 0
+    return Publication(groups.get(current), groups.get(upcoming), len(rounds), all_played, this_week_done)
 
 
 def league_search(query: str = ""):

@@ -222,7 +222,7 @@ def _league_body(request: HttpRequest, league: League, season, followed: int | N
     # The table sorts its own copy, so ``standings`` stays in the game's order.
     table = StandingsTable(list(standings), league=league, season=season)
     RequestConfig(request, paginate={"per_page": TABLE_PER_PAGE}).configure(table)
-    week = selectors.publication(season)
+    week = selectors.publication(season, shown=WEEK_LINES)
     pictures = positions_pictures(standings, follow={followed} if followed else set())
     lines, which = positions_table(pictures)
     html = render_to_string(

@@ -349,5 +349,5 @@ def test_every_fixture_played_is_said_only_when_every_one_is(season, django_asse
     assert not selectors.publication(played, today).all_played  # the shown rounds are played, round 1 is not
     shown = Result.objects.filter(fixture__round__season=played, fixture__round__number=last).first()
     shown.delete()
-    with django_assert_num_queries(2):  # the rounds, the shown fixtures: no third
+    with django_assert_num_queries(2):  # the rounds, their first fixtures with their numbers: no third
         assert not selectors.publication(played, today).all_played
