@@ -15,8 +15,8 @@ viewer's own parts go, keeps it, and for each request fills in only those:
   ``kept_panels``, ``panel_marker``), rendered by the view for this request.
 
 The first four depend on the request alone, never on the database, so a kept page
-costs the queries its key needs (the session, the account, the versions) and a
-cache read. Everything else the page shows must be in its key: the view that
+costs the queries its key needs (the session with its account, the versions: two)
+and a cache read. Everything else the page shows must be in its key: the view that
 calls ``serve`` says what, and a page that shows a message (``messages``) is
 built as usual, never kept.
 """
