@@ -150,7 +150,7 @@ def coach_page(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse:
     if not kept_pages.keepable(request):
         return build()
     coach = coach_for(request.user)
-    seasons = versions.viewer_versions(slug, request.user.pk, coach.pk if coach is not None else None)
+    seasons = kept_pages.league_seasons(request, slug)
     if not seasons or seasons[0][3] != "guildball":  # as ``_campaign``
         return build()  # a 404
     season_id, _, version, _, organises, _ = seasons[0]

@@ -34,8 +34,8 @@ from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.crypto import salted_hmac
 from django.utils.html import format_html
 
-from league import layers
-from league.permissions import display_name
+from league import layers, versions
+from league.permissions import coach_for, display_name
 
 # Plain ASCII without anything HTML escapes: a marker renders as itself in an
 # attribute (the CSRF token's value) and in text.
@@ -67,6 +67,14 @@ def keepable(request: HttpRequest) -> bool:
         and "messages" not in request.COOKIES
         and "_messages" not in request.session
     )
+
+
+def league_seasons(request: HttpRequest, slug: str) -> list[tuple]:
+    """``versions.viewer_versions`` for the logged-in viewer of league ``slug``: each
+    season as (pk, name, version, game, organises, the viewer's coach's entry), the
+    current one first, in one query."""
+    coach = coach_for(request.user)
+    return versions.viewer_versions(slug, request.user.pk, coach.pk if coach is not None else None)
 
 
 def serve(request: HttpRequest, key: str, build: Callable[[], HttpResponse], *,

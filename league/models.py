@@ -11,7 +11,6 @@ import datetime
 import uuid
 
 from django.conf import settings
-from django.contrib.sessions.base_session import AbstractBaseSession
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
@@ -578,19 +577,6 @@ class IdempotencyKey(models.Model):
         return f"{self.path} by {self.user_id}: {self.status}"
 
 
-class Session(AbstractBaseSession):
-    """A log-in session: Django's database session, which also names the account it
-    logs in, so a logged-in request reads its session, account and coach in one
-    query (league/sessions.py, issue 23.2). Deleting the account deletes its
-    sessions. The engine is ``SESSION_ENGINE = "league.sessions"``."""
-
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
-                             related_name="+")
-
-    @classmethod
-    def get_session_store_class(cls):
-        """The configured engine's store (``league.sessions``), named, not imported:
-        the engine reads this model."""
-        from django.utils.module_loading import import_string
-
-        return import_string(f"{settings.SESSION_ENGINE}.SessionStore")
+# The log-in sessions' table lives beside its engine (league/sessions.py); imported
+# here so that it is one of the app's models.
+from league.sessions import Session  # noqa: E402, F401

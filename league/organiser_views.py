@@ -6,7 +6,6 @@ each in again."""
 from __future__ import annotations
 
 import functools
-import hashlib
 
 from django.conf import settings
 from django.contrib import messages
@@ -25,7 +24,7 @@ from league import (
 from league import confirm as confirmation
 from league.forms import FriendlyForm
 from league.models import Coach, Entry
-from league.permissions import coach_for, get_league_for_organiser
+from league.permissions import get_league_for_organiser
 from league.rules import rules_class
 
 
@@ -38,14 +37,12 @@ def organiser_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     build = functools.partial(_organiser_dashboard, request, slug)
     if request.GET or not kept_pages.keepable(request):
         return build()
-    coach = coach_for(request.user)
-    seasons = versions.viewer_versions(slug, request.user.pk, coach.pk if coach is not None else None)
+    seasons = kept_pages.league_seasons(request, slug)
     if not seasons or not (request.user.is_superuser or seasons[0][4]):
         return build()  # a 404, a 403, or a league with no season yet
-    raw = f"{request.get_host()}|{','.join(f'{pk}:{version}' for pk, _, version, *_ in seasons)}"
-    key = (f"kept:dashboard:{slug}:{hashlib.sha256(raw.encode()).hexdigest()}:{int(request.user.is_staff)}:"
-           f"{timezone.localdate():%Y-%m-%d}")
-    return kept_pages.serve(request, key, build)
+    key = versions.response_key(slug, [row[:3] for row in seasons], request,
+                                f"{timezone.localdate():%Y-%m-%d}|staff:{int(request.user.is_staff)}", ())
+    return kept_pages.serve(request, f"kept:dashboard:{key}", build)
 
 
 def _organiser_dashboard(request: HttpRequest, slug: str) -> HttpResponse:

@@ -1,5 +1,5 @@
-"""The session engine: Django's database sessions (``league.models.Session``),
-read with the account and its coach in one prepared query.
+"""The session engine and its table: Django's database sessions, which also name
+the account they log in, read with the account and its coach in one prepared query.
 
 Every logged-in request reads its session and then its account. The session row
 names the account it logs in (set whenever the session is saved), so one query
@@ -19,13 +19,32 @@ from __future__ import annotations
 
 import functools
 
+from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.backends import db
-from django.db import connection
+from django.contrib.sessions.base_session import AbstractBaseSession
+from django.db import connection, models
 from django.utils import timezone
 
 from league import backends
 from league.prepared import Statement
+
+
+class Session(AbstractBaseSession):
+    """A log-in session: Django's database session, which also names the account it
+    logs in (set whenever it is saved), so a logged-in request reads its session,
+    account and coach in one query (issue 23.2). Deleting the account deletes its
+    sessions. One of the ``league`` app's models (league/models.py imports it)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="+")
+
+    class Meta(AbstractBaseSession.Meta):
+        app_label = "league"
+
+    @classmethod
+    def get_session_store_class(cls):
+        return SessionStore
 
 
 def _now(now=None):
@@ -35,8 +54,6 @@ def _now(now=None):
 
 @functools.cache
 def _load() -> Statement:
-    from league.models import Session
-
     marker = timezone.now()
     return Statement(
         Session.objects.select_related("user__coach").filter(session_key="?").filter(expire_date__gt=marker),
@@ -46,16 +63,12 @@ def _load() -> Statement:
 
 @functools.cache
 def _session_columns() -> list[str]:
-    from league.models import Session
-
     return [field.attname for field in Session._meta.concrete_fields]
 
 
 class SessionStore(db.SessionStore):
     @classmethod
     def get_model_class(cls):
-        from league.models import Session
-
         return Session
 
     def create_model_instance(self, data):

@@ -6,11 +6,14 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from league import converters  # noqa: F401  registers <id:...> before the patterns below
-from league import account_forms, account_views, errors, import_views, offline, organiser_views, result_views, setup_views, views
+from league import (
+    account_forms, account_views, errors, home_views, import_views, offline, organiser_views, result_views, setup_views,
+    views,
+)
 
 league_patterns = [
     path("", views.league_list, name="league_list"),
-    path("me/", views.my_fixtures, name="my_fixtures"),
+    path("me/", home_views.my_fixtures, name="my_fixtures"),
     path("leagues/new/", setup_views.new_league, name="new_league"),
     path("leagues/<slug:slug>/", views.league_detail, name="league_detail"),
     path("leagues/<slug:slug>/fixtures/", views.fixtures, name="fixtures"),
