@@ -14,6 +14,7 @@ from django.urls import reverse
 from campaigns import demo, guards, imports, ledgers, notices, selectors, setup, waiting
 from campaigns.models import Campaign, Title
 from league import versions
+from league.standings import standings_for
 from league.checklist import Item
 from league.layers import ImportColumns, Layer
 
@@ -23,7 +24,7 @@ GAME_SYSTEMS = frozenset({"guildball"})
 def league_panel(context: Mapping[str, Any]) -> str:
     """The league page: the titles once the Final Day is declared (GB-26), otherwise
     who leads each title race (GB-3), and the way to the campaign table. Reuses the
-    page's standings: four queries."""
+    page's standings: three queries."""
     season = context.get("season")
     if season is None:
         return ""
@@ -31,8 +32,10 @@ def league_panel(context: Mapping[str, Any]) -> str:
     if campaign.is_over:
         holders = selectors.fixed_titles(campaign)
     else:
-        rows = selectors.campaign_rows(campaign, standings=context.get("standings"))
-        holders = {t: names for t, (names, _) in selectors.title_race(rows).items()}
+        standings = context.get("standings")
+        if standings is None:
+            standings = standings_for(season)
+        holders = {t: names for t, (names, _) in selectors.title_race_of(campaign, standings).items()}
     return render_to_string(
         "campaigns/panels/league_detail.html",
         {

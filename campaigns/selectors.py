@@ -158,6 +158,31 @@ def title_race(rows: list[CoachRow]) -> dict[str, tuple[list[str], int]]:
     }
 
 
+def title_race_of(campaign: Campaign, standings) -> dict[str, tuple[list[str], int]]:
+    """``title_race`` for the league page's panel, from what the three titles read
+    (each coach's standing, CP total and Favours spent), not every coach's campaign
+    row: two sums whatever the number of coaches, a third of the cost of
+    ``campaign_rows`` at 400 coaches (issue 23.4). A coach whose campaign row is not
+    written yet has no CP and has spent nothing, as ``campaign_rows`` shows them."""
+    cp: dict[int, int] = {}
+    spent: dict[int, int] = {}
+    if campaign.pk is not None:
+        mine = {"coach__campaign": campaign}
+        cp = dict(
+            CampaignPointLine.objects.filter(**mine)
+            .values("coach__entry_id").annotate(total=Sum("amount")).values_list("coach__entry_id", "total")
+        )
+        spent = dict(
+            FavourLine.objects.filter(**mine, phase__isnull=False)
+            .values("coach__entry_id").annotate(spent=Sum("amount")).values_list("coach__entry_id", "spent")
+        )
+    return title_race([
+        CoachRow(cc_id=None, coach_id=s.coach_id, name=s.coach, guild=None, rank=s.position, lp=s.lp,
+                 cp=cp.get(s.entry_id) or 0, favours_spent=-(spent.get(s.entry_id) or 0))
+        for s in standings
+    ])
+
+
 def fixed_titles(campaign: Campaign) -> dict[str, list[str]]:
     """The titles declared on Final Day (GB-26)."""
     out: dict[str, list[str]] = {t.value: [] for t in Title.Name}

@@ -6,7 +6,7 @@ from django.template import Context, Template
 
 from campaigns import titles
 from league.models import Fixture, Season
-from tests.campaigns.factories import make_campaign, play
+from tests.campaigns.factories import fixture_between, make_campaign, play
 
 pytestmark = pytest.mark.django_db
 
@@ -56,3 +56,31 @@ def test_the_fixture_page_shows_the_big_league_link_once(client, season, organis
     fixture = Fixture.objects.get(round__season=season)
     html = client.get(reverse("league:fixture_detail", args=[fixture.pk])).content.decode()
     assert html.count("The Big League for this match") == 1
+
+
+def test_the_panels_title_race_is_the_campaign_tables(season, organiser):
+    """GB-3: the league page's panel reads only the figures the titles need
+    (``title_race_of``, issue 23.4); it names the same holders with the same figures
+    as the race the campaign table gives, for a leader, a CP tie, a spender, and a
+    coach who joined after the campaign's rows were written (no row yet)."""
+    from campaigns import ledgers, selectors
+    from campaigns.models import FavourLine, LineKind
+    from league.models import Coach
+    from league.models import Entry
+    from league.standings import standings_for
+
+    a, b, c = make_campaign(season, 3, organiser=organiser)
+    play(fixture_between(a, b), winner=b, organiser=organiser)
+    ledgers.adjust(coach=a, ledger="cp", amount=4, reason="painted", by=organiser)
+    ledgers.adjust(coach=c, ledger="cp", amount=4, reason="painted", by=organiser)
+    ledgers.adjust(coach=c, ledger="favours", amount=5, reason="prize", by=organiser)
+    FavourLine.objects.create(coach=c, amount=-2, phase=1, kind=LineKind.ADVANCEMENT, reason="an advancement")
+    Entry.objects.create(season=season, coach=Coach.objects.create(name="Late Coach"), team="Masons")
+    season = Season.objects.select_related("league").get(pk=season.pk)
+    campaign = selectors.campaign_of(season)
+    standings = standings_for(season)
+    race = selectors.title_race_of(campaign, standings)
+    assert race == selectors.title_race(selectors.campaign_rows(campaign, standings=standings))
+    assert race["league_champion"][0] == [b.name]
+    assert race["master_strategos"][0] and race["master_of_shadows"] == ([c.name], 2)
+    assert "Late Coach" in {s.coach for s in standings}
