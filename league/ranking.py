@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from itertools import groupby
 
 from league.rules.base import DRAW, GameRules, PlayedResult, side_lost, side_won
+from league.rules.terms import ENGINE_TERMS, Difference, Plans, read_parts, sum_keys
 
 __all__ = [
     "EntryInfo",
@@ -115,6 +116,56 @@ def _apply(rows: dict[int, StandingRow], r: PlayedResult, rules: GameRules) -> N
             row.stats[key] += amount
 
 
+class _Adder:
+    """``_apply`` for a game that declares its terms (league/rules/terms.py): each
+    kind of side (home or away, outcome, flags) is worked out once as the sums in
+    the database use it (``terms.Plans``, league/sums.py), so a result costs a few
+    multiplications a side, not every term evaluated on it. A whole season's
+    history is built in under half the time (issue 23.4: 1,000 coaches and 499,500
+    results, the first page after a correction)."""
+
+    def __init__(self, rules: GameRules):
+        game_terms = rules.side_terms()
+        terms = {**ENGINE_TERMS, **game_terms}
+        keys = sum_keys(rules)
+        summed = [terms[key] for key in keys]
+        self.flags, self.details = read_parts(summed)
+        self.plans = Plans(summed, self.flags, self.details)
+        self.size = len(summed)
+        self.figures = keys[3:]
+        self.differences = [(key, term.of) for key, term in game_terms.items() if isinstance(term, Difference)]
+
+    def __call__(self, rows: dict[int, StandingRow], r: PlayedResult) -> None:
+        flags = tuple(bool(r.details.get(flag.key)) for flag in self.flags)
+        values = [1, r.score("home"), r.score("away"), *(int(r.details.get(d.key) or 0) for d in self.details)]
+        for side, entry_id in (("home", r.home_id), ("away", r.away_id)):
+            row = rows.get(entry_id)
+            if row is None:
+                continue
+            totals = [0] * self.size
+            for t, j, c in self.plans(side, r.outcome, flags):
+                totals[t] += c * values[j]
+            won, drawn, lp, *figures = totals
+            row.played += 1
+            row.won += won
+            row.drawn += drawn
+            row.lost += 1 - won - drawn  # every result is one of won, drawn or lost for a side
+            row.lp += lp
+            stats = row.stats
+            for key, value in zip(self.figures, figures):
+                stats[key] += value
+            for key, (a, b) in self.differences:
+                stats[key] = stats[a] - stats[b]
+
+
+def adder(rules: GameRules):
+    """What adds one approved result to both sides' rows for ``rules``: the terms'
+    plans when the game declares terms, else the game's own ``side_stats``."""
+    if rules.side_terms() is None:
+        return lambda rows, result: _apply(rows, result, rules)
+    return _Adder(rules)
+
+
 @dataclass(frozen=True)
 class Standing:
     """Where an entry stood after one round."""
@@ -130,9 +181,10 @@ def standings_by_round(
     built in one pass over the results, round by round."""
     rows = new_rows(entries, rules)
     snapshots: dict[int, dict[int, Standing]] = {}
+    add = adder(rules)
     for number, round_results in _by_round(results):
         for result in round_results:
-            _apply(rows, result, rules)
+            add(rows, result)
         ranked = rank(list(rows.values()), rules, explain_ties=False)
         snapshots[number] = {row.entry_id: Standing(row.position, row.lp) for row in ranked}
     return snapshots
@@ -173,10 +225,13 @@ def rank(rows: list[StandingRow], rules: GameRules, *, explain_ties: bool = True
 
 
 def _rank_one(rows: list[StandingRow], rules: GameRules, explain_ties: bool) -> list[StandingRow]:
-    rows.sort(key=lambda row: (sort_key(row, rules), row.name.casefold()))
-    for index, row in enumerate(rows):
+    # Each row's key worked out once (a history ranks every round: issue 23.4); the
+    # index keeps the sort stable and is never level, so rows are never compared.
+    keyed = sorted((sort_key(row, rules), row.name.casefold(), index, row) for index, row in enumerate(rows))
+    rows[:] = [row for *_, row in keyed]
+    for index, (key, *_, row) in enumerate(keyed):
         row.tied = False
-        if index and sort_key(rows[index - 1], rules) == sort_key(row, rules):
+        if index and keyed[index - 1][0] == key:
             row.position = rows[index - 1].position
             row.tied = rows[index - 1].tied = True
         else:
@@ -228,9 +283,10 @@ def rounds_ranked(
 ) -> Iterator[tuple[int, list[StandingRow]]]:
     """Add ``results`` to ``rows`` round by round (GB-10); after each round that
     has a result, yield its number and the rows ranked (without the notes)."""
+    add = adder(rules)
     for number, round_results in _by_round(results):
         for result in round_results:
-            _apply(rows, result, rules)
+            add(rows, result)
         yield number, rank(list(rows.values()), rules, explain_ties=False)
 
 

@@ -24,7 +24,7 @@ from django.db.models import F
 from league.models import Fixture, Result, Round
 from league.ranking import EntryInfo, StandingRow, new_rows, rank
 from league.rules.base import GameRules
-from league.rules.terms import ENGINE_SUMMED, ENGINE_TERMS, Detail, Difference, Flag, Summed, Term, parts
+from league.rules.terms import ENGINE_TERMS, Detail, Difference, Flag, Plans, read_parts, sum_keys
 from league.selectors import approved_results
 
 
@@ -37,27 +37,6 @@ def latest_round_sql(season) -> tuple[str, tuple]:
         fixtures__result__status=Result.Status.APPROVED,
     ).order_by("-number").values("number")[:1]
     return rounds.query.sql_with_params()
-
-
-def sum_keys(rules: GameRules) -> tuple[str, ...]:
-    """What is summed: won, drawn, LP and every figure that is not the difference
-    of two others."""
-    terms = rules.side_terms()
-    return (*ENGINE_SUMMED, "lp", *(s.key for s in rules.stats if not isinstance(terms[s.key], Difference)))
-
-
-def _read(terms: list[Term]) -> tuple[list[Flag], list[Detail]]:
-    """The game's flags the terms' conditions read and the details they sum."""
-    flags: dict[str, Flag] = {}
-    details: dict[str, Detail] = {}
-    for term in terms:
-        for part in parts(term):
-            if isinstance(part, Flag):
-                flags[part.key] = part
-            elif isinstance(part, Detail):
-                details[part.key] = part
-    assert not flags.keys() & details.keys(), "a detail is either a flag or a number"
-    return list(flags.values()), list(details.values())
 
 
 def side_groups(season, flags: list[Flag], details: list[Detail]) -> list[tuple]:
@@ -99,34 +78,6 @@ def side_groups(season, flags: list[Flag], details: list[Detail]) -> list[tuple]
         return cursor.fetchall()
 
 
-class _Plans:
-    """For one kind of group (side, outcome, flags): what each summed value (count,
-    home score, away score, each detail) adds to which term, per unit, leaving out
-    the zeros. Worked out once per kind by evaluating the terms on unit groups."""
-
-    def __init__(self, terms: list[Term], flags: list[Flag], details: list[Detail]):
-        self.terms, self.flags, self.details = terms, flags, details
-        self.known: dict[tuple, list[tuple[int, int, int]]] = {}
-
-    def __call__(self, side: str, outcome: str, flag_values: tuple) -> list[tuple[int, int, int]]:
-        kind = (side, outcome, flag_values)
-        plan = self.known.get(kind)
-        if plan is None:
-            size = 3 + len(self.details)
-            flagged = {flag.key: value for flag, value in zip(self.flags, flag_values)}
-            plan = []
-            for j in range(size):
-                unit = [0] * size
-                unit[j] = 1
-                group = Summed(
-                    outcome=outcome, count=unit[0], home_score=unit[1], away_score=unit[2],
-                    details={**flagged, **{d.key: unit[3 + i] for i, d in enumerate(self.details)}},
-                )
-                plan += [(t, j, c) for t, term in enumerate(self.terms) if (c := term.value(group, side))]
-            self.known[kind] = plan
-        return plan
-
-
 def standings(season, entries: list[EntryInfo], rules: GameRules) -> list[StandingRow]:
     """The ranked table with movement: one query (the entries are given)."""
     rows = new_rows(entries, rules)
@@ -136,8 +87,8 @@ def standings(season, entries: list[EntryInfo], rules: GameRules) -> list[Standi
     terms = [all_terms[key] for key in summed]
     figures_keys = summed[3:]
     differences = [(key, term.of) for key, term in rules.side_terms().items() if isinstance(term, Difference)]
-    flags, details = _read(terms)
-    plans = _Plans(terms, flags, details)
+    flags, details = read_parts(terms)
+    plans = Plans(terms, flags, details)
     n_flags, n_terms = len(flags), len(terms)
     earlier = False
     for side, entry_id, in_latest, outcome, *rest in side_groups(season, flags, details):

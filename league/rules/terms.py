@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from league.rules.base import ABANDONED, DRAW, PlayedResult, other_side
+from league.rules.base import ABANDONED, DRAW, GameRules, PlayedResult, other_side
 
 
 class Cond:
@@ -204,3 +204,54 @@ ENGINE_TERMS: dict[str, Term] = {
     "lost": when(LOST_TO_OPPONENT, 1, when(ABANDONED_MATCH, 1)),
 }
 ENGINE_SUMMED = ("won", "drawn")
+
+
+def sum_keys(rules: GameRules) -> tuple[str, ...]:
+    """What is summed: won, drawn, LP and every figure that is not the difference
+    of two others."""
+    terms = rules.side_terms()
+    return (*ENGINE_SUMMED, "lp", *(s.key for s in rules.stats if not isinstance(terms[s.key], Difference)))
+
+
+def read_parts(terms: list[Term]) -> tuple[list[Flag], list[Detail]]:
+    """The game's flags the terms' conditions read and the details they sum."""
+    flags: dict[str, Flag] = {}
+    details: dict[str, Detail] = {}
+    for term in terms:
+        for part in parts(term):
+            if isinstance(part, Flag):
+                flags[part.key] = part
+            elif isinstance(part, Detail):
+                details[part.key] = part
+    assert not flags.keys() & details.keys(), "a detail is either a flag or a number"
+    return list(flags.values()), list(details.values())
+
+
+class Plans:
+    """For one kind of group (side, outcome, flags): what each summed value (count,
+    home score, away score, each detail) adds to which term, per unit, leaving out
+    the zeros. Worked out once per kind by evaluating the terms on unit groups.
+    The database's sums (league/sums.py) and the history's round-by-round pass
+    (``ranking.adder``) both add results with it."""
+
+    def __init__(self, terms: list[Term], flags: list[Flag], details: list[Detail]):
+        self.terms, self.flags, self.details = terms, flags, details
+        self.known: dict[tuple, list[tuple[int, int, int]]] = {}
+
+    def __call__(self, side: str, outcome: str, flag_values: tuple) -> list[tuple[int, int, int]]:
+        kind = (side, outcome, flag_values)
+        plan = self.known.get(kind)
+        if plan is None:
+            size = 3 + len(self.details)
+            flagged = {flag.key: value for flag, value in zip(self.flags, flag_values)}
+            plan = []
+            for j in range(size):
+                unit = [0] * size
+                unit[j] = 1
+                group = Summed(
+                    outcome=outcome, count=unit[0], home_score=unit[1], away_score=unit[2],
+                    details={**flagged, **{d.key: unit[3 + i] for i, d in enumerate(self.details)}},
+                )
+                plan += [(t, j, c) for t, term in enumerate(self.terms) if (c := term.value(group, side))]
+            self.known[kind] = plan
+        return plan

@@ -109,3 +109,45 @@ def test_lp_before_a_round_counts_only_earlier_rounds_gb18():
     assert lp_before_round(snapshots, 3) == {1: 6, 2: 0, 3: 3, 4: 0}
     assert lp_before_round(snapshots, 9) == {1: 6, 2: 3, 3: 3, 4: 0}
     assert snapshots[1][1].position == 1 and snapshots[3][4].position == 4
+
+
+def _random_results(rng, size: int, rounds: int) -> list[PlayedResult]:
+    """Every outcome (abandoned and drawn too), missing scores, DreadBall's details
+    (a landslide flag, a difference that may be missing), unknown entries."""
+    out = []
+    for number in range(1, rounds + 1):
+        for _ in range(size // 2):
+            home, away = rng.sample(range(1, size + 2), 2)  # size + 1 is nobody's
+            details = {"landslide": rng.random() < 0.3, "difference": rng.choice([None, 0, 1, 3, 7]),
+                       "rush": rng.randint(1, 16), "sudden_death": rng.random() < 0.2,
+                       "home_cas": rng.randint(0, 4), "away_cas": rng.choice([None, rng.randint(0, 4)])}
+            out.append(PlayedResult(number, home, away, rng.choice([None, rng.randint(0, 14)]),
+                                    rng.choice([None, rng.randint(0, 14)]),
+                                    rng.choice(["home", "away", "draw", "abandoned"]), details=details))
+    return out
+
+
+def test_a_history_adds_results_as_the_games_rules_do():
+    """The history's round-by-round pass (``ranking.adder``: the terms' coefficients
+    worked out once per kind of side, issue 23.4) gives every figure of every row
+    exactly as each game's ``league_points`` and ``side_stats`` do one result at a
+    time (``compute_table``): GB-6, GB-9, DR-4, DB-5a."""
+    import random
+
+    from league.dreadball.rules import DreadBallRules
+    from league.dungeonbowl.rules import DungeonBowlRules
+
+    def shown(rows):
+        return [(r.entry_id, r.position, r.tied, r.played, r.won, r.drawn, r.lost, r.lp, r.stats) for r in rows]
+
+    for rules in (RULES, GuildBallRules(GuildBallSettings(vp_target=10)), DreadBallRules(), DungeonBowlRules()):
+        scored = set()
+        for seed in range(6):
+            rng = random.Random(seed)
+            size = rng.randint(3, 12)
+            es = entries(*(f"Coach {i}" for i in range(size)))
+            rs = _random_results(rng, size, rng.randint(1, 6))
+            one_at_a_time = compute_table(es, rs, rules)
+            assert shown(with_history(es, rs, rules)) == shown(one_at_a_time), (rules.system, seed)
+            scored |= {r.lp for r in one_at_a_time}
+        assert len(scored) > 3, rules.system  # tables with a spread of League Points, not all level
