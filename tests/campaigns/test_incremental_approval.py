@@ -147,3 +147,26 @@ def test_moments_follow_card_cp_for_both_coaches(organiser):
     coaches = CampaignCoach.objects.filter(entry_id__in=[fixtures[0].home_id, fixtures[0].away_id])
     assert set(MomentUnlock.objects.filter(threshold=0).values_list("coach_id", flat=True)) == {c.pk for c in coaches}
     assert not CampaignPointLine.objects.exists()
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_approvals_in_any_order_leave_the_ledgers_recomputing_would(organiser, seed):
+    """An approval reads only the results of its two coaches and of the opponents
+    they meet in later rounds (issue 23: not the whole season); approving in a
+    random order, with a correction on the way, every step leaves the GB-18 lines
+    exactly as recomputing the season gives them."""
+    import random
+
+    rng = random.Random(seed)
+    season, fixtures = season_of(7, organiser)
+    results = {f.pk: report(f, *score(i)) for i, f in enumerate(fixtures)}
+    order = list(fixtures)
+    rng.shuffle(order)
+    for step, fixture in enumerate(order):
+        services.approve_result(result=results[fixture.pk], by=organiser, reason="ok")
+        if step % 4 == 3:
+            assert ledger_match_favours(season) == full_match_favours(season), step
+    corrected = order[len(order) // 2]
+    services.record_result(fixture=corrected, by=organiser, home_score=12, away_score=11, reason="misread")
+    assert ledger_match_favours(season) == full_match_favours(season)
+    assert FavourLine.objects.filter(kind=LineKind.MATCH).count() > len(fixtures)
