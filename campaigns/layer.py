@@ -14,9 +14,9 @@ from django.urls import reverse
 from campaigns import demo, guards, imports, ledgers, notices, selectors, setup, waiting
 from campaigns.models import Campaign, Title
 from league import versions
-from league.standings import standings_for
 from league.checklist import Item
 from league.layers import ImportColumns, Layer
+from league.standings import standings_for
 
 GAME_SYSTEMS = frozenset({"guildball"})
 
