@@ -24,6 +24,7 @@ built as usual, never kept.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 
 from django.conf import settings
@@ -33,6 +34,7 @@ from django.middleware.csrf import get_token
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.crypto import salted_hmac
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 from league import layers, versions
 from league.permissions import coach_for, display_name
@@ -96,7 +98,7 @@ def serve(request: HttpRequest, key: str, build: Callable[[], HttpResponse], *,
             return response
         seconds = getattr(request, "_kept_seconds", None)
         if response.status_code == 200 and seconds != 0:
-            stored = (response.content.decode(), response.get("Content-Type"))
+            stored = (pieces(response.content.decode()), response.get("Content-Type"))
             # Expires after settings.CACHES' TIMEOUT (issue 23.1), or sooner (``keep_for``).
             cache.set(key, stored, **({} if seconds is None else {"timeout": seconds}))
         else:
@@ -115,39 +117,68 @@ def keep_for(request: HttpRequest, seconds: int) -> None:
         request._kept_seconds = seconds if known is None else min(known, seconds)
 
 
-def fill(request: HttpRequest, content: str, panels: Callable[[str, str], str] | None = None) -> str:
-    """``content`` with every marker replaced by this viewer's own part."""
-    if "<!--kept-panel:" in content:
-        content = layers.PANEL_MARKER.sub(lambda match: panels(match.group(1), match.group(2)), content)
-    if IDEMPOTENCY in content:  # a fresh key per form
-        from league import idempotency
+# Every marker, found in one pass over a page (``pieces``).
+MARKERS = re.compile("|".join([re.escape(NAV), USER, CSRF, re.escape(IDEMPOTENCY), layers.PANEL_MARKER.pattern]))
+PANEL = "<!--kept-panel:"
 
-        pieces = content.split(IDEMPOTENCY)
-        keys = [
-            format_html('<input type="hidden" name="{}" value="{}">', idempotency.FIELD, idempotency.new_key(request.user))
-            for _ in pieces[1:]
-        ]
-        content = "".join(piece for pair in zip(pieces, [*keys, ""]) for piece in pair)
-    token = get_token(request) if NAV in content or CSRF in content else ""  # one per page, as Django's
-    if NAV in content:
-        content = content.replace(NAV, viewer_nav(request.user, token))
-    if USER in content:
-        content = content.replace(USER, offline_mark(request))
-    if CSRF in content:
-        content = content.replace(CSRF, token)
-    return content
+
+def pieces(content: str) -> list[str]:
+    """``content`` cut at its markers, once, when a page is kept: its text at even
+    places and the markers at odd ones, so a request fills them all in one pass
+    over the page, not one pass a marker (issue 23.2)."""
+    out, at = [], 0
+    for match in MARKERS.finditer(content):
+        out += [content[at:match.start()], match.group(0)]
+        at = match.end()
+    out.append(content[at:])
+    return out
+
+
+def fill(request: HttpRequest, content: str | list[str], panels: Callable[[str, str], str] | None = None) -> str:
+    """``content`` (a page, or its ``pieces``) with every marker replaced by this
+    viewer's own part."""
+    parts = pieces(content) if isinstance(content, str) else list(content)
+    if any(marker.startswith(PANEL) for marker in parts[1::2]):
+        # A layer's panel rendered for this request may hold markers of its own.
+        parts = pieces("".join(_panel(marker, panels) if i % 2 else marker for i, marker in enumerate(parts)))
+    token = None
+    for i in range(1, len(parts), 2):
+        marker = parts[i]
+        if marker in (CSRF, NAV):
+            token = token or get_token(request)  # one per page, as Django's
+            parts[i] = token if marker == CSRF else viewer_nav(request.user, token)
+        elif marker == USER:
+            parts[i] = offline_mark(request)
+        else:  # IDEMPOTENCY: a fresh key per form
+            from league import idempotency
+
+            parts[i] = format_html('<input type="hidden" name="{}" value="{}">', idempotency.FIELD,
+                                   idempotency.new_key(request.user))
+    return "".join(parts)
+
+
+def _panel(marker: str, panels: Callable[[str, str], str] | None) -> str:
+    match = layers.PANEL_MARKER.fullmatch(marker)
+    return panels(match.group(1), match.group(2)) if match else marker
 
 
 def viewer_nav(user, csrf_token) -> str:
     """The menu of a logged-in ``user``: My fixtures, the admin for staff, their
     name (to their profile), the log-out form. Python, not a template: every
-    logged-in page renders it, kept or not."""
-    admin = format_html('<a href="{}">Admin</a>', _address("admin:index")) if user.is_staff else ""
+    logged-in page renders it, kept or not; and built once per account's name and
+    role, the token put in per request."""
+    nav = _nav(user.is_staff, display_name(user), settings.ROOT_URLCONF, get_urlconf(), get_script_prefix())
+    return mark_safe(nav.replace(CSRF, str(csrf_token)))  # the token is letters and digits
+
+
+@functools.lru_cache(maxsize=1024)
+def _nav(staff: bool, name: str, *where) -> str:
+    admin = format_html('<a href="{}">Admin</a>', reverse("admin:index")) if staff else ""
     return format_html(
         '<a href="{}">My fixtures</a>\n        {}\n        <a href="{}" title="Your profile">{}</a>\n        '
         '<form method="post" action="{}" class="inline"><input type="hidden" name="csrfmiddlewaretoken" value="{}">'
         '<button type="submit" class="link">Log out</button></form>',
-        _address("league:my_fixtures"), admin, _address("profile"), display_name(user), _address("logout"), csrf_token,
+        reverse("league:my_fixtures"), admin, reverse("profile"), name, reverse("logout"), CSRF,
     )
 
 
@@ -157,15 +188,10 @@ def offline_mark(request) -> str:
     without a request (the error pages). The template tag ``offline_user``."""
     if request is None or not getattr(request, "user", None) or not request.user.is_authenticated:
         return ""
-    return salted_hmac("league.offline.user", str(request.user.pk)).hexdigest()[:20]
+    return _offline_mark(request.user.pk, settings.SECRET_KEY)
 
 
-def _address(name: str) -> str:
-    """``reverse(name)``, worked out once per URLconf and script prefix: the menu's
-    four addresses on every logged-in page."""
-    return _addresses(name, settings.ROOT_URLCONF, get_urlconf(), get_script_prefix())
-
-
-@functools.lru_cache(maxsize=64)
-def _addresses(name: str, *where) -> str:
-    return reverse(name)
+@functools.lru_cache(maxsize=1024)
+def _offline_mark(pk: int, secret: str) -> str:
+    """The same for the same account and secret key: worked out once per process."""
+    return salted_hmac("league.offline.user", str(pk), secret=secret).hexdigest()[:20]

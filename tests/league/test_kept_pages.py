@@ -154,3 +154,35 @@ def test_a_layer_panel_that_is_not_kept_is_rendered_for_each_request(client, org
     page = _get(client, url)
     _no_markers(page)
     assert "Advance:" in page and "has 9 SPP" in page
+
+
+def test_a_kept_page_is_cut_at_its_markers_once_and_filled_in_one_pass(rf):
+    """``pieces`` cuts a page at every marker when it is kept; ``fill`` gives the
+    same page from the pieces as from the text: the viewer's menu with this
+    request's token, the token in each form, a fresh submission key per form, the
+    offline mark, and a live panel, whose own markers are filled too."""
+    user = UserFactory(username="kept-fill")
+    request = rf.get("/")
+    request.user = user
+    page = (f"<nav>{kept_pages.NAV}</nav><form>{kept_pages.CSRF}{kept_pages.IDEMPOTENCY}</form>"
+            f"<form>{kept_pages.CSRF}{kept_pages.IDEMPOTENCY}</form><p>{kept_pages.USER}</p>"
+            "<!--kept-panel:campaigns:my_fixtures--><p>end</p>")
+    panels = lambda layer, name: f"<i>{layer}/{name} {kept_pages.CSRF}</i>"  # noqa: E731
+    parts = kept_pages.pieces(page)
+    assert parts[1::2] == [kept_pages.NAV, kept_pages.CSRF, kept_pages.IDEMPOTENCY, kept_pages.CSRF,
+                           kept_pages.IDEMPOTENCY, kept_pages.USER, "<!--kept-panel:campaigns:my_fixtures-->"]
+    assert "".join(parts) == page
+    html = kept_pages.fill(request, parts, panels)
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+    assert "kept" not in html.replace("kept-fill", "") and html.endswith("<p>end</p>")
+    assert html.count(token) == 4 and f"<i>campaigns/my_fixtures {token}</i>" in html  # nav, two forms, the panel
+    keys = re.findall(r'name="idempotency_key" value="([^"]+)"', html)
+    assert len(keys) == 2 and keys[0] != keys[1]
+    assert kept_pages.offline_mark(request) in html and "kept-fill" in html
+    text = kept_pages.fill(request, page, panels)
+
+    def tokens_out(html: str) -> str:
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+        return re.sub(r'value="[^"]+"', "", html.replace(token, "TOKEN"))
+
+    assert tokens_out(text) == tokens_out(html)
