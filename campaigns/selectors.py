@@ -159,7 +159,7 @@ def title_race(rows: list[CoachRow]) -> dict[str, tuple[list[str], int]]:
 
 
 def title_race_of(campaign: Campaign, standings) -> dict[str, tuple[list[str], int]]:
-    """``title_race`` for the league page's panel, from what the three titles read
+    """``title_race`` (GB-3) for the league page's panel, from what the three titles read
     (each coach's standing, CP total and Favours spent), not every coach's campaign
     row: two sums whatever the number of coaches, a third of the cost of
     ``campaign_rows`` at 400 coaches (issue 23.4). A coach whose campaign row is not

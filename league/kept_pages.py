@@ -140,7 +140,8 @@ def fill(request: HttpRequest, content: str | list[str], panels: Callable[[str, 
     parts = pieces(content) if isinstance(content, str) else list(content)
     if any(marker.startswith(PANEL) for marker in parts[1::2]):
         # A layer's panel rendered for this request may hold markers of its own.
-        parts = pieces("".join(_panel(marker, panels) if i % 2 else marker for i, marker in enumerate(parts)))
+        parts = pieces("".join(_panel(part, panels) if i % 2 and part.startswith(PANEL) else part
+                               for i, part in enumerate(parts)))
     token = None
     for i in range(1, len(parts), 2):
         marker = parts[i]
@@ -158,8 +159,8 @@ def fill(request: HttpRequest, content: str | list[str], panels: Callable[[str, 
 
 
 def _panel(marker: str, panels: Callable[[str, str], str] | None) -> str:
-    match = layers.PANEL_MARKER.fullmatch(marker)
-    return panels(match.group(1), match.group(2)) if match else marker
+    layer, page = layers.PANEL_MARKER.fullmatch(marker).groups()
+    return panels(layer, page)
 
 
 def viewer_nav(user, csrf_token) -> str:

@@ -559,6 +559,8 @@ class JoinLink(models.Model):
         if self.max_uses is not None and self.uses >= self.max_uses:
             return "This join link has been used as many times as the organiser allowed. Ask them for a new one."
         return None
+
+
 class IdempotencyKey(models.Model):
     """Issue 22.4: a result form's submission key (``league/idempotency.py``), kept
     once the submission was accepted, with where it sent the coach: the same key

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from itertools import groupby
 
 from league.rules.base import DRAW, GameRules, PlayedResult, side_lost, side_won
-from league.rules.terms import ENGINE_TERMS, Difference, Plans, read_parts, sum_keys
+from league.rules.terms import Summing
 
 __all__ = [
     "EntryInfo",
@@ -117,45 +117,25 @@ def _apply(rows: dict[int, StandingRow], r: PlayedResult, rules: GameRules) -> N
 
 
 class _Adder:
-    """``_apply`` for a game that declares its terms (league/rules/terms.py): each
-    kind of side (home or away, outcome, flags) is worked out once as the sums in
-    the database use it (``terms.Plans``, league/sums.py), so a result costs a few
+    """``_apply`` for a game that declares its terms (league/rules/terms.py), as
+    the database's sums add them (``terms.Summing``): each kind of side (home or
+    away, outcome, flags) is worked out once, so a result costs a few
     multiplications a side, not every term evaluated on it. A whole season's
-    history is built in under half the time (issue 23.4: 1,000 coaches and 499,500
-    results, the first page after a correction)."""
+    history is built in under half the time (GB-9, GB-10, DR-4; issue 23.4:
+    1,000 coaches and 499,500 results, the first page after a correction)."""
 
     def __init__(self, rules: GameRules):
-        game_terms = rules.side_terms()
-        terms = {**ENGINE_TERMS, **game_terms}
-        keys = sum_keys(rules)
-        summed = [terms[key] for key in keys]
-        self.flags, self.details = read_parts(summed)
-        self.plans = Plans(summed, self.flags, self.details)
-        self.size = len(summed)
-        self.figures = keys[3:]
-        self.differences = [(key, term.of) for key, term in game_terms.items() if isinstance(term, Difference)]
+        self.summing = Summing(rules)
 
     def __call__(self, rows: dict[int, StandingRow], r: PlayedResult) -> None:
-        flags = tuple(bool(r.details.get(flag.key)) for flag in self.flags)
-        values = [1, r.score("home"), r.score("away"), *(int(r.details.get(d.key) or 0) for d in self.details)]
+        summing = self.summing
+        flags = tuple(bool(r.details.get(flag.key)) for flag in summing.flags)
+        values = [1, r.score("home"), r.score("away"), *(int(r.details.get(d.key) or 0) for d in summing.details)]
         for side, entry_id in (("home", r.home_id), ("away", r.away_id)):
             row = rows.get(entry_id)
-            if row is None:
-                continue
-            totals = [0] * self.size
-            for t, j, c in self.plans(side, r.outcome, flags):
-                totals[t] += c * values[j]
-            won, drawn, lp, *figures = totals
-            row.played += 1
-            row.won += won
-            row.drawn += drawn
-            row.lost += 1 - won - drawn  # every result is one of won, drawn or lost for a side
-            row.lp += lp
-            stats = row.stats
-            for key, value in zip(self.figures, figures):
-                stats[key] += value
-            for key, (a, b) in self.differences:
-                stats[key] = stats[a] - stats[b]
+            if row is not None:
+                summing.add(row, side, r.outcome, flags, values)
+                summing.settle(row)
 
 
 def adder(rules: GameRules):

@@ -24,7 +24,7 @@ from django.db.models import F
 from league.models import Fixture, Result, Round
 from league.ranking import EntryInfo, StandingRow, new_rows, rank
 from league.rules.base import GameRules
-from league.rules.terms import ENGINE_TERMS, Detail, Difference, Flag, Plans, read_parts, sum_keys
+from league.rules.terms import Detail, Flag, Summing
 from league.selectors import approved_results
 
 
@@ -82,39 +82,20 @@ def standings(season, entries: list[EntryInfo], rules: GameRules) -> list[Standi
     """The ranked table with movement: one query (the entries are given)."""
     rows = new_rows(entries, rules)
     before = new_rows(entries, rules)
-    all_terms = {**ENGINE_TERMS, **rules.side_terms()}
-    summed = sum_keys(rules)
-    terms = [all_terms[key] for key in summed]
-    figures_keys = summed[3:]
-    differences = [(key, term.of) for key, term in rules.side_terms().items() if isinstance(term, Difference)]
-    flags, details = read_parts(terms)
-    plans = Plans(terms, flags, details)
-    n_flags, n_terms = len(flags), len(terms)
+    summing = Summing(rules)
+    n_flags = len(summing.flags)
     earlier = False
-    for side, entry_id, in_latest, outcome, *rest in side_groups(season, flags, details):
+    for side, entry_id, in_latest, outcome, *rest in side_groups(season, summing.flags, summing.details):
         values = [int(value or 0) for value in rest[n_flags:]]
-        totals = [0] * n_terms
-        for t, j, c in plans("away" if side else "home", outcome, tuple(rest[:n_flags])):
-            totals[t] += c * values[j]
-        won, drawn, lp, *figures = totals
-        played = values[0]
         targets = [rows.get(entry_id)]
         if not in_latest:
             earlier = True
             targets.append(before.get(entry_id))
         for row in targets:
-            if row is None:
-                continue
-            row.played += played
-            row.won += won
-            row.drawn += drawn
-            row.lost += played - won - drawn
-            row.lp += lp
-            for key, value in zip(figures_keys, figures):
-                row.stats[key] += value
+            if row is not None:
+                summing.add(row, "away" if side else "home", outcome, tuple(rest[:n_flags]), values)
     for row in (*rows.values(), *before.values()):
-        for key, (a, b) in differences:
-            row.stats[key] = row.stats[a] - row.stats[b]
+        summing.settle(row)
     table = rank(list(rows.values()), rules)
     if earlier:
         previous = {row.entry_id: row.position for row in rank(list(before.values()), rules, explain_ties=False)}

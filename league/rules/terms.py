@@ -255,3 +255,45 @@ class Plans:
                 plan += [(t, j, c) for t, term in enumerate(self.terms) if (c := term.value(group, side))]
             self.known[kind] = plan
         return plan
+
+
+class Summing:
+    """How a game with terms adds results to standings rows, for both the
+    database's sums (league/sums.py, a group of results at a time) and the
+    history's round-by-round pass (``ranking.adder``, one result at a time): the
+    keys summed, the flags and details the terms read, each kind of side's plan,
+    and the figures that are the difference of two others (GB-9, DR-4)."""
+
+    def __init__(self, rules: GameRules):
+        game_terms = rules.side_terms()
+        terms = {**ENGINE_TERMS, **game_terms}
+        keys = sum_keys(rules)
+        summed = [terms[key] for key in keys]
+        self.flags, self.details = read_parts(summed)
+        self.plans = Plans(summed, self.flags, self.details)
+        self.size = len(summed)
+        self.figures = keys[3:]
+        self.differences = [(key, term.of) for key, term in game_terms.items() if isinstance(term, Difference)]
+
+    def add(self, row, side: str, outcome: str, flag_values: tuple, values: list[int]) -> None:
+        """Add to ``row`` (a ``ranking.StandingRow``) what ``side`` gets from results
+        that agree on ``outcome`` and ``flag_values``, whose summed ``values`` are
+        (count, home score, away score, each detail)."""
+        totals = [0] * self.size
+        for t, j, c in self.plans(side, outcome, flag_values):
+            totals[t] += c * values[j]
+        won, drawn, lp, *figures = totals
+        played = values[0]
+        row.played += played
+        row.won += won
+        row.drawn += drawn
+        row.lost += played - won - drawn  # every result is one of won, drawn or lost for a side
+        row.lp += lp
+        for key, value in zip(self.figures, figures):
+            row.stats[key] += value
+
+    def settle(self, row) -> None:
+        """Work out ``row``'s difference figures (GB-9's VP difference) from the two
+        it is the difference of."""
+        for key, (a, b) in self.differences:
+            row.stats[key] = row.stats[a] - row.stats[b]
