@@ -31,5 +31,6 @@ class LeagueConfig(AppConfig):
         versions.track(Round, lambda rnd: Q(pk=rnd.season_id))
         versions.track(Fixture, lambda fixture: Q(rounds__pk=fixture.round_id))
         versions.track(Result, lambda result: Q(rounds__fixtures__pk=result.fixture_id))
+        versions.follow(League.organisers.through)  # who organises: the organiser's pages' key
         # The games register themselves (and their rows) from their own ready():
         # league.rules.register, as layers do with league.layers.register.

@@ -335,6 +335,16 @@ PREPARED_STATEMENTS = env_bool("PREPARED_STATEMENTS", True)
 if PREPARED_STATEMENTS and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 0
 
+# The change mark (league/change_mark.py): a file every process of the site on this
+# server reads and writes, so a process reads a league's versions again only after
+# a write instead of on every warm public page. Only where every process that
+# writes runs on this server: empty (off) with several app servers. On by default
+# on SQLite (the database is a file here too), beside the database file.
+_sqlite_name = str(DATABASES["default"]["NAME"]) if DATABASES["default"]["ENGINE"].endswith("sqlite3") else ""
+CHANGE_MARK_FILE = os.environ.get(
+    "CHANGE_MARK_FILE", f"{_sqlite_name}.mark" if _sqlite_name and _sqlite_name != ":memory:" else ""
+).strip()
+
 # Every entry is keyed by a season's version (league/versions.py) and expires
 # CACHE_TIMEOUT seconds after it was stored (issue 23.1): a version replaced by a
 # write is never asked for again, so it ages out instead of staying for ever

@@ -35,11 +35,14 @@ from collections.abc import Callable
 from typing import Any
 
 from django.apps import apps
+from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Q
-from django.db.models.signals import post_delete, post_save
-from django.http import QueryDict
+from django.db.models.signals import m2m_changed, post_delete, post_save
+from django.http import HttpResponse, HttpResponseNotModified, QueryDict
+from django.utils.cache import patch_vary_headers
 
+from league import change_mark
 from league.prepared import Statement
 
 _TRACKED: dict[type, Callable[[Any], Q]] = {}
@@ -64,6 +67,7 @@ def bump(seasons: Q) -> None:
         pending.append(seasons)
         return
     Season.objects.filter(seasons).update(version=uuid.uuid4())
+    change_mark.changed()
 
 
 @contextlib.contextmanager
@@ -130,6 +134,7 @@ def track(model: type, seasons: Callable[[Any], Q]) -> None:
 
     def changed(sender, instance, **kwargs):
         if kwargs.get("raw"):  # loaddata: the restored seasons bring their own versions
+            change_mark.changed()  # which other processes have not read yet
             return
         bump(_TRACKED[sender](instance))
 
@@ -175,12 +180,18 @@ def _versions_statement() -> Statement:
     )
 
 
+_league_versions_kept = change_mark.Memo()
+
+
 def league_versions(slug: str) -> list[tuple[int, str, Any]]:
     """One query: every season of the league ``slug`` as (pk, name, version), the
     current one (latest start) first. Empty for an unknown league or one with no
     season yet. Every warm public page runs it, so it skips the ORM's compiling
-    and is a prepared statement on PostgreSQL (league/prepared.py)."""
-    return _versions_statement().rows([slug])
+    and is a prepared statement on PostgreSQL (league/prepared.py), and with a
+    change mark (league/change_mark.py) a process reads it again only after a
+    write: a league that exists is kept until then (an unknown slug is not, so
+    made-up addresses cannot fill the memory)."""
+    return _league_versions_kept.get(slug, lambda: _versions_statement().rows([slug]))
 
 
 @functools.cache
@@ -201,11 +212,32 @@ def _viewer_statement() -> Statement:
     )
 
 
+_viewer_versions_kept = change_mark.Memo()
+
+
 def viewer_versions(slug: str, user_id: int, coach_id: int | None) -> list[tuple]:
     """``league_versions`` for a logged-in viewer, in the same one query: each
     season as (pk, name, version, the league's game, whether the user organises
-    the league, the coach's entry in the season or None)."""
-    return _viewer_statement().rows([user_id, coach_id or 0, slug])
+    the league, the coach's entry in the season or None). Kept per viewer until
+    the change mark changes, as ``league_versions`` is: a new entry or season is
+    a bump, a new organiser a write ``follow`` sees."""
+    return _viewer_versions_kept.get(
+        (slug, user_id, coach_id or 0), lambda: _viewer_statement().rows([user_id, coach_id or 0, slug])
+    )
+
+
+def follow(model: type) -> None:
+    """Any write to ``model``'s rows changes the change mark: rows that keyed pages
+    read and no season's version tracks (who organises a league, which
+    ``viewer_versions`` reads and the organiser's pages are let in by). Through a
+    many-to-many field (``add``, ``remove``), the model's manager or a restore."""
+
+    def changed(sender, **kwargs):
+        if kwargs.get("action", "post_").startswith("post_"):
+            change_mark.changed()
+
+    for signal in (post_save, post_delete, m2m_changed):
+        signal.connect(changed, sender=model, weak=False, dispatch_uid=f"versions:follow:{model._meta.label}")
 
 
 @functools.cache
@@ -297,8 +329,6 @@ def response_key(slug: str, seasons: list[tuple[int, str, Any]], request, varian
 def anonymous(request) -> bool:
     """A visitor every other anonymous visitor can share a response with: no
     session (so not logged in) and no message waiting to be shown."""
-    from django.conf import settings
-
     return settings.SESSION_COOKIE_NAME not in request.COOKIES and "messages" not in request.COOKIES
 
 
@@ -322,32 +352,31 @@ def shared(request, slug: str, build: Callable[[], Any], *, variant: str = "", p
 def serve(request, key: str, build: Callable[[], Any], *, vary_cookie: bool):
     """The response stored under ``key`` (built and stored when missing, 200s
     only), or 304 when the client already has it (its ETag is the key's hash).
-    ``vary_cookie``: a shared HTTP cache must not hand it to someone logged in."""
-    from django.http import HttpResponse, HttpResponseNotModified
-    from django.utils.cache import patch_vary_headers
-
+    ``vary_cookie``: a shared HTTP cache must not hand it to someone logged in.
+    What is stored is the body and every header it is served with, so a warm
+    answer is one cache read and one response made from them."""
     etag = f'"{hashlib.sha256(key.encode()).hexdigest()[:32]}"'
-
-    def finish(response):
-        response["ETag"] = etag
-        if vary_cookie:
-            patch_vary_headers(response, ["Cookie"])
-        return response
-
-    if request.headers.get("If-None-Match") == etag:
-        return finish(HttpResponseNotModified())
+    if request.META.get("HTTP_IF_NONE_MATCH") == etag:
+        return _finish(HttpResponseNotModified(), etag, vary_cookie)
+    key = f"{key}:finished"  # an entry stored before the headers were kept finished is never read
     stored = cache.get(key)
     if stored is None:
         response = build()
         if response.status_code != 200 or response.streaming:
             return response
-        stored = (response.content, {name: value for name, value in response.items()})
+        response = _finish(response, etag, vary_cookie)
+        stored = (response.content, dict(response.items()))
         cache.set(key, stored)  # expires after settings.CACHES' TIMEOUT, as ``cached`` (issue 23.1)
+        return response
     content, headers = stored
-    response = HttpResponse(content)
-    for name, value in headers.items():
-        response[name] = value
-    return finish(response)
+    return HttpResponse(content, headers=headers)
+
+
+def _finish(response, etag: str, vary_cookie: bool):
+    response["ETag"] = etag
+    if vary_cookie:
+        patch_vary_headers(response, ["Cookie"])
+    return response
 
 
 def leagues_key(request, leagues, *, extra: str = "") -> str:

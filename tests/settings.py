@@ -1,7 +1,18 @@
 """The project's settings plus what exists only for the tests: Ringball, a fourth
 game (tests/fourth_game), installed as any game app is, to prove a game plugs in
-without touching the engine (issue 20.1)."""
+without touching the engine (issue 20.1); and the change mark on for every run."""
+
+import os
+import tempfile
 
 from league.settings import *  # noqa: F403
 
 INSTALLED_APPS = [*INSTALLED_APPS, "tests.fourth_game"]  # noqa: F405
+
+# The change mark (league/change_mark.py) is on in every test run, on both
+# databases. A file in the temporary directory: runs side by side that share it
+# only read their versions again more often. Put in the environment, so the
+# processes a test starts share it too.
+CHANGE_MARK_FILE = os.environ.setdefault(
+    "CHANGE_MARK_FILE", os.path.join(tempfile.gettempdir(), "league-tests-change.mark")
+)
