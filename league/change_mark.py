@@ -75,6 +75,8 @@ def _write() -> None:
 
 
 def _write_after_commit() -> None:
+    """The write once a transaction commits: a function of its own, so that
+    ``uncommitted`` finds it among the connection's pending callbacks."""
     _write()
 
 

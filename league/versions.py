@@ -221,8 +221,9 @@ def viewer_versions(slug: str, user_id: int, coach_id: int | None) -> list[tuple
     the league, the coach's entry in the season or None). Kept per viewer until
     the change mark changes, as ``league_versions`` is: a new entry or season is
     a bump, a new organiser a write ``follow`` sees."""
+    coach_id = coach_id or 0
     return _viewer_versions_kept.get(
-        (slug, user_id, coach_id or 0), lambda: _viewer_statement().rows([user_id, coach_id or 0, slug])
+        (slug, user_id, coach_id), lambda: _viewer_statement().rows([user_id, coach_id, slug])
     )
 
 
