@@ -26,9 +26,9 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Sum
 from django.utils import timezone
 
-from league import season_services
+from league.services import seasons as season_services
 from league.models import Coach, Entry, Fixture, League, Result, Round, Season
-from league.scheduling import round_robin
+from league.rules.scheduling import round_robin
 from league.selectors import approved_results
 
 GUILDS = ("Alchemist's", "Brewer's", "Butcher's", "Engineer's", "Fisherman's", "Hunter's", "Mason's",

@@ -1,7 +1,7 @@
 """The Longshanks' cockpit for The Big League (GB-1): ledgers filtered by coach and
 kind, adjustments, Moment confirmations, pending loans and card deals, the Final Day.
 
-Everything that belongs to a league is scoped with ``league.admin_scoping.OrganiserScopedAdmin``
+Everything that belongs to a league is scoped with ``league.admin.scoping.OrganiserScopedAdmin``
 (an organiser sees only their own leagues' campaigns). Ledgers are append-only:
 their lines are never added, changed or deleted here; adjustments go through
 ``campaigns.ledgers.adjust`` as an action on the campaign coaches. The catalogue
@@ -35,15 +35,15 @@ from campaigns.models import (
     SponsorshipPurchase,
     Title,
 )
-from league.admin_scoping import (
+from league.admin.scoping import (
     BoundedSelectionMixin,
     CheckedModelForm,
     OrganiserScopedAdmin,
     ScopedRelatedFilter,
     error_text,
 )
-from league.plaintext import PlainTextField
-from league import admin_cockpit as cockpit
+from league.text.plaintext import PlainTextField
+from league import admin_site as cockpit
 
 # Catalogue -------------------------------------------------------------------------
 

@@ -17,7 +17,8 @@ class CampaignsConfig(AppConfig):
             Achievement, Campaign, CampaignCoach, CampaignPointLine, CardOffer, Deck, FavourLine, Guild, Loan, Moment,
             MomentUnlock, Notice, OwnedCard, PlotCard, Sponsorship, SponsorshipPurchase, Title,
         )
-        from league import layers, versions
+        from league import layers
+        from league.caching import versions
 
         layers.register(LAYER)
         # The league page's panel (title race, Final Day titles) is rendered into the
@@ -28,7 +29,7 @@ class CampaignsConfig(AppConfig):
         for ledger in (CampaignPointLine, FavourLine):
             versions.track(ledger, lambda line: Q(campaign__coaches__pk=line.coach_id))
         # The organiser's dashboard keeps the Moments waiting for the Longshanks per
-        # version (league/dashboard.py, issue 23): confirming one bumps it.
+        # version (league/web/dashboard.py, issue 23): confirming one bumps it.
         versions.track(MomentUnlock, lambda unlock: Q(campaign__coaches__pk=unlock.coach_id))
         # A coach's campaign page is kept per version too (issue 23): everything it
         # shows bumps the season's version when it changes, the catalogue (edited in
@@ -47,7 +48,7 @@ def _deck_cards_changed(sender, instance, action, **kwargs) -> None:
     from django.db.models import Q
 
     from campaigns.models import Deck
-    from league import versions
+    from league.caching import versions
 
     if action in ("post_add", "post_remove", "post_clear"):
         coach_ids = [instance.coach_id] if isinstance(instance, Deck) else list(

@@ -12,7 +12,7 @@ from django.utils import timezone
 from campaigns import rules
 from campaigns.guards import lock_coach, require_own, require_running
 from campaigns.models import Achievement, CampaignCoach, Deck, OwnedCard, PlotCard
-from league import versions
+from league.caching import versions
 from league.models import Fixture
 
 

@@ -4,7 +4,7 @@ loads (registered as this layer's demo in ``campaigns.layer``).
 Ten coaches in a single round robin (GB-4), the first four rounds played and
 approved, the fifth part-way through the workflow: some results reported and
 waiting for the opponent's confirmation, one confirmed and waiting for the
-organiser's approval. Every result goes through ``league.services``, as on the
+organiser's approval. Every result goes through ``league.services.results``, as on the
 site, so each fixture has its history and anything that hangs off an approval
 (the campaign's CP, Favours and Moments) follows.
 
@@ -43,12 +43,12 @@ from campaigns.models import (
     Sponsorship,
     Status,
 )
-from league import services
-from league import season_services
-from league.demo import COACH_PASSWORD, ORGANISER_PASSWORD, ORGANISER_USERNAME, Credentials, account
+from league.services import results as services
+from league.services import seasons as season_services
+from league.services.demo import COACH_PASSWORD, ORGANISER_PASSWORD, ORGANISER_USERNAME, Credentials, account
 from league.layers import DemoReport
 from league.models import Coach, Entry, Fixture, League, Season
-from league.permissions import make_organiser
+from league.accounts.permissions import make_organiser
 
 DEMO_SLUG = "harbour-lights"
 DEMO_LEAGUE = "Harbour Lights Big League"

@@ -8,8 +8,8 @@ from django.db.models import Q
 from campaigns import rules
 from campaigns.rules import UNLOANABLE_TYPES
 from campaigns.models import CampaignCoach, CardOffer, Guild, ModelType, OwnedCard, PlotCard, Sponsorship
-from league.idfields import IdChoiceField, IdsChoiceField
-from league.plaintext import PlainTextField
+from league.web.idfields import IdChoiceField, IdsChoiceField
+from league.text.plaintext import PlainTextField
 
 
 class CardChoiceField(IdChoiceField):

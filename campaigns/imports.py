@@ -16,8 +16,9 @@ from campaigns.ledgers import adjust, insert_lines
 from campaigns.models import CampaignCoach, CampaignPointLine, LineKind
 from campaigns.moments import sync_moments_for
 from campaigns.setup import ensure_campaign
-from league import locks, versions
-from league.import_files import BadRow
+from league import locks
+from league.caching import versions
+from league.imports.files import BadRow
 from league.layers import ImportedLine
 from league.models import Result, Season
 from league.rules.importing import parse_whole_number
@@ -30,7 +31,7 @@ def record_match_cp(*, result: Result, home_cp: int | None, away_cp: int | None,
 
     Importing the same file again adds nothing; a different figure for a match that
     already has imported CP is refused, like a different score. The match Favours
-    are not here: the import approves results through ``league.services``, so GB-18
+    are not here: the import approves results through ``league.services.results``, so GB-18
     applies exactly as for a result entered on the site.
     """
     fixture, _ = locks.fixture(result.fixture_id)  # the one lock order: both coaches in pk order first
@@ -135,7 +136,7 @@ COLUMNS = ("home_cp", "away_cp")
 
 def parse_cp(values) -> tuple[int | None, int | None] | None:
     """A line's CP gained by each side (GB-11), or None when both are empty. Pure:
-    raises ValueError with the reason (``league.import_files`` adds the line number)."""
+    raises ValueError with the reason (``league.imports.files`` adds the line number)."""
     home, away = (parse_whole_number(values, column) for column in COLUMNS)
     if home is None and away is None:
         return None

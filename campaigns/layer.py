@@ -13,10 +13,10 @@ from django.urls import reverse
 
 from campaigns import demo, guards, imports, ledgers, notices, selectors, setup, waiting
 from campaigns.models import Campaign, Title
-from league import versions
-from league.checklist import Item
+from league.caching import versions
+from league.web.checklist import Item
 from league.layers import ImportColumns, Layer
-from league.standings import standings_for
+from league.standings.season import standings_for
 
 GAME_SYSTEMS = frozenset({"guildball"})
 
@@ -111,7 +111,7 @@ def organiser_panel(context: Mapping[str, Any]) -> str:
 
 
 def final_day_checklist(states) -> dict[int, list[Item]]:
-    """The season checklist (league/checklist.py): once every League Match of a
+    """The season checklist (league/web/checklist.py): once every League Match of a
     season has its approved result, the Final Day waits to be declared (GB-26).
     One query, only when such a season is in ``states``."""
     over = {state.season.pk: state for state in states if state.regular_over}

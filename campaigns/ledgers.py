@@ -39,11 +39,12 @@ from campaigns.models import (
 )
 from campaigns.moments import sync_moments, sync_moments_for
 from campaigns.setup import ensure_campaign
-from league import locks, versions
+from league import locks
+from league.caching import versions
 from league.models import Fixture, Result, Season
 from league.rules.base import ABANDONED, GameRules
 from league.selectors import approved_results
-from league.standings import RESULT_FIELDS, played_result
+from league.standings.season import RESULT_FIELDS, played_result
 
 #: The base pool's kinds (GB-15): a card of these is always held.
 BASE_KINDS = (PlotCard.Kind.CORE, PlotCard.Kind.COMMON)
@@ -299,7 +300,7 @@ def _approved(season: Season, *, without: int | None = None, round_number: int |
 
 def _write(season: Season, *, cp: list[dict], favours: list[dict], bump: bool) -> None:
     """One insert per ledger. Raw inserts send no signals: ``bump`` gives the season
-    a new version (league/versions.py). The hooks need not: the engine saves the
+    a new version (league/caching/versions.py). The hooks need not: the engine saves the
     result in the same transaction, which bumps it."""
     insert_lines(CampaignPointLine, cp)
     insert_lines(FavourLine, favours)

@@ -16,10 +16,10 @@ from django.views.decorators.http import require_POST
 from campaigns import decks, forms, selectors
 from campaigns.models import Campaign, Deck
 from campaigns.views import _campaign, _is_organiser, _written
-from league import versions
-from league.idempotency import idempotent
+from league.caching import versions
+from league.web.idempotency import idempotent
 from league.models import Fixture
-from league.permissions import coach_for
+from league.accounts.permissions import coach_for
 
 
 

@@ -1,6 +1,6 @@
 """Telling coaches and the Longshanks what waits on them in the Big League
 (GB-13, GB-20, GB-22, GB-23): the campaign's notification kinds, registered with
-the engine's notifications (league/notifications.py) through the layer, and one
+the engine's notifications (league/outbox/notifications.py) through the layer, and one
 function per step, called inside that step's transaction (mail goes out once it
 commits)."""
 
@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from campaigns.models import CampaignCoach, CardOffer, Loan, MomentUnlock
 from campaigns.rules import LOAN_COST, LOAN_TO_LENDER
-from league import notifications
-from league.notifications import Kind
+from league.outbox import notifications
+from league.outbox.notifications import Kind
 
 LOAN_REQUESTED = Kind("loan_requested", "Another coach asks to borrow a model from you (Big League)")
 LOAN_ANSWERED = Kind("loan_answered", "Your loan request is accepted or refused (Big League)")

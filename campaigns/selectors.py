@@ -34,7 +34,7 @@ from campaigns.moments import moment_table
 from campaigns.phases import phase_for
 from campaigns.setup import NewCoach, new_coaches
 from league.models import Entry, Fixture, Season
-from league.standings import standings_for
+from league.standings.season import standings_for
 
 
 NOTICES_SHOWN = 10

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from campaigns import deal_views, match_views, pick_views, views
-from league import converters  # noqa: F401  registers <id:...> before the patterns below
+from league.web import converters  # noqa: F401  registers <id:...> before the patterns below
 
 app_name = "campaigns"
 

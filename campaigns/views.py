@@ -27,9 +27,10 @@ from django_tables2 import RequestConfig
 from campaigns import forms, moments, selectors, setup, titles
 from campaigns.models import Campaign, CampaignCoach, Title
 from campaigns.tables import CampaignTable
-from league import kept_pages, versions
+from league.caching import kept_pages
+from league.caching import versions
 from league.models import League, Season
-from league.permissions import coach_for
+from league.accounts.permissions import coach_for
 
 # Lookups and permissions --------------------------------------------------------
 
@@ -143,7 +144,7 @@ def campaign_json(request: HttpRequest, slug: str) -> JsonResponse:
 @login_required
 def coach_page(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse:
     """A coach's campaign page, for that coach and the Longshanks. Kept per version
-    of the season, coach, kind of viewer and day (league/kept_pages.py): what it
+    of the season, coach, kind of viewer and day (league/caching/kept_pages.py): what it
     shows and its unbound forms change with nothing else; the seasons' versions,
     whether the viewer organises the league and their coach are one query."""
     build = functools.partial(_coach_page, request, slug, coach_id)

@@ -3,11 +3,11 @@ from django.contrib.admin import apps as admin_apps
 
 
 class CockpitAdminConfig(admin_apps.AdminConfig):
-    """``django.contrib.admin`` with the cockpit (league/admin_cockpit.py) as its
+    """``django.contrib.admin`` with the cockpit (league/admin_site.py) as its
     default site: INSTALLED_APPS names this instead of "django.contrib.admin"."""
 
     default = False  # "league" itself is LeagueConfig
-    default_site = "league.admin_cockpit.CockpitSite"
+    default_site = "league.admin_site.CockpitSite"
 
 
 class LeagueConfig(AppConfig):
@@ -17,12 +17,14 @@ class LeagueConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models import Q
 
-        from league import checks, plaintext, versions  # noqa: F401  (checks registers the deploy checks)
+        from league import checks
+        from league.text import plaintext
+        from league.caching import versions  # noqa: F401  (checks registers the deploy checks)
         from league.models import Coach, Division, Entry, Fixture, League, Result, Round, Season
 
         # Every text column of every app refuses control characters (issue 19.1).
         plaintext.install()
-        # What a season's pages show comes from these rows (league/versions.py).
+        # What a season's pages show comes from these rows (league/caching/versions.py).
         versions.track(League, lambda league: Q(league_id=league.pk))
         versions.track(Season, lambda season: Q(pk=season.pk))
         versions.track(Division, lambda division: Q(pk=division.season_id))

@@ -27,7 +27,7 @@ def published_secret_key(app_configs, **kwargs) -> list[checks.CheckMessage]:
 
 @checks.register()
 def change_mark_directory(app_configs, **kwargs) -> list[checks.CheckMessage]:
-    """CHANGE_MARK_FILE (league/change_mark.py) names a file in a directory that is
+    """CHANGE_MARK_FILE (league/caching/change_mark.py) names a file in a directory that is
     not there: every write would fail on it, so say so before the site starts."""
     path = settings.CHANGE_MARK_FILE
     if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):

@@ -17,16 +17,16 @@ the list through the functions below and never imports the layer:
 - extra import columns (``home_cp,away_cp``): parsed per line without the
   database, applied after the line's result is written;
 - ``checklist``: the layer's items of the organiser's season checklist
-  (league/checklist.py: The Big League's Final Day);
+  (league/web/checklist.py: The Big League's Final Day);
 - panels: HTML a layer adds to an engine page ("league_detail", "fixture_detail",
   "coach_detail", "my_fixtures", "organiser_dashboard"), rendered from that page's
   context with a fixed number of queries. "league_detail" panels are part of the
-  league page's cached body (league/versions.py): a layer tracks every model its
+  league page's cached body (league/caching/versions.py): a layer tracks every model its
   panel reads; "league_viewer" panels are not cached and shown only to a
   logged-in visitor, for what waits on them in this league (issue 21.4: a coach
   entered without a team is told to found it);
 - demo data for ``quickstart``;
-- notification kinds (league/notifications.py), sent by the layer's own services.
+- notification kinds (league/outbox/notifications.py), sent by the layer's own services.
 """
 
 from __future__ import annotations
@@ -48,14 +48,14 @@ class ImportColumns:
     ``parse`` gets the line's values by column (every column of the line, stripped;
     the layer's own may be absent) and returns what ``apply`` needs, None when the
     line gives the layer nothing, or raises ``ValueError`` with the reason
-    (``league.import_files`` adds the line number). ``apply`` runs in the import's
+    (``league.imports.files`` adds the line number). ``apply`` runs in the import's
     transaction after the line's result is written; it raises ``ValidationError``
     to refuse the line.
 
     ``apply_all``, when given, does what ``apply`` does for every line of a
     season's import at once (issue 23: the bulk path, a fixed number of queries
     whatever the lines), given ``ImportedLine``s in file order; it raises
-    ``league.import_files.BadRow`` naming the line it refuses.
+    ``league.imports.files.BadRow`` naming the line it refuses.
     """
 
     columns: tuple[str, ...]
@@ -91,7 +91,7 @@ class Layer:
     name: str
     game_systems: frozenset[str]
     # The layer's Django app, when it has models of its own: the organisers get
-    # their permissions (league.permissions.organiser_apps).
+    # their permissions (league.accounts.permissions.organiser_apps).
     app_label: str | None = None
     result_approved: Callable[[Any], None] | None = None
     result_withdrawn: Callable[[Any], None] | None = None
@@ -110,25 +110,25 @@ class Layer:
     panels: Mapping[str, Callable[[Mapping[str, Any]], str]] = field(default_factory=dict)
     demo: Callable[[], DemoReport] | None = None  # loads once; running it again adds nothing
     demo_accounts: Callable[[], list[tuple[str, str, str]]] | None = None  # (role, username, password)
-    # The layer's own notification kinds (league.notifications.Kind), which a user
+    # The layer's own notification kinds (league.outbox.notifications.Kind), which a user
     # can turn off on their profile like the engine's.
     notification_kinds: tuple[Any, ...] = ()
     # What waits on the organiser in the layer, counted for the home page: given
     # season ids, {season id: {label: count}} in one query.
     organiser_counts: Callable[[list[int]], dict[int, dict[str, int]]] | None = None
-    # The layer's items of the season checklist (league/checklist.py): given the
+    # The layer's items of the season checklist (league/web/checklist.py): given the
     # states of seasons of its games, {season id: [Item]} in a fixed number of queries.
     checklist: Callable[[list[Any]], dict[int, list[Any]]] | None = None
     # Pages ("my_fixtures") whose panel reads only rows the layer tracks in versions
     # (versions.track) of the seasons the viewer's kept page is keyed by: kept with
-    # the page (league/kept_pages.py). Any other panel is rendered per request, from
+    # the page (league/caching/kept_pages.py). Any other panel is rendered per request, from
     # the viewer alone ({"coach", "user", "request"}).
     kept_panels: frozenset[str] = frozenset()
     # Given a coach id, the leagues (a Q on League) where the layer's panels may show
     # the coach something beyond the seasons they are entered in (a Dungeon Bowl team
     # founded before it is entered, or in a league with no season yet). A panel
     # rendered per request shows nothing to a coach with neither a season nor such a
-    # league of its games: their kept home page then skips it (league/views.py).
+    # league of its games: their kept home page then skips it (league/web/public.py).
     coach_leagues: Callable[[int], Any] | None = None
 
 
@@ -227,7 +227,7 @@ def render_panels(page: str, context: Mapping[str, Any]) -> SafeString:
     """Every panel the league's layers add to ``page``, in registration order; on a
     page that belongs to no league (a coach's home), every layer's panel. On a page
     rendered to be kept by a view that renders the rest per request, a panel not in
-    its layer's ``kept_panels`` is a marker (league/kept_pages.py)."""
+    its layer's ``kept_panels`` is a marker (league/caching/kept_pages.py)."""
     league = context.get("league")
     candidates = layers_for(league.game_system) if league is not None else layers()
     request = context.get("request")
@@ -244,7 +244,7 @@ PANEL_MARKER = re.compile(r"<!--kept-panel:([^:>]+):([a-z_]+)-->")
 
 def live_panels(request) -> bool:
     """Whether ``request``'s page is being rendered to be kept by a view that renders
-    the panels not kept per request (league/kept_pages.py ``serve(panels=...)``):
+    the panels not kept per request (league/caching/kept_pages.py ``serve(panels=...)``):
     only those get markers, never a body kept per version for everyone (the league
     page's)."""
     return getattr(request, "_kept_live_panels", False)
@@ -260,8 +260,8 @@ def named(name: str) -> Layer:
 
 
 def checklists(states: Mapping[int, Any]) -> dict[int, list[Any]]:
-    """{season id: [league.checklist.Item]} from every layer with checklist items;
-    ``states`` maps season ids to their ``league.checklist.SeasonState``."""
+    """{season id: [league.web.checklist.Item]} from every layer with checklist items;
+    ``states`` maps season ids to their ``league.web.checklist.SeasonState``."""
     found: dict[int, list[Any]] = {}
     for layer in _LAYERS:
         if layer.checklist is None:

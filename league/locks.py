@@ -18,7 +18,7 @@ needs fewer rows:
    between coaches locks only these rows, again in primary-key order
    (``rows_in_order``);
 4. the season's version last: every write of a tracked row bumps it with an
-   UPDATE of the season (league/versions.py), so all the locks above are taken
+   UPDATE of the season (league/caching/versions.py), so all the locks above are taken
    before the first write, and nothing is locked after a write. A layer that
    rewrites rows of other matches than the one it was called for (the Big
    League's GB-18 Favours of later matches) takes this row before it reads them

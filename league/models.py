@@ -50,7 +50,7 @@ class Coach(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    # The open invitation's random part (league/invitations.py): a token must carry
+    # The open invitation's random part (league/accounts/invitations.py): a token must carry
     # a digest of it, so none can be made without the email, and sending a new
     # invitation replaces it, which retires the old link. Empty: no invitation open.
     invitation_nonce = models.CharField(max_length=32, blank=True, default="", editable=False)
@@ -165,7 +165,7 @@ class Season(models.Model):
         null=True, blank=True, help_text="The seed the fixture order was shuffled with, to reproduce it."
     )
     version = models.UUIDField(
-        default=uuid.uuid4, editable=False, help_text="Changes with every write this season's pages show (league/versions.py)."
+        default=uuid.uuid4, editable=False, help_text="Changes with every write this season's pages show (league/caching/versions.py)."
     )
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -208,7 +208,7 @@ class Entry(models.Model):
     withdrawn_at = models.DateTimeField(
         null=True, blank=True,
         help_text="LG-2 Decision: when the entrant left the season; its approved results stand, its fixtures "
-                  "without one were removed (league/season_entrants.py).",
+                  "without one were removed (league/services/entrants.py).",
     )
 
     class Meta:
@@ -495,7 +495,7 @@ class ResultEvent(models.Model):
 
 
 class NotificationPreference(models.Model):
-    """The notification kinds (league/notifications.py) a user has turned off; a
+    """The notification kinds (league/outbox/notifications.py) a user has turned off; a
     kind not listed, new ones included, is sent."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_preference")
@@ -511,7 +511,7 @@ MAX_JOIN_USES = 500  # far above any league's size: a bound, not a quota
 class JoinLink(models.Model):
     """Issue 21.2: a link the organiser shares (Discord, a club's chat) through which
     people enter a season themselves. The address carries a signed token naming the
-    link and its random key (league/joining.py); the organiser revokes it, and it
+    link and its random key (league/services/joining.py); the organiser revokes it, and it
     may close on a date or after a number of uses. A season may have several."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="join_links")
@@ -562,7 +562,7 @@ class JoinLink(models.Model):
 
 
 class IdempotencyKey(models.Model):
-    """Issue 22.4: a result form's submission key (``league/idempotency.py``), kept
+    """Issue 22.4: a result form's submission key (``league/web/idempotency.py``), kept
     once the submission was accepted, with where it sent the coach: the same key
     sent again (a phone resending what it kept while offline, a double tap) is
     answered with that outcome and writes nothing. Kept ``IDEMPOTENCY_KEY_DAYS``,

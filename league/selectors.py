@@ -11,7 +11,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from league.models import Coach, Entry, Fixture, League, Result, Round, Season
-from league.ranking import EntryInfo, PlayedResult
+from league.standings.ranking import EntryInfo, PlayedResult
 from league.rules.base import GameRules
 
 
@@ -233,7 +233,7 @@ def season_entries(season: Season) -> list[EntryInfo]:
     ]
 
 
-# What the standings read of a season (league/standings.py, league/history.py) ---------
+# What the standings read of a season (league/standings/season.py, league/standings/history.py) ---------
 
 
 RESULT_FIELDS = (

@@ -135,7 +135,7 @@ INSTALLED_APPS = [
     "django_tables2",
     "csp",
     "axes",
-    # The task queue (league/tasks.py): django-tasks with its database backend.
+    # The task queue (league/outbox/tasks.py): django-tasks with its database backend.
     # Before "league", whose admin re-registers the task record for superusers only.
     "django_tasks",
     "django_tasks_db",
@@ -149,20 +149,20 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # A view that fails because the database is unreachable answers a styled 503.
-    "league.errors.DatabaseUnavailableMiddleware",
+    "league.web.errors.DatabaseUnavailableMiddleware",
     # A NUL byte in a query or form value is a 400, not a PostgreSQL DataError (500).
-    "league.errors.RejectNulBytesMiddleware",
+    "league.web.errors.RejectNulBytesMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    # Links in mail a request causes use the address it came to, port included (league/links.py).
-    "league.links.RequestAddressMiddleware",
+    # Links in mail a request causes use the address it came to, port included (league/outbox/links.py).
+    "league.outbox.links.RequestAddressMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # A GET of a form's POST-only address goes to its page, not a 405 (league/reload.py).
-    "league.reload.ReloadSafeMiddleware",
+    # A GET of a form's POST-only address goes to its page, not a 405 (league/web/reload.py).
+    "league.web.reload.ReloadSafeMiddleware",
     "csp.middleware.CSPMiddleware",
     # Last, as django-axes asks: it turns a lockout signalled during login into the lockout page.
     "axes.middleware.AxesMiddleware",
@@ -188,12 +188,12 @@ AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5) or 5
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15) or 15)
 # An office or a household shares an address: six accounts' worth by default.
 AXES_ADDRESS_FAILURE_LIMIT = env_int("AXES_ADDRESS_FAILURE_LIMIT", 0) or 6 * AXES_FAILURE_LIMIT
-# In this order: league/lockout.py's handler gives each its own limit.
+# In this order: league/accounts/lockout.py's handler gives each its own limit.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
-AXES_HANDLER = "league.lockout.AccountAtAddressHandler"
+AXES_HANDLER = "league.accounts.lockout.AccountAtAddressHandler"
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_CALLABLE = "league.lockout.lockout_response"
-AXES_CLIENT_IP_CALLABLE = "league.lockout.client_ip"
+AXES_LOCKOUT_CALLABLE = "league.accounts.lockout.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "league.accounts.lockout.client_ip"
 # Reverse proxies in front of gunicorn that append to X-Forwarded-For (1 for one nginx).
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 
@@ -212,7 +212,7 @@ CONTENT_SECURITY_POLICY = {
         "base-uri": ["'none'"],
         "frame-ancestors": ["'none'"],
         "form-action": ["'self'"],
-        # Issue 22.4: the service worker (/sw.js, league/offline.py) and the web app
+        # Issue 22.4: the service worker (/sw.js, league/web/offline.py) and the web app
         # manifest, both from the site itself.
         "worker-src": ["'self'"],
         "manifest-src": ["'self'"],
@@ -232,7 +232,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 # Last: a page rendered to be kept gets markers for the viewer's CSRF token.
-                "league.kept_pages.context",
+                "league.caching.kept_pages.context",
             ],
         },
     },
@@ -315,16 +315,16 @@ LOGOUT_REDIRECT_URL = "league:league_list"
 
 # What one request may send (issue 19.3): Django's defaults, written down because
 # every form relies on them; a POST past them is a 400. An admin inline also builds
-# no more forms than its page offers (league/admin_scoping.py BoundedInlineMixin).
+# no more forms than its page offers (league/admin/scoping.py BoundedInlineMixin).
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # 2.5 MB
 
 # Standings and the pages built from them are cached per season version
-# (league/versions.py), so a cached page is never stale. The local-memory cache
+# (league/caching/versions.py), so a cached page is never stale. The local-memory cache
 # serves one process; with several app servers set CACHE_URL to a shared cache,
 # e.g. redis://127.0.0.1:6379/1 (needs the redis package) or
 # memcached://127.0.0.1:11211 (needs pymemcache).
-# The one query every warm public page runs (league/versions.py) is a prepared
+# The one query every warm public page runs (league/caching/versions.py) is a prepared
 # statement on PostgreSQL. Turn it off (PREPARED_STATEMENTS=false) behind PgBouncer
 # in transaction mode before version 1.21, which loses prepared statements.
 # psycopg's ``prepare_threshold`` connection option (Django passes OPTIONS through
@@ -335,7 +335,7 @@ PREPARED_STATEMENTS = env_bool("PREPARED_STATEMENTS", True)
 if PREPARED_STATEMENTS and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 0
 
-# The change mark (league/change_mark.py): a file every process of the site on this
+# The change mark (league/caching/change_mark.py): a file every process of the site on this
 # server reads and writes, so a process reads a league's versions again only after
 # a write instead of on every warm public page. Only where every process that
 # writes runs on this server: empty (off) with several app servers. On by default
@@ -345,7 +345,7 @@ CHANGE_MARK_FILE = os.environ.get(
     "CHANGE_MARK_FILE", f"{_sqlite_name}.mark" if _sqlite_name and _sqlite_name != ":memory:" else ""
 ).strip()
 
-# Every entry is keyed by a season's version (league/versions.py) and expires
+# Every entry is keyed by a season's version (league/caching/versions.py) and expires
 # CACHE_TIMEOUT seconds after it was stored (issue 23.1): a version replaced by a
 # write is never asked for again, so it ages out instead of staying for ever
 # (Redis keys get this TTL; the local-memory cache drops expired entries when it
@@ -376,7 +376,7 @@ EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.conso
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "longshanks@localhost")
 # Empty: links in emails and calendars use the address the request came to.
 SITE_URL = os.environ.get("SITE_URL", "").strip()
-# Mail and webhook posts are tasks (league/tasks.py), queued in the database and
+# Mail and webhook posts are tasks (league/outbox/tasks.py), queued in the database and
 # worked by ``python manage.py run_tasks``. TASKS_BACKEND names another django-tasks
 # backend (README, Production: several servers); the tests use the immediate one.
 TASKS = {"default": {"BACKEND": os.environ.get("TASKS_BACKEND", "django_tasks_db.DatabaseBackend")}}
@@ -391,12 +391,12 @@ if TASKS["default"]["BACKEND"] == "django_tasks_rq.RQBackend":
 # left by a killed worker and is run again.
 TASK_BACKOFF_SCALE = float(os.environ.get("TASK_BACKOFF_SCALE", "1"))
 TASKS_STALE_AFTER = float(os.environ.get("TASKS_STALE_AFTER", "600"))
-# Issue 22.4 (league/idempotency.py): days a result form's submission key stays
+# Issue 22.4 (league/web/idempotency.py): days a result form's submission key stays
 # valid, and a used key is kept (a key outlives its record nowhere, so a resend
 # can never write twice); ``purge_idempotency_keys`` (and ``run_tasks`` as it
 # starts) deletes the older ones.
 IDEMPOTENCY_KEY_DAYS = env_int("IDEMPOTENCY_KEY_DAYS", 14)
-# A league's webhooks (league/webhooks.py): seconds per attempt.
+# A league's webhooks (league/outbox/webhooks.py): seconds per attempt.
 WEBHOOK_TIMEOUT = float(os.environ.get("WEBHOOK_TIMEOUT", "5"))
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"

@@ -5,11 +5,17 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from league import converters  # noqa: F401  registers <id:...> before the patterns below
-from league import (
-    account_forms, account_views, errors, home_views, import_views, offline, organiser_views, result_views, setup_views,
-    views,
-)
+from league.web import converters  # noqa: F401  registers <id:...> before the patterns below
+from league.accounts import forms as account_forms
+from league.accounts import views as account_views
+from league.web import errors
+from league.web import home as home_views
+from league.imports import views as import_views
+from league.web import offline
+from league.web import organiser as organiser_views
+from league.web import fixtures as result_views
+from league.web import setup as setup_views
+from league.web import public as views
 
 league_patterns = [
     path("", views.league_list, name="league_list"),
@@ -90,5 +96,5 @@ urlpatterns = [
     path("", include("league.dreadball.urls")),
 ]
 
-handler404 = "league.errors.not_found"
-handler500 = "league.errors.server_error"
+handler404 = "league.web.errors.not_found"
+handler500 = "league.web.errors.server_error"

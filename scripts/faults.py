@@ -174,7 +174,7 @@ class Clients:
         return outcome == "ok"
 
 
-# What the fixture page says after each action succeeded (league/result_views.py).
+# What the fixture page says after each action succeeded (league/web/fixtures.py).
 DONE = {"record": "Result recorded and approved.", "approve": "Result approved", "confirm": "Result confirmed.",
         "report": "Result reported."}
 

@@ -6,7 +6,7 @@ import datetime
 
 from django.utils import timezone
 
-from league import season_services
+from league.services import seasons as season_services
 from league.models import Fixture, Result, Season
 from tests.factories import CoachFactory, EntryFactory, SeasonFactory
 

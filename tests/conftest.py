@@ -1,6 +1,6 @@
 import pytest
 
-from league.permissions import make_organiser
+from league.accounts.permissions import make_organiser
 from tests.factories import PASSWORD, LeagueFactory, SeasonFactory, UserFactory
 
 
@@ -36,7 +36,7 @@ def season(league):
 
 @pytest.fixture(autouse=True)
 def _tasks_run_at_once(settings):
-    """Mail and webhook tasks (league/tasks.py) run when queued, in the test's own
+    """Mail and webhook tasks (league/outbox/tasks.py) run when queued, in the test's own
     process: django-tasks' immediate backend, and no pause between attempts. The
     tests of the queue itself (tests/league/test_tasks.py) use the database backend."""
     settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}

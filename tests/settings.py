@@ -9,7 +9,7 @@ from league.settings import *  # noqa: F403
 
 INSTALLED_APPS = [*INSTALLED_APPS, "tests.fourth_game"]  # noqa: F405
 
-# The change mark (league/change_mark.py) is on in every test run, on both
+# The change mark (league/caching/change_mark.py) is on in every test run, on both
 # databases. A file in the temporary directory: runs side by side that share it
 # only read their versions again more often. Put in the environment, so the
 # processes a test starts share it too.

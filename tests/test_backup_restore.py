@@ -31,10 +31,10 @@ from django.test import Client
 from django.urls import reverse
 
 from campaigns.models import CampaignCoach, CampaignPointLine, FavourLine
-from league import feeds
+from league.web import feeds
 from league.dungeonbowl.models import DiceRoll, TreasuryLine
 from league.models import Coach, League, Result, Season
-from league.standings import standings_for
+from league.standings.season import standings_for
 from tests.world import build_world
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,8 +10,8 @@ import pytest
 from django.template import Context, Template
 from django.urls import reverse
 
-from league import rulebook
-from league.reload import page_above
+from league.rules import rulebook
+from league.web.reload import page_above
 from league.templatetags.site_tags import display_name, rule, say_date
 from tests.factories import CoachFactory, EntryFactory, FixtureFactory, UserFactory
 

@@ -38,7 +38,7 @@ ROLES = ("anonymous", "nobody", "wrong", "right", "rival", "organiser")
 # URL namespaces left out, with the reason.
 EXCLUDED_NAMESPACES = {
     # Django's own admin: its pages answer to staff with model permissions and are
-    # scoped per organiser by league/admin_scoping.py (tested in tests/league/test_admin.py).
+    # scoped per organiser by league/admin/scoping.py (tested in tests/league/test_admin.py).
     "admin": "Django's admin, tested in tests/league/test_admin.py and tests/campaigns/test_admin.py",
 }
 # Patterns left out by name, with the reason.
@@ -68,7 +68,7 @@ def s(statuses: str) -> tuple[int, ...]:
 
 GB, DB = ("guildball",), ("dungeonbowl",)
 LOGGED_IN = ROLES[1:]
-# A form's POST-only address: a GET goes back to its page (league/reload.py), and
+# A form's POST-only address: a GET goes back to its page (league/web/reload.py), and
 # anonymous visitors are sent to log in.
 POST_ONLY = "302"
 # What a Guild Ball or Dungeon Bowl URL answers for another game's league.

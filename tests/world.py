@@ -21,9 +21,9 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from campaigns.models import CampaignCoach, Loan
-from league.demo import ORGANISER_USERNAME, load_demos
+from league.services.demo import ORGANISER_USERNAME, load_demos
 from league.models import Coach, Fixture, League, Result
-from league.permissions import make_organiser
+from league.accounts.permissions import make_organiser
 from tests.factories import CoachFactory, LeagueFactory, SeasonFactory, UserFactory
 
 # The game, its league and the coach concerned: the demo league and coach for

@@ -3,10 +3,10 @@ per job: the actions' forms, coaches, leagues and seasons, rounds and fixtures,
 results.
 
 An organiser who is not a superuser sees and changes only the leagues they
-organise and what hangs off them (``league.admin_scoping``, shared with
+organise and what hangs off them (``league.admin.scoping``, shared with
 campaigns/admin.py).
 
-Every write of the result workflow goes through ``league.services``: results are
+Every write of the result workflow goes through ``league.services.results``: results are
 read-only here and change only through the admin actions (approve, correct, reopen;
 on fixtures: enter a result, abandon, rearrange), which call the services and turn
 their ``ValidationError``/``PermissionDenied`` into admin messages.
@@ -15,7 +15,7 @@ their ``ValidationError``/``PermissionDenied`` into admin messages.
 from django.contrib import admin
 
 from league.admin import coaches, fixtures, forms, leagues, results, tasks  # noqa: F401  registers the model admins
-from league.admin_scoping import OrganiserScopedAdmin, OrganiserScopedInline  # noqa: F401  for the game apps' admins
+from league.admin.scoping import OrganiserScopedAdmin, OrganiserScopedInline  # noqa: F401  for the game apps' admins
 
 admin.site.site_header = "League Manager: the organiser's site"
 admin.site.site_title = "League Manager"

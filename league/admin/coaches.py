@@ -7,9 +7,9 @@ from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 
-from league.admin_scoping import CheckedModelForm, OrganiserScopedAdmin, organised_leagues
+from league.admin.scoping import CheckedModelForm, OrganiserScopedAdmin, organised_leagues
 from league.models import Coach, Entry
-from league import admin_cockpit as cockpit
+from league import admin_site as cockpit
 
 
 class CoachAdminForm(CheckedModelForm):
@@ -76,7 +76,7 @@ class CoachAdmin(OrganiserScopedAdmin):
 
     @admin.display(description="Email")
     def masked_email(self, obj: Coach) -> str:
-        from league.invitations import mask_email
+        from league.accounts.invitations import mask_email
 
         return mask_email(obj.email) or "–"
 
@@ -86,9 +86,9 @@ class CoachAdmin(OrganiserScopedAdmin):
 
     @admin.action(description="Email an invitation to set up an account")
     def invite(self, request, queryset):
-        """league/invitations.py: a signed link, valid a week, used once. Sent for
+        """league/accounts/invitations.py: a signed link, valid a week, used once. Sent for
         coaches with an address and no account; the others are named."""
-        from league import invitations
+        from league.accounts import invitations
 
         leagues = {
             coach_id: league

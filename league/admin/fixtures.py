@@ -6,12 +6,12 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.db.models import Count, Q
 
-from league import services
+from league.services import results as services
 from league.admin.forms import RearrangeForm, ReasonForm, _game_rules, _record, _result_form_class
-from league.admin_scoping import BoundedInlineMixin, CheckedModelForm, OrganiserScopedAdmin, ScopedRelatedFilter, is_id
-from league.forms import abandon_form_class
+from league.admin.scoping import BoundedInlineMixin, CheckedModelForm, OrganiserScopedAdmin, ScopedRelatedFilter, is_id
+from league.web.forms import abandon_form_class
 from league.models import Fixture, ResultEvent, Round, Season
-from league import admin_cockpit as cockpit
+from league import admin_site as cockpit
 
 
 class FixtureInline(BoundedInlineMixin, admin.TabularInline):

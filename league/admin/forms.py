@@ -6,10 +6,11 @@ from __future__ import annotations
 from django import forms
 from django.contrib.admin.widgets import AdminDateWidget
 
-from league import layers, services
+from league import layers
+from league.services import results as services
 from league.datebounds import MatchDateField
 from league.models import Fixture, Result
-from league.plaintext import PlainTextField
+from league.text.plaintext import PlainTextField
 
 
 class RearrangeForm(forms.Form):

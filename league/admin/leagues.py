@@ -9,11 +9,12 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import models
 from django.db.models import Count
 
-from league import season_entrants, season_services
-from league.scheduling import MAX_DIVISIONS
-from league.admin_scoping import BoundedInlineMixin, CheckedModelForm, OrganiserScopedAdmin, OrganiserScopedInline, ScopedRelatedFilter, error_text
+from league.services import entrants as season_entrants
+from league.services import seasons as season_services
+from league.rules.scheduling import MAX_DIVISIONS
+from league.admin.scoping import BoundedInlineMixin, CheckedModelForm, OrganiserScopedAdmin, OrganiserScopedInline, ScopedRelatedFilter, error_text
 from league.models import Division, Entry, League, Season
-from league import admin_cockpit as cockpit
+from league import admin_site as cockpit
 
 
 @admin.register(League)

@@ -8,11 +8,11 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.html import format_html, format_html_join
 
-from league import services
+from league.services import results as services
 from league.admin.forms import OverrideReasonForm, ReasonForm, _game_rules, _record, _result_form_class
-from league.admin_scoping import OrganiserScopedAdmin, ScopedRelatedFilter, error_text
+from league.admin.scoping import OrganiserScopedAdmin, ScopedRelatedFilter, error_text
 from league.models import Result, Season
-from league import admin_cockpit as cockpit
+from league import admin_site as cockpit
 
 
 class AttentionFilter(admin.SimpleListFilter):

@@ -1,4 +1,4 @@
-"""The task queue's record (league/tasks.py), for superusers only: each mail and
+"""The task queue's record (league/outbox/tasks.py), for superusers only: each mail and
 webhook attempt, sent or failed with the reason (its traceback). Organisers never
 see it: it holds every league's addresses and messages."""
 

@@ -10,11 +10,11 @@ from django.contrib import admin
 from django.db.models import Count
 
 from league.admin import OrganiserScopedAdmin, OrganiserScopedInline
-from league.admin_scoping import BoundedInlineMixin, SuperuserEditsAdminMixin
+from league.admin.scoping import BoundedInlineMixin, SuperuserEditsAdminMixin
 from league.dreadball.models import DreadBallResult, DreadBallTeam, PublishedPlayer, RosterPlayer, TeamType
 from league.dreadball.services import give_published_roster, name_entry
 from league.models import League
-from league import admin_cockpit as cockpit
+from league import admin_site as cockpit
 
 
 def enters_rosters(user, obj=None) -> bool:

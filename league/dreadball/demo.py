@@ -2,7 +2,7 @@
 
 Six coaches, three playing the Draconis All-Stars and three the Ninth Moon Tree
 Sharks (DR-5), each with a roster; the first three rounds reported, confirmed and
-approved through ``league.services`` (a landslide in Rush 9, a Sudden Death draw,
+approved through ``league.services.results`` (a landslide in Rush 9, a Sudden Death draw,
 a Sudden Death win among them), and in round 4 the demo coach has a report from
 their opponent waiting for confirmation.
 
@@ -17,15 +17,15 @@ import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from league import services
-from league import season_services
-from league.demo import COACH_PASSWORD, ORGANISER_PASSWORD, ORGANISER_USERNAME, Credentials
-from league.demo import account as _account
+from league.services import results as services
+from league.services import seasons as season_services
+from league.services.demo import COACH_PASSWORD, ORGANISER_PASSWORD, ORGANISER_USERNAME, Credentials
+from league.services.demo import account as _account
 from league.layers import DemoReport
 from league.dreadball import services as team_services
 from league.dreadball.models import DreadBallSettings, TeamType
 from league.models import Coach, Entry, Fixture, League, Season
-from league.permissions import make_organiser
+from league.accounts.permissions import make_organiser
 
 DEMO_SLUG = "neon-dome"
 DEMO_LEAGUE = "Neon Dome DreadBall League"

@@ -6,8 +6,8 @@ from __future__ import annotations
 from django import forms
 
 from league.dreadball.models import MAX_DIFFERENCE, MAX_RUSH, DreadBallTeam, TeamType
-from league.idfields import IdChoiceField
-from league.plaintext import PlainTextField
+from league.web.idfields import IdChoiceField
+from league.text.plaintext import PlainTextField
 
 WINNER_CHOICES = [("home", "Home won"), ("away", "Away won"), ("draw", "Draw (only after Sudden Death)")]
 
@@ -49,7 +49,7 @@ class DreadBallResultForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
-        # The organiser's "abandoned" box (league.forms.OrganiserFields) needs none of these.
+        # The organiser's "abandoned" box (league.web.forms.OrganiserFields) needs none of these.
         if cleaned.get("abandoned"):
             return cleaned
         missing = {

@@ -15,7 +15,7 @@ from django.db.models import Count
 from django.shortcuts import redirect
 from django.utils.text import slugify
 
-from league.admin_scoping import (
+from league.admin.scoping import (
     BoundedInlineMixin, BoundedSelectionMixin, CheckedModelForm, OrganiserScopedAdmin, SuperuserEditsAdminMixin,
     error_text,
 )
@@ -25,8 +25,8 @@ from league.dungeonbowl.models import (
     Skill, Team, TeamSeason, TreasuryLine, target,
 )
 from league.models import Division, League, Season
-from league.words import thousands
-from league import admin_cockpit as cockpit
+from league.text.words import thousands
+from league import admin_site as cockpit
 
 
 def gold(field: str, description: str, *, signed: bool = False):

@@ -13,7 +13,8 @@ class DungeonBowlConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models import Q
 
-        from league import layers, rules, versions
+        from league import layers, rules
+        from league.caching import versions
         from league.dungeonbowl import demo
         from league.dungeonbowl.models import Honour, PlayoffGame, Redraft, Team, TeamSeason
         from league.dungeonbowl.panels import fixture_panel, league_panel, my_fixtures_panel, organiser_panel, viewer_panel

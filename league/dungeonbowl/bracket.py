@@ -1,5 +1,5 @@
 """The play-off bracket (DB-5b) as a server-side SVG picture: a pure function from
-plain values to markup (league/charts.py's conventions: ``role="img"`` with a title
+plain values to markup (league/web/charts.py's conventions: ``role="img"`` with a title
 and a description, colours as presentation attributes, no script, no style). The
 league page gives the same games as a list beside it (the text alternative).
 
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from league.charts import FAINT, GRID, INK, MUTED, _short, _svg
+from league.web.charts import FAINT, GRID, INK, MUTED, _short, _svg
 
 WIDTH, HEIGHT = 360, 236
 BOX_W, BOX_H, ROW = 160, 48, 22

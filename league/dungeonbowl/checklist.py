@@ -1,4 +1,4 @@
-"""Dungeon Bowl's items of the organiser's season checklist (league/checklist.py,
+"""Dungeon Bowl's items of the organiser's season checklist (league/web/checklist.py,
 issue 21.3): teams to accept (DB-1), drafts to submit and lock (DB-6), drafted
 teams to enter, entrants without a team, the divisions the play-off format asks
 for (DB-2, DB-5b), the play-offs to seed (DB-5b), teams still to re-draft and the
@@ -13,7 +13,7 @@ from django.db.models import Count, Exists, IntegerField, OuterRef, Q, Subquery,
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 
-from league.checklist import Item, SeasonState
+from league.web.checklist import Item, SeasonState
 from league.dungeonbowl.models import (
     DungeonBowlSettings, Honour, Placing, PlayoffGame, Redraft, RedraftStep, Team, TeamSeason,
 )

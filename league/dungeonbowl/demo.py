@@ -19,17 +19,17 @@ import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from league import services as engine
-from league import season_services
-from league.demo import COACH_PASSWORD, ORGANISER_PASSWORD, ORGANISER_USERNAME, Credentials
-from league.demo import account as _account
+from league.services import results as engine
+from league.services import seasons as season_services
+from league.services.demo import COACH_PASSWORD, ORGANISER_PASSWORD, ORGANISER_USERNAME, Credentials
+from league.services.demo import account as _account
 from league.dungeonbowl import player_rules, playoffs, services, spending
 from league.dungeonbowl.models import (
     GAME_SYSTEM, College, DungeonBowlSettings, Player, PlayoffGame, Position, Skill, Team, TeamSeason,
 )
 from league.layers import DemoReport
 from league.models import Coach, Fixture, League, Season
-from league.permissions import make_organiser
+from league.accounts.permissions import make_organiser
 
 DEMO_SLUG = "altdorf-colleges"
 DEMO_LEAGUE = "Altdorf Colleges Dungeon Bowl League"

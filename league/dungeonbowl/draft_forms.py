@@ -11,8 +11,8 @@ from django import forms
 from league.dungeonbowl import team_rules
 from league.dungeonbowl.models import College, Team
 from league.dungeonbowl.units import gp
-from league.idfields import IdChoiceField
-from league.plaintext import PlainTextField
+from league.web.idfields import IdChoiceField
+from league.text.plaintext import PlainTextField
 
 
 class DraftForm(forms.Form):

@@ -17,7 +17,7 @@ from django.urls import reverse
 from league.dungeonbowl import services
 from league.dungeonbowl.models import Team, TeamSeason
 from league.models import Coach, Entry, League, Season
-from league.words import plural
+from league.text.words import plural
 
 
 class State:

@@ -16,7 +16,7 @@ from django import forms
 
 from league.dungeonbowl import postgame_rules, team_rules
 from league.dungeonbowl.models import MAX_PER_PLAYER, MAX_TD, Characteristic, Ending, Injury
-from league.plaintext import PlainTextField
+from league.text.plaintext import PlainTextField
 
 PLAYER_COUNTS = (
     ("touchdowns", "TD"),

@@ -3,7 +3,7 @@ moved in team by team (issue 7).
 
 The header is ``league,division,team,coach,college,rerolls,position,player``, one
 line per player. The file is read in two steps, like a results file
-(``league.import_files``, then ``league.importer``):
+(``league.imports.files``, then ``league.imports.writer``):
 
 1. ``read_team_rows`` checks each line on its own and each team's lines against
    each other (pure: no database): the same coach, college, division and re-rolls
@@ -33,14 +33,14 @@ from django.utils.text import slugify
 
 from league.dungeonbowl import services, team_rules
 from league.dungeonbowl.models import GAME_SYSTEM, College, DungeonBowlSettings, Team, TeamSeason
-from league.import_files import BadRow, csv_lines, text_field
-from league.importer import (
+from league.imports.files import BadRow, csv_lines, text_field
+from league.imports.writer import (
     DEFAULT_SEASON, ImportRefused, Summary, call_service, check_season_options, coach_for_name, find_league,
 )
 from league.rules.importing import shown
 from league.models import Coach, Division, Entry, League, Season
-from league.scheduling import MAX_DIVISIONS, MIN_DIVISIONS, MIN_PER_DIVISION, check_split
-from league.words import possessive
+from league.rules.scheduling import MAX_DIVISIONS, MIN_DIVISIONS, MIN_PER_DIVISION, check_split
+from league.text.words import possessive
 
 COLUMNS = ("league", "division", "team", "coach", "college", "rerolls", "position", "player")
 

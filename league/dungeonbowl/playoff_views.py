@@ -17,9 +17,9 @@ from league import selectors
 from league.dungeonbowl import playoff_rules, playoffs
 from league.dungeonbowl.models import GAME_SYSTEM
 from league.models import League
-from league.permissions import get_league_for_organiser
-from league.plaintext import PlainTextField
-from league.standings import standings_for
+from league.accounts.permissions import get_league_for_organiser
+from league.text.plaintext import PlainTextField
+from league.standings.season import standings_for
 
 MAX_TIED = 16  # a division holds at most this many teams level on everything
 

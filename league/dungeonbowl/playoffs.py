@@ -42,8 +42,8 @@ from league.dungeonbowl.models import (
 from league.dungeonbowl.services import record_roll
 from league.models import Fixture, Result, Round, Season
 from league.rules.base import AWAY_WIN, HOME_WIN
-from league.standings import compute_standings
-from league.words import possessive
+from league.standings.season import compute_standings
+from league.text.words import possessive
 
 NO_DRAW = (
     "A play-off needs a winner (DB-5b): the rulebook this league holds says nothing of a drawn play-off, so a "
@@ -65,7 +65,7 @@ def is_playoff(fixture: Fixture) -> bool:
 
 
 def final_tables(season: Season, rows) -> dict[str, list[pr.Standing]]:
-    """The standings rows (``league.standings``) as DB-5b's divisions: each row's key
+    """The standings rows (``league.standings.season``) as DB-5b's divisions: each row's key
     is League points then the game's tiebreakers (DB-5a), higher is better."""
     rules = season.league.rules
     tables: dict[str, list[pr.Standing]] = {}

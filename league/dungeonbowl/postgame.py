@@ -27,7 +27,7 @@ from league.dungeonbowl.services import record_roll
 from league.dungeonbowl.units import gp
 from league import locks
 from league.rules.base import SIDES, other_side
-from league.words import plural, possessive
+from league.text.words import plural, possessive
 
 
 def lock_teams(fixture) -> dict[str, Team]:

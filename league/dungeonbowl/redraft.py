@@ -22,7 +22,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from league import season_services
+from league.services import seasons as season_services
 from league.dungeonbowl import redraft_rules, services, team_rules
 from league.dungeonbowl.models import DiceRoll, Player, Redraft, RedraftRoll, RedraftStep as Step, Team, TreasuryLine
 from league.dungeonbowl.redraft_selectors import (
@@ -35,7 +35,7 @@ from league.dungeonbowl.redraft_selectors import (
 from league.dungeonbowl.seasons import season_over
 from league.dungeonbowl.units import gp
 from league.models import Division, Entry, League, Season
-from league.words import plural, possessive
+from league.text.words import plural, possessive
 
 MIN_TEAMS = team_rules.MIN_TEAMS  # DB-1
 

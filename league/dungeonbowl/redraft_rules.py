@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from league.dungeonbowl.units import check_die, gp
-from league.words import plural
+from league.text.words import plural
 
 # Off-season: scouting, budget, re-hire, R&R (DB-15) ------------------------------------
 

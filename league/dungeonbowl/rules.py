@@ -32,7 +32,7 @@ from league.dungeonbowl.reports import college_wizards, fixture_players, kept_li
 from league.dungeonbowl.units import gp
 from league.rules.base import ABANDONED, AWAY_WIN, DRAW, HOME_WIN, SIDES, GameRules, PlayedResult, Stat, Verdict
 from league.rules.importing import parse_whole_number
-from league.words import possessive
+from league.text.words import possessive
 
 COUNTS = ("touchdowns", "completions", "deflections", "interceptions", "casualties")
 INJURIES = {"", "badly_hurt", "seriously_hurt", "serious_injury", "lasting_injury", "dead"}

@@ -20,7 +20,7 @@ from django.db.models import Model
 from django.utils import timezone
 from django.utils.text import slugify
 
-from league import season_entrants
+from league.services import entrants as season_entrants
 from league.dungeonbowl import team_rules
 from league.dungeonbowl.models import (
     GAME_SYSTEM,
@@ -35,7 +35,7 @@ from league.dungeonbowl.models import (
 )
 from league.dungeonbowl.units import gp
 from league.models import Coach, Entry, League, Season
-from league.words import plural, possessive
+from league.text.words import plural, possessive
 
 # Reading helpers ---------------------------------------------------------------------
 

@@ -12,16 +12,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from league import confirm as confirmation
+from league.web import confirm as confirmation
 from league.dungeonbowl import entrants, player_rules, redraft_selectors, selectors, services, spending, team_rules
 from league.dungeonbowl.draft_forms import DraftForm, EntryForm, NewTeamForm
 from league.dungeonbowl.models import GAME_SYSTEM, College, DiceRoll, Player, Position, Skill, Team, TeamSeason
 from league.dungeonbowl.units import gp
-from league.idfields import IdChoiceField
+from league.web.idfields import IdChoiceField
 from league.models import League
-from league.permissions import coach_for
-from league.plaintext import PlainTextField
-from league.words import possessive
+from league.accounts.permissions import coach_for
+from league.text.plaintext import PlainTextField
+from league.text.words import possessive
 
 
 def _league(slug: str) -> League:

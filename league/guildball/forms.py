@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
-from league.forms import score_field
+from league.web.forms import score_field
 
 
 class GuildBallResultForm(forms.Form):

@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from league.forms import MAX_SCORE
+from league.web.forms import MAX_SCORE
 from league.guildball.forms import GuildBallResultForm
 from league.guildball.models import GuildBallSettings
 from league.rules.base import ABANDONED, AWAY_WIN, HOME_WIN, GameRules, Stat, Verdict

@@ -14,6 +14,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='season',
             name='version',
-            field=models.UUIDField(default=uuid.uuid4, editable=False, help_text="Changes with every write this season's pages show (league/versions.py)."),
+            field=models.UUIDField(default=uuid.uuid4, editable=False, help_text="Changes with every write this season's pages show (league/caching/versions.py)."),
         ),
     ]

@@ -1,10 +1,10 @@
 """Issue 19.1: rows written before text refused control characters are made plain
-text, in every text column of every app (league/plaintext.py ``clean_rows``), so
+text, in every text column of every app (league/text/plaintext.py ``clean_rows``), so
 that the README's backup can be taken of them."""
 
 from django.db import migrations
 
-from league import plaintext
+from league.text import plaintext
 
 
 def clean_every_text_column(apps, schema_editor):

@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='entry',
             name='withdrawn_at',
-            field=models.DateTimeField(blank=True, help_text='LG-2 Decision: when the entrant left the season; its approved results stand, its fixtures without one were removed (league/season_entrants.py).', null=True),
+            field=models.DateTimeField(blank=True, help_text='LG-2 Decision: when the entrant left the season; its approved results stand, its fixtures without one were removed (league/services/entrants.py).', null=True),
         ),
     ]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from league import versions
+from league.caching import versions
 from league.rules.base import GameRules, Stat, Verdict
 
 __all__ = [
@@ -25,7 +25,7 @@ GAMES: dict[str, type[GameRules]] = {}
 def register(rules: type[GameRules]) -> None:
     """Add a game once (``ready()`` can run twice in tests); its ``system`` is its key.
     What a season's pages show comes from the game's settings and detail rows too
-    (league/versions.py)."""
+    (league/caching/versions.py)."""
     if GAMES.get(rules.system) is rules:
         return
     GAMES[rules.system] = rules

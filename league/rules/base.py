@@ -157,19 +157,19 @@ class GameRules:
             return None
         return "A season needs at least two coaches before fixtures can be generated (GB-2)."
 
-    # The season checklist (league/checklist.py) ------------------------------------
+    # The season checklist (league/web/checklist.py) ------------------------------------
 
     @classmethod
     def divisions_wanted(cls, states: Sequence[Any]) -> dict[int, int]:
         """By season id: how many divisions each season asks for (DB-2), for the
-        seasons of this game's leagues (``league.checklist.SeasonState``); a season
+        seasons of this game's leagues (``league.web.checklist.SeasonState``); a season
         left out asks for none. A fixed number of queries whatever their number."""
         return {}
 
     @classmethod
     def checklist(cls, states: Sequence[Any]) -> dict[int, list[Any]]:
         """By season id: what the organiser must still do in this game beyond the
-        engine's items (``league.checklist.Item``: drafts to lock, teams to enter,
+        engine's items (``league.web.checklist.Item``: drafts to lock, teams to enter,
         play-offs to seed, teams to re-draft), for the seasons of this game's
         leagues. A fixed number of queries whatever their number. Nothing by default."""
         return {}
@@ -240,7 +240,7 @@ class GameRules:
         entry each home or away name of an import file means, created when missing:
         {name: (entry, coach created, entry created)}; a ValidationError carries the
         name it refused as ``import_name``. Lines naming coaches (the default) are
-        placed by the importer (``league.importer.coach_entries``)."""
+        placed by the importer (``league.imports.writer.coach_entries``)."""
         raise NotImplementedError
 
     # Standings -------------------------------------------------------------------

@@ -1,13 +1,13 @@
 """Reading one field of an import line (``manage.py import_results``), for the
 games' ``parse_import_row``. Pure: a problem is a ``ValueError`` whose text is the
-reason; ``league.import_files`` adds the line number."""
+reason; ``league.imports.files`` adds the line number."""
 
 from __future__ import annotations
 
 import csv
 from collections.abc import Iterator, Mapping, Sequence
 
-from league import plaintext
+from league.text import plaintext
 
 # STYLE habit 15: no figure in an import file is anywhere near this; the game's
 # own checks (VP, rounds, CP) then apply their real bounds.
@@ -43,7 +43,7 @@ def csv_records(reader: csv.DictReader, bad_row) -> Iterator[tuple[int, dict]]:
     cannot read (a field past its 128 KB limit, a stray quote) or that holds a
     character no name or figure has raises ``bad_row(line, reason)``: a NUL byte
     (PostgreSQL cannot store it), any other control character, a line break inside
-    a quoted field or a text-direction override (issue 19.1, league/plaintext.py:
+    a quoted field or a text-direction override (issue 19.1, league/text/plaintext.py:
     a backup cannot hold them)."""
     while True:
         try:

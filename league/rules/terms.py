@@ -7,7 +7,7 @@ evaluator, ``value``, and it reads two kinds of input:
 
 - a ``PlayedResult``: one result (the pure rules, tested without the database);
 - a ``Summed``: one side's results that agree on everything a condition reads
-  (outcome and flags), their values summed by the database (league/sums.py).
+  (outcome and flags), their values summed by the database (league/standings/sums.py).
 
 A term is linear in its values once its conditions are settled (a constant counts
 once per result), so its value on a ``Summed`` is the sum of its values on the
@@ -231,7 +231,7 @@ class Plans:
     """For one kind of group (side, outcome, flags): what each summed value (count,
     home score, away score, each detail) adds to which term, per unit, leaving out
     the zeros. Worked out once per kind by evaluating the terms on unit groups.
-    The database's sums (league/sums.py) and the history's round-by-round pass
+    The database's sums (league/standings/sums.py) and the history's round-by-round pass
     (``ranking.adder``) both add results with it."""
 
     def __init__(self, terms: list[Term], flags: list[Flag], details: list[Detail]):
@@ -259,7 +259,7 @@ class Plans:
 
 class Summing:
     """How a game with terms adds results to standings rows, for both the
-    database's sums (league/sums.py, a group of results at a time) and the
+    database's sums (league/standings/sums.py, a group of results at a time) and the
     history's round-by-round pass (``ranking.adder``, one result at a time): the
     keys summed, the flags and details the terms read, each kind of side's plan,
     and the figures that are the difference of two others (GB-9, DR-4)."""

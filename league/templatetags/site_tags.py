@@ -19,7 +19,10 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from league import idempotency, kept_pages, permissions, words
+from league.web import idempotency
+from league.caching import kept_pages
+from league.accounts import permissions
+from league.text import words
 
 register = template.Library()
 
@@ -143,12 +146,12 @@ def open_signup() -> bool:
 
 @register.simple_tag(takes_context=True)
 def idempotency_field(context) -> SafeString | str:
-    """The hidden ``idempotency_key`` of a result form (league/idempotency.py): a
+    """The hidden ``idempotency_key`` of a result form (league/web/idempotency.py): a
     fresh signed key per rendered form, for the logged-in user only."""
     request = context.get("request")
     if request is None or not request.user.is_authenticated:
         return ""
-    if kept_pages.rendering_kept(request):  # a kept page: each viewer's own key (league/kept_pages.py)
+    if kept_pages.rendering_kept(request):  # a kept page: each viewer's own key (league/caching/kept_pages.py)
         return mark_safe(kept_pages.IDEMPOTENCY)
     return format_html('<input type="hidden" name="{}" value="{}">', idempotency.FIELD, idempotency.new_key(request.user))
 
@@ -167,7 +170,7 @@ def offline_user(context) -> str:
 @register.simple_tag(takes_context=True)
 def viewer_nav(context) -> str:
     """The menu of a logged-in viewer (``kept_pages.viewer_nav``). A kept page has
-    a marker here instead, filled in per request (league/kept_pages.py)."""
+    a marker here instead, filled in per request (league/caching/kept_pages.py)."""
     request = context.get("request")
     if request is not None and kept_pages.rendering_kept(request):
         return mark_safe(kept_pages.NAV)

@@ -9,8 +9,9 @@ from django.db.models import Q
 
 from campaigns import decks, setup
 from campaigns.models import CampaignCoach, Guild, PlotCard
-from league import services as league_services
-from league import season_services, versions
+from league.services import results as league_services
+from league.services import seasons as season_services
+from league.caching import versions
 from league.models import Fixture, Season
 from tests.factories import EntryFactory
 

@@ -7,7 +7,7 @@ from campaigns import balances, dealing, decks, ledgers, moments, phases
 from campaigns.models import (
     CardOffer, LineKind, FavourLine, Loan, MomentUnlock, OwnedCard, PlotCard, Sponsorship, SponsorshipPurchase,
 )
-from league import services as league_services
+from league.services import results as league_services
 from league.models import Fixture
 from tests.campaigns.factories import make_campaign, play, starting_card, user_of
 

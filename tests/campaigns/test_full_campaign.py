@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from campaigns import balances, dealing, decks, moments, setup, titles
 from campaigns.models import LineKind, FavourLine, MomentUnlock, OwnedCard, PlotCard, Sponsorship, Title
 from campaigns.selectors import campaign_feed
-from league import services as league_services
+from league.services import results as league_services
 from league.models import Entry, Fixture
 from tests.campaigns.factories import base_deck, make_campaign, play, starting_card, user_of
 from tests.factories import SeasonFactory

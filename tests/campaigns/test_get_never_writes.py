@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from campaigns import setup, titles
 from campaigns.models import Campaign, CampaignCoach, FavourLine, LineKind, MomentUnlock
-from league import season_services
+from league.services import seasons as season_services
 from league.models import Entry, Fixture, Result
 from tests.campaigns.factories import GUILD_NAMES, make_campaign, play, user_of
 from tests.factories import EntryFactory, FixtureFactory, RoundFactory, SeasonFactory

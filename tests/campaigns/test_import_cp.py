@@ -9,7 +9,7 @@ from campaigns import balances, imports
 from campaigns.balances import favour_balance
 from campaigns.models import CampaignCoach, CampaignPointLine, LineKind, MomentUnlock
 from league.models import League
-from league import services as league_services
+from league.services import results as league_services
 from tests.factories import FixtureFactory
 from tests.league.test_import import GOOD, HEADER, counts, run, write
 

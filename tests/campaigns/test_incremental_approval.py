@@ -14,11 +14,11 @@ from django.test.utils import CaptureQueriesContext
 from campaigns import rules
 from campaigns.balances import active_lines
 from campaigns.models import CampaignCoach, CampaignPointLine, FavourLine, LineKind, MomentUnlock
-from league import services
+from league.services import results as services
 from league.models import Fixture, Result
-from league.ranking import lp_before_round, standings_by_round
+from league.standings.ranking import lp_before_round, standings_by_round
 from league.selectors import approved_results, season_entries
-from league.standings import played_result
+from league.standings.season import played_result
 from tests.campaigns.factories import make_campaign
 from tests.factories import LeagueFactory, SeasonFactory
 

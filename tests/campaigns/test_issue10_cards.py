@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from campaigns import balances, dealing, decks, ledgers, moments
 from campaigns.models import Achievement, CardOffer, MomentUnlock, Notice, OwnedCard, PlotCard, Status
-from league import services as league_services
+from league.services import results as league_services
 from tests.campaigns.factories import base_deck, fixture_between, make_campaign, play, set_match_day, user_of
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from campaigns import balances, dealing, phases
 from campaigns.models import Sponsorship
-from league import services as league_services
+from league.services import results as league_services
 from league.models import Fixture, Result
 from tests.campaigns.factories import fixture_between, make_campaign, play, user_of
 from tests.league.test_admin import messages_of, run_action

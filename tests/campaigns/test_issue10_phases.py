@@ -9,7 +9,7 @@ from django.db.models import Q
 
 from campaigns import balances, dealing, ledgers, phases
 from campaigns.models import Loan, Sponsorship, SponsorshipPurchase
-from league import services as league_services
+from league.services import results as league_services
 from league.models import Fixture
 from tests.campaigns.factories import make_campaign, play, set_match_day, user_of
 

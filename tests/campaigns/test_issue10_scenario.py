@@ -10,7 +10,7 @@ from campaigns import balances, dealing, decks, ledgers, moments, phases
 from campaigns.models import (
     CampaignPointLine, FavourLine, Loan, MomentUnlock, OwnedCard, PlotCard, Sponsorship, SponsorshipPurchase,
 )
-from league import services as league_services
+from league.services import results as league_services
 from league.models import Fixture
 from tests.campaigns.factories import base_deck, make_campaign, starting_card, user_of
 

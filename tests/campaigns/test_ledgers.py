@@ -10,7 +10,7 @@ from campaigns import balances, decks, ledgers, moments
 from campaigns.models import (
     Campaign, CampaignPointLine, Deck, LineKind, FavourLine, Moment, MomentUnlock, PlotCard, Sponsorship,
 )
-from league import services as league_services
+from league.services import results as league_services
 from league.models import Fixture
 from tests.campaigns.factories import base_deck, fixture_between, make_campaign, play, set_match_day, user_of
 from tests.factories import FixtureFactory, SeasonFactory

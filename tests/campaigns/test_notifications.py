@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from campaigns import ledgers, moments
 from campaigns.models import CardOffer, Loan, MomentUnlock, PlotCard
-from league import notifications
+from league.outbox import notifications
 from league.models import Fixture
 from tests.campaigns.factories import make_campaign, play, user_of
 

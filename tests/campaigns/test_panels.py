@@ -33,7 +33,7 @@ def test_panel_shows_race_then_fixed_titles(season, organiser):
 
 def test_the_league_page_shows_a_new_title_race_at_once(client, season, organiser):
     """The panel is part of the league page's cached body: a CP adjustment, a spend
-    and the Final Day each give the season a new version (league/versions.py)."""
+    and the Final Day each give the season a new version (league/caching/versions.py)."""
     from django.urls import reverse
 
     from campaigns import ledgers
@@ -67,7 +67,7 @@ def test_the_panels_title_race_is_the_campaign_tables(season, organiser):
     from campaigns.models import FavourLine, LineKind
     from league.models import Coach
     from league.models import Entry
-    from league.standings import standings_for
+    from league.standings.season import standings_for
 
     a, b, c = make_campaign(season, 3, organiser=organiser)
     play(fixture_between(a, b), winner=b, organiser=organiser)

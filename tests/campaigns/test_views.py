@@ -13,7 +13,7 @@ from campaigns.models import (
     Achievement, CampaignPointLine, CardOffer, Deck, LineKind, FavourLine, Loan, MomentUnlock, OwnedCard,
     PlotCard, Sponsorship, SponsorshipPurchase, Title,
 )
-from league import services as league_services
+from league.services import results as league_services
 from league.models import Fixture
 from tests.campaigns.factories import base_deck, make_campaign, play, set_match_day, starting_card, user_of
 from tests.factories import CoachFactory

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from league import season_services
+from league.services import seasons as season_services
 from league.dreadball.models import DreadBallResult, DreadBallTeam, RosterPlayer, TeamType
 from league.models import Fixture, Result, Season
 from tests.factories import CoachFactory, EntryFactory

@@ -76,7 +76,7 @@ def test_result_details_refuse_what_no_game_ends_in():
 
 @pytest.mark.parametrize("who", ["superuser", "organiser"])
 def test_admin_pages(client, organiser, dr_fixture, who):
-    from league import services
+    from league.services import results as services
 
     services.record_result(fixture=dr_fixture, by=organiser, reason="entered", winner="home", difference=7,
                            rush=9, sudden_death=False)

@@ -9,7 +9,7 @@ from django.core.management import CommandError, call_command
 
 from league.dreadball.models import DreadBallResult, DreadBallSettings
 from league.models import Coach, Entry, Fixture, League, Result, ResultEvent, Round, Season
-from league.standings import standings_for
+from league.standings.season import standings_for
 from tests.factories import UserFactory, with_organiser
 
 HEADER = "league,round,home,away,winner,difference,rush,sudden_death,status"

@@ -4,7 +4,7 @@ disputes it otherwise (GB-8 Decision, every game)."""
 
 import pytest
 
-from league import services
+from league.services import results as services
 
 pytestmark = pytest.mark.django_db
 

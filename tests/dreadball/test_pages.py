@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from league import services
+from league.services import results as services
 from league.dreadball.models import DreadBallSettings
 from league.models import Fixture, Result
 from tests.dreadball.builders import dreadball_season

@@ -6,8 +6,8 @@ import pytest
 from league.dreadball.models import DreadBallSettings
 from league.rules.base import PlayedResult
 from league.dreadball.rules import DreadBallRules
-from league.ranking import EntryInfo, compute_table
-from league.standings import standings_for
+from league.standings.ranking import EntryInfo, compute_table
+from league.standings.season import standings_for
 
 ENTRIES = [EntryInfo(i, 100 + i, name, team=f"{name}'s team") for i, name in enumerate(["Ann", "Bea", "Cal", "Dov"], 1)]
 
@@ -65,7 +65,7 @@ def test_abandoned_is_a_loss_for_both_without_strike_difference():
 
 @pytest.mark.django_db
 def test_standings_for_reads_the_details_and_the_settings(dr_fixture, organiser):
-    from league import services
+    from league.services import results as services
 
     settings = dr_fixture.round.season.league.dreadball_settings
     settings.landslide_win = 4

@@ -4,7 +4,7 @@ a coach in no league, the wrong coach, the right coach and the organiser."""
 import pytest
 from django.urls import reverse
 
-from league import services
+from league.services import results as services
 from league.dreadball.models import DreadBallResult
 from league.models import Result
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from league import season_services
+from league.services import seasons as season_services
 from league.dungeonbowl import services
 from league.dungeonbowl.models import College, DungeonBowlSettings, Team
 from league.models import League, Season

@@ -3,7 +3,7 @@ off-season tests (DB-3, DB-15)."""
 
 from __future__ import annotations
 
-from league import services as engine
+from league.services import results as engine
 from league.models import Fixture, Season
 from tests.dungeonbowl.builders import db_season
 

@@ -3,7 +3,7 @@ tests (DB-5b, DB-14)."""
 
 from __future__ import annotations
 
-from league import services as engine
+from league.services import results as engine
 from league.dungeonbowl.models import PlayoffGame
 from league.models import Fixture, Result
 

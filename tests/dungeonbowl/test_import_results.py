@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 
 from league.dungeonbowl.models import DiceRoll, Team, TreasuryLine
 from league.models import Fixture, Result, Season
-from league.standings import standings_for
+from league.standings.season import standings_for
 from tests.dungeonbowl.test_import_teams import eight_teams, league_file
 from tests.factories import with_organiser
 

@@ -13,10 +13,10 @@ from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from league import season_services
+from league.services import seasons as season_services
 from league.dungeonbowl import services
 from league.models import Division, Entry, Fixture, Result, Round, Season
-from league.standings import standings_for
+from league.standings.season import standings_for
 from tests.dungeonbowl.builders import db_league, db_season, db_team
 from tests.dungeonbowl.playoff_builders import facts
 from tests.dungeonbowl.test_import_teams import eight_teams, league_file, team_lines
@@ -148,7 +148,7 @@ def test_db5a_a_fixture_added_in_the_admin_between_divisions_is_a_friendly(clien
     assert response.status_code == 302, response.content.decode()[:3000]
     fixture = Fixture.objects.get(home=entries["Team 01"], away=entries["Team 02"])
     assert fixture.stage == Fixture.Stage.FRIENDLY
-    from league import services as engine
+    from league.services import results as engine
 
     engine.record_result(fixture=fixture, by=organiser, reason="friendly night", **facts("home"))
     assert Result.objects.get(fixture=fixture).is_approved

@@ -11,7 +11,7 @@ fixture must be teams entered in the season") and entering the team refused
 import pytest
 from django.urls import reverse
 
-from league import season_services
+from league.services import seasons as season_services
 from league.dungeonbowl import entrants, services
 from league.dungeonbowl.models import College, Position, Team, TeamSeason
 from league.models import Coach, Entry, Fixture, Result

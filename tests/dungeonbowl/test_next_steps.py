@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from league import services as engine
+from league.services import results as engine
 from league.dungeonbowl import services
 from league.dungeonbowl.models import College, Player, Team
 from league.models import Fixture, Round
@@ -62,7 +62,7 @@ def test_report_confirm_spend_and_advance_each_listed_once(client, organiser):
 
 
 def _count(client, user) -> int:
-    """The queries of building the page (the kept one, league/kept_pages.py, is
+    """The queries of building the page (the kept one, league/caching/kept_pages.py, is
     three whatever the coach has: tests/league/test_kept_pages.py)."""
     client.force_login(user)
     cache.clear()

@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from league import disputes
+from league.services import disputes
 from league.dungeonbowl.models import PlayerGame
 from league.models import Fixture, Result, ResultEvent
 from tests.dungeonbowl.builders import db_season

@@ -8,7 +8,7 @@ from django.http import HttpRequest
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from league import services as engine
+from league.services import results as engine
 from league.dungeonbowl.models import Position, Team
 from league.models import Fixture
 from league.templatetags.site_tags import badge_index

@@ -6,7 +6,7 @@ too). PostgreSQL only (SQLite serialises writers)."""
 
 import time
 
-from league import services as engine
+from league.services import results as engine
 from league.dungeonbowl import playoffs
 from league.dungeonbowl.models import PlayoffGame, PlayoffSlot as S
 from league.models import Result

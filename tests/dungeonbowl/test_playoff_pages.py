@@ -181,7 +181,7 @@ def test_playoffs_json_for_every_role(client, organiser, other_organiser):
     playoffs.start_playoffs(season=season, by=organiser)
     win(season, S.SEMI_1, organiser, "Team 01")
     semi_2 = game(season, S.SEMI_2).fixture
-    from league import services as engine
+    from league.services import results as engine
 
     engine.report_result(fixture=semi_2, by=Team.objects.get(name="Team 03").coach.user, **facts("away"))
     for role, user in users(season, other_organiser).items():

@@ -4,15 +4,15 @@
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from league import services as engine
-from league import season_services
+from league.services import results as engine
+from league.services import seasons as season_services
 from league.dungeonbowl import playoffs
 from league.dungeonbowl.models import (
     DiceRoll, Honour, Placing, PlayoffGame, PlayoffSlot as S, PlayoffTie, Team, TreasuryLine,
 )
 from league.dungeonbowl.seasons import season_over, trophy_holder_id
 from league.models import Fixture, Result, Round
-from league.standings import compute_standings
+from league.standings.season import compute_standings
 from tests.dungeonbowl.builders import db_season
 from tests.dungeonbowl.playoff_builders import facts, game, play_regular, win
 from tests.factories import UserFactory

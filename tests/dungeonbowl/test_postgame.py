@@ -7,11 +7,11 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.urls import reverse
 
-from league import services as engine
+from league.services import results as engine
 from league.dungeonbowl.models import DiceRoll, GameReport, Player, PlayerEffect, TreasuryLine
-from league.forms import record_form, report_form
+from league.web.forms import record_form, report_form
 from league.models import Fixture, Result
-from league.standings import standings_for
+from league.standings.season import standings_for
 from tests.dungeonbowl.builders import db_season
 from tests.factories import PASSWORD
 

@@ -328,7 +328,7 @@ def test_the_demo_coach_can_try_the_redraft(client):
 def test_once_a_team_redrafts_the_seasons_results_cannot_change(client, organiser, season, team):
     """DB-15 counts the season's games, wins and prizes: once a team has begun
     re-drafting from them, reopening one of its results is refused."""
-    from league import services as engine
+    from league.services import results as engine
 
     result = Fixture.objects.filter(round__season=season).first().result
     login(client, team.coach.user)

@@ -29,7 +29,7 @@ def test_a_season_with_a_champion_is_over_and_the_newest_champion_holds_the_trop
 
 
 def test_without_play_offs_a_season_is_over_when_every_regular_fixture_is_approved(organiser):
-    from league import services as engine
+    from league.services import results as engine
     from league.models import Fixture
     from tests.dungeonbowl.builders import db_season
 

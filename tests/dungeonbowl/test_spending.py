@@ -6,7 +6,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest
 from django.urls import reverse
 
-from league import services as engine
+from league.services import results as engine
 from league.dungeonbowl import spending
 from league.dungeonbowl.models import Player, Position, Team, TreasuryLine
 from league.models import Fixture, Result

@@ -10,8 +10,8 @@ import pytest
 from django.http import HttpRequest
 from django.urls import reverse
 
-from league import services as engine
-from league import season_services
+from league.services import results as engine
+from league.services import seasons as season_services
 from league.dungeonbowl import playoffs, redraft, services
 from league.dungeonbowl.models import College, DiceRoll, PlayoffSlot as S, Team
 from league.dungeonbowl.seasons import season_over, trophy_holder_id

@@ -1,6 +1,6 @@
 from django import forms
 
-from league.forms import score_field
+from league.web.forms import score_field
 
 
 class RingballResultForm(forms.Form):

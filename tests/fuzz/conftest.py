@@ -19,7 +19,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, settings
 
-from league import plaintext
+from league.text import plaintext
 from tests.world import is_write, logged_in_clients, row_counts, world_in_transaction
 
 _COMMON = dict(
@@ -77,7 +77,7 @@ class Attempt:
     def __init__(self):
         INPUTS["count"] += 1
         self.writes: list[str] = []
-        self.unplain: list[str] = []  # writes holding a control character (league/plaintext.py)
+        self.unplain: list[str] = []  # writes holding a control character (league/text/plaintext.py)
         self.changed = False
 
     def __enter__(self):

@@ -15,7 +15,8 @@ from django.core import mail, signing
 from django.core.mail import EmailMultiAlternatives
 from django.urls import reverse
 
-from league import invitations, tasks
+from league.accounts import invitations
+from league.outbox import tasks
 from league.models import Coach, Entry
 from tests.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory, UserFactory
 
@@ -295,7 +296,7 @@ def test_password_reset_mails_one_inbox_three_times_an_hour(client, coach_user):
 
 
 def test_password_reset_is_throttled_per_account_too(client, coach_user):
-    with mock.patch("league.account_forms.RESETS_PER_ADDRESS", 100):
+    with mock.patch("league.accounts.forms.RESETS_PER_ADDRESS", 100):
         for _ in range(10):
             client.post(reverse("password_reset"), {"email": coach_user.email})
     assert len(mail.outbox) == 3

@@ -603,7 +603,7 @@ def test_changelists_run_a_fixed_number_of_queries(client, organiser, django_ass
 def test_league_lookup_is_checked():
     from django.contrib import admin
 
-    from league.admin_scoping import OrganiserScopedAdmin
+    from league.admin.scoping import OrganiserScopedAdmin
 
     class Good(OrganiserScopedAdmin):
         league_lookup = "round__season__league"

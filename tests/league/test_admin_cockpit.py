@@ -1,4 +1,4 @@
-"""Issue 21.6: the admin index as the superuser's cockpit (league/admin_cockpit.py):
+"""Issue 21.6: the admin index as the superuser's cockpit (league/admin_site.py):
 the organiser's everyday models first, each app's catalogues, then the ledgers and
 logs under their own heading, then the accounts."""
 
@@ -8,7 +8,7 @@ import pytest
 from django.contrib import admin
 from django.urls import reverse
 
-from league.admin_cockpit import CockpitSite
+from league.admin_site import CockpitSite
 
 pytestmark = pytest.mark.django_db
 

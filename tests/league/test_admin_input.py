@@ -10,7 +10,7 @@ import pytest
 from django.contrib import admin
 from django.urls import reverse
 
-from league.admin_scoping import BoundedInlineMixin, BoundedSelectionMixin, CheckedModelForm
+from league.admin.scoping import BoundedInlineMixin, BoundedSelectionMixin, CheckedModelForm
 from league.dungeonbowl.models import Player
 from league.models import Coach, Fixture, Season
 from tests.dungeonbowl.builders import db_league, db_team
@@ -214,7 +214,7 @@ def test_a_post_of_more_fields_than_any_form_has_is_a_400(organiser_client, leag
 def test_a_season_change_page_saves_more_entries_than_an_inline_offers(organiser_client, season):
     """The bound is what the page shows: a season already holding more entries than
     INLINE_MAX still saves (absolute_max grows with the rows it has)."""
-    from league.admin_scoping import INLINE_MAX
+    from league.admin.scoping import INLINE_MAX
 
     entries = [EntryFactory(season=season, coach=CoachFactory(name=f"Coach {i}")) for i in range(INLINE_MAX + 2)]
     page = organiser_client.get(reverse("admin:league_season_change", args=[season.pk])).content.decode()

@@ -18,10 +18,13 @@ from django.test.utils import CaptureQueriesContext
 
 from campaigns.balances import active_lines
 from campaigns.models import CampaignPointLine, FavourLine, MomentUnlock
-from league import import_files, importer, layers, services
+from league import layers
+from league.imports import files as import_files
+from league.imports import writer as importer
+from league.services import results as services
 from league.models import Season
-from league.scheduling import round_robin
-from league.standings import compute_standings
+from league.rules.scheduling import round_robin
+from league.standings.season import compute_standings
 
 pytestmark = pytest.mark.django_db
 

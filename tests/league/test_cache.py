@@ -1,5 +1,5 @@
 """Pages built from a season are cached per version of the season
-(league/versions.py): every write that changes what they show gives the season a
+(league/caching/versions.py): every write that changes what they show gives the season a
 new version in the same transaction, so a page is never stale, and a warm page
 costs a handful of queries whatever the league's size."""
 
@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from league import services, versions
-from league import season_services
+from league.services import results as services
+from league.caching import versions
+from league.services import seasons as season_services
 from league.models import Fixture, Result, Season
 from tests.builders import season_with_results
 from tests.factories import CoachFactory, EntryFactory
@@ -197,7 +198,7 @@ def test_the_warm_pages_version_query_is_prepared_on_postgresql_unless_turned_of
 
 
 class RecordingCache:
-    """Django's cache with a list of the keys stored through league/versions.py."""
+    """Django's cache with a list of the keys stored through league/caching/versions.py."""
 
     def __init__(self, cache) -> None:
         self.cache = cache
@@ -234,7 +235,7 @@ def test_the_cache_key_holds_only_validated_parameters(client, played, monkeypat
     so ``?sort=<random>`` stores nothing new; a known sort and ``round=01`` are keyed
     as what they show. (Another game's column is this league's default order, keyed
     apart: a bounded few.)"""
-    from league import views
+    from league.web import public as views
 
     recording = RecordingCache(versions.cache)
     monkeypatch.setattr(versions, "cache", recording)

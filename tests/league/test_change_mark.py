@@ -1,4 +1,4 @@
-"""The change mark (league/change_mark.py): a process keeps a league's season
+"""The change mark (league/caching/change_mark.py): a process keeps a league's season
 versions until a write anywhere on the server changes the mark, so a warm public
 page runs no query at all, and a page is still never stale.
 
@@ -17,7 +17,10 @@ import pytest
 from django.db import connection, transaction
 from django.urls import reverse
 
-from league import change_mark, season_services, services, versions
+from league.caching import change_mark
+from league.services import seasons as season_services
+from league.services import results as services
+from league.caching import versions
 from league.models import Fixture, League, Result
 from tests.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory, UserFactory
 

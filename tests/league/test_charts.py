@@ -1,4 +1,4 @@
-"""The SVG builders (league/charts.py), tested directly: where the points go, the
+"""The SVG builders (league/web/charts.py), tested directly: where the points go, the
 words that go with each picture, and nothing the Content-Security-Policy blocks."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from league import charts
+from league.web import charts
 from league.templatetags import site_tags
 from tests.builders import season_with_results
 from tests.factories import LeagueFactory, SeasonFactory

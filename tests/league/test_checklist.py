@@ -12,7 +12,8 @@ import pytest
 from django.urls import reverse
 
 from campaigns import setup, titles
-from league import dashboard, selectors
+from league import selectors
+from league.web import dashboard
 from league.dungeonbowl import playoffs, redraft, services as db_services
 from league.dungeonbowl.models import College, Team
 from league.models import Entry, Fixture, Result, Round, Season

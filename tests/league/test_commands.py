@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from campaigns import demo
 from league.models import Coach, Fixture, League, Result
-from league.permissions import ORGANISER_GROUP
-from league.standings import standings_for
+from league.accounts.permissions import ORGANISER_GROUP
+from league.standings.season import standings_for
 
 
 def counts():
@@ -87,7 +87,7 @@ def test_quickstart_accounts_can_log_in(client):
         fixture__in=Fixture.objects.involving(coach),
     )
     assert waiting.confirming_side == waiting.fixture.side_of(coach)
-    # Kept after the log-in's redirect built it (league/kept_pages.py): read what it shows.
+    # Kept after the log-in's redirect built it (league/caching/kept_pages.py): read what it shows.
     page = client.get(reverse("league:my_fixtures")).content.decode()
     assert page.count("Confirm or dispute:") == 1
     line = page[page.index("Confirm or dispute:"):]
@@ -133,8 +133,8 @@ def test_the_benchmark_command_runs_only_under_the_benchmarks_settings():
 @pytest.mark.django_db
 def test_benchmark_import_file_and_its_bulk_floor_hold_the_same_rows():
     from bench.benchmarking import bulk_insert_csv, import_csv
-    from league.import_files import read_rows, rules_for
-    from league.importer import import_rows, system_user
+    from league.imports.files import read_rows, rules_for
+    from league.imports.writer import import_rows, system_user
 
     text = import_csv(4, league="Bench Import")
     assert len(text.splitlines()) == 1 + 12  # GB-4: a double round robin of 4 coaches

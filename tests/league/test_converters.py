@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
 
-from league.converters import MAX_ID, BoundedIdConverter
+from league.web.converters import MAX_ID, BoundedIdConverter
 from tests.factories import CoachFactory, LeagueFactory
 
 pytestmark = pytest.mark.django_db

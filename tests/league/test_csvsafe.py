@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 from django.http import HttpResponse
 
-from league.csvsafe import csv_cell, writer
+from league.text.csvsafe import csv_cell, writer
 
 
 @pytest.mark.parametrize(

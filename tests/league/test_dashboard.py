@@ -18,7 +18,8 @@ from django.test import Client
 
 from campaigns import ledgers, setup
 from campaigns.models import CampaignCoach, CampaignPointLine, MomentUnlock
-from league import dashboard, selectors
+from league import selectors
+from league.web import dashboard
 from league.models import Coach, Entry, Fixture, Result, Round, Season
 from tests.builders import season_with_results
 from tests.campaigns.factories import make_campaign
@@ -307,9 +308,9 @@ def test_confirming_a_moment_shows_at_once(client, organiser, season):
 
 
 def test_the_kept_dashboard_page_lives_no_longer_than_what_it_says(client, organiser, board, season, monkeypatch):
-    """The whole page is kept (league/kept_pages.py) with the body's time limit: a
+    """The whole page is kept (league/caching/kept_pages.py) with the body's time limit: a
     report unconfirmed for days ticks ("reported 4 days ago"), so a minute at most."""
-    from league import kept_pages
+    from league.caching import kept_pages
 
     stored = {}
 

@@ -1,12 +1,12 @@
 """Disputing with the result the coach says is right, and the organiser accepting
-one version (league/disputes.py, GB-8): for every role, what the pages show and
+one version (league/services/disputes.py, GB-8): for every role, what the pages show and
 what the database holds."""
 
 import pytest
 from django.core import mail
 from django.urls import reverse
 
-from league import services
+from league.services import results as services
 from league.models import Result, ResultEvent
 
 pytestmark = pytest.mark.django_db
@@ -117,5 +117,5 @@ def test_settling_what_is_not_disputed_or_a_bad_choice_changes_nothing(client, f
     response = settle(client, organiser, fixture, "bogus")
     assert "Choose which version" in client.get(response.url).content.decode()
     assert Result.objects.get().status == "disputed"
-    # A GET of the action address goes to the fixture page (league/reload.py).
+    # A GET of the action address goes to the fixture page (league/web/reload.py).
     assert client.get(reverse("league:settle_dispute", args=[fixture.pk])).url == fixture.get_absolute_url()

@@ -10,13 +10,13 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
-from league import services
-from league import season_services
+from league.services import results as services
+from league.services import seasons as season_services
 from league.models import Fixture, Result
 from league.rules.base import ABANDONED, AWAY_WIN, DRAW, HOME_WIN, GameRules, PlayedResult, Stat
-from league.scheduling import division_sizes, draw_divisions
-from league.ranking import EntryInfo, compute_table
-from league.standings import standings_for
+from league.rules.scheduling import division_sizes, draw_divisions
+from league.standings.ranking import EntryInfo, compute_table
+from league.standings.season import standings_for
 from tests.factories import CoachFactory, EntryFactory, SeasonFactory
 
 # Division sizes (DB-2) -----------------------------------------------------------

@@ -13,7 +13,7 @@ from django.db import InterfaceError, OperationalError, connection
 from django.test import RequestFactory
 from django.urls import reverse
 
-from league import errors
+from league.web import errors
 from tests.factories import LeagueFactory
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""The kept position history (league/history.py, issue 23.4; GB-10): an approval
+"""The kept position history (league/standings/history.py, issue 23.4; GB-10): an approval
 carries it forward one round, anything else has it built again, and what a page
 shows always equals ranking every round from scratch."""
 
@@ -8,10 +8,12 @@ import pytest
 from django.db.models import Q
 from django.urls import reverse
 
-from league import history, services, versions
+from league.standings import history
+from league.services import results as services
+from league.caching import versions
 from league.models import Entry, Fixture, Result, Season
-from league.ranking import with_history
-from league.standings import compute_standings, history_for, season_inputs, standings_for
+from league.standings.ranking import with_history
+from league.standings.season import compute_standings, history_for, season_inputs, standings_for
 from tests.builders import season_with_results
 from tests.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory
 

@@ -7,7 +7,7 @@ import icalendar
 import pytest
 from django.urls import reverse
 
-from league import feeds
+from league.web import feeds
 from league.models import Fixture
 from tests.dungeonbowl.builders import db_season
 from tests.league.test_pages import small_league  # noqa: F401  (a fixture)

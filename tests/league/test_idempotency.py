@@ -1,4 +1,4 @@
-"""Issue 22.4: each result form's submission is accepted once (league/idempotency.py),
+"""Issue 22.4: each result form's submission is accepted once (league/web/idempotency.py),
 for every role; a report sent after the opponent's own report is an answer to it
 (GB-8: the same result confirms it, a different one disputes it)."""
 
@@ -13,7 +13,9 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from league import disputes, idempotency, services
+from league.services import disputes
+from league.web import idempotency
+from league.services import results as services
 from league.models import IdempotencyKey, Result, ResultEvent
 from tests.factories import UserFactory
 

@@ -3,7 +3,7 @@ raises OverflowError on it)."""
 
 import pytest
 
-from league.idfields import IdChoiceField, IdsChoiceField
+from league.web.idfields import IdChoiceField, IdsChoiceField
 from league.models import Coach
 
 pytestmark = pytest.mark.django_db

@@ -9,10 +9,11 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from league import layers, services
+from league import layers
+from league.services import results as services
 from league.models import Coach, Entry, Fixture, League, Result, ResultEvent, Round, Season
 from league import layers
-from league.standings import standings_for
+from league.standings.season import standings_for
 from tests.factories import CoachFactory, EntryFactory, FixtureFactory, RoundFactory, with_organiser
 
 HEADER = "league,round,home,away,home_vp,away_vp,status"

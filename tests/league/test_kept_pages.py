@@ -1,4 +1,4 @@
-"""Issue 23.2: logged-in pages kept per version (league/kept_pages.py). A kept page
+"""Issue 23.2: logged-in pages kept per version (league/caching/kept_pages.py). A kept page
 costs two queries: the session with its account, and the versions; the viewer's own parts
 (the menu, the CSRF token, the submission keys) are theirs, never the viewer's
 the page was first built for; every write shows at once; a waiting message is
@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from league import kept_pages
+from league.caching import kept_pages
 from league.models import Result
 from tests.factories import CoachFactory, EntryFactory, FixtureFactory, LeagueFactory, SeasonFactory, UserFactory
 
@@ -124,8 +124,8 @@ def test_a_waiting_message_is_shown_not_a_kept_page(client, season, fixture, hom
 
 
 def test_a_result_form_on_a_kept_page_gets_a_fresh_key_per_request(client, season, fixture, home_user):
-    """The fixture page's report form (league/idempotency.py): a key per render."""
-    from league import idempotency
+    """The fixture page's report form (league/web/idempotency.py): a key per render."""
+    from league.web import idempotency
 
     client.force_login(home_user)
     url = reverse("league:fixture_detail", args=[fixture.pk])

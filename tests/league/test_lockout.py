@@ -13,7 +13,7 @@ from axes.models import AccessAttempt
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from league.lockout import client_ip
+from league.accounts.lockout import client_ip
 from tests.factories import CoachFactory, EntryFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from league import charts, versions
+from league.web import charts
+from league.caching import versions
 from league.models import Coach, Entry, Fixture, Result, Round, Season
 from tests.builders import season_with_results
 from tests.factories import LeagueFactory, SeasonFactory, UserFactory

@@ -12,7 +12,7 @@ from django.template.loader import get_template
 
 from campaigns import notices
 from campaigns.rules import LOAN_COST, LOAN_TO_LENDER
-from league import notifications
+from league.outbox import notifications
 
 LEAGUE = Obj(name="Midlands Big League")
 

@@ -10,7 +10,7 @@ from django.core import signing
 from django.urls import reverse
 from django.utils import timezone
 
-from league import joining
+from league.services import joining
 from league.models import Coach, Entry, JoinLink, League, Round, Season
 from league.rules import rules_class
 from tests.factories import EntryFactory, LeagueFactory, SeasonFactory, UserFactory

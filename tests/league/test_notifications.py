@@ -1,6 +1,6 @@
 """Email at each step of the result workflow that waits on someone, to the right
 people only, each alone on their message; the kinds a user turns off on their
-profile are not sent to them (league/notifications.py)."""
+profile are not sent to them (league/outbox/notifications.py)."""
 
 import logging
 
@@ -8,7 +8,8 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from league import notifications, services
+from league.outbox import notifications
+from league.services import results as services
 from league.models import NotificationPreference, Result
 from tests.factories import LeagueFactory, UserFactory
 
@@ -135,7 +136,7 @@ def test_a_mail_server_that_refuses_is_logged_not_raised(
         raise OSError("connection refused")
 
     monkeypatch.setattr(notifications.EmailMultiAlternatives, "send", refuse)
-    with caplog.at_level(logging.ERROR, logger="league.notifications"):
+    with caplog.at_level(logging.ERROR, logger="league.outbox.notifications"):
         response = post(client, home_user, "report_result", fixture, {"home_score": 12, "away_score": 6}, django_capture_on_commit_callbacks)
     assert response.status_code == 302 and Result.objects.exists()
     assert "result_reported not sent" in caplog.text
@@ -164,7 +165,7 @@ def test_an_import_tells_nobody(tmp_path, league, organiser, django_capture_on_c
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         call_command("import_results", str(path), "--by", organiser.username, stdout=StringIO())
     assert Result.objects.get().is_approved
-    queued = [callback for callback in callbacks if callback.__module__ != "league.change_mark"]  # the pages' mark
+    queued = [callback for callback in callbacks if callback.__module__ != "league.caching.change_mark"]  # the pages' mark
     assert mail.outbox == [] and queued == []  # neither mail nor a webhook post is queued
     # Outside the quiet block the next step is told again.
     fixture = Result.objects.get().fixture
@@ -175,7 +176,7 @@ def test_an_import_tells_nobody(tmp_path, league, organiser, django_capture_on_c
 
 
 def test_the_demo_tells_nobody(django_capture_on_commit_callbacks):
-    from league import demo
+    from league.services import demo
 
     with django_capture_on_commit_callbacks(execute=True):
         demo.load_demos()
@@ -204,7 +205,7 @@ def test_mail_links_keep_the_port_of_the_request_that_caused_them(
         services.approve_result(result=Result.objects.get(), by=fixture.round.season.league.organisers.get(), reason="seen")
     assert all(f"https://league.example.org{fixture.get_absolute_url()}" in m.body for m in mail.outbox)
     # Outside any request (a command) the fallback stays localhost.
-    from league.links import site_root
+    from league.outbox.links import site_root
 
     settings.SITE_URL = ""
     assert site_root() == "http://localhost"
@@ -230,7 +231,7 @@ def test_a_newline_in_a_name_does_not_stop_the_mail_that_names_it(
 
 def test_a_newline_in_a_league_name_does_not_stop_an_invitation(organiser, season):
     """Issue 19.6: the invitation's subject names the league; it is cleaned too."""
-    from league import invitations
+    from league.accounts import invitations
 
     league = season.league
     league.name = "Midlands\r\nBig League"

@@ -10,10 +10,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from league import selectors, services
+from league import selectors
+from league.services import results as services
 from league.models import Result
-from league.standings import standings_for
-from league.tables import StandingsTable
+from league.standings.season import standings_for
+from league.web.tables import StandingsTable
 from tests.builders import season_with_results
 from tests.factories import CoachFactory, EntryFactory, FixtureFactory, LeagueFactory, ResultFactory, RoundFactory, SeasonFactory
 

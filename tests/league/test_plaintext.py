@@ -1,4 +1,4 @@
-"""Issue 19.1: every text a user can write is plain text (league/plaintext.py). A
+"""Issue 19.1: every text a user can write is plain text (league/text/plaintext.py). A
 control character (``Hollis\\x0bSprocket``, a ``\\x1b`` in a CP adjustment reason)
 or a text-direction override is refused with a message, at the site's forms, the
 admin and the imports; a line break only where the text has several lines."""
@@ -14,9 +14,10 @@ from django.db import connection
 from django.urls import reverse
 
 from campaigns.models import CampaignPointLine
-from league import plaintext, services
+from league.text import plaintext
+from league.services import results as services
 from league.models import Coach, League, Result, ResultEvent
-from league.plaintext import PlainText, PlainTextField, cleaned, problem
+from league.text.plaintext import PlainText, PlainTextField, cleaned, problem
 from tests.campaigns.factories import make_campaign
 from tests.factories import CoachFactory, EntryFactory
 from tests.reliability.test_import_lines import GB, OK_GB, refused

@@ -12,7 +12,7 @@ from tests.factories import LeagueFactory, SeasonFactory
 pytestmark = pytest.mark.django_db
 
 # A cold league page: settings, standings sums, history (and the version read again
-# before it is kept, league/history.py), publication, the Big League panel.
+# before it is kept, league/standings/history.py), publication, the Big League panel.
 MAX_QUERIES = 19
 
 

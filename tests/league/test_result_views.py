@@ -6,7 +6,7 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from league import services
+from league.services import results as services
 from league.models import Fixture, Result, ResultEvent
 from tests.factories import CoachFactory, EntryFactory, FixtureFactory
 
@@ -124,7 +124,7 @@ def test_unknown_fixture_is_404(client, home_user):
 def test_get_on_a_post_only_url_goes_back_to_the_fixture(client, fixture, home_user, name):
     """After a refused form the address is the action's: opening it again with a
     GET (a reload without the form data) shows the fixture, never a 405, and
-    writes nothing (league/reload.py)."""
+    writes nothing (league/web/reload.py)."""
     client.force_login(home_user)
     response = client.get(reverse(f"league:{name}", args=[fixture.pk]))
     assert response.status_code == 302 and response["Location"] == fixture.get_absolute_url()

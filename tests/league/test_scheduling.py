@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from league.scheduling import round_dates, round_robin
+from league.rules.scheduling import round_dates, round_robin
 
 
 def _check_schedule(rounds, n, cycles):

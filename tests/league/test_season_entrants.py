@@ -1,5 +1,5 @@
 """Issue 21.4: season changes that keep the schedule sound, for every game and
-every path through ``league.invitations.add_coach`` / ``league.season_entrants``.
+every path through ``league.accounts.invitations.add_coach`` / ``league.services.entrants``.
 
 LG-1 Decision: once the fixtures exist a newcomer goes to the next season, or the
 fixtures are generated again with them in while no result is reported; never an
@@ -14,7 +14,9 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.urls import reverse
 
-from league import invitations, season_entrants, season_services
+from league.accounts import invitations
+from league.services import entrants as season_entrants
+from league.services import seasons as season_services
 from league.models import Coach, Entry, Fixture, Result
 from tests.builders import season_with_results
 from tests.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory

@@ -5,10 +5,10 @@ import datetime
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from league import services
-from league import season_services
+from league.services import results as services
+from league.services import seasons as season_services
 from league.models import Fixture, Result, ResultEvent, Round
-from league.scheduling import round_robin
+from league.rules.scheduling import round_robin
 from tests.factories import EntryFactory
 
 

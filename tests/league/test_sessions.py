@@ -30,7 +30,7 @@ def test_one_query_reads_the_session_its_account_and_coach(client, password):
     coach = CoachFactory(name="Velocity")
     client.post(reverse("login"), {"username": coach.user.username, "password": password})
     assert Session.objects.get().user_id == coach.user.pk  # the row names its account
-    client.get(reverse("league:my_fixtures"))  # kept now (league/kept_pages.py)
+    client.get(reverse("league:my_fixtures"))  # kept now (league/caching/kept_pages.py)
     status, queries, page = _profile(client)
     assert (status, queries) == (200, 2)  # the session with account and coach; the versions
     assert 'title="Your profile">Velocity</a>' in page

@@ -1,5 +1,5 @@
 """Issue 21.1: signing up, verifying the address, the rate limits, OPEN_SIGNUP and
-the right to create leagues (league.permissions.may_create_league)."""
+the right to create leagues (league.accounts.permissions.may_create_league)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from django.contrib.auth.models import Permission
 from django.core import mail
 from django.urls import reverse
 
-from league.account_forms import SIGNUPS_PER_ADDRESS
+from league.accounts.forms import SIGNUPS_PER_ADDRESS
 from league.models import League
-from league.permissions import may_create_league
+from league.accounts.permissions import may_create_league
 from tests.factories import PASSWORD, UserFactory
 
 User = get_user_model()
@@ -128,7 +128,7 @@ def test_next_elsewhere_is_ignored(client):
 
 
 def test_open_signup_off_still_lets_a_join_link_sign_up(client, settings, season, organiser):
-    from league import joining
+    from league.services import joining
 
     settings.OPEN_SIGNUP = False
     link = joining.create_link(season=season, by=organiser, max_uses=None, closes_on=None)
@@ -143,7 +143,7 @@ def test_open_signup_off_still_lets_a_join_link_sign_up(client, settings, season
 
 
 def test_new_leagues_are_rate_limited_per_account(client):
-    from league.account_forms import LEAGUES_PER_ACCOUNT
+    from league.accounts.forms import LEAGUES_PER_ACCOUNT
 
     client.force_login(UserFactory(username="busy"))
     data = {"game": "dreadball", "name": "L", "season_name": "S", "start_date": "2030-01-01", "cadence_days": "7",

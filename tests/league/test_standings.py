@@ -2,7 +2,7 @@
 
 from league.guildball.models import GuildBallSettings
 from league.guildball.rules import GuildBallRules
-from league.ranking import EntryInfo, PlayedResult, compute_table, lp_before_round, standings_by_round, with_history
+from league.standings.ranking import EntryInfo, PlayedResult, compute_table, lp_before_round, standings_by_round, with_history
 
 RULES = GuildBallRules(GuildBallSettings(vp_target=12))
 

@@ -1,5 +1,5 @@
-"""The standings summed in the database (league/sums.py) equal the pure path
-(league/standings.py ``with_history`` over the approved results) on random
+"""The standings summed in the database (league/standings/sums.py) equal the pure path
+(league/standings/season.py ``with_history`` over the approved results) on random
 seasons of both games with terms, and ``standings_for`` uses them."""
 
 from __future__ import annotations
@@ -11,15 +11,16 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from league import history, season_services
+from league.standings import history
+from league.services import seasons as season_services
 from league.dreadball.models import DreadBallResult
 from league.models import Fixture, Result, Season
 from league.rules.base import PlayedResult
 from league.dreadball.rules import DreadBallRules
 from league.guildball.rules import GuildBallRules
 from league.rules.terms import ENGINE_TERMS, Summed
-from league.ranking import with_history
-from league.standings import compute_standings, history_for, season_inputs, standings_for
+from league.standings.ranking import with_history
+from league.standings.season import compute_standings, history_for, season_inputs, standings_for
 from tests.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db
@@ -79,7 +80,7 @@ def test_sql_standings_equal_the_pure_path(game, seed):
 
     assert _shown(compute_standings(season)) == _shown(pure)
     assert history_for(season) == {row.entry_id: row.history for row in pure}
-    # The table from the history kept for this version (league/history.py) is the same.
+    # The table from the history kept for this version (league/standings/history.py) is the same.
     assert history.current(season) is not None and _shown(standings_for(season)) == _shown(pure)
 
 
@@ -114,7 +115,7 @@ def _summed(results: list[PlayedResult], flags: tuple[str, ...], numbers: tuple[
 @pytest.mark.parametrize("rules", [GuildBallRules(), DreadBallRules()], ids=["guildball", "dreadball"])
 @pytest.mark.parametrize("seed", range(5))
 def test_a_term_on_summed_results_is_its_total_over_them(rules, seed):
-    """What the database sums (league/sums.py) is read by the same ``value`` as one
+    """What the database sums (league/standings/sums.py) is read by the same ``value`` as one
     result: on results that agree on outcome and flags, a term's value on their sum
     is the sum of its values (GB-7, GB-9, DR-4)."""
     rng = random.Random(seed)

@@ -10,8 +10,8 @@ from django_tables2 import RequestConfig
 
 from campaigns.selectors import campaign_of, campaign_rows
 from campaigns.tables import CampaignTable
-from league.standings import standings_for
-from league.tables import BaseTable, StandingsTable
+from league.standings.season import standings_for
+from league.web.tables import BaseTable, StandingsTable
 from tests.builders import season_with_results
 from tests.campaigns.factories import make_campaign
 

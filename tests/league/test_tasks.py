@@ -1,4 +1,4 @@
-"""The task queue (league/tasks.py) with its production backend, the database:
+"""The task queue (league/outbox/tasks.py) with its production backend, the database:
 mail and webhook posts are queued only when the write commits, a failed send is
 retried after a pause and each attempt recorded, and a worker killed mid-task
 then restarted sends each message once. (Every other test runs tasks at once:
@@ -25,7 +25,9 @@ from django_tasks import TaskResultStatus
 from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 
-from league import notifications, services, tasks
+from league.outbox import notifications
+from league.services import results as services
+from league.outbox import tasks
 from league.management.commands.run_tasks import requeue_stale
 from league.models import Result
 from tests.concurrency import POSTGRES_ONLY

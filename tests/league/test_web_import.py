@@ -1,4 +1,4 @@
-"""Issue 21.5: import on the web (/leagues/<slug>/import/, league.import_views): upload
+"""Issue 21.5: import on the web (/leagues/<slug>/import/, league.imports.views): upload
 the same CSV as ``manage.py import_results``, preview (counts and the first lines,
 or the first bad line), confirm; the confirmed import writes what the preview
 showed, or nothing. Driven through the test client as the organiser would."""
@@ -13,7 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from campaigns.models import CampaignPointLine
-from league import web_import
+from league.imports import preview as web_import
 from league.models import Coach, Entry, Fixture, Result, ResultEvent, Round, Season
 from tests.factories import EntryFactory, LeagueFactory, UserFactory
 
@@ -218,7 +218,7 @@ def test_the_organiser_sees_the_form(organiser_client, league):
 def test_preview_costs_a_fixed_number_of_queries(organiser_client, league, django_assert_max_num_queries):
     """The preview is the bulk import rolled back: its queries do not grow with
     the lines (4 coaches, 6 lines; 12 coaches, 66 lines)."""
-    from league.scheduling import round_robin
+    from league.rules.scheduling import round_robin
 
     def text(coaches: int) -> str:
         names = [f"Coach {i}" for i in range(coaches)]

@@ -20,7 +20,9 @@ from django_tasks import TaskResultStatus
 from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 
-from league import services, tasks, webhooks
+from league.services import results as services
+from league.outbox import tasks
+from league.outbox import webhooks
 from league.models import Result
 from tests.factories import EntryFactory, FixtureFactory, LeagueFactory
 
@@ -125,21 +127,21 @@ def test_a_receiver_that_fails_once_is_retried(
     client, league, fixture, home_user, away_user, organiser, django_capture_on_commit_callbacks, caplog
 ):
     confirmed(fixture, home_user, away_user)
-    with Receiver(script=(503, 204)) as receiver, caplog.at_level(logging.ERROR, logger="league.webhooks"):
+    with Receiver(script=(503, 204)) as receiver, caplog.at_level(logging.ERROR, logger="league.outbox.webhooks"):
         use_webhook(league, receiver.url)
         response = approve(client, organiser, fixture, django_capture_on_commit_callbacks)
     assert response.status_code == 302
     assert len(receiver.bodies) == 2 and receiver.bodies[0] == receiver.bodies[1]
     # The first attempt's failure is recorded on its task row (django_tasks logs it);
-    # league.webhooks reports nothing, as the post was delivered.
-    assert not [record for record in caplog.records if record.name == "league.webhooks"]
+    # league.outbox.webhooks reports nothing, as the post was delivered.
+    assert not [record for record in caplog.records if record.name == "league.outbox.webhooks"]
 
 
 def test_a_receiver_that_always_fails_is_logged_and_the_request_still_succeeds(
     client, league, fixture, home_user, away_user, organiser, django_capture_on_commit_callbacks, caplog
 ):
     confirmed(fixture, home_user, away_user)
-    with Receiver(script=(500,)) as receiver, caplog.at_level(logging.ERROR, logger="league.webhooks"):
+    with Receiver(script=(500,)) as receiver, caplog.at_level(logging.ERROR, logger="league.outbox.webhooks"):
         use_webhook(league, receiver.url)
         response = approve(client, organiser, fixture, django_capture_on_commit_callbacks)
     assert response.status_code == 302 and Result.objects.get().is_approved
@@ -169,7 +171,7 @@ def test_a_slow_receiver_does_not_hold_up_the_request(
 def test_a_refused_address_is_not_retried_and_nothing_is_posted_without_a_webhook(
     client, league, fixture, home_user, away_user, organiser, django_capture_on_commit_callbacks, caplog
 ):
-    with Receiver(script=(404,)) as receiver, caplog.at_level(logging.ERROR, logger="league.webhooks"):
+    with Receiver(script=(404,)) as receiver, caplog.at_level(logging.ERROR, logger="league.outbox.webhooks"):
         assert webhooks.post.enqueue(url=receiver.url, body="{}", headers={}).status == TaskResultStatus.FAILED
     assert len(receiver.bodies) == 1 and "HTTP 404" in caplog.text
     confirmed(fixture, home_user, away_user)
@@ -179,7 +181,7 @@ def test_a_refused_address_is_not_retried_and_nothing_is_posted_without_a_webhoo
 
 
 def test_an_unreachable_receiver_is_retried_then_logged(caplog):
-    with caplog.at_level(logging.ERROR, logger="league.webhooks"):
+    with caplog.at_level(logging.ERROR, logger="league.outbox.webhooks"):
         # Port 9 on localhost: nothing listens, the connection is refused at once.
         result = webhooks.post.enqueue(url="http://127.0.0.1:9/api/webhooks/1/x", body="{}", headers={})
     assert result.status == TaskResultStatus.FAILED and "retried" in result.errors[0].traceback
@@ -252,7 +254,7 @@ def test_a_signed_webhook_carries_the_hmac_of_its_body(
 
 def test_a_redirect_is_refused_not_followed(caplog):
     with Receiver() as target, Receiver(script=(302,), location=target.url) as receiver:
-        with caplog.at_level(logging.ERROR, logger="league.webhooks"):
+        with caplog.at_level(logging.ERROR, logger="league.outbox.webhooks"):
             result = webhooks.post.enqueue(url=receiver.url, body="{}", headers={})
     assert len(receiver.bodies) == 1 and target.bodies == []  # neither followed nor retried
     assert result.status == TaskResultStatus.FAILED and "HTTP 302" in caplog.text

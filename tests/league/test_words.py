@@ -1,7 +1,7 @@
-"""league/words.py: counts, possessives and gold written one way everywhere (issue 18.16)."""
+"""league/text/words.py: counts, possessives and gold written one way everywhere (issue 18.16)."""
 
 from league.templatetags.site_tags import gp, pluralise
-from league.words import plural, possessive
+from league.text.words import plural, possessive
 
 
 def test_words():

@@ -38,6 +38,6 @@ def test_an_action_on_an_id_beyond_64_bits_is_refused(client, changelist, action
 @pytest.mark.parametrize("value,ok", [("1", True), ("9223372036854775807", True), ("9223372036854775808", False),
                                       ("0", False), ("-1", False), ("1e3", False), ("９", False), (BIG, False)])
 def test_is_id(value, ok):
-    from league.admin_scoping import is_id
+    from league.admin.scoping import is_id
 
     assert is_id(value) is ok

@@ -14,8 +14,9 @@ from django.urls import reverse
 
 from campaigns import ledgers, moments, rules
 from campaigns.models import CampaignPointLine, FavourLine, LineKind, MomentUnlock
-from league import datebounds, services
-from league import season_services
+from league import datebounds
+from league.services import results as services
+from league.services import seasons as season_services
 from league.models import Fixture, Result, Round, Season
 from tests.campaigns.factories import make_campaign
 from tests.factories import CoachFactory, EntryFactory, FixtureFactory, RoundFactory, SeasonFactory

@@ -10,7 +10,7 @@ import io
 import pytest
 from django.urls import reverse
 
-from league import feeds
+from league.web import feeds
 from tests.dungeonbowl.builders import db_season
 from tests.factories import CoachFactory, EntryFactory, LeagueFactory, ResultFactory, RoundFactory, FixtureFactory
 

@@ -14,7 +14,7 @@ from django.core.management import CommandError, call_command
 from django.db.models import Q
 
 from campaigns.models import CampaignPointLine
-from league import versions
+from league.caching import versions
 from league.models import Coach, Fixture, League, Result, Season
 from tests.factories import LeagueFactory, with_organiser
 

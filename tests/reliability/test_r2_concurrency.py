@@ -29,7 +29,7 @@ from django.db.models import Sum
 
 from campaigns import balances, dealing, ledgers
 from campaigns.models import CampaignCoach, FavourLine, LineKind, Sponsorship, SponsorshipPurchase
-from league import services
+from league.services import results as services
 from league.dungeonbowl import spending
 from league.dungeonbowl.models import Team, TreasuryLine
 from league.models import Result, ResultEvent

@@ -48,12 +48,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from bench import benchmarking as bench
-from league import services, versions
-from league.import_files import read_rows, rules_for
-from league.importer import import_rows, system_user
+from league.services import results as services
+from league.caching import versions
+from league.imports.files import read_rows, rules_for
+from league.imports.writer import import_rows, system_user
 from league.models import Fixture, League, Result, Season
-from league.permissions import make_organiser
-from league.standings import compute_standings
+from league.accounts.permissions import make_organiser
+from league.standings.season import compute_standings
 
 
 GOALS = {
@@ -225,7 +226,7 @@ class Command(BaseCommand):
         """The league page as the first visitor after an approval gets it (issue
         23.4): one reported result of the last round approved through the service,
         which gives the season a new version and carries the kept history forward
-        (league/history.py), then the page built again for that version, against
+        (league/standings/history.py), then the page built again for that version, against
         one GROUP BY over the season's results, run by run."""
         client = Client()
         url = reverse("league:league_detail", args=[league.slug])

@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.urls import reverse
 
-from league import demo
+from league.services import demo
 
 ADDRESS = "127.0.0.1:8000"
 
@@ -48,7 +48,7 @@ class Command(BaseCommand):
 
         if not options["no_serve"]:
             self.stdout.write("")
-            # Mail and webhooks are tasks (league/tasks.py): the demo works them beside
+            # Mail and webhooks are tasks (league/outbox/tasks.py): the demo works them beside
             # the server, as a site runs run_tasks beside gunicorn (mail goes to the console).
             self.stdout.write("Task worker: python manage.py run_tasks, started beside the server.")
             worker = subprocess.Popen([sys.executable, str(settings.BASE_DIR / "manage.py"), "run_tasks"])

@@ -1,4 +1,4 @@
-"""Work the task queue (league/tasks.py) beside gunicorn: django-tasks'
+"""Work the task queue (league/outbox/tasks.py) beside gunicorn: django-tasks'
 ``db_worker``, after putting back in the queue what a killed worker left running.
 
 A worker killed mid-task (SIGKILL, a lost machine) leaves its task's row marked
@@ -8,7 +8,7 @@ attempt takes) is made ready again, so nothing queued is lost. Each message is i
 own task and a finished task is never run again, so each message goes once (but
 for one killed between the mail server's acceptance and the row's update). It also
 purges the result forms' used submission keys that can no longer be sent
-(league/idempotency.py).
+(league/web/idempotency.py).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from django.utils import timezone
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from league import idempotency
+from league.web import idempotency
 
 
 def requeue_stale(older_than: float) -> int:

@@ -1,0 +1,221 @@
+"""Coaches without a superuser: the organiser adds a coach with an email address,
+the coach gets a link, sets a password (or, logged in, links their account) and
+is that coach from then on.
+
+The link carries a signed token (``django.core.signing``, its own salt), valid for
+``MAX_AGE``. Like Django's password-reset tokens it signs a digest of the coach's
+state: the address, the linked account and the invitation's random nonce
+(``Coach.invitation_nonce``, issue 19.4), so it stops working once used (the coach
+then has an account), when the organiser changes the address, and when a new
+invitation is sent (a new nonce). The nonce is what no outsider can know: without
+it, the coach's id (public) and an empty address were all a forger signing with a
+known key needed.
+"""
+
+from __future__ import annotations
+
+import datetime
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.core import signing
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.crypto import constant_time_compare, salted_hmac
+
+from league.accounts import email_change
+from league.outbox import notifications
+from league.text import plaintext
+from league.services import entrants as season_entrants
+from league.outbox.links import site_root
+from league.models import Coach, Entry, League, Season
+
+SALT = "league.accounts.invitations"
+MAX_AGE = datetime.timedelta(days=7)
+MAX_NAME = Coach._meta.get_field("name").max_length
+MAX_TEAM = Entry._meta.get_field("team").max_length
+
+
+def _state(coach: Coach) -> str:
+    """What a token is bound to: the coach, its address, its account (none yet)
+    and the open invitation's nonce."""
+    value = f"{coach.pk}:{coach.email.strip().lower()}:{coach.user_id or 0}:{coach.invitation_nonce}"
+    return salted_hmac(SALT, value, algorithm="sha256").hexdigest()[:32]
+
+
+def make_token(coach: Coach) -> str:
+    """The token for ``coach``'s open invitation (``send_invitation`` opens one)."""
+    if not coach.invitation_nonce:
+        raise ValueError("No invitation is open for this coach: send_invitation makes the token.")
+    return signing.dumps({"c": coach.pk, "s": _state(coach)}, salt=SALT, compress=True)
+
+
+def coach_for_token(token: str) -> Coach:
+    """The coach a token invites; ValidationError with a reason a person understands
+    when it is expired, already used, replaced or not a token at all."""
+    try:
+        data = signing.loads(token, salt=SALT, max_age=MAX_AGE)
+    except signing.SignatureExpired:
+        raise ValidationError("This invitation has expired. Ask your league's organiser to send a new one.") from None
+    except signing.BadSignature:
+        raise ValidationError("This invitation link is not valid: check that you copied all of it.") from None
+    coach = Coach.objects.filter(pk=data.get("c")).first() if isinstance(data, dict) else None
+    if coach is None:
+        raise ValidationError("This invitation is for a coach who no longer exists.")
+    if coach.user_id is not None:
+        raise ValidationError("This invitation has already been used: log in with the account it created.")
+    if not coach.invitation_nonce or not constant_time_compare(str(data.get("s", "")), _state(coach)):
+        raise ValidationError("This invitation has been replaced by a newer one. Use the latest email.")
+    return coach
+
+
+def send_invitation(*, coach: Coach, league: League, request: HttpRequest | None) -> None:
+    """Email ``coach`` a link to claim their place. Refused for a coach with an
+    account already or without an address."""
+    if coach.user_id is not None:
+        raise ValidationError(f"{coach} already has an account.")
+    if not coach.email:
+        raise ValidationError(f"{coach} has no email address to invite.")
+    # A new nonce retires every link sent before. An UPDATE of the one column: the
+    # pages show nothing of it, so no season's cached pages change (league/caching/versions.py).
+    coach.invitation_nonce = secrets.token_hex(16)
+    Coach.objects.filter(pk=coach.pk).update(invitation_nonce=coach.invitation_nonce)
+    link = site_root(request) + reverse("accept_invitation", args=[make_token(coach)])
+    context = {"coach": coach, "league": league, "link": link, "days": MAX_AGE.days}
+    notifications.queue_account_mail(
+        kind="invitation", to=coach.email, subject=render_to_string("registration/invitation_subject.txt", context),
+        text=render_to_string("registration/invitation_email.txt", context),
+    )
+
+
+@transaction.atomic
+def add_coach(
+    *, league: League, season: Season | None, by, name: str, email: str, team: str = "", when_fixtures_exist: str = "",
+) -> Coach:
+    """A new coach with an address, entered in ``season`` (the league's current one)
+    when given. The caller sends the invitation after this commits.
+
+    Once ``season``'s fixtures exist, ``when_fixtures_exist`` says what to do
+    (``season_entrants.NEXT_SEASON`` or ``REGENERATE``); without it the addition
+    is refused with the question, and nothing is written (LG-1,
+    league/services/entrants.py ``place``, the one rule for every path)."""
+    if not league.is_organised_by(by):
+        raise ValidationError("Only the league's organiser can add coaches.")
+    name, email, team = name.strip()[:MAX_NAME], email.strip(), team.strip()[:MAX_TEAM]
+    if not name:
+        raise ValidationError("Give the coach a name.")
+    # Names are unique per creator (league/models.py): among this organiser's coaches
+    # and this league's, where a second one would be confusing; a name that differs
+    # only by case, width or an invisible character is the same (issue 19.11).
+    scope = Coach.objects.filter(Q(created_by=by) | Q(entries__season__league=league)).values_list("name", flat=True)
+    if plaintext.same_name(name, scope.distinct().iterator()) is not None:
+        raise ValidationError(f"There is already a coach called {name}; choose a name people can tell apart.")
+    try:
+        with transaction.atomic():
+            coach = Coach.objects.create(name=name, email=email, created_by=by)
+    except IntegrityError:  # two organisers at once
+        raise ValidationError(f"There is already a coach called {name}.") from None
+    if season is not None:
+        if season.league_id != league.pk:
+            raise ValidationError("That season belongs to another league.")
+        enter_coach(season=season, coach=coach, team=team, when_fixtures_exist=when_fixtures_exist, by=by)
+    return coach
+
+
+def enter_coach(*, season: Season, coach: Coach, team: str = "", when_fixtures_exist: str = "", by=None) -> Entry:
+    """``coach`` enters ``season``: every path that adds a coach (the Coaches page,
+    a pasted list, a join link, issue 21.2) ends here, and so in the one rule for a
+    season whose fixtures exist (LG-1, ``season_entrants.place``: without a choice
+    it is refused with the question). ``by`` None: the coach joins by a link."""
+    return season_entrants.place(season=season, coach=coach, team=team.strip()[:MAX_TEAM],
+                                 when_fixtures_exist=when_fixtures_exist, by=by)
+
+
+@transaction.atomic
+def accept_invitation(*, token: str, user=None, username: str = "", password: str = ""):
+    """Link the invited coach to ``user`` (logged in) or to a new account
+    ``username``/``password``; the token is spent either way. Returns the user."""
+    coach = coach_for_token(token)
+    coach = Coach.objects.select_for_update().get(pk=coach.pk)
+    coach_for_token(token)  # again under the lock: two tabs cannot both use it
+    User = get_user_model()
+    if user is not None:
+        if Coach.objects.filter(user=user).exists():
+            raise ValidationError("Your account is already linked to a coach; log out to accept this invitation.")
+    else:
+        # NFKC (a full-width "Ａda" is "Ada"), Django's characters for a username (no
+        # zero-width ones), then unique whatever the case (issue 19.11).
+        username = User.normalize_username(username.strip())
+        if not username:
+            raise ValidationError("Choose a username.")
+        User.username_validator(username)
+        if User.objects.filter(username__iexact=username).exists():
+            raise ValidationError("That username is taken; choose another.")
+        if email_change.address_taken(coach.email, user=User()):
+            raise ValidationError(
+                "An account already uses this email address: log in with it, then open this link again to link it."
+            )
+        user = User(username=username, email=coach.email)
+        validate_password(password, user)
+        user.set_password(password)
+        user.save()
+    coach.user = user
+    coach.invitation_nonce = ""  # spent
+    coach.save(update_fields=["user", "invitation_nonce"])
+    if not user.email and coach.email and not email_change.address_taken(coach.email, user=user):
+        user.email = coach.email
+        user.save(update_fields=["email"])
+    return user
+
+
+def mask_email(address: str) -> str:
+    """An address as the organiser's list shows it: enough to tell it was entered,
+    not enough to read someone else's email off the page."""
+    local, _, domain = address.partition("@")
+    if not domain:
+        return ""
+    return f"{local[:1]}…@{domain}"
+
+
+@transaction.atomic
+def update_profile(*, user, name: str | None, email: str, password: str = "") -> str | None:
+    """A coach changes what the tables call them; anyone changes their address
+    (issue 19.11): that takes the account's password, no other account may use the
+    address, and a new address is only proposed: returns it, for the caller to send
+    its confirmation link (league/accounts/email_change.py) after this commits. Removing the
+    address takes the password and nothing more. Names stay unique, whatever the
+    case, width or invisible characters (league/text/plaintext.py ``name_key``). Returns None when the address is unchanged."""
+    email = email.strip()
+    coach = Coach.objects.select_for_update().filter(user=user).first()
+    if coach is not None and name is not None:
+        name = name.strip()[:MAX_NAME]
+        if not name:
+            raise ValidationError("Your display name cannot be empty.")
+        others = Coach.objects.exclude(pk=coach.pk).values_list("name", flat=True)
+        if plaintext.same_name(name, others.iterator()) is not None:  # however it is written (issue 19.11)
+            raise ValidationError(f"Another coach is called {name}; choose a name people can tell apart.")
+        coach.name = name
+        coach.save(update_fields=["name"])
+    current = user.email or (coach.email if coach is not None else "")
+    if email.lower() == current.strip().lower():
+        if email and not user.email and not email_change.address_taken(email, user=user):
+            user.email = email  # the address the organiser invited them at
+            user.save(update_fields=["email"])
+        return None
+    if not user.check_password(password):
+        raise ValidationError("Enter your password to change your email address.")
+    if email_change.address_taken(email, user=user):
+        raise ValidationError("Another account uses this address; choose another.")
+    if email:
+        return email
+    user.email = ""
+    user.save(update_fields=["email"])
+    if coach is not None:
+        coach.email = ""
+        coach.save(update_fields=["email"])
+    return None

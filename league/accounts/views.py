@@ -1,0 +1,210 @@
+"""Accounts without a superuser: the organiser adds and invites coaches, a coach
+accepts an invitation and edits their profile. Password reset is Django's own
+views (league/urls.py) with the site's templates.
+
+A refused form re-renders on its own address with status 400: every form here
+posts to the page that shows it, so a reload re-sends or re-shows that page and
+never meets a 405; a GET of a POST-only address goes back to its page.
+"""
+
+from __future__ import annotations
+
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+
+from league import selectors
+from league.accounts import email_change
+from league.accounts import invitations
+from league.outbox import notifications
+from league.services import entrants as season_entrants
+from league.accounts.forms import (
+    CONFIRMATIONS_PER_ADDRESS, AcceptInvitationForm, AddCoachForm, NotificationsForm, ProfileForm, within_limit,
+)
+from league.models import Coach, Entry
+from league.accounts.permissions import coach_for, get_league_for_organiser
+
+
+
+def _refuse(form, error: ValidationError) -> None:
+    for message in error.messages:
+        form.add_error(None, message)
+
+
+@login_required
+def organiser_coaches(request: HttpRequest, slug: str) -> HttpResponse:
+    """The organiser's coaches page: who is in the current season, who has an
+    account, an invitation for those who have not, and a form to add a coach."""
+    league = get_league_for_organiser(request, slug)
+    season = selectors.season_for(league)
+    fixtures_exist = season is not None and season_entrants.has_fixtures(season)
+    form = AddCoachForm(request.POST or None, fixtures_exist=fixtures_exist)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                coach = invitations.add_coach(
+                    league=league, season=season if data["enter"] else None, by=request.user,
+                    name=data["name"], email=data["email"], team=data["team"],
+                    when_fixtures_exist=data.get("when_fixtures_exist", ""),
+                )
+            except ValidationError as error:
+                _refuse(form, error)
+            else:
+                _invite(request, coach, league, f"{coach} added; an invitation is on its way to them.")
+                return redirect("league:organiser_coaches", slug=league.slug)
+        status = 400
+    entries = (
+        list(Entry.objects.filter(season=season).select_related("coach").order_by("coach__name")) if season else []
+    )
+    for entry in entries:
+        entry.masked_email = invitations.mask_email(entry.coach.email)
+    return render(
+        request, "league/organiser_coaches.html",
+        {"league": league, "season": season, "entries": entries, "form": form}, status=status,
+    )
+
+
+@login_required
+def invite_coach(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse:
+    """(Re)send a coach of the league an invitation. A GET goes back to the page."""
+    league = get_league_for_organiser(request, slug)
+    back = redirect("league:organiser_coaches", slug=league.slug)
+    if request.method != "POST":
+        return back
+    coach = get_object_or_404(Coach.objects.filter(entries__season__league=league).distinct(), pk=coach_id)
+    _invite(request, coach, league, f"Invitation sent to {coach}.")
+    return back
+
+
+def _invite(request: HttpRequest, coach: Coach, league, success: str) -> None:
+    """Queue the invitation and say how it went. The mail goes out as a task
+    (league/outbox/notifications.py): a mail server that refuses is retried there, never an
+    error in this request (the coach is saved either way)."""
+    try:
+        invitations.send_invitation(coach=coach, league=league, request=request)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, success)
+
+
+def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
+    """The link in the invitation: set a password (or link the account you are
+    logged in with) and become that coach."""
+    try:
+        coach = invitations.coach_for_token(token)
+    except ValidationError as error:
+        return render(request, "registration/invitation_invalid.html", {"reason": " ".join(error.messages)}, status=400)
+    signed_in = request.user.is_authenticated
+    form = None if signed_in else AcceptInvitationForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form is None or form.is_valid():
+            try:
+                with transaction.atomic():
+                    if signed_in:
+                        user = invitations.accept_invitation(token=token, user=request.user)
+                    else:
+                        user = invitations.accept_invitation(
+                            token=token, username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
+                        )
+            except ValidationError as error:
+                if form is None:
+                    messages.error(request, " ".join(error.messages))
+                else:
+                    _refuse(form, error)
+            else:
+                if not signed_in:
+                    login(request, user, backend="league.backends.CoachBackend")
+                messages.success(request, f"Welcome, {coach}: your account is linked to your place in the league.")
+                return redirect("league:my_fixtures")
+        status = 400
+    return render(
+        request, "registration/accept_invitation.html",
+        {"coach": coach, "form": form, "signed_in": signed_in}, status=status,
+    )
+
+
+def _confirm_address(request: HttpRequest, email: str) -> None:
+    """Send the link that makes ``email`` the account's address (issue 19.11), at
+    most CONFIRMATIONS_PER_ADDRESS an hour to one address."""
+    if not within_limit("confirm-address", email.casefold(), CONFIRMATIONS_PER_ADDRESS):
+        messages.error(request, f"Several links went to {email} within the hour; try again later.")
+        return
+    email_change.send_confirmation(user=request.user, email=email, request=request)  # queued, as every mail
+    messages.success(request, f"Profile saved. A link is on its way to {email}: your address changes when you open it.")
+
+
+def confirm_email(request: HttpRequest, token: str) -> HttpResponse:
+    """The link sent to a new address: a page that asks, and a POST that makes it
+    the account's address (a GET writes nothing)."""
+    try:
+        account, email = email_change.read_token(token)
+    except ValidationError as error:
+        return render(request, "registration/email_change_confirm.html", {"reason": " ".join(error.messages)}, status=400)
+    if request.method == "POST":
+        try:
+            email_change.confirm(token=token)
+        except ValidationError as error:
+            return render(
+                request, "registration/email_change_confirm.html", {"reason": " ".join(error.messages)}, status=400
+            )
+        messages.success(request, f"Your email address is now {email}.")
+        return redirect(reverse("profile") if request.user.is_authenticated else reverse("login"))
+    return render(request, "registration/email_change_confirm.html", {"account": account, "email": email})
+
+
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    """A coach's display name and email address; anyone's own email address and
+    which notifications they get by email (two forms, each posting here with its
+    own button)."""
+    coach = coach_for(request.user)
+    kinds = notifications.kinds()
+    initial = {"email": request.user.email or (coach.email if coach else "")}
+    if coach is not None:
+        initial["name"] = coach.name
+    off = notifications.turned_off(request.user)
+    posted = request.POST or None  # a POST without data is refused (400), never an empty save
+    which = request.POST.get("form") if posted else None
+    form = ProfileForm(posted if which != "notifications" else None, initial=initial, has_coach=coach is not None)
+    prefs = NotificationsForm(
+        posted if which == "notifications" else None, kinds=kinds,
+        initial={"on": [kind.key for kind in kinds if kind.key not in off]},
+    )
+    status = 200
+    if request.method == "POST" and posted is None:
+        status = 400
+    elif which == "notifications":
+        if prefs.is_valid():
+            notifications.set_preferences(user=request.user, on=prefs.cleaned_data["on"])
+            messages.success(request, "Notification settings saved.")
+            return redirect(reverse("profile"))
+        status = 400
+    elif posted is not None:
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                proposed = invitations.update_profile(
+                    user=request.user, name=data.get("name"), email=data["email"], password=data["password"]
+                )
+            except ValidationError as error:
+                _refuse(form, error)
+            else:
+                if proposed:
+                    _confirm_address(request, proposed)
+                else:
+                    messages.success(request, "Profile saved.")
+                return redirect(reverse("profile"))
+        status = 400
+    return render(
+        request, "registration/profile.html", {"form": form, "prefs": prefs, "coach": coach}, status=status
+    )

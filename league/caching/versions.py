@@ -1,0 +1,399 @@
+"""A season's version: what keys every cached page and feed built from it.
+
+Standings, their history and the pages built from them are computed once per
+change, not per request. Each season carries a ``version`` (a random UUID). Every
+write that can change what a season's pages show sets a new one in the same
+transaction (an UPDATE of the season row), so:
+
+- until the write commits, other requests read the old version and the old data,
+  and cache them together;
+- once it commits, the new version has no cache entry yet and the next request
+  computes from committed data. A request that read the version before a commit
+  and the data after it stores newer data under the old key, which nobody asks
+  for again: a page is never staler than the version it was asked for.
+
+The version is a UUID, not a counter, so a restored backup or a reused primary key
+can never meet an old cache entry.
+
+Writes are tracked in one place: ``track(model, seasons)`` connects ``post_save``
+and ``post_delete`` of ``model`` to a bump of the seasons ``seasons(instance)``
+selects (a ``Q`` on Season, one UPDATE query). The engine tracks its own models in
+``LeagueConfig.ready()``; games and layers track theirs in their own ``ready()``.
+Bulk writes (``bulk_create``, ``update``) send no signals: the services that use
+them call ``bump`` themselves.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import functools
+import hashlib
+import operator
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from django.apps import apps
+from django.conf import settings
+from django.core.cache import cache
+from django.db.models import Q
+from django.db.models.signals import m2m_changed, post_delete, post_save
+from django.http import HttpResponse, HttpResponseNotModified, QueryDict
+from django.utils.cache import patch_vary_headers
+
+from league.caching import change_mark
+from league.caching.prepared import Statement
+
+_TRACKED: dict[type, Callable[[Any], Q]] = {}
+
+
+def _season_model():
+    # By its app label: this module sits below the models (league.models ->
+    # league.rules -> here), so it names the model instead of importing it.
+    return apps.get_model("league", "Season")
+
+
+_deferred: contextvars.ContextVar[list[Q] | None] = contextvars.ContextVar("versions_deferred", default=None)
+
+
+def bump(seasons: Q) -> None:
+    """Give every season selected by ``seasons`` a new version (once at the end of
+    a ``deferred()`` block)."""
+    Season = _season_model()
+
+    pending = _deferred.get()
+    if pending is not None:
+        pending.append(seasons)
+        return
+    Season.objects.filter(seasons).update(version=uuid.uuid4())
+    change_mark.changed()
+
+
+@contextlib.contextmanager
+def deferred():
+    """Collect the bumps of a bulk write (an import saving rows one at a time) and
+    make them one UPDATE at the end of the block (``merged``), inside the caller's
+    transaction, instead of one per saved row."""
+    if _deferred.get() is not None:  # already collecting
+        yield
+        return
+    token = _deferred.set([])
+    try:
+        yield
+        pending = _deferred.get()
+    finally:
+        _deferred.reset(token)
+    conditions = merged(pending)
+    for i in range(0, len(conditions), MERGED_OTHERS):  # one UPDATE, unless the block saved thousands of rows
+        bump(functools.reduce(operator.or_, conditions[i : i + MERGED_OTHERS]))
+
+
+MERGED_VALUES = 500  # bound parameters per condition: far below any database's limit
+MERGED_OTHERS = 20  # conditions ORed in one UPDATE: far below SQLite's expression depth of 1000
+
+
+def merged(conditions: list[Q]) -> list[Q]:
+    """A deferred block's bumps as few conditions, each of bounded size.
+
+    Every ``track()`` gives a one-lookup equality on a key (``Q(pk=3)``,
+    ``Q(campaign__coaches__pk=9)``): those with the same lookup become one
+    ``lookup__in`` list (at most ``MERGED_VALUES`` values each), the rest are kept
+    as they are, for ``deferred`` to OR ``MERGED_OTHERS`` at a time. One OR of every saved row's condition was SQLite's "Expression tree
+    is too large" for a Big League file of 250 lines with CP (issue 19.9)."""
+    values: dict[str, set] = {}
+    others: list[Q] = []
+    for condition in conditions:
+        children = condition.children
+        if (
+            not condition.negated and len(children) == 1 and isinstance(children[0], tuple)
+            and _is_key(children[0][0]) and isinstance(children[0][1], int)
+        ):
+            values.setdefault(children[0][0], set()).add(children[0][1])
+        else:
+            others.append(condition)
+    result = []
+    for lookup, found in values.items():
+        found = sorted(found)
+        result.extend(Q(**{f"{lookup}__in": found[i : i + MERGED_VALUES]}) for i in range(0, len(found), MERGED_VALUES))
+    return result + others
+
+
+def _is_key(lookup: str) -> bool:
+    """``pk`` or ``…_id`` at the end: an equality on a key, which ``__in`` extends."""
+    last = lookup.rpartition("__")[2]
+    return last == "pk" or last.endswith("_id")
+
+
+def track(model: type, seasons: Callable[[Any], Q]) -> None:
+    """Bump the seasons ``seasons(instance)`` selects whenever a ``model`` row is
+    saved or deleted."""
+    if model in _TRACKED:
+        return
+    _TRACKED[model] = seasons
+
+    def changed(sender, instance, **kwargs):
+        if kwargs.get("raw"):  # loaddata: the restored seasons bring their own versions
+            change_mark.changed()  # which other processes have not read yet
+            return
+        bump(_TRACKED[sender](instance))
+
+    post_save.connect(changed, sender=model, weak=False, dispatch_uid=f"versions:{model._meta.label}:save")
+    post_delete.connect(changed, sender=model, weak=False, dispatch_uid=f"versions:{model._meta.label}:delete")
+
+
+def tracked() -> tuple[type, ...]:
+    return tuple(_TRACKED)
+
+
+def cache_key(season, name: str) -> str:
+    return version_key(season.pk, season.version, name)
+
+
+def version_key(season_id: int, version, name: str) -> str:
+    """The cache key of ``name`` for one version of a season (``cache_key`` where
+    only the id and a version are at hand: league/standings/history.py)."""
+    return f"season:{season_id}:{version}:{name}"
+
+
+def cached(season, name: str, compute: Callable[[], Any]) -> Any:
+    """``compute()`` once per version of ``season`` (Django's cache framework)."""
+    key = cache_key(season, name)
+    value = cache.get(key)
+    if value is None:
+        value = compute()
+        cache.set(key, value)  # settings.CACHES' TIMEOUT: an old version ages out (issue 23.1)
+    return value
+
+
+# Whole responses every anonymous visitor shares --------------------------------------
+
+
+@functools.cache
+def _versions_statement() -> Statement:
+    """The query of ``league_versions``, written by the ORM once per process."""
+    Season = _season_model()
+
+    return Statement(
+        Season.objects.filter(league__slug="?").order_by("-start_date", "-id").values_list("pk", "name", "version"),
+        ["?"],
+    )
+
+
+_league_versions_kept = change_mark.Memo()
+
+
+def league_versions(slug: str) -> list[tuple[int, str, Any]]:
+    """One query: every season of the league ``slug`` as (pk, name, version), the
+    current one (latest start) first. Empty for an unknown league or one with no
+    season yet. Every warm public page runs it, so it skips the ORM's compiling
+    and is a prepared statement on PostgreSQL (league/caching/prepared.py), and with a
+    change mark (league/caching/change_mark.py) a process reads it again only after a
+    write: a league that exists is kept until then (an unknown slug is not, so
+    made-up addresses cannot fill the memory)."""
+    return _league_versions_kept.get(slug, lambda: _versions_statement().rows([slug]))
+
+
+@functools.cache
+def _viewer_statement() -> Statement:
+    """The query of ``viewer_versions``, written by the ORM once per process."""
+    from django.db.models import Exists, OuterRef, Subquery
+
+    Season = _season_model()
+    League, Entry = apps.get_model("league", "League"), apps.get_model("league", "Entry")
+
+    organises = League.organisers.through.objects.filter(league_id=OuterRef("league_id"), user_id=-1)
+    own_entry = Entry.objects.filter(season_id=OuterRef("pk"), coach_id=-2).order_by("pk").values("pk")[:1]
+    return Statement(
+        Season.objects.filter(league__slug="?").order_by("-start_date", "-id")
+        .annotate(organises=Exists(organises), own_entry=Subquery(own_entry))
+        .values_list("pk", "name", "version", "league__game_system", "organises", "own_entry"),
+        [-1, -2, "?"],
+    )
+
+
+_viewer_versions_kept = change_mark.Memo()
+
+
+def viewer_versions(slug: str, user_id: int, coach_id: int | None) -> list[tuple]:
+    """``league_versions`` for a logged-in viewer, in the same one query: each
+    season as (pk, name, version, the league's game, whether the user organises
+    the league, the coach's entry in the season or None). Kept per viewer until
+    the change mark changes, as ``league_versions`` is: a new entry or season is
+    a bump, a new organiser a write ``follow`` sees."""
+    coach_id = coach_id or 0
+    return _viewer_versions_kept.get(
+        (slug, user_id, coach_id), lambda: _viewer_statement().rows([user_id, coach_id, slug])
+    )
+
+
+def follow(model: type) -> None:
+    """Any write to ``model``'s rows changes the change mark: rows that keyed pages
+    read and no season's version tracks (who organises a league, which
+    ``viewer_versions`` reads and the organiser's pages are let in by). Through a
+    many-to-many field (``add``, ``remove``), the model's manager or a restore."""
+
+    def changed(sender, **kwargs):
+        if kwargs.get("action", "post_").startswith("post_"):
+            change_mark.changed()
+
+    for signal in (post_save, post_delete, m2m_changed):
+        signal.connect(changed, sender=model, weak=False, dispatch_uid=f"versions:follow:{model._meta.label}")
+
+
+@functools.cache
+def _coach_statement() -> Statement:
+    """The query of ``coach_versions``, written by the ORM once per process (the
+    layers have registered by then: they register in their apps' ``ready()``)."""
+    from django.db.models import IntegerField, UUIDField, Value
+
+    from league import layers
+
+    Season = _season_model()
+    League, Entry = apps.get_model("league", "League"), apps.get_model("league", "Entry")
+
+    seasons = Season.objects.filter(
+        Q(pk__in=Entry.objects.filter(coach_id=-2).values("season_id"))
+        | Q(league_id__in=League.organisers.through.objects.filter(user_id=-1).values("league_id"))
+    ).order_by().values_list("pk", "version", "league__game_system")
+    leagues = [layer.coach_leagues(-2) for layer in layers.layers() if layer.coach_leagues is not None]
+    if leagues:
+        others = League.objects.filter(functools.reduce(operator.or_, leagues)).order_by().annotate(
+            no_season=Value(None, output_field=IntegerField()), no_version=Value(None, output_field=UUIDField()),
+        ).values_list("no_season", "no_version", "game_system")
+        seasons = seasons.union(others, all=True)
+    return Statement(seasons, [-1, -2])
+
+
+def coach_versions(user_id: int, coach_id: int | None) -> list[tuple]:
+    """In one query, what a logged-in user's home page reads, as (season pk,
+    version, game): the seasons their coach is entered in and those of the leagues
+    they organise, in primary-key order; then (None, None, game) for each league a
+    layer adds (``Layer.coach_leagues``), whose panels are rendered per request."""
+    rows = _coach_statement().rows([user_id, coach_id or 0])
+    return sorted(row for row in rows if row[0] is not None) + [row for row in rows if row[0] is None]
+
+
+@functools.cache
+def _fixture_statement() -> Statement:
+    """The query of ``fixture_versions``, written by the ORM once per process."""
+    from django.db.models import Exists, OuterRef
+
+    Fixture, League = apps.get_model("league", "Fixture"), apps.get_model("league", "League")
+
+    organises = League.organisers.through.objects.filter(league_id=OuterRef("round__season__league_id"), user_id=-1)
+    return Statement(
+        Fixture.objects.filter(pk=-3).annotate(organises=Exists(organises)).values_list(
+            "round__season_id", "round__season__version", "round__season__league__game_system",
+            "home__coach_id", "away__coach_id", "organises",
+        ),
+        [-1, -3],
+    )
+
+
+def fixture_versions(fixture_id: int, user_id: int) -> tuple | None:
+    """A fixture's season and its version, the league's game, the two sides'
+    coaches and whether the user organises the league, in one query; None for a
+    fixture that does not exist."""
+    rows = _fixture_statement().rows([user_id, fixture_id])
+    return rows[0] if rows else None
+
+
+def keep_only(request, **values: str) -> None:
+    """Replace ``request.GET`` by ``values``, the query parameters a shared page
+    reads, each already validated by its view (empty ones left out). Anything else
+    a visitor adds (``?ref=...``) is dropped before the page is built, so it can
+    neither reach a cached page's links for every later visitor nor, with values a
+    page does not know (``?sort=<random>``), store a new page per request: the
+    cache key (``response_key``) holds only what the page shows (issue 19.7)."""
+    query = QueryDict(mutable=True)
+    for name, value in values.items():
+        if value:
+            query[name] = value
+    query._mutable = False
+    request.GET = query
+
+
+def response_key(slug: str, seasons: list[tuple[int, str, Any]], request, variant: str = "",
+                 params: tuple[str, ...] = ("season",)) -> str:
+    """The cache key of a whole response for ``request``: its host, path and the
+    query ``params`` the view reads (validated and alone in ``request.GET``, see
+    ``keep_only``), the versions of all the league's seasons (so a new or
+    renamed season, a league change and any write shown changes it) and
+    ``variant`` (what else it depends on, such as the day)."""
+    signature = ",".join(f"{pk}:{version}" for pk, _, version in seasons)
+    query = "&".join(f"{name}={request.GET.get(name, '')}" for name in params)
+    raw = f"{request.get_host()}|{request.path}|{query}|{variant}|{signature}"
+    return f"response:{slug}:{hashlib.sha256(raw.encode()).hexdigest()}"
+
+
+def anonymous(request) -> bool:
+    """A visitor every other anonymous visitor can share a response with: no
+    session (so not logged in) and no message waiting to be shown."""
+    return settings.SESSION_COOKIE_NAME not in request.COOKIES and "messages" not in request.COOKIES
+
+
+def shared(request, slug: str, build: Callable[[], Any], *, variant: str = "", params: tuple[str, ...] = ("season",),
+           anonymous_only: bool = False):
+    """The response to ``request`` built once per version of its league's seasons and
+    shared by every visitor who would get the same bytes: one query (the versions)
+    and one cache read when warm, with an ETag so a client that has it gets 304.
+
+    ``anonymous_only``: the page shows who is looking (the menu, the organiser's
+    links, messages), so only an ``anonymous`` visitor is served from here; anyone
+    else gets ``build()``. Only 200 answers are stored."""
+    if anonymous_only and not anonymous(request):
+        return build()
+    seasons = league_versions(slug)
+    if not seasons:  # unknown league or no season yet: nothing to key on, and cheap
+        return build()
+    return serve(request, response_key(slug, seasons, request, variant, params), build, vary_cookie=anonymous_only)
+
+
+def serve(request, key: str, build: Callable[[], Any], *, vary_cookie: bool):
+    """The response stored under ``key`` (built and stored when missing, 200s
+    only), or 304 when the client already has it (its ETag is the key's hash).
+    ``vary_cookie``: a shared HTTP cache must not hand it to someone logged in.
+    What is stored is the body and every header it is served with, so a warm
+    answer is one cache read and one response made from them."""
+    etag = f'"{hashlib.sha256(key.encode()).hexdigest()[:32]}"'
+    if request.META.get("HTTP_IF_NONE_MATCH") == etag:
+        return _finish(HttpResponseNotModified(), etag, vary_cookie)
+    key = f"{key}:finished"  # an entry stored before the headers were kept finished is never read
+    stored = cache.get(key)
+    if stored is None:
+        response = build()
+        if response.status_code != 200 or response.streaming:
+            return response
+        response = _finish(response, etag, vary_cookie)
+        stored = (response.content, dict(response.items()))
+        cache.set(key, stored)  # expires after settings.CACHES' TIMEOUT, as ``cached`` (issue 23.1)
+        return response
+    content, headers = stored
+    return HttpResponse(content, headers=headers)
+
+
+def _finish(response, etag: str, vary_cookie: bool):
+    response["ETag"] = etag
+    if vary_cookie:
+        patch_vary_headers(response, ["Cookie"])
+    return response
+
+
+def leagues_key(request, leagues, *, extra: str = "") -> str:
+    """The cache key of a page listing the ``leagues`` queryset (a page of the
+    league list): what it shows of each league and the versions of their seasons
+    (current season, its coaches). Two queries of plain values, each reading only
+    the page's rows: no model is built unless the page has to be."""
+    Season = _season_model()
+
+    shown = list(leagues.values_list("pk", "slug", "game_system", "name"))
+    seasons = sorted(
+        Season.objects.filter(league_id__in=[pk for pk, *_ in shown]).order_by().values_list("pk", "version")
+    )
+    raw = "|".join([
+        request.get_host(), request.path, extra,
+        ",".join(f"{pk}:{slug}:{game}:{name}" for pk, slug, game, name in shown),
+        ",".join(f"{pk}:{version}" for pk, version in seasons),
+    ])
+    return f"response:list:{hashlib.sha256(raw.encode()).hexdigest()}"

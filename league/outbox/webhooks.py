@@ -1,0 +1,135 @@
+"""A league's webhooks: each approved (or corrected) result and the new top of
+the table are posted to the organiser's Discord channel, and, signed, to any
+receiver the organiser names.
+
+The post is a task (league/outbox/tasks.py), queued after the approving transaction
+commits: it survives the web worker, is retried on a network error, a 429 or a
+5xx with growing pauses, and each attempt is recorded. A redirect is refused,
+never followed: the server posts only to the address the organiser gave. Plain
+``urllib`` from the standard library is enough for one JSON POST.
+
+The signed webhook (``League.webhook_url``) carries ``X-League-Signature:
+sha256=<hex>``, the HMAC-SHA256 of the request body under the league's
+``webhook_secret``, so the receiver can check the post came from this site.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import urllib.error
+import urllib.request
+
+from django.conf import settings
+from django.db import transaction
+from django_tasks import task
+
+from league.outbox import notifications
+from league.outbox import tasks
+from league.outbox.links import site_root
+from league.models import Season
+from league.standings.season import compute_standings
+
+logger = logging.getLogger(__name__)
+
+MAX_CONTENT = 2000  # Discord refuses longer messages
+SIGNATURE_HEADER = "X-League-Signature"
+
+
+def sign(secret: str, body: bytes) -> str:
+    """The signature header's value: ``sha256=`` and the hex HMAC-SHA256 of ``body``."""
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def result_approved(result) -> None:
+    """The webhook hook of the approval services (league/services/results.py), separate
+    from the mail: queue the posts for an approved (or corrected) result, if the
+    league has a webhook. Called inside the approving transaction; the table is
+    read after it commits (so it includes this result)."""
+    if notifications.is_quiet():
+        return
+    fixture = result.fixture
+    season = fixture.round.season
+    league = season.league
+    if not (league.discord_webhook or league.webhook_url):
+        return
+    line = (
+        f"**{league.name}** · {fixture.title}: {fixture.home} v {fixture.away} — "
+        f"{result.summary or result.get_outcome_display()} (approved)"
+    )
+    link = f"{site_root()}{fixture.get_absolute_url()}"
+    event = {
+        "event": "result_approved",
+        "league": league.slug,
+        "fixture": fixture.pk,
+        "home": str(fixture.home),
+        "away": str(fixture.away),
+        "result": result.summary or result.get_outcome_display(),
+        "url": link,
+    }
+    discord, signed, secret, season_id = league.discord_webhook, league.webhook_url, league.webhook_secret, season.pk
+
+    def queue() -> None:
+        content = _message(line, link, season_id)
+        if discord:
+            body = json.dumps({"content": content, "allowed_mentions": {"parse": []}})
+            post.enqueue(url=discord, body=body, headers={})
+        if signed and secret:  # a secret cleared in the admin: nothing the receiver could check
+            body = json.dumps({**event, "text": content}, sort_keys=True)
+            post.enqueue(url=signed, body=body, headers={SIGNATURE_HEADER: sign(secret, body.encode())})
+
+    # robust: a failure here is logged by Django, never raised into the request
+    # whose write has already committed.
+    transaction.on_commit(queue, robust=True)
+
+
+def _message(line: str, link: str, season_id: int) -> str:
+    """The post: the result, its page and the top three of the table (of each
+    division, where the season has divisions)."""
+    season = Season.objects.select_related("league").get(pk=season_id)
+    groups: dict[str | None, list] = {}
+    for row in compute_standings(season):
+        groups.setdefault(row.division, []).append(row)
+    text = f"{line}\n{link}"
+    for division, rows in groups.items():
+        heading = f"Top of {division}:" if division else "Top of the table:"
+        top = "\n".join(f"{row.position_label}. {row.name or row.coach} — {row.lp} LP" for row in rows[:3])
+        text += f"\n{heading}\n{top}"
+    return text[:MAX_CONTENT]
+
+
+class _RefuseRedirects(urllib.request.HTTPRedirectHandler):
+    """A 3xx answer is the receiver's failure, not a new address to post to."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        raise urllib.error.HTTPError(req.full_url, code, f"redirect to {newurl} refused", headers, fp)
+
+
+_opener = urllib.request.build_opener(_RefuseRedirects)
+
+
+@task()
+def post(*, url: str, body: str, headers: dict[str, str], attempt: int = 1) -> str:
+    """POST the JSON ``body`` to ``url``: retried (league/outbox/tasks.py) on a network
+    error, a 429 or a 5xx; any other refusal, a redirect among them, is final."""
+    request = urllib.request.Request(
+        url, data=body.encode(), method="POST",
+        headers={"Content-Type": "application/json", "User-Agent": "longshanks-league (webhook)", **headers},
+    )
+    try:
+        with _opener.open(request, timeout=settings.WEBHOOK_TIMEOUT) as response:
+            return f"posted (HTTP {response.status})"
+    except urllib.error.HTTPError as error:
+        if error.code != 429 and error.code < 500:
+            logger.error("Webhook refused the post (HTTP %s); not retried", error.code)
+            raise tasks.Refused(f"HTTP {error.code}: {error.reason}") from None
+        problem = f"HTTP {error.code}"
+    except (urllib.error.URLError, OSError) as error:
+        problem = str(error)
+    tasks.retry_or_give_up(
+        post, {"url": url, "body": body, "headers": headers}, attempt=attempt, problem=problem,
+        logger=logger, what="Webhook post",
+    )
+    raise AssertionError("unreachable")  # retry_or_give_up always raises

@@ -1,0 +1,141 @@
+"""Who plays in a season once it is under way (issue 21.4): the one place that
+decides how an entrant joins a season and how one leaves it, whatever the path
+(the Coaches page, the season set-up page's pasted names and join links, a game's
+"enter the ready teams", the admin). ``league.accounts.invitations.add_coach`` calls
+``place``.
+
+- LG-1 Decision: before the fixtures exist an entrant simply joins. Once they
+  exist nobody joins a running round robin without fixtures: the organiser chooses
+  to put the newcomer in the league's next season (one that has no fixtures yet),
+  or, while no result has been reported, to generate the fixture list again with
+  the newcomer in. Without a choice the addition is refused with that question.
+- LG-2 Decision: an entrant withdrawn mid-season keeps its approved results (its
+  opponents' points from them stand); its fixtures without an approved result are
+  not played and count for nothing for either side (no abandonment, no DB-5a
+  double loss): they are removed with any result not yet approved, and the tables
+  and the fixtures page say who withdrew. Before the fixtures exist, withdrawing
+  just takes the entry out of the season.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
+
+from league.caching import versions
+from league.models import Coach, Division, Entry, Fixture, Result, Round, Season
+from league.accounts.permissions import require_organiser
+
+NEXT_SEASON = "next"
+REGENERATE = "regenerate"
+CHOICES = [
+    (NEXT_SEASON, "Put them in the next season"),
+    (REGENERATE, "Generate the fixtures again with them in (only while no result is reported)"),
+]
+
+
+def has_fixtures(season: Season) -> bool:
+    return season.rounds.exists()
+
+
+def any_result(season: Season) -> bool:
+    """Whether any fixture of the season has a result, approved or not."""
+    return Result.objects.filter(fixture__round__season=season).exists()
+
+
+def next_season(season: Season) -> Season | None:
+    """The league's next season that can still take entrants: it starts after
+    ``season`` and has no fixtures yet."""
+    rounds = Round.objects.filter(season=OuterRef("pk"))
+    return (
+        Season.objects.filter(league_id=season.league_id)
+        .filter(Q(start_date__gt=season.start_date) | Q(start_date=season.start_date, pk__gt=season.pk))
+        .exclude(Exists(rounds)).order_by("start_date", "pk").first()
+    )
+
+
+def question(season: Season) -> str:
+    """What the organiser is asked once ``season``'s fixtures exist (LG-1)."""
+    regenerate = (
+        " (a result is already reported, so the fixtures can no longer be generated again)"
+        if any_result(season) else ", or generate the fixtures again with them in"
+    )
+    return (f"{season.name} already has its fixtures: put the newcomer in the next season{regenerate} "
+            "(LG-1). Nobody joins a running round robin without fixtures.")
+
+
+def place(*, season: Season, coach: Coach, team: str = "", division: Division | None = None,
+          when_fixtures_exist: str = "", by) -> Entry:
+    """LG-1: enter ``coach`` in ``season`` (or in its next season) and return the
+    entry. Runs in the caller's transaction; the season row is locked first, so
+    two additions at once queue up. ``by`` None only for the system's own jobs."""
+    season = Season.objects.select_for_update(of=("self",)).select_related("league").get(pk=season.pk)
+    if by is not None:
+        require_organiser(season.league, by)
+    if not has_fixtures(season):
+        return _enter(season, coach, team, division)
+    if when_fixtures_exist == NEXT_SEASON:
+        later = next_season(season)
+        if later is None:
+            raise ValidationError(f"{season.league} has no next season open yet: open it first, then add them there, "
+                                  "or generate this season's fixtures again with them in (LG-1).")
+        return _enter(later, coach, team, None)
+    if when_fixtures_exist == REGENERATE:
+        if any_result(season):
+            raise ValidationError(f"A result of {season.name} is already reported: its fixtures can no longer be "
+                                  "generated again. Put the newcomer in the next season (LG-1).")
+        entry = _enter(season, coach, team, division)
+        regenerate(season=season, by=by)
+        return entry
+    raise ValidationError(question(season))
+
+
+def _enter(season: Season, coach: Coach, team: str, division: Division | None) -> Entry:
+    if division is not None and division.season_id != season.pk:
+        raise ValidationError("That division belongs to another season.")
+    # Every caller has checked already; the constraint (entry_one_per_coach_per_season)
+    # settles a race, and the caller's transaction is rolled back with the refusal.
+    try:
+        return Entry.objects.create(season=season, coach=coach, team=team, division=division)
+    except IntegrityError:
+        raise ValidationError(f"{coach} is already entered in {season.name}.") from None
+
+
+def regenerate(*, season: Season, by) -> None:
+    """LG-1: the whole fixture list again, with every entry still in the season,
+    while no result is reported (the caller checked). Keeps the start date and the
+    cadence; a new shuffle."""
+    from league.services.seasons import generate_fixtures
+
+    Round.objects.filter(season=season).delete()
+    generate_fixtures(season=season, by=by)
+
+
+@transaction.atomic
+def withdraw(*, entry: Entry, by) -> int:
+    """LG-2: ``entry`` leaves its season. Returns how many fixtures were removed."""
+    season = Season.objects.select_for_update(of=("self",)).select_related("league").get(pk=entry.season_id)
+    require_organiser(season.league, by)
+    entry = Entry.objects.select_related("coach").get(pk=entry.pk)
+    if entry.withdrawn_at is not None:
+        raise ValidationError(f"{entry.coach} has already withdrawn from {season.name}.")
+    if not has_fixtures(season):
+        entry.delete()
+        return 0
+    remaining = (
+        Fixture.objects.filter(Q(home=entry) | Q(away=entry), round__season=season)
+        .exclude(stage=Fixture.Stage.PLAYOFF).exclude(result__status=Result.Status.APPROVED)
+    )
+    removed = remaining.count()
+    remaining.delete()
+    entry.withdrawn_at = timezone.now()
+    entry.save(update_fields=["withdrawn_at"])
+    versions.bump(Q(pk=season.pk))
+    return removed
+
+
+def withdrawn(season: Season) -> list[Entry]:
+    """The season's withdrawn entrants, for the tables and the fixtures page (one query)."""
+    return list(season.entries.filter(withdrawn_at__isnull=False).select_related("coach").order_by("withdrawn_at"))

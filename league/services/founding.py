@@ -1,0 +1,63 @@
+"""A new league from the site (issue 21.2): the league, its game's settings with
+the rulebook's defaults, its first season, and its creator as its organiser; one
+transaction. The creator is an organiser through ``League.organisers`` only: not
+staff, in no group, so the admin stays the superuser's (league/accounts/permissions.py
+``make_organiser`` is for the demo's organisers, who use the admin too)."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils.text import slugify
+
+from league import datebounds
+from league.models import League, Season
+from league.accounts.permissions import may_create_league
+from league.rules import GAMES, rules_class
+
+MAX_SLUG_TRIES = 50
+RESERVED = {"new"}  # /leagues/new/ is the new-league page
+
+
+def free_slug(name: str) -> str:
+    """A slug for ``name`` no league has: its slugified name, else with -2, -3 ..."""
+    base = slugify(name)[:100] or "league"
+    if base in RESERVED:
+        base = f"{base}-league"
+    taken = set(League.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+    for number in range(1, MAX_SLUG_TRIES + 1):
+        slug = base if number == 1 else f"{base}-{number}"
+        if slug not in taken:
+            return slug
+    raise ValidationError("Too many leagues have this name already; choose another.")
+
+
+@transaction.atomic
+def create_league(
+    *, by, name: str, game_system: str, settings: Mapping[str, Any], season_name: str,
+    start_date: datetime.date, cadence_days: int, double_round_robin: bool,
+) -> League:
+    if not may_create_league(by):
+        raise PermissionDenied("Your account cannot create leagues yet.")
+    if game_system not in GAMES:
+        raise ValidationError("Choose one of the games.")
+    name, season_name = name.strip(), season_name.strip()
+    if not name or not season_name:
+        raise ValidationError("Give the league and its first season a name.")
+    datebounds.validate_match_date(start_date)
+    league = League.objects.create(name=name, slug=free_slug(name), game_system=game_system)
+    league.organisers.add(by)
+    model = rules_class(game_system).settings_model
+    if model is not None:
+        row = model(league=league, **settings)
+        row.full_clean()
+        row.save()
+    Season.objects.create(
+        league=league, name=season_name, start_date=start_date, cadence_days=cadence_days,
+        double_round_robin=double_round_robin,
+    )
+    return league

@@ -1,0 +1,413 @@
+"""The writes on a season's matches: the result workflow (report, confirm,
+dispute, approve, record, reopen, bulk import) and rearranging a fixture; a
+season's set-up (fixtures, divisions, friendlies) is in league/services/seasons.py.
+Each service is one transaction and locks the row it changes, so a double click or two coaches at once cannot record twice.
+Every workflow step on a match takes its locks in the one order of
+league/locks.py (fixture, result, the sides' rows, the season's version last).
+
+Refusals raise ``django.core.exceptions.ValidationError`` (a message for the form)
+or ``PermissionDenied`` (the caller has no business doing this).
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from league import datebounds, layers, locks
+from league.standings import history
+from league.outbox import notifications
+from league.caching import versions
+from league.outbox import webhooks
+from league.models import Coach, Fixture, Result, ResultEvent, Season
+from league.accounts.permissions import require_organiser
+from league.rules.base import GameRules, Verdict
+
+class NeedsAcknowledgement(ValidationError):
+    """A correction a layer warns about (GB-20: it leaves a coach owing Favours):
+    nothing is written until the organiser acknowledges the warnings."""
+
+    def __init__(self, warnings: list[str]):
+        super().__init__([*warnings, "Nothing was changed: tick the box to go ahead with this correction anyway."])
+        self.warnings = warnings
+
+
+# Fixtures (a season's set-up is in league/services/seasons.py) ---------------
+
+
+@transaction.atomic
+def rearrange_fixture(*, fixture: Fixture, by, new_date: datetime.date, reason: str) -> Fixture:
+    """GB-5: move an unplayed fixture to a new date; every coach of the season with
+    an email address is told. The fixture keeps its round."""
+    fixture, _ = locks.fixture(fixture.pk, sides=False)
+    require_organiser(fixture.round.season.league, by)
+    if fixture.is_bye:
+        raise ValidationError("A bye has no match to rearrange.")
+    result = fixture.result_or_none
+    if result is not None and result.is_approved:
+        raise ValidationError("This fixture already has an approved result; correct the result instead.")
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError("Give a reason for the rearrangement; every coach is told it.")
+    datebounds.validate_match_date(new_date)  # 9999-12-31 broke every .ics feed listing it
+    old_date = fixture.date
+    fixture.date = new_date
+    fixture.rearranged_reason = reason
+    fixture.save(update_fields=["date", "rearranged_reason"])
+    ResultEvent.objects.create(
+        fixture=fixture, action=ResultEvent.Action.REARRANGED, by=by, note=f"{old_date:%d %b %Y} → {new_date:%d %b %Y}: {reason}"
+    )
+    notifications.fixture_rearranged(fixture, old_date)
+    return fixture
+
+
+# Results --------------------------------------------------------------------
+
+
+@transaction.atomic
+def report_result(*, fixture: Fixture, by, **facts) -> Result:
+    """A coach in the fixture reports it with the facts the game's form asks for
+    (GB-8, DB-9, DR-3); the opponent then confirms it."""
+    fixture, _ = locks.fixture(fixture.pk, sides=False)
+    side = _coach_side(fixture, by)
+    if side is None:
+        raise PermissionDenied("Only the two coaches of a fixture can report it.")
+    _check_has_match(fixture)
+    rules = fixture.round.season.league.rules
+    stored = fixture.result_or_none
+    if stored is not None:
+        if stored.status != Result.Status.REPORTED or stored.reported_side == side:
+            raise ValidationError("This fixture has already been reported.")
+        return _second_report(stored, rules, by=by, facts=facts)
+    verdict = rules.validate(facts)
+    before = history.locked_version(fixture.round.season_id)
+    result = Result(fixture=fixture, reported_side=side)
+    _store(result, verdict, rules)
+    _event(result, ResultEvent.Action.REPORTED, by)
+    notifications.result_reported(result)
+    history.advance(fixture.round.season_id, before)  # a report changes no table: the history moves on
+    return result
+
+
+def _second_report(result: Result, rules: GameRules, *, by, facts: dict) -> Result:
+    """Issue 22.4 Decision (GB-8, every game): a coach's report that arrives after
+    the opponent's (sent from a phone that had no signal) is that coach's answer to
+    it: the same result confirms it, a different one disputes it as usual, with this
+    report as the version the coach says is right (league/services/disputes.py settles it)."""
+    verdict = rules.validate(facts)
+    if rules.same_result(verdict, result):
+        return confirm_result(result=result, by=by)
+    return dispute_result(
+        result=result, by=by, proposed=dict(facts),
+        reason=f"Both coaches reported this match; the reports differ ({rules.summary(verdict)} against {result.summary}).",
+    )
+
+
+def _store(result: Result, verdict: Verdict, rules: GameRules) -> None:
+    """Save the engine's part of a verdict, then the game's own details."""
+    result.home_score = verdict.home_score
+    result.away_score = verdict.away_score
+    result.outcome = verdict.outcome
+    result.conceded = verdict.conceded
+    result.summary = rules.summary(verdict)
+    result.save()
+    rules.save_details(result, verdict)
+
+
+@transaction.atomic
+def confirm_result(*, result: Result, by) -> Result:
+    """The opponent of the reporting coach agrees with the report (GB-8)."""
+    result = _lock_result(result, sides=False)
+    _require_confirming_coach(result, by)
+    if result.status != Result.Status.REPORTED:
+        raise ValidationError(f"This result is {result.get_status_display().lower()}; it cannot be confirmed now.")
+    before = history.locked_version(result.fixture.round.season_id)
+    result.status = Result.Status.CONFIRMED
+    result.save(update_fields=["status"])
+    _event(result, ResultEvent.Action.CONFIRMED, by)
+    history.advance(result.fixture.round.season_id, before)
+    return result
+
+
+@transaction.atomic
+def dispute_result(*, result: Result, by, reason: str, proposed: dict | None = None) -> Result:
+    """The opponent disagrees; the organiser then settles it. ``proposed``: the
+    result they say is right, in the game's report form's terms, checked by the
+    game's rules; the organiser may accept it instead (league/services/disputes.py)."""
+    result = _lock_result(result, sides=False)
+    _require_confirming_coach(result, by)
+    if result.status != Result.Status.REPORTED:
+        raise ValidationError(f"This result is {result.get_status_display().lower()}; it cannot be disputed now.")
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError("Say what is wrong with the report, so the organiser can settle it.")
+    rules = result.fixture.round.season.league.rules
+    result.proposed_summary = rules.summary(rules.validate(proposed)) if proposed else ""
+    before = history.locked_version(result.fixture.round.season_id)
+    result.proposed_facts = proposed or None
+    result.status = Result.Status.DISPUTED
+    result.dispute_reason = reason
+    result.save(update_fields=["status", "dispute_reason", "proposed_facts", "proposed_summary"])
+    _event(result, ResultEvent.Action.DISPUTED, by, note=reason)
+    notifications.result_disputed(result)
+    history.advance(result.fixture.round.season_id, before)
+    return result
+
+
+@transaction.atomic
+def approve_result(*, result: Result, by, reason: str = "") -> Result:
+    """The organiser approves a reported result; only approved results count.
+
+    GB-8 Decision (every game): a result both coaches agreed on (confirmed) needs
+    nothing more; approving one the opponent has not confirmed, or has disputed,
+    is an override that needs a reason, kept in the fixture's history."""
+    result = _lock_result(result, sides=True)
+    require_organiser(result.fixture.round.season.league, by)
+    if result.is_approved:
+        raise ValidationError("This result is already approved.")
+    note = _approval_note(result, reason)
+    before = history.locked_version(result.fixture.round.season_id)
+    result.status = Result.Status.APPROVED
+    result.approved_at = timezone.now()
+    result.save(update_fields=["status", "approved_at"])
+    _event(result, ResultEvent.Action.APPROVED, by, note=note[:500])
+    _after_approval(result)
+    notifications.result_approved(result)
+    webhooks.result_approved(result)
+    history.advance(result.fixture.round.season_id, before, result)  # issue 23.4: the last write
+    return result
+
+
+def _approval_note(result: Result, reason: str) -> str:
+    """GB-8 Decision: what the history keeps of an approval; raises when the
+    opponent has not confirmed and no reason is given."""
+    reason = (reason or "").strip()
+    # A result the organiser entered (then reopened) has no opponent to confirm it.
+    if result.status != Result.Status.CONFIRMED and result.confirming_side is not None:
+        if not reason:
+            raise ValidationError(
+                f"The opponent has not confirmed this result ({result.get_status_display().lower()}): approving "
+                f"it anyway is an override; give the reason (GB-8)."
+            )
+        return f"approved without the opponent's confirmation ({result.get_status_display().lower()}): {reason}"
+    return reason
+
+
+@dataclass(frozen=True)
+class BulkResult:
+    """One line of an import for ``record_results_in_bulk``: a new result entered
+    by the organiser (``verdict``, as ``record_result`` would store it), or the
+    coaches' stored report the file agrees with (``stored``, approved as
+    ``approve_result`` would)."""
+
+    fixture: Fixture
+    reason: str
+    verdict: Verdict | None = None
+    abandoned: bool = False
+    stored: Result | None = None
+
+
+@transaction.atomic
+def record_results_in_bulk(*, season: Season, items: list[BulkResult], by) -> list[Result]:
+    """The import's bulk path (issue 13): approve every result at once, then derive
+    once. The rows are those ``record_result`` (new results) and ``approve_result``
+    (stored reports) give one by one: the results, their history lines and the
+    game's details; then the game derives for each result in order (Dungeon Bowl's
+    post-game sequence) and each layer once for the season (a Big League's ledgers),
+    and the season gets one new version. Verdicts are checked by the caller
+    (``rules.validate``); fixtures must be matches of ``season`` without an approved
+    result."""
+    season = Season.objects.select_for_update().select_related("league").get(pk=season.pk)
+    require_organiser(season.league, by)
+    rules = season.league.rules
+    now = timezone.now()
+    stored = {
+        r.pk: r for r in Result.objects.select_for_update(of=("self",)).filter(
+            pk__in=[item.stored.pk for item in items if item.stored is not None]
+        )
+    }
+    results, events, new, approved = [], [], [], []
+    for item in items:
+        if item.stored is not None:
+            result = stored[item.stored.pk]
+            result.fixture = item.fixture
+            if result.is_approved:
+                raise ValidationError("This result is already approved.")
+            note = _approval_note(result, item.reason)
+            result.status, result.approved_at = Result.Status.APPROVED, now
+            approved.append(result.pk)
+            action = ResultEvent.Action.APPROVED
+        else:
+            _check_has_match(item.fixture)
+            verdict = item.verdict
+            result = Result(
+                fixture=item.fixture, status=Result.Status.APPROVED, approved_at=now, home_score=verdict.home_score,
+                away_score=verdict.away_score, outcome=verdict.outcome, conceded=verdict.conceded,
+                summary=rules.summary(verdict),
+            )
+            new.append((result, verdict))
+            note = item.reason
+            action = ResultEvent.Action.ABANDONED if item.abandoned else ResultEvent.Action.ENTERED
+        results.append(result)
+        events.append((result, action, note))
+    Result.objects.bulk_create([result for result, _ in new])
+    for result, verdict in new:
+        rules.save_details(result, verdict)  # the game's own facts (nothing for Guild Ball)
+    if approved:
+        Result.objects.filter(pk__in=approved).update(status=Result.Status.APPROVED, approved_at=now)
+    who = by if by is not None and by.is_authenticated else None
+    ResultEvent.objects.bulk_create(
+        ResultEvent(fixture=result.fixture, action=action, by=who, home_score=result.home_score,
+                    away_score=result.away_score, summary=result.summary, note=note[:500])
+        for result, action, note in events
+    )
+    for result in results:
+        result.fixture.round.season = season  # one Season and League instance for the hooks
+    rules.results_approved(results)
+    layers.results_imported(season, results)
+    versions.bump(Q(pk=season.pk))  # bulk writes send no signals
+    return results
+
+
+@transaction.atomic
+def record_result(
+    *,
+    fixture: Fixture,
+    by,
+    reason: str,
+    abandoned: bool = False,
+    override: bool = False,
+    acknowledged: bool = False,
+    **facts,
+) -> Result:
+    """The organiser enters, corrects or abandons a result directly; it is approved at
+    once. GB-6/DB-5a: an abandoned or unplayed match is a loss for both. GB-8:
+    ``override`` accepts a score the rules reject, with the reason recorded.
+    GB-20: a correction a layer warns about (a coach left owing Favours) raises
+    ``NeedsAcknowledgement`` and writes nothing unless ``acknowledged``."""
+    fixture, _ = locks.fixture(fixture.pk, sides=True)
+    league = fixture.round.season.league
+    require_organiser(league, by)
+    _check_has_match(fixture)
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError("Give a reason: it is kept in the fixture's history.")
+    rules = league.rules
+    override = override and rules.allows_override and not abandoned
+    verdict = rules.validate(facts, override=override, abandoned=abandoned)
+    result = fixture.result_or_none
+    was_approved = result is not None and result.is_approved
+    warnings = layers.correction_check(result) if was_approved else list
+    # A correction takes an approved result out first: the next page builds the history.
+    before = None if was_approved else history.locked_version(fixture.round.season_id)
+    if was_approved:
+        _before_withdrawal(result)
+    if result is None:
+        result = Result(fixture=fixture)
+        action = ResultEvent.Action.ABANDONED if abandoned else ResultEvent.Action.ENTERED
+    else:
+        action = ResultEvent.Action.ABANDONED if abandoned else ResultEvent.Action.CORRECTED
+    result.status = Result.Status.APPROVED
+    result.approved_at = timezone.now()
+    result.override_reason = reason if override else ""
+    _store(result, verdict, rules)
+    _event(result, action, by, note=reason)
+    _after_approval(result)
+    notifications.result_approved(result, corrected=action == ResultEvent.Action.CORRECTED)
+    webhooks.result_approved(result)
+    if not acknowledged and (found := warnings()):
+        raise NeedsAcknowledgement(found)  # rolls the whole correction back
+    if before is not None:
+        history.advance(fixture.round.season_id, before, result)
+    return result
+
+
+@transaction.atomic
+def reopen_result(*, result: Result, by, reason: str) -> Result:
+    """The organiser takes an approved result back to the coaches: it stops counting
+    until it is approved again."""
+    result = _lock_result(result, sides=True)
+    require_organiser(result.fixture.round.season.league, by)
+    if not result.is_approved:
+        raise ValidationError("Only an approved result can be reopened.")
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError("Give a reason: it is kept in the fixture's history.")
+    _before_withdrawal(result)
+    result.status = Result.Status.REPORTED
+    result.approved_at = None
+    result.save(update_fields=["status", "approved_at"])
+    _event(result, ResultEvent.Action.REOPENED, by, note=reason)
+    return result
+
+
+# Hooks for the game layer ----------------------------------------------------
+
+
+def _after_approval(result: Result) -> None:
+    """Let the game (Dungeon Bowl's post-game sequence) and then its layers (a Big
+    League campaign) derive what follows from a newly approved result, inside the
+    same transaction."""
+    result.fixture.round.season.league.rules.result_approved(result)
+    layers.result_approved(result)
+
+
+def _before_withdrawal(result: Result) -> None:
+    """Let the layers, then the game, reverse what an approved result gave before it
+    changes (the reverse order of ``_after_approval``)."""
+    layers.result_withdrawn(result)
+    result.fixture.round.season.league.rules.result_withdrawn(result)
+
+
+# Helpers --------------------------------------------------------------------
+
+
+def _lock_result(result: Result, *, sides: bool) -> Result:
+    """The result's fixture, then the result, then (``sides``) the rows approving
+    or withdrawing it changes: the one lock order of league/locks.py."""
+    _, locked = locks.fixture(result.fixture_id, sides=sides)
+    if locked is None or locked.pk != result.pk:
+        raise ValidationError("This result has changed since the page was loaded; reload it and try again.")
+    return locked
+
+
+def _coach_of(user) -> Coach | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return Coach.objects.filter(user=user).first()
+
+
+def _coach_side(fixture: Fixture, user) -> str | None:
+    return fixture.side_of(_coach_of(user))
+
+
+def _require_confirming_coach(result: Result, user) -> None:
+    side = _coach_side(result.fixture, user)
+    if side is None:
+        raise PermissionDenied("Only the two coaches of a fixture can confirm or dispute it.")
+    if side == result.reported_side:
+        raise ValidationError("You reported this result; your opponent confirms it.")
+    if result.confirming_side is None:
+        raise ValidationError("The organiser entered this result; there is nothing to confirm.")
+
+
+def _check_has_match(fixture: Fixture) -> None:
+    if fixture.is_bye:
+        raise ValidationError(f"{fixture.home} has a bye in {fixture.round}: there is no match to report.")
+
+
+def _event(result: Result, action: str, by, note: str = "") -> ResultEvent:
+    return ResultEvent.objects.create(
+        fixture=result.fixture,
+        action=action,
+        by=by if by is not None and by.is_authenticated else None,
+        home_score=result.home_score,
+        away_score=result.away_score,
+        summary=result.summary,
+        note=note,
+    )

@@ -1,0 +1,199 @@
+"""A season's set-up, before and beside its matches: the fixture list (GB-4,
+GB-5), divisions (DB-2) and friendlies (DB-5a). Each service is one transaction
+that locks the season row first; the result workflow on those fixtures is in
+league/services/results.py.
+
+Refusals raise ``ValidationError`` (a message for the form) or
+``PermissionDenied`` (the caller does not organise the league).
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Q
+
+from league import datebounds, layers
+from league.caching import versions
+from league.models import Division, Entry, Fixture, League, Round, Season
+from league.accounts.permissions import require_organiser
+from league.rules.scheduling import (
+    MAX_DIVISIONS, MIN_DIVISIONS, MIN_PER_DIVISION, check_split, draw_divisions, merge_rounds, round_dates, round_robin,
+)
+
+
+@transaction.atomic
+def generate_fixtures(*, season: Season, by=None, seed: int | None = None) -> list[Round]:
+    """GB-4/GB-5: the whole fixture list of a season, published at the start.
+
+    Round robin by the circle method (double when the season says so), shuffled by
+    a seed stored on the season so the schedule can be reproduced. ``by`` is the
+    organiser asking; None only for the system's own jobs (demo data, tests).
+    """
+    season = Season.objects.select_for_update(of=("self",)).select_related("league").get(pk=season.pk)
+    if by is not None:
+        require_organiser(season.league, by)
+    if season.rounds.exists():
+        raise ValidationError(f"{season} already has its fixtures.")
+    entries = list(season.entries.filter(withdrawn_at__isnull=True).order_by("pk"))  # LG-2: not who withdrew
+    refusal = season.league.rules.too_few_entries(len(entries))  # GB-2, DB-1
+    if refusal:
+        raise ValidationError(refusal)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    schedule = merge_rounds(
+        [round_robin(group, double=season.double_round_robin, seed=seed) for group in _division_groups(entries)]
+    )
+    # Every round's date within league/datebounds.py's range, at most MAX_ROUNDS rounds.
+    datebounds.validate_season_dates(season.start_date, rounds=len(schedule), days_between=season.cadence_days)
+    dates = round_dates(season.start_date, len(schedule), season.cadence_days)
+    rounds = Round.objects.bulk_create(
+        Round(season=season, number=number, date=date) for number, date in enumerate(dates, start=1)
+    )
+    Fixture.objects.bulk_create(
+        Fixture(round=rnd, home=home, away=away, date=rnd.date)
+        for rnd, pairs in zip(rounds, schedule)
+        for home, away in pairs
+    )
+    season.schedule_seed = seed
+    season.save(update_fields=["schedule_seed"])  # also a new version for the bulk-created fixtures
+    layers.season_started(season)
+    return rounds
+
+
+def _division_groups(entries: list[Entry]) -> list[list[Entry]]:
+    """The entries that play each other: the whole season, or each division (DB-2,
+    DB-5a: teams play every other team of their division)."""
+    if not any(entry.division_id for entry in entries):
+        return [entries]
+    groups: dict[int | None, list[Entry]] = {}
+    for entry in entries:
+        groups.setdefault(entry.division_id, []).append(entry)
+    if None in groups:
+        names = ", ".join(str(entry.coach) for entry in groups[None])
+        raise ValidationError(f"Put every entry in a division before generating fixtures; not yet placed: {names}.")
+    small = [group for group in groups.values() if len(group) < 2]
+    if small:
+        raise ValidationError("Every division needs at least two entries to play a round robin.")
+    try:  # DB-2 however the entries were placed (the admin's entry by entry included)
+        check_split([len(group) for group in groups.values()])
+    except ValueError as error:
+        raise ValidationError(str(error)) from error
+    return [groups[key] for key in sorted(groups)]
+
+
+@transaction.atomic
+def draw_season_divisions(*, season: Season, by, count: int, seed: int | None = None) -> list[Division]:
+    """DB-2: split a season's entries into ``count`` divisions (2 to 4, as equal as
+    possible, at least 4 each) by a seeded random draw, before fixtures exist."""
+    season = _lock_season_without_fixtures(season, by)
+    entries = list(season.entries.order_by("pk"))
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    try:
+        groups = draw_divisions(entries, count, seed=seed)
+    except ValueError as error:
+        raise ValidationError(str(error)) from error
+    return _place_in_divisions(season, {f"Division {chr(ord('A') + i)}": group for i, group in enumerate(groups)})
+
+
+@transaction.atomic
+def set_season_divisions(*, season: Season, by, divisions: dict[str, list[Entry]]) -> list[Division]:
+    """DB-2: the organiser's own split (division name -> its entries), checked
+    against the same rules as a draw: 2 to 4 divisions, at least 4 entries each,
+    sizes differing by at most one, every entry in exactly one."""
+    season = _lock_season_without_fixtures(season, by)
+    entries = {entry.pk for entry in season.entries.all()}
+    placed = [entry.pk for group in divisions.values() for entry in group]
+    if sorted(placed) != sorted(entries):
+        raise ValidationError("Every entry of the season must be in exactly one division.")
+    small = [name for name, group in divisions.items() if len(group) < MIN_PER_DIVISION]
+    if small and MIN_DIVISIONS <= len(divisions) <= MAX_DIVISIONS:
+        raise ValidationError(f"A division needs at least {MIN_PER_DIVISION} entries (DB-2): {', '.join(small)}.")
+    try:
+        check_split([len(group) for group in divisions.values()])
+    except ValueError as error:
+        raise ValidationError(str(error)) from error
+    return _place_in_divisions(season, divisions)
+
+
+def _lock_season_without_fixtures(season: Season, by) -> Season:
+    season = Season.objects.select_for_update(of=("self",)).select_related("league").get(pk=season.pk)
+    if by is not None:
+        require_organiser(season.league, by)
+    if season.rounds.exists():
+        raise ValidationError("Divisions are set before the fixtures are generated.")
+    return season
+
+
+def _place_in_divisions(season: Season, groups: dict[str, list[Entry]]) -> list[Division]:
+    Entry.objects.filter(season=season).update(division=None)
+    season.divisions.all().delete()
+    divisions = Division.objects.bulk_create(Division(season=season, name=name.strip()) for name in groups)
+    for division, group in zip(divisions, groups.values()):
+        Entry.objects.filter(pk__in=[entry.pk for entry in group]).update(division=division)
+    versions.bump(Q(pk=season.pk))  # bulk writes send no signals
+    return divisions
+
+
+@transaction.atomic
+def add_friendly(*, season: Season, by, home: Entry, away: Entry, date: datetime.date) -> Fixture:
+    """A friendly (cross-division ones too): played and reported like any match, it
+    counts for nothing in the standings (DB-5a). It sits in the round whose week it
+    falls in."""
+    season = Season.objects.select_related("league").get(pk=season.pk)
+    require_organiser(season.league, by)
+    if home.season_id != season.pk or away.season_id != season.pk:
+        raise ValidationError("Both sides of a friendly must be entries of this season.")
+    if home.pk == away.pk:
+        raise ValidationError("A friendly needs two different sides.")
+    datebounds.validate_match_date(date)
+    rnd = season.rounds.filter(date__lte=date).order_by("-number").first() or season.rounds.order_by("number").first()
+    if rnd is None:
+        raise ValidationError("Generate the season's fixtures first; a friendly joins the round of its week.")
+    return Fixture.objects.create(round=rnd, home=home, away=away, date=date, stage=Fixture.Stage.FRIENDLY)
+
+
+@transaction.atomic
+def open_next_season(*, league, by, today: datetime.date | None = None) -> Season:
+    """The season checklist's "Open the next season" (issue 21.3), for a game
+    without a page of its own for it (Dungeon Bowl re-drafts first: DB-15): once
+    every regular match of the newest season has its approved result, a new
+    season with its settings (cadence GB-5, single or double round robin GB-4)
+    and its entrants (Decision LG-3: the same coaches with the same teams, without
+    divisions; the organiser adds or withdraws entrants before generating the
+    fixtures). A league without a season gets its first, empty. It starts today,
+    or the day after the last round when that is later."""
+    require_organiser(league, by)
+    today = today or datetime.date.today()
+    # The league's row, locked: two clicks at once open one season (the second finds it).
+    League.objects.select_for_update().filter(pk=league.pk).first()
+    seasons = Season.objects.filter(league=league).order_by("-start_date", "-id")
+    last = seasons.first()
+    names = set(seasons.values_list("name", flat=True))
+    number = len(names) + 1
+    while f"Season {number}" in names:
+        number += 1
+    if last is None:
+        return Season.objects.create(league=league, name=f"Season {number}", start_date=today)
+    if not last.rounds.exists():
+        raise ValidationError(f"{last.name} has no fixtures yet: generate them, or add its entrants, before a next season.")
+    unplayed = Fixture.objects.filter(round__season=last).regular().unplayed().count()
+    if unplayed:
+        raise ValidationError(
+            f"{last.name} is not over: {unplayed} match{'es' if unplayed != 1 else ''} still without an approved result."
+        )
+    after = (last.rounds.order_by("-date").values_list("date", flat=True).first() or today) + datetime.timedelta(days=1)
+    season = Season.objects.create(
+        league=league, name=f"Season {number}", start_date=max(today, after), cadence_days=last.cadence_days,
+        double_round_robin=last.double_round_robin,
+    )
+    Entry.objects.bulk_create(
+        Entry(season=season, coach_id=coach_id, team=team)
+        for coach_id, team in last.entries.order_by("pk").values_list("coach_id", "team")
+    )
+    versions.bump(Q(pk=season.pk))  # bulk writes send no signals
+    return season

@@ -1,0 +1,345 @@
+"""Pictures as server-side SVG: pure functions from plain values to markup, no
+JavaScript, readable on a phone.
+
+Every chart is an ``<svg role="img">`` with a ``<title>`` and a ``<desc>`` (named
+by ``aria-labelledby``) that say in words what it shows; the pages also give the
+numbers as a table or list beside it. The Content-Security-Policy forbids inline
+styles, so colours are presentation attributes (``fill=``, ``stroke=``). A line's
+colour is its name's badge colour (league/templatetags/site_tags.py), so a coach
+or team looks the same in the table, the badges and the chart.
+"""
+
+from __future__ import annotations
+
+import math
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+
+from league.templatetags.site_tags import badge_index
+from league.text.words import possessive
+
+# The badge colours of static/css/site.css, in the same order.
+PALETTE = (
+    "#b3261e", "#1f6fb2", "#2e7d32", "#8e44ad", "#c76b00", "#00838f",
+    "#5d4037", "#ad1457", "#3949ab", "#558b2f", "#6d4c41", "#37474f",
+)
+INK, MUTED, GRID, FAINT = "#1d2330", "#5d6677", "#d9dee7", "#c5cad3"
+OUTCOME_FILL = {"W": "#1f7a3a", "D": "#7b8494", "L": "#9b2c1f"}
+OUTCOME_WORD = {"W": "won", "D": "drawn", "L": "lost"}
+
+
+def colour_for(name: str) -> str:
+    return PALETTE[badge_index(name)]
+
+
+def _short(name: str, limit: int = 16) -> str:
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+def _svg(chart_id: str, width: int, height: int, title: str, desc: str, body: SafeString) -> SafeString:
+    return format_html(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" '
+        'aria-labelledby="{i}-title {i}-desc" class="chart-svg" font-family="system-ui, sans-serif">'
+        '<title id="{i}-title">{t}</title><desc id="{i}-desc">{d}</desc>{b}</svg>',
+        w=width, h=height, i=chart_id, t=title, d=desc, b=body,
+    )
+
+
+# Position by round (a bump chart) ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Series:
+    name: str
+    positions: tuple[int, ...]  # position after each round, first round first
+
+
+BUMP_WIDTH = 360  # viewBox units: about one CSS pixel per unit on a phone
+BUMP_LEFT, BUMP_RIGHT, BUMP_TOP, BUMP_ROW = 26, 118, 22, 18
+
+
+MIN_DOT_GAP = 6  # px between rounds below which dots would merge into the line
+MIN_LABEL_GAP = 22  # px a round label "R12" needs
+
+
+BUMP_MAX_ROWS = 20  # the plot is at most this many rows tall, whatever the field (issue 23.3)
+BUMP_MAX_POINTS = 120  # points per line at most: more rounds than this are sampled (the plot is 216 units wide)
+
+
+def bump_y(place: int, places: int) -> float:
+    """Where ``place`` goes: one row each in a field of up to ``BUMP_MAX_ROWS``,
+    a linear scale over ``BUMP_MAX_ROWS`` rows for a bigger one."""
+    if places <= BUMP_MAX_ROWS:
+        return BUMP_TOP + (place - 1) * BUMP_ROW
+    return round(BUMP_TOP + (place - 1) * (BUMP_MAX_ROWS - 1) * BUMP_ROW / (places - 1), 1)
+
+
+def sampled_rounds(rounds: int, limit: int = BUMP_MAX_POINTS) -> list[int]:
+    """The round indexes a line is drawn through: every round up to ``limit``,
+    else every k-th and the last, so a line's markup is bounded (issue 23.3)."""
+    if rounds <= limit:
+        return list(range(rounds))
+    every = math.ceil(rounds / (limit - 1))
+    return sorted({*range(0, rounds, every), rounds - 1})
+
+
+def bump_points(positions: Sequence[int], rounds: int, places: int) -> list[tuple[float, float]]:
+    """Where a line's points go: x by round across the plot, y by position (1 at
+    the top); at most ``BUMP_MAX_POINTS`` of them."""
+    span = BUMP_WIDTH - BUMP_LEFT - BUMP_RIGHT
+    step = span / max(rounds - 1, 1)
+    kept = [i for i in sampled_rounds(rounds) if i < len(positions)]
+    if positions and kept[-1] != len(positions) - 1:
+        kept.append(len(positions) - 1)  # where it stands now, always
+    return [(round(BUMP_LEFT + i * step, 1), bump_y(positions[i], places)) for i in kept]
+
+
+def _ticks(places: int) -> list[int]:
+    """The places the grid names: every one in a small field, else 1 and round steps."""
+    if places <= BUMP_MAX_ROWS:
+        return list(range(1, places + 1))
+    step = next(s for s in (2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10_000) if places / s <= 10)
+    return [1, *range(step, places + 1, step)]
+
+
+def bump_chart(
+    series: Sequence[Series], *, chart_id: str = "bump", title: str = "Position by round", highlight: str | None = None,
+    places: int | None = None,
+) -> SafeString:
+    """Everyone's position after each round, one line each, named at the right.
+    With ``highlight`` (a name) that line is drawn strong and the others faint:
+    a coach's own line among the field. ``places``: the size of the field when
+    ``series`` is a part of it (the top of the table and the lines followed).
+    Empty markup when no round is played."""
+    series = [s for s in series if s.positions]
+    rounds = max((len(s.positions) for s in series), default=0)
+    if not rounds:
+        return mark_safe("")
+    places = max(places or 0, max(max(s.positions) for s in series))
+    height = round(bump_y(places, places)) + 24
+    plot_right = BUMP_WIDTH - BUMP_RIGHT
+    grid = format_html_join(
+        "", '<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="1"/><text x="{}" y="{}" font-size="10" fill="{}" text-anchor="end">{}</text>',
+        ((BUMP_LEFT, y, plot_right, y, GRID, BUMP_LEFT - 6, y + 3.5, MUTED, p)
+         for p in _ticks(places) for y in [bump_y(p, places)]),
+    )
+    # A long season's rounds are closer than a dot or a label is wide: then every
+    # k-th round is labelled and only each line's last point (where it stands now)
+    # is dotted, which also keeps the page small (issue 13).
+    gap = (BUMP_WIDTH - BUMP_LEFT - BUMP_RIGHT) / max(rounds - 1, 1)
+    every = max(1, math.ceil(MIN_LABEL_GAP / gap))
+    span = BUMP_WIDTH - BUMP_LEFT - BUMP_RIGHT
+    axis = format_html_join(
+        "", '<text x="{}" y="{}" font-size="10" fill="{}" text-anchor="middle">R{}</text>',
+        ((round(BUMP_LEFT + i * span / max(rounds - 1, 1), 1), height - 6, MUTED, i + 1) for i in range(rounds)
+         if i % every == 0 or i == rounds - 1),
+    )
+    dotted = slice(None) if gap >= MIN_DOT_GAP else slice(-1, None)
+    ordered = sorted(series, key=lambda s: (s.name == highlight, -s.positions[-1]))  # the highlight on top
+    lines = []
+    for s in ordered:
+        points = bump_points(s.positions, rounds, places)
+        strong = highlight is None or s.name == highlight
+        colour = colour_for(s.name) if strong else FAINT
+        lines.append(format_html(
+            '<g class="series" data-name="{}"><polyline points="{}" fill="none" stroke="{}" stroke-width="{}" '
+            'stroke-linejoin="round" stroke-linecap="round"/>{}</g>',
+            s.name, " ".join(f"{x},{y}" for x, y in points), colour, 3 if highlight and strong else 2,
+            format_html_join("", '<circle cx="{}" cy="{}" r="2.6" fill="{}"/>', ((x, y, colour) for x, y in points[dotted])),
+        ))
+    # One label per final place: rows sharing a place share it ("=5 Ann, Bob"), and
+    # on a scaled axis each label sits at least a line below the one above it.
+    at: dict[int, list[Series]] = {}
+    for s in series:
+        at.setdefault(s.positions[-1], []).append(s)
+    labels = []
+    floor = 0.0
+    for place, group in sorted(at.items()):
+        names = ", ".join(s.name for s in group)
+        mine = highlight is not None and any(s.name == highlight for s in group)
+        y = max(bump_y(place, places) + 3.5, floor)
+        floor = y + 12
+        labels.append(format_html(
+            '<text x="{}" y="{}" font-size="11" fill="{}"{}>{}{} {}</text>',
+            plot_right + 8, y, INK if highlight is None or mine else MUTED,
+            mark_safe(' font-weight="700"') if mine else "", "=" if len(group) > 1 else "", place, _short(names, 18),
+        ))
+    height = max(height, round(floor) + 12)
+    desc = bump_description(series, rounds, highlight)
+    body = format_html("{}{}{}{}", grid, axis, mark_safe("".join(lines)), mark_safe("".join(labels)))
+    return _svg(chart_id, BUMP_WIDTH, height, title, desc, body)
+
+
+def bump_description(series: Sequence[Series], rounds: int, highlight: str | None = None) -> str:
+    """The chart in words: for one coach, their path; for the field, who leads and
+    who moved most."""
+    if highlight:
+        mine = next((s for s in series if s.name == highlight), None)
+        if mine is not None:
+            path = ", ".join(str(p) for p in mine.positions)
+            return f"{possessive(highlight)} position after each of {len(mine.positions)} rounds: {path}."
+    leaders = [s.name for s in series if s.positions[-1] == 1]
+    moved = max(series, key=lambda s: s.positions[0] - s.positions[-1])
+    text = f"Positions of {len(series)} after {rounds} round{'s' if rounds != 1 else ''}. Top now: {', '.join(leaders)}."
+    gain = moved.positions[0] - moved.positions[-1]
+    if gain > 0:
+        text += f" Biggest climb: {moved.name}, from {moved.positions[0]} to {moved.positions[-1]}."
+    return text
+
+
+# Form guide --------------------------------------------------------------------------
+
+
+def form_guide(outcomes: Sequence[str], *, chart_id: str = "form") -> SafeString:
+    """The last results as W/D/L marks, oldest first (at most five shown)."""
+    marks = [o for o in outcomes if o in OUTCOME_FILL][-5:]
+    if not marks:
+        return mark_safe("")
+    size, gap = 22, 4
+    width = len(marks) * (size + gap) - gap
+    words = ", ".join(OUTCOME_WORD[m] for m in marks)
+    body = format_html_join(
+        "", '<rect x="{}" y="0" width="{}" height="{}" rx="4" fill="{}"/><text x="{}" y="15.5" font-size="12" font-weight="700" fill="#fff" text-anchor="middle">{}</text>',
+        ((i * (size + gap), size, size, OUTCOME_FILL[m], i * (size + gap) + size / 2, m) for i, m in enumerate(marks)),
+    )
+    return _svg(chart_id, width, size, f"Form: {''.join(marks)}", f"Last {len(marks)} results, oldest first: {words}.", body)
+
+
+# Campaign Points and Favours ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    label: str  # what the x axis says: "R3", "start"
+    value: int  # running total after this step
+
+
+CP_WIDTH, CP_LEFT, CP_RIGHT, CP_TOP, CP_HEIGHT = 360, 34, 12, 12, 150
+
+
+def cp_chart(steps: Sequence[Step], thresholds: Sequence[tuple[int, str]], *, chart_id: str = "cp") -> SafeString:
+    """The running CP total by match with the Moment thresholds (GB-12) as dashed
+    lines, each named; the scale reaches the next threshold above the total."""
+    if not steps:
+        return mark_safe("")
+    top_value = max(s.value for s in steps)
+    above = [t for t, _ in thresholds if t > top_value]
+    scale = max(above[0] if above else top_value, 20)
+    plot_bottom = CP_TOP + CP_HEIGHT
+    span = CP_WIDTH - CP_LEFT - CP_RIGHT
+    step_x = span / max(len(steps) - 1, 1)
+
+    def y(value: int) -> float:
+        return round(plot_bottom - CP_HEIGHT * max(value, 0) / scale, 1)
+
+    marks = format_html_join(
+        "", '<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-dasharray="4 3"/><text x="{}" y="{}" font-size="9.5" fill="{}">{} · {}</text>'
+        '<text x="{}" y="{}" font-size="10" fill="{}" text-anchor="end">{}</text>',
+        ((CP_LEFT, y(t), CP_WIDTH - CP_RIGHT, y(t), "#c79a2b", CP_LEFT + 4, y(t) - 3, MUTED, t, name,
+          CP_LEFT - 5, y(t) + 3.5, MUTED, t)
+         for t, name in thresholds if 0 < t <= scale),
+    )
+    points = [(round(CP_LEFT + i * step_x, 1), y(s.value)) for i, s in enumerate(steps)]
+    line = format_html(
+        '<polyline points="{}" fill="none" stroke="#1f6fb2" stroke-width="2.5" stroke-linejoin="round"/>{}',
+        " ".join(f"{x},{yy}" for x, yy in points),
+        format_html_join("", '<circle cx="{}" cy="{}" r="3" fill="#1f6fb2"/>', points),
+    )
+    labels = format_html_join(
+        "", '<text x="{}" y="{}" font-size="9.5" fill="{}" text-anchor="middle">{}</text>',
+        ((x, plot_bottom + 13, MUTED, s.label) for (x, _), s in zip(points, steps) if len(steps) <= 12 or s is steps[-1]),
+    )
+    base = format_html(
+        '<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}"/><text x="{}" y="{}" font-size="10" fill="{}" text-anchor="end">0</text>',
+        CP_LEFT, plot_bottom, CP_WIDTH - CP_RIGHT, plot_bottom, GRID, CP_LEFT - 5, plot_bottom + 3.5, MUTED,
+    )
+    reached = [name for t, name in thresholds if t <= top_value]
+    desc = f"Campaign Points after each step: {', '.join(f'{s.label} {s.value}' for s in steps)}."
+    if reached:
+        desc += f" Moments reached: {', '.join(reached)}."
+    if above:
+        nxt = next(name for t, name in thresholds if t == above[0])
+        desc += f" Next: {nxt} at {above[0]} CP."
+    body = format_html("{}{}{}{}", base, marks, line, labels)
+    return _svg(chart_id, CP_WIDTH, plot_bottom + 20, f"Campaign Points: {steps[-1].value}", desc, body)
+
+
+@dataclass(frozen=True)
+class FavourBar:
+    label: str
+    earned: int
+    spent: int  # a positive number
+
+
+def favours_chart(bars: Sequence[FavourBar], *, chart_id: str = "favours") -> SafeString:
+    """Favours earned (up, green) and spent (down, red) at each step."""
+    bars = [b for b in bars if b.earned or b.spent]
+    if not bars:
+        return mark_safe("")
+    width, left, mid, half = 360, 24, 70, 56
+    most = max(max(b.earned, b.spent) for b in bars) or 1
+    slot = (width - left - 8) / len(bars)
+    bar_w = max(min(slot * 0.6, 26), 4)
+    parts = [format_html('<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}"/>', left, mid, width - 8, mid, GRID)]
+    for i, b in enumerate(bars):
+        x = round(left + i * slot + (slot - bar_w) / 2, 1)
+        up = round(half * b.earned / most, 1)
+        down = round(half * b.spent / most, 1)
+        if b.earned:
+            parts.append(format_html(
+                '<rect x="{}" y="{}" width="{}" height="{}" fill="#1f7a3a"/><text x="{}" y="{}" font-size="9.5" fill="{}" text-anchor="middle">+{}</text>',
+                x, mid - up, bar_w, up, x + bar_w / 2, mid - up - 3, INK, b.earned,
+            ))
+        if b.spent:
+            parts.append(format_html(
+                '<rect x="{}" y="{}" width="{}" height="{}" fill="#9b2c1f"/><text x="{}" y="{}" font-size="9.5" fill="{}" text-anchor="middle">−{}</text>',
+                x, mid, bar_w, down, x + bar_w / 2, mid + down + 10, INK, b.spent,
+            ))
+        if len(bars) <= 12:
+            parts.append(format_html(
+                '<text x="{}" y="{}" font-size="9" fill="{}" text-anchor="middle">{}</text>', x + bar_w / 2, 2 * half + 24, MUTED, b.label
+            ))
+    earned, spent = sum(b.earned for b in bars), sum(b.spent for b in bars)
+    desc = f"Favours earned {earned} and spent {spent}: " + "; ".join(
+        f"{b.label} +{b.earned} −{b.spent}" for b in bars
+    ) + "."
+    return _svg(chart_id, width, 2 * half + 30, f"Favours: {earned} earned, {spent} spent", desc, mark_safe("".join(parts)))
+
+
+# From the engine's values ----------------------------------------------------------------
+
+
+def letter(outcome: str, side: str) -> str:
+    """W, D or L for ``side`` of a result (abandoned or unplayed is a loss for both)."""
+    if outcome == "draw":
+        return "D"
+    return "W" if outcome == side else "L"
+
+
+CHART_TOP = 10  # lines of a big field's chart: the top of the table, plus the ones followed
+
+
+def standings_series(rows, *, follow: frozenset[int] | set[int] = frozenset(), top: int | None = None
+                     ) -> list[tuple[str | None, list[Series]]]:
+    """Standings rows (league/standings/ranking.py, with ``history``) as one set of lines
+    per division, in table order. With ``top``: only each division's first
+    ``top`` rows and the rows whose ``entry_id`` is in ``follow`` (issue 23.3: a
+    chart of a thousand lines is neither readable nor small)."""
+    groups: dict[str | None, list[Series]] = {}
+    for row in rows:
+        group = groups.setdefault(row.division, [])
+        if top is None or len(group) < top or row.entry_id in follow:
+            group.append(Series(row.name, tuple(row.history)))
+    return list(groups.items())
+
+
+def division_sizes(rows) -> dict[str | None, int]:
+    """How many rows each division has (a part-drawn chart's scale)."""
+    sizes: dict[str | None, int] = {}
+    for row in rows:
+        sizes[row.division] = sizes.get(row.division, 0) + 1
+    return sizes

@@ -1,0 +1,188 @@
+"""Forms clean input; the services in league/services/results.py decide.
+
+The result forms are the game's own (``league.rules.report_form_class()``); the
+engine adds the organiser's fields (abandon, override, reason) to them.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils import timezone
+
+from league import layers
+from league.datebounds import MatchDateField
+from league.models import MAX_SCORE  # a sanity bound for the input box; the game's rules set the real limits
+from league.text.plaintext import PlainTextField
+
+
+def score_field(label: str, *, max_value: int = MAX_SCORE, required_message: str = "Enter both scores.") -> forms.IntegerField:
+    """A whole-number score box (0 to ``max_value``) with messages a coach understands."""
+    return forms.IntegerField(
+        label=label,
+        min_value=0,
+        max_value=max_value,
+        error_messages={
+            "invalid": "Enter a whole number of points.",
+            "min_value": "Points cannot be negative.",
+            "max_value": f"That is more than {max_value} points; check the score.",
+            "required": required_message,
+        },
+        # data-stepper: static/js/forms.js puts a − and a + button around the box (issue 22.2).
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": max_value, "data-stepper": ""}),
+    )
+
+
+class OrganiserFields(forms.Form):
+    """What the organiser adds when entering, correcting or abandoning a result
+    (GB-6, GB-8, DB-5a)."""
+
+    abandoned = forms.BooleanField(required=False, label="Abandoned: both sides record a loss")
+    override = forms.BooleanField(required=False, label="Accept a score the rules reject (the reason is recorded)")
+    reason = PlainTextField(max_length=500, widget=forms.TextInput(attrs={"size": 40}))
+    acknowledge = forms.BooleanField(
+        required=False,
+        label="Go ahead even where the correction leaves a coach owing Favours (you are warned first)",
+    )
+
+
+EARLY_FIELD = "played_early"
+
+
+def report_form(rules, fixture, data=None, **kwargs) -> forms.Form:
+    """The game's result form for ``fixture``, labelled with its sides. A fixture
+    dated in the future is reported only after a warning that says so: a box to
+    tick (every game). The view takes ``played_early`` out before the service."""
+    form = rules.report_form_class()(data, **kwargs)
+    rules.form_labels(form, fixture)
+    if fixture.date > timezone.localdate():
+        warning = f"This fixture is dated {fixture.date:%A %d %B %Y}, in the future"
+        form.fields[EARLY_FIELD] = forms.BooleanField(
+            label=f"{warning}: I confirm it has already been played",
+            error_messages={"required": f"{warning}: tick the box to confirm it has already been played."},
+        )
+    return form
+
+
+def record_form_class(rules) -> type[forms.Form]:
+    """The game's result form plus the organiser's fields (abandon, override, reason)."""
+    game_form = rules.report_form_class()
+    return type(f"Record{game_form.__name__}", (game_form, OrganiserFields), {})
+
+
+def record_form(rules, fixture, data=None, **kwargs) -> forms.Form:
+    """The organiser's form for entering, correcting or abandoning ``fixture``."""
+    form = record_form_class(rules)(data, **kwargs)
+    rules.form_labels(form, fixture)
+    form.fields["abandoned"].label = rules.abandon_help()
+    if not rules.allows_override:
+        del form.fields["override"]
+    if not layers.warns_on_correction(rules.system):  # each game's forms show its own rules only
+        del form.fields["acknowledge"]
+    return form
+
+
+class AbandonForm(forms.Form):
+    """Abandon or mark unplayed (GB-6, DB-5a): a reason, plus what the game keeps of
+    a match that was not completed (Guild Ball: the VP so far)."""
+
+    reason = PlainTextField(max_length=500, widget=forms.Textarea(attrs={"rows": 3}))
+    acknowledge = forms.BooleanField(
+        required=False, label="Go ahead even where this leaves a coach owing Favours (you are warned first)"
+    )
+
+
+def abandon_form_class(rules) -> type[forms.Form]:
+    extra = dict(rules.abandon_fields())
+    if not layers.warns_on_correction(rules.system):
+        extra["acknowledge"] = None  # no layer of this game warns: no box to go ahead anyway
+    return type("AbandonForm", (AbandonForm,), extra) if extra else AbandonForm
+
+
+class DisputeForm(forms.Form):
+    reason = PlainTextField(
+        max_length=500,
+        label="What is wrong with the report?",
+        error_messages={"required": "Say what is wrong with the report, so the organiser can settle it."},
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+    propose = forms.BooleanField(
+        required=False, label="I know the right result: the organiser can accept my version (enter it below)"
+    )
+
+
+PROPOSAL_PREFIX = "proposed"
+
+
+def proposal_form(rules, fixture, data=None, **kwargs) -> forms.Form:
+    """The game's own report form, for the result a disputing coach says is right
+    (filled in with the report to start from); no early-play box, the match was
+    reported already."""
+    form = report_form(rules, fixture, data, prefix=PROPOSAL_PREFIX, **kwargs)
+    form.fields.pop(EARLY_FIELD, None)
+    return form
+
+
+class RearrangeForm(forms.Form):
+    date = MatchDateField(label="New date")
+    reason = PlainTextField(max_length=300, widget=forms.TextInput(attrs={"size": 40}))
+
+
+class FriendlyForm(forms.Form):
+    """DB-5a: a friendly between two entries of a season (across divisions too)."""
+
+    home = forms.ModelChoiceField(queryset=None, label="Home")
+    away = forms.ModelChoiceField(queryset=None, label="Away")
+    date = MatchDateField(label="Date")
+
+    def __init__(self, *args, season, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        entries = season.entries.select_related("coach", "division").order_by("team", "coach__name")
+        for side in ("home", "away"):
+            self.fields[side].queryset = entries
+            self.fields[side].label_from_instance = _entry_label
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("home") is not None and cleaned.get("home") == cleaned.get("away"):
+            self.add_error("away", "A friendly needs two different sides.")
+        return cleaned
+
+
+def _entry_label(entry) -> str:
+    name = f"{entry.team} ({entry.coach})" if entry.team else str(entry.coach)
+    return f"{name}, {entry.division}" if entry.division_id else name
+
+
+class ApproveForm(forms.Form):
+    """GB-8 Decision: approving a result the opponent has not confirmed (reported or
+    disputed) is an override that needs a reason; a confirmed one needs none."""
+
+    reason = PlainTextField(
+        max_length=500, required=False, label="Reason (needed when the opponent has not confirmed)",
+        widget=forms.TextInput(attrs={"size": 40}),
+    )
+
+
+class ReasonForm(forms.Form):
+    reason = PlainTextField(max_length=500, widget=forms.TextInput(attrs={"size": 40}))
+
+
+class ImportForm(forms.Form):
+    """Issue 21.5: a results file for the league's game, and the season it goes
+    into (found by name, or created starting on ``start``)."""
+
+    file = forms.FileField(label="Results file (CSV)", help_text="Comma or semicolon separated, UTF-8.")
+    season = PlainTextField(label="Season", max_length=100)
+    start = MatchDateField(label="Start date of a new season", required=False,
+                           help_text="Only for a season the file creates; round n is dated from it. Default: today.")
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["file"].widget.attrs["accept"] = ".csv,text/csv"
+
+
+class ConfirmImportForm(forms.Form):
+    """The previewed upload, signed by the site (league.imports.views): the client
+    carries it back unchanged or it is refused."""
+
+    payload = forms.CharField(widget=forms.HiddenInput)

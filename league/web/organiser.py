@@ -1,0 +1,277 @@
+"""The organiser's dashboard: a page of the site (not the admin) per league with
+what waits on them, one-click approval of results both coaches agreed on, adding a
+friendly (DB-5a), and the coaches locked out of logging in, with a button to let
+each in again."""
+
+from __future__ import annotations
+
+import functools
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.safestring import mark_safe
+
+from league import selectors
+from league.web import checklist
+from league.web import dashboard
+from league.caching import kept_pages
+from league.accounts import lockout
+from league.services import entrants as season_entrants
+from league.services import seasons as season_services
+from league.services import results as services
+from league.caching import versions
+from league.web import confirm as confirmation
+from league.web.forms import FriendlyForm
+from league.models import Coach, Entry
+from league.accounts.permissions import get_league_for_organiser
+from league.rules import rules_class
+
+
+@login_required
+def organiser_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    """The dashboard. Its plain address is kept whole per version of the league's
+    seasons, day and staff or not (league/caching/kept_pages.py), no longer than what it
+    says stays true (``dashboard.board``); the versions and whether the viewer
+    organises the league are one query."""
+    build = functools.partial(_organiser_dashboard, request, slug)
+    if request.GET or not kept_pages.keepable(request):
+        return build()
+    seasons = kept_pages.league_seasons(request, slug)
+    if not seasons or not (request.user.is_superuser or seasons[0][4]):
+        return build()  # a 404, a 403, or a league with no season yet
+    key = versions.response_key(slug, [row[:3] for row in seasons], request,
+                                f"{timezone.localdate():%Y-%m-%d}|staff:{int(request.user.is_staff)}", ())
+    return kept_pages.serve(request, f"kept:dashboard:{key}", build)
+
+
+def _organiser_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    """The season checklist (issue 21.3), then disputes, reports unconfirmed for
+    three days, confirmed results to approve, overdue matches and (from the
+    league's layers) Moments to confirm, for the league's current season: the
+    first few of each with their number, the rest a page at a time (``?list=``
+    one kind, ``&page=``). A fixed number of queries whatever its size, and none
+    for what waits while the season does not change (``dashboard.board``: issue 23)."""
+    league = get_league_for_organiser(request, slug)
+    season = selectors.season_for(league)
+    listing = request.GET.get("list", "")
+    context = {"league": league, "season": season, "stale_days": dashboard.STALE_AFTER.days}
+
+    def body() -> tuple[str, int]:
+        counts, first_lines, seconds = dashboard.board(league, season)
+        context.update(counts=counts, queue=first_lines)
+        if season is not None and listing in dashboard.KINDS:
+            context.update(listing=listing, page=dashboard.queue_page(season, listing, request.GET.get("page")))
+        return render_to_string("league/_dashboard_body.html", context, request=request), seconds
+
+    # The plain address is the one opened again and again: its body is kept per
+    # version of the season; a page of one list (?list=, ?moments=) is computed.
+    context["body"] = (
+        dashboard.cached_html(request, season, "dashboard-body", body) if season is not None and not request.GET
+        else mark_safe(body()[0])
+    )
+    return render(request, "league/organiser_dashboard.html", context)
+
+
+def _checklist_action(request: HttpRequest, slug: str, act) -> HttpResponse:
+    """A one-click step of the season checklist: ``act(league, season)`` returns
+    what to tell the organiser, or raises ValidationError with the reason; back to
+    the dashboard either way (a GET too: a reload never shows a 405)."""
+    league = get_league_for_organiser(request, slug)
+    back = redirect("league:organiser_dashboard", slug=league.slug)
+    if request.method != "POST":
+        return back
+    try:
+        done = act(league, selectors.season_for(league))
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, done)
+    return back
+
+
+@login_required
+def checklist_fixtures(request: HttpRequest, slug: str) -> HttpResponse:
+    """GB-4/GB-5: generate the current season's fixtures."""
+
+    def act(league, season) -> str:
+        if season is None:
+            raise ValidationError("This league has no season yet.")
+        rounds = season_services.generate_fixtures(season=season, by=request.user)
+        return f"Fixtures generated for {season.name}: {len(rounds)} round{'s' if len(rounds) != 1 else ''}."
+
+    return _checklist_action(request, slug, act)
+
+
+@login_required
+def checklist_divisions(request: HttpRequest, slug: str) -> HttpResponse:
+    """DB-2: draw the current season's entrants into the divisions it asks for
+    (as the checklist counts them), by a random draw."""
+
+    def act(league, season) -> str:
+        if season is None:
+            raise ValidationError("This league has no season yet.")
+        state = checklist.season_states([season])[season.pk]
+        wanted = rules_class(league.game_system).divisions_wanted([state]).get(season.pk, 0)
+        if not wanted:
+            raise ValidationError(f"{season.name} asks for no divisions.")
+        drawn = season_services.draw_season_divisions(season=season, by=request.user, count=wanted)
+        return f"{len(drawn)} divisions drawn for {season.name} (DB-2): " + "; ".join(
+            f"{division.name}: {division.entries.count()}" for division in drawn) + " entrants."
+
+    return _checklist_action(request, slug, act)
+
+
+@login_required
+def checklist_next_season(request: HttpRequest, slug: str) -> HttpResponse:
+    """Open the next season once the current one is over (or a league's first),
+    for a game without its own page for it (Dungeon Bowl has one: DB-15)."""
+
+    def act(league, season) -> str:
+        if season is not None and rules_class(league.game_system).own_next_season:
+            raise ValidationError(f"A {league.rules.name} league opens its next season on its own page.")
+        opened = season_services.open_next_season(league=league, by=request.user)
+        coaches = opened.entries.count()
+        return (f"{opened.name} is open with {coaches} entrant{'s' if coaches != 1 else ''}: add or withdraw "
+                "entrants, then generate its fixtures.")
+
+    return _checklist_action(request, slug, act)
+
+
+@login_required
+def approve_from_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    """Approve one confirmed result (``result``) or every confirmed one (``all``).
+    Only CONFIRMED results: one a coach has not agreed to is approved from its
+    fixture page, where the organiser can give a reason. A GET goes back to the
+    dashboard (a reload never shows a 405)."""
+    league = get_league_for_organiser(request, slug)
+    back = redirect("league:organiser_dashboard", slug=league.slug)
+    if request.method != "POST":
+        return back
+    season = selectors.season_for(league)
+    confirmed = dashboard.confirmed_results(season) if season is not None else []
+    if "all" in request.POST:
+        chosen = confirmed
+    else:
+        wanted = request.POST.get("result", "")
+        chosen = [r for r in confirmed if str(r.pk) == wanted]
+        if not chosen:
+            messages.error(request, "That result is no longer waiting for approval: it was approved, reopened or disputed.")
+            return back
+    approved, refused = [], []
+    for result in chosen:
+        try:
+            services.approve_result(result=result, by=request.user)
+        except ValidationError as error:
+            refused.append(f"{result.fixture}: {' '.join(error.messages)}")
+        else:
+            approved.append(result)
+    if approved:
+        names = "; ".join(f"{r.fixture.home} {r.summary} {r.fixture.away}" for r in approved) if len(approved) <= 3 else ""
+        count = f"{len(approved)} result{'s' if len(approved) != 1 else ''}"
+        messages.success(request, f"Approved {count}{': ' + names if names else ''}. The standings include them now.")
+    for line in refused:
+        messages.error(request, line)
+    if not approved and not refused:
+        messages.info(request, "No confirmed result is waiting for approval.")
+    return back
+
+
+
+@login_required
+def add_friendly(request: HttpRequest, slug: str) -> HttpResponse:
+    """DB-5a: the organiser adds a friendly to the season (``?season=``, else the
+    current one) between any two of its entries, across divisions too. It is played
+    and reported like any match and counts for nothing in the standings. Only
+    leagues of a game with friendlies; only their organisers."""
+    league = get_league_for_organiser(request, slug)
+    if not league.allows_friendlies:
+        raise Http404("This game has no friendlies.")
+    season = selectors.season_for(league, request.GET.get("season"))
+    if season is None:
+        raise Http404("This league has no season yet.")
+    form = FriendlyForm(request.POST or None, season=season)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                fixture = season_services.add_friendly(
+                    season=season, by=request.user, home=data["home"], away=data["away"], date=data["date"]
+                )
+            except ValidationError as error:
+                for message in error.messages:
+                    form.add_error(None, message)
+            else:
+                messages.success(request, f"Friendly added: {fixture.home} v {fixture.away} on {fixture.date:%d %b %Y}. "
+                                          "It counts for nothing in the standings (DB-5a).")
+                return redirect(fixture.get_absolute_url())
+        status = 400
+    return render(request, "league/add_friendly.html", {"league": league, "season": season, "form": form},
+                  status=status)
+
+
+@login_required
+def organiser_lockouts(request: HttpRequest, slug: str) -> HttpResponse:
+    """The league's coaches who cannot log in just now after failed log-ins (issue
+    19.2), each with a button that lets them in again (``unlock_coach``)."""
+    league = get_league_for_organiser(request, slug)
+    return render(
+        request, "league/organiser_lockouts.html",
+        {"league": league, "lockouts": lockout.lockouts_in(league), "limit": settings.AXES_FAILURE_LIMIT,
+         "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)},
+    )
+
+
+@login_required
+def unlock_coach(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse:
+    """Lift the login lock of one of the league's coaches. A GET goes back to the
+    page; a coach of another league is a 404."""
+    league = get_league_for_organiser(request, slug)
+    back = redirect("league:organiser_lockouts", slug=league.slug)
+    if request.method != "POST":
+        return back
+    coach = get_object_or_404(
+        Coach.objects.filter(entries__season__league=league).select_related("user").distinct(), pk=coach_id
+    )
+    if lockout.lift_lockouts(league=league, coach=coach, by=request.user):
+        messages.success(request, f"{coach} can log in again.")
+    else:
+        messages.info(request, f"{coach} was not locked out.")
+    return back
+
+
+@login_required
+def withdraw_entry(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    """LG-2: an entrant leaves the league's current season, after a confirmation
+    page that says what happens to its fixtures. A GET goes back to the Coaches
+    page; an entry of another league or season is a 404."""
+    league = get_league_for_organiser(request, slug)
+    back = reverse("league:organiser_coaches", args=[league.slug])
+    if request.method != "POST":
+        return redirect(back)
+    season = selectors.season_for(league)
+    entry = get_object_or_404(Entry.objects.select_related("coach"), pk=entry_id, season=season)
+    if not confirmation.confirmed(request):
+        if season_entrants.has_fixtures(season):
+            consequence = (f"{entry.coach} leaves {season.name}. Their approved results stand; their fixtures without "
+                           "an approved result are not played and count for nothing for either side: they are removed, "
+                           "with any result not yet approved (LG-2).")
+        else:
+            consequence = f"{entry.coach} leaves {season.name} before its fixtures are generated."
+        return confirmation.ask(request, title=f"Withdraw {entry.coach} from {season.name}?", consequence=consequence,
+                                button=f"Withdraw {entry.coach}", back=back)
+    try:
+        removed = season_entrants.withdraw(entry=entry, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, f"{entry.coach} has withdrawn from {season.name}; "
+                                  f"{removed} fixture{'s' if removed != 1 else ''} without a result removed (LG-2).")
+    return redirect(back)

@@ -1,0 +1,73 @@
+"""Forms of the new-league flow and the season set-up page (issue 21.2)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils import timezone
+
+from league.datebounds import validate_match_date
+from league.services.joining import MAX_PASTED
+from league.models import MAX_CADENCE_DAYS, MAX_JOIN_USES, League, Season
+from league.text.plaintext import PlainTextField
+from league.rules.scheduling import MAX_DIVISIONS, MIN_DIVISIONS
+
+
+class NewLeagueForm(forms.Form):
+    """The league's name and its first season (GB-4, GB-5); the game's own settings
+    are a second form, from its GameRules."""
+
+    name = PlainTextField(max_length=League._meta.get_field("name").max_length, label="League name")
+    season_name = PlainTextField(
+        max_length=Season._meta.get_field("name").max_length, label="First season", initial="Season 1"
+    )
+    start_date = forms.DateField(
+        label="First round on", validators=[validate_match_date], widget=forms.DateInput(attrs={"type": "date"}),
+    )
+    cadence_days = forms.IntegerField(
+        label="Days between rounds", min_value=1, max_value=MAX_CADENCE_DAYS, initial=7,
+        help_text="GB-5: 7 is one round a week.",
+    )
+    double_round_robin = forms.TypedChoiceField(
+        label="Everyone meets everyone", coerce=lambda value: value == "double", initial="single",
+        choices=[("single", "Once"), ("double", "Twice, home and away")], widget=forms.RadioSelect,
+        help_text="GB-4",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["start_date"].initial = timezone.localdate()
+
+
+class PasteNamesForm(forms.Form):
+    names = PlainTextField(
+        multiline=True, label="Names, one a line", max_length=MAX_PASTED * 110,
+        widget=forms.Textarea(attrs={"rows": 6}),
+        help_text="Paste a column from a spreadsheet. Blank lines are skipped, repeated names entered once.",
+    )
+
+
+class JoinLinkForm(forms.Form):
+    max_uses = forms.IntegerField(
+        label="At most this many people", required=False, min_value=1, max_value=MAX_JOIN_USES,
+        help_text="Empty for no limit.",
+    )
+    closes_on = forms.DateField(
+        label="Last day it works", required=False, validators=[validate_match_date],
+        widget=forms.DateInput(attrs={"type": "date"}), help_text="Empty to keep it open until you withdraw it.",
+    )
+
+
+class GenerateForm(forms.Form):
+    divisions = forms.TypedChoiceField(
+        label="Divisions", coerce=int, initial=0, required=False, empty_value=0,
+        choices=[(0, "One table, no divisions"), *((n, f"{n} divisions, drawn at random") for n in
+                                                   range(MIN_DIVISIONS, MAX_DIVISIONS + 1))],
+        help_text="DB-2: each division plays its own round robin.",
+    )
+
+
+class JoinForm(forms.Form):
+    """Someone joining who is not a coach yet: what the tables will call them."""
+
+    name = PlainTextField(max_length=100, label="Your name in the tables")
+    team = PlainTextField(max_length=100, required=False, label="Team")
