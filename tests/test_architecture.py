@@ -1,5 +1,5 @@
-"""The architecture is kept by import-linter's contracts in ``.importlinter`` (issue
-20), run by ``.ci/run`` and here, so the suite fails too: the engine imports no game
+"""The architecture is kept by import-linter's contracts in ``.importlinter``,
+run by ``.ci/run`` and here, so the suite fails too: the engine imports no game
 and no layer, and a game imports no layer. A game and a layer plug in through
 registries filled from their ``AppConfig.ready()`` (``league.rules``,
 ``league.layers``) instead.

@@ -83,7 +83,7 @@ def test_the_form_field_folds_a_boxed_reason_onto_one_line():
 
 
 def test_names_that_only_look_different_share_a_key():
-    """Issue 19.11: NFKC, without format characters, blanks collapsed, casefolded."""
+    """NFKC, without format characters, blanks collapsed, casefolded."""
     keys = {plaintext.name_key(name) for name in ("Velocity", "velo\u200bcity", "ＶＥＬＯＣＩＴＹ", " VELO\u00adCITY ")}
     assert keys == {"velocity"}
     assert plaintext.name_key("Straße") == plaintext.name_key("STRASSE")
