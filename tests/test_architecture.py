@@ -61,6 +61,12 @@ def project(tmp_path: Path, bad: dict[str, str]) -> Path:
         path = tmp_path / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(bad.get(name, ""), encoding="utf-8")
+    # A module the contracts name inside a package (league.standings.ranking) needs
+    # each package above it to exist.
+    for folder in {path.parent for path in tmp_path.rglob("*.py")}:
+        while folder != tmp_path and not (folder / "__init__.py").exists():
+            (folder / "__init__.py").write_text("", encoding="utf-8")
+            folder = folder.parent
     return tmp_path
 
 
