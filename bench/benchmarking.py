@@ -1,5 +1,5 @@
 """What the benchmark (``bench/management/commands/benchmark.py``) builds and how
-it measures (issue 13's table).
+it measures (the performance ratios and their goals).
 
 Builders insert in bulk where the workflow is not what is measured, and go through
 the services where it is (approvals, the import). Measurements of two things that
@@ -37,8 +37,8 @@ GUILDS = ("Alchemist's", "Brewer's", "Butcher's", "Engineer's", "Fisherman's", "
 
 @dataclass(frozen=True)
 class Ratio:
-    """One line of the issue's table: a measured ratio and its goal. With
-    ``spread`` (min, median, max of the runs, issue 23.5) the verdict is on the
+    """One line of the benchmark's table: a measured ratio and its goal. With
+    ``spread`` (min, median, max of the runs: one run's noise does not decide) the verdict is on the
     median."""
 
     label: str
@@ -64,7 +64,7 @@ def _figure(value: float) -> str:
 
 
 def spread(values: list[float]) -> tuple[float, float, float]:
-    """Min, median and max (issue 23.5 prints the three)."""
+    """Min, median and max (the benchmark prints the three)."""
     ordered = sorted(values)
     return ordered[0], statistics.median(ordered), ordered[-1]
 

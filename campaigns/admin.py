@@ -174,7 +174,7 @@ class CampaignCoachAdmin(ReadOnlyScopedAdmin):
 
 
 class LedgerAdmin(ReadOnlyScopedAdmin):
-    cockpit_group = cockpit.LEDGERS  # issue 21.6
+    cockpit_group = cockpit.LEDGERS
     league_lookup = "coach__campaign__season__league"
     list_display = ["created_at", "coach", "kind", "amount", "reason", "created_by"]
     list_filter = ["kind", ("coach", ScopedRelatedFilter), ("coach__campaign", ScopedRelatedFilter)]

@@ -29,9 +29,9 @@ class CampaignsConfig(AppConfig):
         for ledger in (CampaignPointLine, FavourLine):
             versions.track(ledger, lambda line: Q(campaign__coaches__pk=line.coach_id))
         # The organiser's dashboard keeps the Moments waiting for the Longshanks per
-        # version (league/web/dashboard.py, issue 23): confirming one bumps it.
+        # version (league/web/dashboard.py): confirming one bumps it.
         versions.track(MomentUnlock, lambda unlock: Q(campaign__coaches__pk=unlock.coach_id))
-        # A coach's campaign page is kept per version too (issue 23): everything it
+        # A coach's campaign page is kept per version too: everything it
         # shows bumps the season's version when it changes, the catalogue (edited in
         # the admin) every campaign's.
         for owned in (OwnedCard, Deck, Achievement, SponsorshipPurchase, Notice):

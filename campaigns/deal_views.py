@@ -77,9 +77,9 @@ def _answer_deal(
     request, slug, queryset, pk, *, what, section, answerer, withdraw, answer, refusal, question, done
 ) -> HttpResponse:
     """Accept, refuse or withdraw a pending loan request or card offer that the
-    logged-in coach is party to (GB-22, GB-23), after a confirmation step (issue
-    18.8). An acceptance the rules refuse now (GB-20) is refused with the reason,
-    in the error style, and the deal stays pending (issue 18.1): ``refusal(deal)``
+    logged-in coach is party to (GB-22, GB-23), after a confirmation step.
+    An acceptance the rules refuse now (GB-20) is refused with the reason,
+    in the error style, and the deal stays pending: ``refusal(deal)``
     says why before anyone is asked; ``question(action, deal)`` words the step and
     ``done(action, deal)`` the success message. ``answerer(deal)`` is the id of the
     coach who accepts or refuses; the other one may only withdraw."""

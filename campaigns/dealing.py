@@ -64,7 +64,7 @@ def spending_refusal(action: str, *, phase, lines, what: str | None = None) -> s
     """GB-19 to GB-24: why the coach's own ``action`` ("sponsorship", "advancement",
     "loan") cannot go through now, from their Favour lines (``amount``, ``phase``,
     ``kind``); None when it can. The service refuses with it and the coach's page
-    disables the action and says why (issue 18.1), from the lines it shows."""
+    disables the action and says why, from the lines it shows."""
     cost, default_what, no_match = _SPENDS[action]
     if not phase.is_open:
         return f"Wheeling & Dealing is closed: {phase.closed_because}."
@@ -94,7 +94,7 @@ def _refuse_spend(action: str, coach: CampaignCoach, *, what: str | None = None)
 
 def advancement_refusal(coach: CampaignCoach) -> str | None:
     """Why ``buy_advancement`` would refuse now (reads only): the confirmation step
-    asks only about a purchase that can go through (issue 18.8)."""
+    asks only about a purchase that can go through."""
     try:
         require_running(coach.campaign)
         _refuse_spend("advancement", coach)
@@ -206,7 +206,7 @@ def acceptance_refusals(*, loans=(), offers=(), campaign_over: bool) -> tuple[di
     """GB-20 Decision: why each pending loan request or card offer cannot be
     accepted now, by ("loan" | "offer", id); a deal that can go through has no
     entry. The answer services refuse with it (and the deal stays pending: a
-    refusal never destroys what was refused, issue 18.1), the coach's page
+    refusal never destroys what was refused), the coach's page
     disables Accept and shows both coaches why. Five queries whatever the number
     of deals. Also returns the payers' facts (phase, balance, spent) by coach id."""
     loans, offers = list(loans), list(offers)
@@ -241,7 +241,7 @@ def acceptance_refusals(*, loans=(), offers=(), campaign_over: bool) -> tuple[di
 
 
 def acceptance_refused(reason: str, what: str) -> str:
-    """Issue 18.1: the refusal of an acceptance, which destroys nothing."""
+    """The refusal of an acceptance, which destroys nothing."""
     return f"This {what} cannot be accepted now: {reason} It stays pending: accept it once it can go through, or refuse it."
 
 
@@ -250,7 +250,7 @@ def answer_loan(*, loan: Loan, accept: bool, by) -> Loan:
     """GB-22: the lender accepts (borrower pays 3: 2 to the lender, 1 to the bank;
     the loan lasts the borrower's next match) or refuses. Accepting a request the
     rules no longer allow (GB-19, GB-20) is refused with the reason and the request
-    stays pending (issue 18.1); both coaches' pages say why."""
+    stays pending; both coaches' pages say why."""
     loan = Loan.objects.select_for_update(of=("self",)).select_related("borrower", "lender").get(pk=loan.pk)
     borrower, lender = lock_pair(loan.borrower, loan.lender)
     require_own(lender, by)
@@ -383,7 +383,7 @@ def answer_offer(*, offer: CardOffer, accept: bool, by) -> CardOffer:
     and the Favours to the seller (spent by the buyer, GB-19); a swap moves both.
     Accepting an offer the rules no longer allow (a card now in a registered deck,
     Favours spent meanwhile: GB-19, GB-20) is refused with the reason and the offer
-    stays pending (issue 18.1); both coaches' pages say why."""
+    stays pending; both coaches' pages say why."""
     offer = CardOffer.objects.select_for_update(of=("self",)).select_related("proposer", "recipient").get(pk=offer.pk)
     proposer, recipient = lock_pair(offer.proposer, offer.recipient)
     require_own(recipient, by)

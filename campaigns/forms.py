@@ -48,7 +48,7 @@ class PickForm(forms.Form):
 class DeckForm(forms.Form):
     """GB-16: exactly 12 distinct cards from the pool. The form may start ticked
     from an earlier deck (``prefill``); it says so, and a wrong count says how
-    many of the ticked cards were pre-filled (issue 18.2)."""
+    many of the ticked cards were pre-filled."""
 
     cards = CardsField(queryset=PlotCard.objects.none(), widget=forms.CheckboxSelectMultiple)
 
@@ -61,7 +61,7 @@ class DeckForm(forms.Form):
 
     @property
     def need(self) -> int:
-        """GB-16's deck size, for the live counter of static/js/forms.js (issue 22.3)."""
+        """GB-16's deck size, for the live counter of static/js/forms.js."""
         return rules.DECK_SIZE
 
     def clean_cards(self):

@@ -74,7 +74,7 @@ def _reason(fixture, source: str) -> str:
 
 
 def record_cp_in_bulk(*, season: Season, lines: Sequence[ImportedLine], by) -> int:
-    """``record_match_cp`` for every line of a season's import at once (issue 23):
+    """``record_match_cp`` for every line of a season's import at once:
     the campaign derived once, the coaches' rows locked in one query, the CP
     already imported and the CP totals read in one query each, every new line in
     one insert and the Moments synced once (GB-11, GB-13). The lines, and the

@@ -83,7 +83,7 @@ def organiser_panel(context: Mapping[str, Any]) -> str:
     """The organiser's dashboard: the Moments waiting for the Longshanks (GB-13),
     how many, and a page of them (``?moments=`` its number), each with its
     confirm button. Two queries whatever the campaign's size, once per version of
-    the season and page (a confirmation bumps it: issue 23)."""
+    the season and page (a confirmation bumps it)."""
     season = context.get("season")
     if season is None:
         return ""

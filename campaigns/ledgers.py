@@ -2,7 +2,7 @@
 what a corrected or reopened one takes back, and the Longshanks' adjustments
 (GB-1, GB-11). Lines are append-only; a correction adds the line that reverses.
 
-Approvals are incremental (issue 13): a result changes the GB-18 lines of the
+Approvals are incremental: a result changes the GB-18 lines of the
 results it decides, and no others. A result of round n changes its two coaches'
 LP before every later round, so the lines of their later matches (and those
 matches' opponents' lines, which compare the same LP) are brought up to date; a
@@ -275,7 +275,7 @@ def _approved(season: Season, *, without: int | None = None, round_number: int |
     changes): only what GB-18 reads for the matches that change can alter
     (``decided_by``): every result of those entries and of the opponents they meet
     in later rounds, whose LP before each of those rounds the lines compare. A few
-    hundred rows at 400 coaches, not all 79,800 (0.7 s an approval: issue 23)."""
+    hundred rows at 400 coaches, not all 79,800 (0.7 s an approval)."""
     results = approved_results(season)
     if entry_ids:
         ids = list(entry_ids)

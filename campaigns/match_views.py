@@ -48,7 +48,7 @@ def fixture_page(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespon
 
 def _render_fixture_page(request, campaign, fixture, side, is_organiser, bound=None, status=200) -> HttpResponse:
     bound = bound or {}
-    # Issue 23: kept per version of the season, day (decks face up from match day,
+    # Kept per version of the season, day (decks face up from match day,
     # GB-16) and kind of viewer (their side, the organiser), never across viewers
     # who may see different things; the forms are built per request.
     page = versions.cached(

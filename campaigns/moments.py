@@ -35,7 +35,7 @@ def sync_moments_for(coaches: Iterable[CampaignCoach]) -> list[MomentUnlock]:
     (the Moment table; the CP totals with the highest unlock each holds; the new
     ones). Unlocks are created in threshold order and never deleted, so every
     Moment up to the highest one held is already there: only those past it are new.
-    The cost is the Moments newly reached, not the CP total (issue 12: one
+    The cost is the Moments newly reached, not the CP total (one
     adjustment of 100,000,000 CP built five million of them)."""
     ids = [coach.pk for coach in coaches]
     if not ids:

@@ -95,7 +95,7 @@ def offer_answered(offer: CardOffer) -> None:
 def moments_reached(unlocks: list[MomentUnlock]) -> None:
     """GB-13: new Moments waiting for the Longshanks to confirm, to the league's
     organisers. In a quiet block (an import) nothing is sent, so nothing is loaded
-    either: a query per coach there was most of a CP import's cost (issue 23)."""
+    either: a query per coach there was most of a CP import's cost."""
     if not unlocks or notifications.is_quiet():
         return
     (cc,) = _load(unlocks[0].coach)

@@ -84,7 +84,7 @@ def phase_for(coach: CampaignCoach, *, campaign_over: bool | None = None) -> Pha
 def phases_for(coaches: list[CampaignCoach], *, campaign_over: bool) -> dict[int, Phase]:
     """``phase_for`` for several coaches of one campaign in two queries (their
     fixtures and their decks), by campaign coach id: the other side of each deal a
-    coach's page lists (issue 18.1)."""
+    coach's page lists."""
     by_entry = {cc.entry_id: cc for cc in coaches}
     fixtures: dict[int, list[Fixture]] = {entry_id: [] for entry_id in by_entry}
     for f in (

@@ -65,7 +65,7 @@ def confirm_unlock(request: HttpRequest, slug: str, unlock_id: int) -> HttpRespo
     # From the organiser's dashboard: back there, not to the coach's page.
     back = request.POST.get("next", "")
     # An address on this site, never a view name: redirect("0") would look one up
-    # and fail after the Moment was confirmed (issue 12, found by the fuzzing).
+    # and fail after the Moment was confirmed (found by the fuzzing).
     if (response.status_code == 302 and back.startswith("/")
             and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()})):
         return HttpResponseRedirect(back)
@@ -93,7 +93,7 @@ def declare_final_day(request: HttpRequest, slug: str) -> HttpResponse:
     if refusal:
         messages.error(request, refusal)
         return redirect(reverse("campaigns:campaign_table", args=[slug]))
-    if request.POST.get(CONFIRMED) != "yes":  # issue 18.8: it cannot be undone
+    if request.POST.get(CONFIRMED) != "yes":  # asked first: it cannot be undone
         ask = Ask(
             "Declare the Final Day?",
             "The three titles are fixed as the table stands and every coach without one gets 5 Favours in their "

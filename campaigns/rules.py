@@ -20,7 +20,7 @@ ADVANCEMENT_CP = 5  # GB-24
 DECK_SIZE = 12  # GB-16
 CARRY_OVER_FAVOURS = 5  # GB-26
 UNLOANABLE_TYPES = {"captain": "Captain", "mascot": "Mascot"}  # GB-22
-# STYLE habit 15, issue 12: the bounds of what a person or a file can enter. One
+# STYLE habit 15: the bounds of what a person or a file can enter. One
 # Longshanks adjustment (GB-1, GB-11) or imported match CP moves a ledger by at most
 # MAX_ADJUSTMENT; every ledger line (a reversal too) stays within it (a database
 # check); a coach's CP total never passes MAX_CP_TOTAL, so the Moments reached
@@ -227,7 +227,7 @@ def check_advancement(*, advancements_in_phase: int) -> str | None:
 
 def check_deck_size(*, chosen: int, prefilled: int = 0, prefilled_from: str = "") -> str | None:
     """GB-16: a deck is exactly 12 distinct cards. ``prefilled`` of the ``chosen``
-    cards were ticked already when the form was shown (issue 18.2), so the count a
+    cards were ticked already when the form was shown, so the count a
     coach did not expect is explained."""
     if chosen == DECK_SIZE:
         return None

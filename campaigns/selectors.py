@@ -162,7 +162,7 @@ def title_race_of(campaign: Campaign, standings) -> dict[str, tuple[list[str], i
     """``title_race`` (GB-3) for the league page's panel, from what the three titles read
     (each coach's standing, CP total and Favours spent), not every coach's campaign
     row: two sums whatever the number of coaches, a third of the cost of
-    ``campaign_rows`` at 400 coaches (issue 23.4). A coach whose campaign row is not
+    ``campaign_rows`` at 400 coaches. A coach whose campaign row is not
     written yet has no CP and has spent nothing, as ``campaign_rows`` shows them."""
     cp: dict[int, int] = {}
     spent: dict[int, int] = {}
@@ -199,7 +199,7 @@ def leaders(campaign: Campaign, rows: list[CoachRow]) -> dict[str, list[str]]:
 
 
 def campaign_feed(campaign: Campaign) -> dict:
-    """The shape of ``GET /leagues/<slug>/campaign.json`` (issue 3)."""
+    """The shape of ``GET /leagues/<slug>/campaign.json``."""
     rows = campaign_rows(campaign)
     lead = leaders(campaign, rows)
     return {
@@ -280,7 +280,7 @@ def coach_page(campaign: Campaign, cc: CampaignCoach, joining: NewCoach | None =
         cp_lines = list(CampaignPointLine.objects.filter(coach=cc).select_related("created_by__coach", "result__fixture__round"))
         favour_lines = list(FavourLine.objects.filter(coach=cc).select_related("created_by__coach", "result__fixture__round"))
         notices = list(Notice.objects.filter(coach=cc)[:NOTICES_SHOWN])
-    # Issue 18.1: an action that cannot go through now is shown disabled, with why.
+    # An action that cannot go through now is shown disabled, with why.
     pending_loans = [x for x in loans if x.status == Status.PENDING]
     pending_offers = [x for x in offers if x.status == Status.PENDING]
     blocked, _ = acceptance_refusals(loans=pending_loans, offers=pending_offers, campaign_over=campaign.is_over)
@@ -391,7 +391,7 @@ def fixture_page(campaign: Campaign, fixture: Fixture, side: str | None, is_orga
 @dataclass(frozen=True)
 class DeckPrefill:
     """The cards a deck form starts ticked with, and where they come from, which
-    the page says (issue 18.2: a form ticked from another match's deck while the
+    the page says (a form ticked from another match's deck while the
     page says "No deck registered" misled a coach into ticking 24)."""
 
     card_ids: list[int]
@@ -419,7 +419,7 @@ def moments_waiting(season_ids):
     order they were reached: not confirmed yet, and still reached (GB-12: a
     correction may since have taken the coach's CP below the threshold). The CP
     total is summed in the database beside each unlock, so counting or showing a
-    page of them is one query whatever the campaign's size (issue 23)."""
+    page of them is one query whatever the campaign's size."""
     cp = (
         CampaignPointLine.objects.filter(coach=OuterRef("coach")).order_by().values("coach")
         .annotate(total=Sum("amount")).values("total")

@@ -15,7 +15,7 @@ from league.models import Fixture
 
 def final_day_refusal(campaign: Campaign) -> str | None:
     """GB-26: why the Final Day cannot be declared now (reads only); the page asks
-    for confirmation only when it can (issue 18.8)."""
+    for confirmation only when it can."""
     if campaign.is_over:
         return "The Final Day has already been declared."
     unplayed = Fixture.objects.filter(round__season=campaign.season).unplayed().count()

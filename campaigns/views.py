@@ -128,7 +128,7 @@ def campaign_table(request: HttpRequest, slug: str) -> HttpResponse:
         "race": [(label, *race[value]) for value, label in Title.Name.choices],
         "fixed": [(label, fixed[value]) for value, label in Title.Name.choices] if fixed is not None else None,
         "is_organiser": is_organiser,
-        # Issue 18.1: the Final Day button says why it cannot be pressed yet.
+        # The Final Day button says why it cannot be pressed yet.
         "final_day_refusal": titles.final_day_refusal(campaign) if is_organiser and not campaign.is_over else None,
     }
     return render(request, "campaigns/campaign_table.html", context)
@@ -186,7 +186,7 @@ def _render_coach_page(
 ) -> HttpResponse:
     bound = bound or {}
     if joining is None and cc.pk is not None:
-        # Issue 23: what the page shows is the same for every viewer and changes
+        # What the page shows is the same for every viewer and changes
         # only with the season's version (every campaign row is tracked) or the day
         # (the phase): kept per version, coach and day; the forms are the viewer's.
         page = versions.cached(campaign.season, f"campaign-coach:{cc.pk}:{timezone.localdate():%Y-%m-%d}",
@@ -252,7 +252,7 @@ def _tab_for(bound: dict) -> str:
 
 @dataclass(frozen=True)
 class Ask:
-    """Issue 18.8: what the confirmation step of a destructive one-click action
+    """What the confirmation step of a destructive one-click action
     asks. No script (the CSP forbids inline script): the first POST answers this
     page, whose button posts the same fields again with ``confirmed=yes``."""
 
@@ -291,7 +291,7 @@ def _coach_action(
     the page with the message on that form and status 400, in the error style.
 
     With ``ask``, a POST without the confirmation answers the confirmation page
-    (issue 18.8); ``ask`` raises the service's ValidationError first when the
+    (it cannot be undone); ``ask`` raises the service's ValidationError first when the
     action cannot go through, so nobody is asked about what would be refused. It
     runs in a transaction rolled back afterwards: the step writes nothing."""
     campaign = _campaign(slug)

@@ -1,4 +1,4 @@
-"""The admin index as the superuser's cockpit (issue 21.6; STYLE habit 8).
+"""The admin index as the superuser's cockpit (STYLE habit 8).
 
 Django lists every model under its app, alphabetically: about 35 of them, a
 database browser. Here the organiser's everyday models come first under one

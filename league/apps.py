@@ -22,7 +22,7 @@ class LeagueConfig(AppConfig):
         from league.caching import versions  # noqa: F401  (checks registers the deploy checks)
         from league.models import Coach, Division, Entry, Fixture, League, Result, Round, Season
 
-        # Every text column of every app refuses control characters (issue 19.1).
+        # Every text column of every app refuses control characters: a backup cannot hold them.
         plaintext.install()
         # What a season's pages show comes from these rows (league/caching/versions.py).
         versions.track(League, lambda league: Q(league_id=league.pk))

@@ -1,5 +1,5 @@
 """The authentication backend: Django's ModelBackend, reading the account's coach
-with the account (issue 23.2).
+with the account in one query.
 
 Every logged-in page asks who the viewer's coach is (``permissions.coach_for``,
 the menu's name); the reverse one-to-one is read with the user row the session

@@ -10,8 +10,8 @@ from django.core import checks
 
 @checks.register(checks.Tags.security, deploy=True)
 def published_secret_key(app_configs, **kwargs) -> list[checks.CheckMessage]:
-    """A SECRET_KEY set to the development key once published in league/settings.py
-    (issue 19.4): Django's own check (security.W009) passes it, being long and
+    """A SECRET_KEY set to the development key once published in league/settings.py:
+    Django's own check (security.W009) passes it, being long and
     varied, yet anyone can sign sessions and invitation links with it."""
     if settings.SECRET_KEY in settings.PUBLISHED_SECRET_KEYS:
         return [

@@ -20,7 +20,7 @@ EARLIEST = datetime.date(1900, 1, 2)
 LATEST = datetime.date(2200, 12, 30)
 # The longest season a start date must leave room for: round n is dated
 # start + days_between * (n - 1). A double round robin of 500 entries has 998
-# rounds (issue 13's benchmark plays 400 coaches once: 399).
+# rounds (the benchmark plays 400 coaches once: 399).
 MAX_ROUNDS = 1000
 
 

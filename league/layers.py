@@ -23,7 +23,7 @@ the list through the functions below and never imports the layer:
   context with a fixed number of queries. "league_detail" panels are part of the
   league page's cached body (league/caching/versions.py): a layer tracks every model its
   panel reads; "league_viewer" panels are not cached and shown only to a
-  logged-in visitor, for what waits on them in this league (issue 21.4: a coach
+  logged-in visitor, for what waits on them in this league (a coach
   entered without a team is told to found it);
 - demo data for ``quickstart``;
 - notification kinds (league/outbox/notifications.py), sent by the layer's own services.
@@ -53,7 +53,7 @@ class ImportColumns:
     to refuse the line.
 
     ``apply_all``, when given, does what ``apply`` does for every line of a
-    season's import at once (issue 23: the bulk path, a fixed number of queries
+    season's import at once (the bulk path, a fixed number of queries
     whatever the lines), given ``ImportedLine``s in file order; it raises
     ``league.imports.files.BadRow`` naming the line it refuses.
     """
@@ -95,7 +95,7 @@ class Layer:
     app_label: str | None = None
     result_approved: Callable[[Any], None] | None = None
     result_withdrawn: Callable[[Any], None] | None = None
-    # The import's bulk path (issue 13): every result is approved, then this derives
+    # The import's bulk path: every result is approved, then this derives
     # once for the season what approving them one by one would have.
     results_imported: Callable[[Any], None] | None = None
     season_started: Callable[[Any], None] | None = None
@@ -198,7 +198,7 @@ def lock_sides(fixture) -> None:
 def warns_on_correction(game_system: str) -> bool:
     """Whether a layer of this game may warn about a correction (GB-20), so the
     game's correction forms offer the box to go ahead anyway; other games' forms
-    do not show it (issue 18.19)."""
+    do not show it."""
     return any(layer.correction_warnings is not None for layer in layers_for(game_system))
 
 

@@ -1,8 +1,8 @@
 """One lock order for every write that locks more than one row (STYLE habit 16).
 
 Two transactions that lock the same rows in different orders can each wait for
-the other: PostgreSQL then kills one with "deadlock detected" (a 500). Issue 12
-measured 26 of them in 210 simultaneous approve/record/reopen requests, because
+the other: PostgreSQL then kills one with "deadlock detected" (a 500). A load
+test measured 26 of them in 210 simultaneous approve/record/reopen requests, because
 ``record_result`` locked the fixture, then the coaches, then the result, while
 ``approve_result`` and ``reopen_result`` locked the result, then the coaches.
 

@@ -39,7 +39,7 @@ class Coach(models.Model):
     """A person who plays in leagues. The account link is optional: an organiser can
     run a league for coaches who never log in."""
 
-    # Unique per creator, not site-wide (issue 12): an organiser's import naming a
+    # Unique per creator, not site-wide: an organiser's import naming a
     # coach another organiser created makes the organiser a coach of their own
     # instead of reaching that one.
     name = models.CharField(max_length=100, db_index=True)
@@ -106,7 +106,7 @@ class League(models.Model):
     class Meta:
         ordering = ["name"]
         # The league list's order (league/selectors.py ``league_search``): a page of
-        # 25 is read from the index, not sorted out of every league (issue 13).
+        # 25 is read from the index, not sorted out of every league.
         indexes = [models.Index(fields=["name", "id"], name="league_list_order")]
 
     def save(self, *args, **kwargs):
@@ -509,7 +509,7 @@ MAX_JOIN_USES = 500  # far above any league's size: a bound, not a quota
 
 
 class JoinLink(models.Model):
-    """Issue 21.2: a link the organiser shares (Discord, a club's chat) through which
+    """A link the organiser shares (Discord, a club's chat) through which
     people enter a season themselves. The address carries a signed token naming the
     link and its random key (league/services/joining.py); the organiser revokes it, and it
     may close on a date or after a number of uses. A season may have several."""
@@ -562,7 +562,7 @@ class JoinLink(models.Model):
 
 
 class IdempotencyKey(models.Model):
-    """Issue 22.4: a result form's submission key (``league/web/idempotency.py``), kept
+    """A result form's submission key (``league/web/idempotency.py``), kept
     once the submission was accepted, with where it sent the coach: the same key
     sent again (a phone resending what it kept while offline, a double tap) is
     answered with that outcome and writes nothing. Kept ``IDEMPOTENCY_KEY_DAYS``,

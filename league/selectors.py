@@ -143,7 +143,7 @@ def publication(season: Season, today: datetime.date | None = None, *, shown: in
         group.total = group.fixtures[0].total
     left = {number: group.fixtures[0].left for number, group in groups.items()}
     # A match of the two rounds shown still to play answers it without the query,
-    # which reads every fixture of the season (136 ms at 400 coaches: issue 23.4).
+    # which reads every fixture of the season (136 ms at 400 coaches).
     if any(left.values()):
         all_played = False
     else:
@@ -176,12 +176,12 @@ def attach_current_seasons(leagues) -> None:
         league.current = current.get(league.pk)
 
 
-COACH_FIXTURES_PER_SEASON = 20  # of each kind (waiting or to come, approved) per season: issue 23.3
+COACH_FIXTURES_PER_SEASON = 20  # of each kind (waiting or to come, approved) per season, so a page is bounded
 
 
 def coach_fixtures(coach: Coach, per_season: int = COACH_FIXTURES_PER_SEASON) -> list[Fixture]:
     """A coach's fixtures in every league, with what a page needs about each, in
-    date order, bounded (issue 23.3): in each season the first ``per_season``
+    date order, bounded: in each season the first ``per_season``
     without an approved result (what waits and what comes next, so each season's
     next match is among them) and the latest ``per_season`` approved ones. One
     query, numbered by a window function in the database."""

@@ -7,7 +7,7 @@ reads the session, the account and its coach; the authentication backend
 (league/backends.py) is handed that account instead of reading it again. The
 query skips the ORM's compiling and is a prepared statement on PostgreSQL
 (league/caching/prepared.py): one round trip of 0.3 ms here instead of two ORM queries of
-0.9 and 1.4 ms (issue 23.2).
+0.9 and 1.4 ms.
 
 Sessions stay in the database, so a log-out in one gunicorn worker ends the session
 in all of them at once; a per-process cache in front of it (``cached_db`` with the
@@ -33,7 +33,7 @@ from league.caching.prepared import Statement
 class Session(AbstractBaseSession):
     """A log-in session: Django's database session, which also names the account it
     logs in (set whenever it is saved), so a logged-in request reads its session,
-    account and coach in one query (issue 23.2). Deleting the account deletes its
+    account and coach in one query. Deleting the account deletes its
     sessions. One of the ``league`` app's models (league/models.py imports it)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,

@@ -108,7 +108,7 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
 # Database sessions naming their account, read with it in one prepared query
-# (league/sessions.py, issue 23.2). Log-ins made before it (django_session) are
+# (league/sessions.py). Log-ins made before it (django_session) are
 # asked to log in again once.
 SESSION_ENGINE = "league.sessions"
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", False)
@@ -125,7 +125,7 @@ SECURE_PROXY_SSL_HEADER = tuple(_proxy_header) if _proxy_header else None
 SECURE_REDIRECT_EXEMPT = [r"^health/$"]
 
 INSTALLED_APPS = [
-    "league.apps.CockpitAdminConfig",  # django.contrib.admin, its index grouped (issue 21.6)
+    "league.apps.CockpitAdminConfig",  # django.contrib.admin, its index grouped
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -173,7 +173,7 @@ MIDDLEWARE = [
 # any usernames, both the site's and the admin's login refuse that username from
 # that address (or that address) for AXES_COOLOFF_MINUTES, even with the right
 # password; every attempt during the pause starts it again. Never the username
-# alone: anyone could then lock any account (issue 19.2), while its owner logs in
+# alone: anyone could then lock any account, while its owner logs in
 # from their own address. Attempts are stored in the database, so every gunicorn
 # worker sees them. AxesStandaloneBackend only checks for a lockout; ModelBackend
 # still checks the password.
@@ -212,7 +212,7 @@ CONTENT_SECURITY_POLICY = {
         "base-uri": ["'none'"],
         "frame-ancestors": ["'none'"],
         "form-action": ["'self'"],
-        # Issue 22.4: the service worker (/sw.js, league/web/offline.py) and the web app
+        # The service worker (/sw.js, league/web/offline.py) and the web app
         # manifest, both from the site itself.
         "worker-src": ["'self'"],
         "manifest-src": ["'self'"],
@@ -305,7 +305,7 @@ STORAGES = {
 }
 
 LOGIN_URL = "login"
-# Issue 21.1: anyone may sign up (/accounts/signup/) and, once their address is
+# Anyone may sign up (/accounts/signup/) and, once their address is
 # verified, create leagues. A club's own server sets OPEN_SIGNUP=false: sign-up is
 # then only for people who hold a join link of a league, and the superuser grants
 # the right to create leagues (the league.add_league permission, in the admin).
@@ -313,7 +313,7 @@ OPEN_SIGNUP = env_bool("OPEN_SIGNUP", True)
 LOGIN_REDIRECT_URL = "league:my_fixtures"
 LOGOUT_REDIRECT_URL = "league:league_list"
 
-# What one request may send (issue 19.3): Django's defaults, written down because
+# What one request may send: Django's defaults, written down because
 # every form relies on them; a POST past them is a 400. An admin inline also builds
 # no more forms than its page offers (league/admin/scoping.py BoundedInlineMixin).
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
@@ -346,12 +346,12 @@ CHANGE_MARK_FILE = os.environ.get(
 ).strip()
 
 # Every entry is keyed by a season's version (league/caching/versions.py) and expires
-# CACHE_TIMEOUT seconds after it was stored (issue 23.1): a version replaced by a
+# CACHE_TIMEOUT seconds after it was stored: a version replaced by a
 # write is never asked for again, so it ages out instead of staying for ever
 # (Redis keys get this TTL; the local-memory cache drops expired entries when it
 # culls). The local-memory cache also holds at most CACHE_MAX_ENTRIES entries per
-# process, culling a third of them when full: with pages bounded in size (issue
-# 23.3) that bounds a worker's memory (README, "Memory").
+# process, culling a third of them when full: with pages bounded in size
+# that bounds a worker's memory (README, "Memory").
 _cache_url = os.environ.get("CACHE_URL", "")
 CACHE_TIMEOUT = env_int("CACHE_TIMEOUT", 3600)
 if _cache_url.startswith("redis://"):
@@ -391,7 +391,7 @@ if TASKS["default"]["BACKEND"] == "django_tasks_rq.RQBackend":
 # left by a killed worker and is run again.
 TASK_BACKOFF_SCALE = float(os.environ.get("TASK_BACKOFF_SCALE", "1"))
 TASKS_STALE_AFTER = float(os.environ.get("TASKS_STALE_AFTER", "600"))
-# Issue 22.4 (league/web/idempotency.py): days a result form's submission key stays
+# league/web/idempotency.py: days a result form's submission key stays
 # valid, and a used key is kept (a key outlives its record nowhere, so a resend
 # can never write twice); ``purge_idempotency_keys`` (and ``run_tasks`` as it
 # starts) deletes the older ones.

@@ -41,7 +41,7 @@ league_patterns = [
          name="checklist_next_season"),
     path("leagues/<slug:slug>/organiser/friendly/", organiser_views.add_friendly, name="add_friendly"),
     path("leagues/<slug:slug>/organiser/lockouts/", organiser_views.organiser_lockouts, name="organiser_lockouts"),
-    path("leagues/<slug:slug>/import/", import_views.league_import, name="league_import"),  # issue 21.5
+    path("leagues/<slug:slug>/import/", import_views.league_import, name="league_import"),
     path(
         "leagues/<slug:slug>/organiser/lockouts/<id:coach_id>/unlock/", organiser_views.unlock_coach,
         name="unlock_coach",

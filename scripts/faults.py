@@ -1,4 +1,4 @@
-"""R7 (issue 12): faults under load. Runs its own PostgreSQL cluster in a temporary
+"""R7: faults under load. Runs its own PostgreSQL cluster in a temporary
 folder (initdb and pg_ctl from /usr/lib/postgresql/*/bin, a free loopback port:
 it never touches another server) and gunicorn against it, loads the demo, then
 drives the result workflow of the Big League demo from clients in threads (the

@@ -1,4 +1,4 @@
-"""The import cycles of the code (issue 20.2): every group of modules that import
+"""The import cycles of the code: every group of modules that import
 each other, directly or through others, counting imports inside functions.
 
     python scripts/import_cycles.py       # prints each cycle; exits 1 if there is one

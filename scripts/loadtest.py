@@ -1,4 +1,4 @@
-"""R4 (issue 12): 50 concurrent clients on the busiest pages, against gunicorn on
+"""R4: 50 concurrent clients on the busiest pages, against gunicorn on
 127.0.0.1 only, for a bounded time. Prints the figures and exits non-zero on any
 failed request (a 5xx, a refused connection, an unexpected status).
 

@@ -1,4 +1,4 @@
-"""Render the web app manifest's PNG icons (issue 22.4) from static/icons/icon.svg
+"""Render the web app manifest's PNG icons from static/icons/icon.svg
 with the Chromium the browser tests use: static/icons/icon-192.png and icon-512.png.
 Run again after changing the SVG:  python scripts/render_icons.py"""
 

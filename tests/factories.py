@@ -100,7 +100,7 @@ class ResultFactory(factory.django.DjangoModelFactory):
 
 
 def with_organiser(args) -> tuple:
-    """An import command's arguments with an organiser named (issue 21.5: the
+    """An import command's arguments with an organiser named (the
     commands require ``--by``): ``importing``, made on first use, unless the test
     names one itself."""
     args = tuple(args)

@@ -1,6 +1,6 @@
 """The project's settings plus what exists only for the tests: Ringball, a fourth
 game (tests/fourth_game), installed as any game app is, to prove a game plugs in
-without touching the engine (issue 20.1); and the change mark on for every run."""
+without touching the engine; and the change mark on for every run."""
 
 import os
 import tempfile

@@ -1,5 +1,5 @@
-"""The architecture is kept by import-linter's contracts in ``.importlinter`` (issue
-20), run by ``.ci/run`` and here, so the suite fails too: the engine imports no game
+"""The architecture is kept by import-linter's contracts in ``.importlinter``,
+run by ``.ci/run`` and here, so the suite fails too: the engine imports no game
 and no layer, and a game imports no layer. A game and a layer plug in through
 registries filled from their ``AppConfig.ready()`` (``league.rules``,
 ``league.layers``) instead.
@@ -61,6 +61,12 @@ def project(tmp_path: Path, bad: dict[str, str]) -> Path:
         path = tmp_path / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(bad.get(name, ""), encoding="utf-8")
+    # A module the contracts name inside a package (league.standings.ranking) needs
+    # each package above it to exist.
+    for folder in {path.parent for path in tmp_path.rglob("*.py")}:
+        while folder != tmp_path and not (folder / "__init__.py").exists():
+            (folder / "__init__.py").write_text("", encoding="utf-8")
+            folder = folder.parent
     return tmp_path
 
 

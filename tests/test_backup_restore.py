@@ -1,4 +1,4 @@
-"""R6 (issue 12): backup and restore as the README describes it. A league world of
+"""R6: backup and restore as the README describes it. A league world of
 all three games (tests/world.py) is dumped with ``dumpdata`` and loaded with
 ``loaddata`` into a fresh database migrated for the purpose (a new SQLite file,
 or a new PostgreSQL database next to the test database), in another process, as
@@ -6,7 +6,7 @@ an organiser would on a new server. The restored site computes the same
 standings, the same Campaign Point, Favour and Treasury ledgers and balances,
 the same results and the same logged dice rolls.
 
-Issue 19.1: before the backup, the attack's writes are tried through the pages
+Before the backup, an attacker's writes are tried through the pages
 (a display name ``Hollis\x0bSprocket`` or with a text-direction override, a
 ``\x1b`` in a CP adjustment reason): each is refused, and the backup holds the
 plain text that was kept, a league description on several lines included. Log-in attempts, which keep whatever a visitor sends
@@ -101,7 +101,7 @@ def figures() -> dict:
 
 
 def try_control_characters() -> None:
-    """Issue 19.1's attack, through the pages as a coach and the organiser would:
+    """Control characters written through the pages as a coach and the organiser would:
     every such write is refused and leaves no row; what is kept is plain text."""
     coach = CampaignCoach.objects.select_related("entry__coach__user", "campaign__season__league").first()
     user, league = coach.entry.coach.user, coach.campaign.season.league

@@ -51,7 +51,7 @@ def demo(db):
         "pk": fixture.pk,
         "fixture_id": fixture.pk,
         "coach_id": Coach.objects.get(name="Ada Blackwater").pk,
-        "entry_id": fixture.home_id,  # withdrawing an entrant (issue 21.4)
+        "entry_id": fixture.home_id,  # withdrawing an entrant
         "unlock_id": MomentUnlock.objects.first().pk,
         "loan_id": Loan.objects.first().pk,
         "offer_id": CardOffer.objects.first().pk,

@@ -89,7 +89,7 @@ PUBLISHED_KEY = "dev-only-insecure-key-set-SECRET_KEY-in-production"
 
 
 def test_the_default_key_is_made_on_first_start_and_kept_per_installation(tmp_path):
-    """Issue 19.4: the embedded default used to sign with the key published in
+    """The embedded default used to sign with the key published in
     league/settings.py. Now the first start makes a random key and keeps it in a
     git-ignored file: the same key at every start, another one elsewhere."""
     first, elsewhere = tmp_path / "one" / ".secret_key", tmp_path / "two" / ".secret_key"
@@ -108,7 +108,7 @@ def test_the_default_key_is_made_on_first_start_and_kept_per_installation(tmp_pa
 
 
 def test_check_deploy_warns_about_the_published_key():
-    """Issue 19.4: Django's own check passes the published key (long and varied)."""
+    """Django's own check passes the published key (long and varied)."""
     env = readme_production_env()
     env["SECRET_KEY"] = PUBLISHED_KEY
     done = run(["manage.py", "check", "--deploy"], **env)
@@ -133,7 +133,7 @@ def test_production_switches_reach_the_settings():
 
 
 def test_persistent_connections_are_health_checked():
-    """Issue 19.12: with CONN_MAX_AGE set, a connection the database dropped during
+    """With CONN_MAX_AGE set, a connection the database dropped during
     an outage is checked and replaced before a request reuses it."""
     s = settings_with(CONN_MAX_AGE="600")
     assert s["CONN_MAX_AGE"] == 600 and s["CONN_HEALTH_CHECKS"] is True

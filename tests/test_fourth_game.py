@@ -1,4 +1,4 @@
-"""Adding a fourth game touches no engine file (issue 20.1): Ringball lives in the
+"""Adding a fourth game touches no engine file: Ringball lives in the
 test suite only (tests/fourth_game, installed by tests/settings.py) with its
 settings, result form and standings terms, registers itself from its
 ``AppConfig.ready()``, and runs a season through the engine: fixtures, report,

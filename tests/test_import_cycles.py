@@ -1,4 +1,4 @@
-"""scripts/import_cycles.py (issue 20.2) finds every circle of imports, and only those."""
+"""scripts/import_cycles.py finds every circle of imports, and only those."""
 
 import importlib.util
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""R1 (issue 12): the role matrix. Every URL pattern of the site has a row giving,
+"""R1: the role matrix. Every URL pattern of the site has a row giving,
 for each role, the status a GET and a POST answer; the test drives every row for
 every game the URL serves and checks that nothing is written where no write is
 allowed. A URL pattern without a row fails ``test_every_url_pattern_has_a_row``,
@@ -80,7 +80,7 @@ MATRIX: dict[str, Row] = {
     # Site-wide pages.
     "health": Row(s("200"), s("405")),
     "rules": Row(s("200"), s("200")),
-    # Issue 22.4: the service worker and the web app manifest, the same for everyone.
+    # The service worker and the web app manifest, the same for everyone.
     "service_worker": Row(s("200"), s("405")),
     "manifest": Row(s("200"), s("405")),
     "login": Row(s("200"), s("200")),  # an empty form: "this field is required"
@@ -88,7 +88,7 @@ MATRIX: dict[str, Row] = {
     "profile": Row(s("302 200 200 200 200 200"), s("302 400 400 400 400 400")),
     "accept_invitation": Row(s("400"), s("400")),  # an unknown token
     "confirm_email": Row(s("400"), s("400")),  # an unknown token
-    # Issue 21: anyone signs up (logged in: on to where they were going); a POST
+    # Anyone signs up (logged in: on to where they were going); a POST
     # without data is a refused form. An unknown token: a clear 400 page.
     "signup": Row(s("200 302 302 302 302 302"), s("400 302 302 302 302 302")),
     "verify_email": Row(s("400"), s("400")),
@@ -116,19 +116,19 @@ MATRIX: dict[str, Row] = {
     # The organiser's pages: only this league's organiser.
     "league:organiser_dashboard": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 200")),
     "league:dashboard_approve": Row(s("302 403 403 403 403 302"), s("302 403 403 403 403 302")),
-    # The season checklist's one-click steps (issue 21.3): the demo seasons have their
+    # The season checklist's one-click steps: the demo seasons have their
     # fixtures and are not over, so the organiser's POST is refused with a message
     # (fixtures exist, divisions come before them, the season is still played) and
     # writes nothing.
     "league:checklist_fixtures": Row(s("302 403 403 403 403 302"), s("302 403 403 403 403 302")),
     "league:checklist_divisions": Row(s("302 403 403 403 403 302"), s("302 403 403 403 403 302")),
     "league:checklist_next_season": Row(s("302 403 403 403 403 302"), s("302 403 403 403 403 302")),
-    # The season's set-up (issue 21.2): a POST naming no action is refused (400).
+    # The season's set-up: a POST naming no action is refused (400).
     "league:season_setup": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400")),
     "league:organiser_coaches": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400")),
     "league:invite_coach": Row(s("302 403 403 403 403 302"), s("302 403 403 403 403 302")),
     "league:organiser_lockouts": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 200")),
-    # Issue 21.5: the web import; a POST without a file is the form again, 400.
+    # The web import; a POST without a file is the form again, 400.
     "league:league_import": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400")),
     # The right coach is not locked out: the organiser's POST says so and deletes nothing.
     "league:unlock_coach": Row(s("302 403 403 403 403 302"), s("302 403 403 403 403 302")),
@@ -202,7 +202,7 @@ MATRIX: dict[str, Row] = {
     # naming no step goes back to the page with the reason.
     "dungeonbowl:redraft": Row(s("200"), s("302 403 403 302 403 302"), DB,
                                elsewhere=NOT_THIS_GAME),
-    # An empty POST is a refused form: 400 with its errors (issue 18.4).
+    # An empty POST is a refused form: 400 with its errors.
     "dungeonbowl:next_season": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400"), DB,
                                    elsewhere=NOT_THIS_GAME_LOGIN),
     # DB-5a: the commissioner adds a friendly (an empty POST is a form error); another
@@ -210,7 +210,7 @@ MATRIX: dict[str, Row] = {
     "league:add_friendly": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400"), DB,
                                elsewhere=(s("302 403 403 403 403 404"), s("302 403 403 403 403 404"))),
     "dungeonbowl:advance_player": Row(s(POST_ONLY), s("302 403 403 302 403 302"), DB, elsewhere=NOT_THIS_GAME_ACTION),
-    # Issue 21.4: the commissioner's "Teams and drafts" page and its two one-click
+    # The commissioner's "Teams and drafts" page and its two one-click
     # steps (the live league's drafts are not locked yet: locking them writes).
     "dungeonbowl:entrants": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 200"), DB,
                                 elsewhere=NOT_THIS_GAME_LOGIN),

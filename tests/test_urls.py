@@ -1,5 +1,5 @@
 """The engine's own pages come first in the URLconf (league/urls.py), so the most
-requested addresses resolve without trying every app's patterns (issue 23). That
+requested addresses resolve without trying every app's patterns. That
 is only safe while no other app's address is one an engine pattern also matches:
 each other route, with sample values, must resolve to its own view."""
 

@@ -1,4 +1,4 @@
-"""One league world with all three games, for the reliability suites (issue 12):
+"""One league world with all three games, for the reliability suites:
 the role matrix (R1), the fuzzing (R3) and backup and restore (R6).
 
 It is the quickstart demo of every layer (the Big League on Guild Ball, Dungeon

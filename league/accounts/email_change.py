@@ -1,4 +1,4 @@
-"""Changing an account's email address (issue 19.11): it takes the account's
+"""Changing an account's email address: it takes the account's
 password, and the new address is used only once its owner opens a link sent to
 it; two accounts never share an address.
 

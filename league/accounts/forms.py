@@ -18,7 +18,7 @@ from league.models import Coach, Entry
 from league.text.plaintext import PlainTextField
 
 
-# Password-reset emails (issue 19.11): at most this many an hour to one address and
+# Password-reset emails: at most this many an hour to one address and
 # to one account, however often the form is posted; address confirmations likewise. The count is kept in the cache:
 # with several processes and no shared CACHE_URL, each process counts its own.
 RESETS_PER_ADDRESS = 3
@@ -108,8 +108,8 @@ class AcceptInvitationForm(NewPasswordForm):
 
 class ProfileForm(forms.Form):
     """A coach's display name (what tables show) and their email address, which
-    changes only with the account's password and a link sent to the new address
-    (issue 19.11). A field the POST left out is an error, never a blank."""
+    changes only with the account's password and a link sent to the new address.
+    A field the POST left out is an error, never a blank."""
 
     name = PlainTextField(max_length=Coach._meta.get_field("name").max_length, label="Display name")
     email = forms.EmailField(
@@ -148,7 +148,7 @@ class NotificationsForm(forms.Form):
         self.fields["on"].choices = [(kind.key, kind.label) for kind in kinds]
 
 
-# Issue 21.1: sign-ups and new leagues, per hour. Counted like the resets above.
+# Sign-ups and new leagues, per hour. Counted like the resets above.
 SIGNUPS_PER_ADDRESS = 3  # to one email address
 SIGNUPS_PER_CLIENT = 10  # from one network address
 LEAGUES_PER_ACCOUNT = 5

@@ -5,7 +5,7 @@ is that coach from then on.
 The link carries a signed token (``django.core.signing``, its own salt), valid for
 ``MAX_AGE``. Like Django's password-reset tokens it signs a digest of the coach's
 state: the address, the linked account and the invitation's random nonce
-(``Coach.invitation_nonce``, issue 19.4), so it stops working once used (the coach
+(``Coach.invitation_nonce``), so it stops working once used (the coach
 then has an account), when the organiser changes the address, and when a new
 invitation is sent (a new nonce). The nonce is what no outsider can know: without
 it, the coach's id (public) and an empty address were all a forger signing with a
@@ -111,7 +111,7 @@ def add_coach(
         raise ValidationError("Give the coach a name.")
     # Names are unique per creator (league/models.py): among this organiser's coaches
     # and this league's, where a second one would be confusing; a name that differs
-    # only by case, width or an invisible character is the same (issue 19.11).
+    # only by case, width or an invisible character is the same.
     scope = Coach.objects.filter(Q(created_by=by) | Q(entries__season__league=league)).values_list("name", flat=True)
     if plaintext.same_name(name, scope.distinct().iterator()) is not None:
         raise ValidationError(f"There is already a coach called {name}; choose a name people can tell apart.")
@@ -129,7 +129,7 @@ def add_coach(
 
 def enter_coach(*, season: Season, coach: Coach, team: str = "", when_fixtures_exist: str = "", by=None) -> Entry:
     """``coach`` enters ``season``: every path that adds a coach (the Coaches page,
-    a pasted list, a join link, issue 21.2) ends here, and so in the one rule for a
+    a pasted list, a join link) ends here, and so in the one rule for a
     season whose fixtures exist (LG-1, ``season_entrants.place``: without a choice
     it is refused with the question). ``by`` None: the coach joins by a link."""
     return season_entrants.place(season=season, coach=coach, team=team.strip()[:MAX_TEAM],
@@ -149,7 +149,7 @@ def accept_invitation(*, token: str, user=None, username: str = "", password: st
             raise ValidationError("Your account is already linked to a coach; log out to accept this invitation.")
     else:
         # NFKC (a full-width "Ａda" is "Ada"), Django's characters for a username (no
-        # zero-width ones), then unique whatever the case (issue 19.11).
+        # zero-width ones), then unique whatever the case.
         username = User.normalize_username(username.strip())
         if not username:
             raise ValidationError("Choose a username.")
@@ -184,8 +184,8 @@ def mask_email(address: str) -> str:
 
 @transaction.atomic
 def update_profile(*, user, name: str | None, email: str, password: str = "") -> str | None:
-    """A coach changes what the tables call them; anyone changes their address
-    (issue 19.11): that takes the account's password, no other account may use the
+    """A coach changes what the tables call them; anyone changes their address:
+    that takes the account's password, no other account may use the
     address, and a new address is only proposed: returns it, for the caller to send
     its confirmation link (league/accounts/email_change.py) after this commits. Removing the
     address takes the password and nothing more. Names stay unique, whatever the
@@ -197,7 +197,7 @@ def update_profile(*, user, name: str | None, email: str, password: str = "") ->
         if not name:
             raise ValidationError("Your display name cannot be empty.")
         others = Coach.objects.exclude(pk=coach.pk).values_list("name", flat=True)
-        if plaintext.same_name(name, others.iterator()) is not None:  # however it is written (issue 19.11)
+        if plaintext.same_name(name, others.iterator()) is not None:  # however it is written
             raise ValidationError(f"Another coach is called {name}; choose a name people can tell apart.")
         coach.name = name
         coach.save(update_fields=["name"])

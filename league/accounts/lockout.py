@@ -63,7 +63,7 @@ def lockout_response(request: HttpRequest, original_response: HttpResponse | Non
 
 
 class AccountAtAddressHandler(AxesDatabaseHandler):
-    """Two locks, each with its own limit (issue 19.2): a username from one address
+    """Two locks, each with its own limit: a username from one address
     after AXES_FAILURE_LIMIT failures, and an address after
     AXES_ADDRESS_FAILURE_LIMIT failures for any usernames. Never a username from
     everywhere: five bad passwords from anyone's address would lock its owner out

@@ -34,7 +34,7 @@ def make_organiser(user) -> None:
 
 
 def may_create_league(user) -> bool:
-    """Issue 21.1: the superuser; anyone whose email address is verified while sign-up
+    """The superuser; anyone whose email address is verified while sign-up
     is open (OPEN_SIGNUP); or who holds the ``league.add_league`` permission the
     superuser grants (the Organisers group holds it too). An address is verified
     when the account has one: every way an account gets its address is a link sent
@@ -61,7 +61,7 @@ def display_name(user) -> str:
 def coach_for(user):
     """The Coach linked to a logged-in user, or None: ``user.coach``, which Django
     keeps on the user object, so the page's menu (``display_name``) reads the same
-    row without a second query (issue 23.2)."""
+    row without a second query."""
     if not user.is_authenticated:
         return None
     try:

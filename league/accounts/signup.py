@@ -1,4 +1,4 @@
-"""Signing up on the site (issue 21.1): anyone chooses a username, an address and
+"""Signing up on the site: anyone chooses a username, an address and
 a password; the account stays inactive until its owner opens the link mailed to
 the address, so nothing can be created, joined or logged in to before then.
 

@@ -134,7 +134,7 @@ def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _confirm_address(request: HttpRequest, email: str) -> None:
-    """Send the link that makes ``email`` the account's address (issue 19.11), at
+    """Send the link that makes ``email`` the account's address, at
     most CONFIRMATIONS_PER_ADDRESS an hour to one address."""
     if not within_limit("confirm-address", email.casefold(), CONFIRMATIONS_PER_ADDRESS):
         messages.error(request, f"Several links went to {email} within the hour; try again later.")

@@ -13,9 +13,9 @@ from league import admin_site as cockpit
 
 
 class CoachAdminForm(CheckedModelForm):
-    """A new coach is its creator's (issue 12): ``creator`` is set on the instance
+    """A new coach is its creator's: ``creator`` is set on the instance
     before the form is checked, so a name the organiser already gave a coach is a
-    form error (coach_name_unique_per_creator, issue 19.8), not an IntegrityError."""
+    form error (coach_name_unique_per_creator), not an IntegrityError."""
 
     creator = None  # the requesting user, for a new coach (CoachAdmin.get_form)
 
@@ -36,7 +36,7 @@ class CoachAdminForm(CheckedModelForm):
 class CoachAdmin(OrganiserScopedAdmin):
     """Coaches are shared between leagues: an organiser sees those with an entry in
     one of their leagues and those they created (a new coach has no entry yet)."""
-    cockpit_group = cockpit.EVERYDAY  # issue 21.6
+    cockpit_group = cockpit.EVERYDAY
     cockpit_rank = cockpit.COACHES
 
     list_display = ["name", "email", "user"]
@@ -61,7 +61,7 @@ class CoachAdmin(OrganiserScopedAdmin):
             return []
         return ["email"]
 
-    # Issue 12: an organiser sees the coaches of their leagues but changes, deletes
+    # An organiser sees the coaches of their leagues but changes, deletes
     # and invites only the coaches they created (added, invited or imported); another
     # organiser's coach entered in their league is read-only.
 

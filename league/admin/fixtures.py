@@ -49,7 +49,7 @@ def _result_status(fixture: Fixture) -> str:
 
 @admin.register(Round)
 class RoundAdmin(OrganiserScopedAdmin):
-    cockpit_group = cockpit.EVERYDAY  # issue 21.6
+    cockpit_group = cockpit.EVERYDAY
     cockpit_rank = cockpit.ROUNDS
     league_lookup = "season__league"
     list_display = ["__str__", "season", "date", "fixture_count"]
@@ -145,7 +145,7 @@ class FixtureAdmin(OrganiserScopedAdmin):
     """Fixtures come from "Generate fixtures" (or are added one by one); once made,
     a fixture changes only through the actions, so the history and the coaches'
     emails (GB-5) are never skipped: its change page is read-only."""
-    cockpit_group = cockpit.EVERYDAY  # issue 21.6
+    cockpit_group = cockpit.EVERYDAY
     cockpit_rank = cockpit.FIXTURES
 
     league_lookup = "round__season__league"

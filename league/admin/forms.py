@@ -40,7 +40,7 @@ def _result_form_class(rules) -> type[forms.Form]:
             max_length=500, widget=forms.Textarea(attrs={"rows": 3}), help_text="Kept in the fixture's history."
         )
     }
-    if layers.warns_on_correction(rules.system):  # only a game whose layer warns (issue 18.19)
+    if layers.warns_on_correction(rules.system):  # only a game whose layer warns
         attrs["acknowledge"] = forms.BooleanField(
             required=False, label="Go ahead even where the correction leaves a coach owing Favours",
             help_text="You are warned first, with the coaches and amounts (GB-20).",

@@ -22,7 +22,7 @@ class LeagueAdmin(OrganiserScopedAdmin):
     """Only a superuser chooses organisers: the widget would list every account of
     the site, and an organiser could hand their league to anyone. An organiser who
     adds a league becomes its organiser (``save_related``)."""
-    cockpit_group = cockpit.EVERYDAY  # issue 21.6
+    cockpit_group = cockpit.EVERYDAY
     cockpit_rank = cockpit.LEAGUES
 
     league_lookup = ""
@@ -119,7 +119,7 @@ class EntryInline(OrganiserScopedInline, admin.TabularInline):
 
 @admin.register(Season)
 class SeasonAdmin(OrganiserScopedAdmin):
-    cockpit_group = cockpit.EVERYDAY  # issue 21.6
+    cockpit_group = cockpit.EVERYDAY
     cockpit_rank = cockpit.SEASONS
     league_lookup = "league"
     list_display = ["name", "league", "start_date", "cadence_days", "double_round_robin", "entry_count", "round_count"]
@@ -182,7 +182,7 @@ class SeasonAdmin(OrganiserScopedAdmin):
 @admin.register(Entry)
 class EntryAdmin(OrganiserScopedAdmin):
     form = EntryAdminForm
-    cockpit_group = cockpit.EVERYDAY  # issue 21.6
+    cockpit_group = cockpit.EVERYDAY
     cockpit_rank = cockpit.ENTRIES
     league_lookup = "season__league"
     list_display = ["coach", "team", "season"]

@@ -55,7 +55,7 @@ class ResultAdmin(OrganiserScopedAdmin):
     through the actions; the change page is read-only so no score changes without a
     reason in the history (GB-8). Entering a result for a fixture is the Fixture
     action "Enter or correct the result"."""
-    cockpit_group = cockpit.EVERYDAY  # issue 21.6
+    cockpit_group = cockpit.EVERYDAY
     cockpit_rank = cockpit.RESULTS
 
     league_lookup = "fixture__round__season__league"

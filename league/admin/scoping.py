@@ -44,7 +44,7 @@ def error_text(exc: Exception) -> str:
 
 
 class CheckedModelForm(forms.ModelForm):
-    """The base form of every admin page that writes (issue 18.5).
+    """The base form of every admin page that writes.
 
     Django's ModelForm checks only the constraints whose fields are all on the
     form; one that also names a field the admin sets itself or shows read-only (a
@@ -118,7 +118,7 @@ def is_id(value: str) -> bool:
     return value.isascii() and value.isdigit() and len(value) <= len(str(MAX_ID)) and 0 < int(value) <= MAX_ID
 
 
-# What one changelist request may ask (issue 19.8): a search of more words made
+# What one changelist request may ask: a search of more words made
 # SQLite's "Expression tree is too large" (a misreported outage), a year past 9999 an
 # OverflowError. Generous for an organiser, small for the database.
 MAX_SEARCH_TERMS = 10
@@ -162,7 +162,7 @@ class BoundedSelectionMixin:
     - a search of more than ``MAX_SEARCH_TERMS`` words or ``MAX_SEARCH_LENGTH``
       characters, and a date part off the calendar (``?date__year=9999…9``, the
       date hierarchy's or any date field's), are refused with a message and the
-      list without them (issue 19.8).
+      list without them.
     """
 
     def changelist_view(self, request, extra_context=None):
@@ -342,7 +342,7 @@ class OrganiserScopedAdmin(BoundedSelectionMixin, ScopedChoicesMixin, admin.Mode
         return TemplateResponse(request, "admin/league/action_form.html", context)
 
 
-# Issue 19.3: Django's inline formsets accept max_num + 1,000 forms whatever the
+# Django's inline formsets accept max_num + 1,000 forms whatever the
 # page showed; a POST of entries-TOTAL_FORMS=2000 built and rendered 2,000 forms of
 # the Season page (a query for each one's select of coaches) until gunicorn killed
 # the worker.

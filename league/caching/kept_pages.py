@@ -1,5 +1,4 @@
-"""Logged-in pages kept per version, the viewer's own parts filled in per request
-(issue 23.2).
+"""Logged-in pages kept per version, the viewer's own parts filled in per request.
 
 A page a coach or an organiser sees is mostly what everyone with the same role
 sees: the table, the fixture, the campaign. ``serve`` renders it once per cache
@@ -100,7 +99,7 @@ def serve(request: HttpRequest, key: str, build: Callable[[], HttpResponse], *,
         seconds = getattr(request, "_kept_seconds", None)
         if response.status_code == 200 and seconds != 0:
             stored = (pieces(response.content.decode()), response.get("Content-Type"))
-            # Expires after settings.CACHES' TIMEOUT (issue 23.1), or sooner (``keep_for``).
+            # Expires after settings.CACHES' TIMEOUT, or sooner (``keep_for``).
             cache.set(key, stored, **({} if seconds is None else {"timeout": seconds}))
         else:
             response.content = fill(request, response.content.decode(), panels)
@@ -126,7 +125,7 @@ PANEL = "<!--kept-panel:"
 def pieces(content: str) -> list[str]:
     """``content`` cut at its markers, once, when a page is kept: its text at even
     places and the markers at odd ones, so a request fills them all in one pass
-    over the page, not one pass a marker (issue 23.2)."""
+    over the page, not one pass a marker."""
     out, at = [], 0
     for match in MARKERS.finditer(content):
         out += [content[at:match.start()], match.group(0)]

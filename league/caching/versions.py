@@ -100,7 +100,7 @@ def merged(conditions: list[Q]) -> list[Q]:
     ``Q(campaign__coaches__pk=9)``): those with the same lookup become one
     ``lookup__in`` list (at most ``MERGED_VALUES`` values each), the rest are kept
     as they are, for ``deferred`` to OR ``MERGED_OTHERS`` at a time. One OR of every saved row's condition was SQLite's "Expression tree
-    is too large" for a Big League file of 250 lines with CP (issue 19.9)."""
+    is too large" for a Big League file of 250 lines with CP."""
     values: dict[str, set] = {}
     others: list[Q] = []
     for condition in conditions:
@@ -162,7 +162,7 @@ def cached(season, name: str, compute: Callable[[], Any]) -> Any:
     value = cache.get(key)
     if value is None:
         value = compute()
-        cache.set(key, value)  # settings.CACHES' TIMEOUT: an old version ages out (issue 23.1)
+        cache.set(key, value)  # settings.CACHES' TIMEOUT: an old version ages out
     return value
 
 
@@ -305,7 +305,7 @@ def keep_only(request, **values: str) -> None:
     a visitor adds (``?ref=...``) is dropped before the page is built, so it can
     neither reach a cached page's links for every later visitor nor, with values a
     page does not know (``?sort=<random>``), store a new page per request: the
-    cache key (``response_key``) holds only what the page shows (issue 19.7)."""
+    cache key (``response_key``) holds only what the page shows."""
     query = QueryDict(mutable=True)
     for name, value in values.items():
         if value:
@@ -367,7 +367,7 @@ def serve(request, key: str, build: Callable[[], Any], *, vary_cookie: bool):
             return response
         response = _finish(response, etag, vary_cookie)
         stored = (response.content, dict(response.items()))
-        cache.set(key, stored)  # expires after settings.CACHES' TIMEOUT, as ``cached`` (issue 23.1)
+        cache.set(key, stored)  # expires after settings.CACHES' TIMEOUT, as ``cached``
         return response
     content, headers = stored
     return HttpResponse(content, headers=headers)

@@ -87,7 +87,7 @@ class RosterPlayerInline(OrganiserScopedInline, admin.TabularInline):
 
 @admin.register(DreadBallTeam)
 class DreadBallTeamAdmin(OrganiserScopedAdmin):
-    cockpit_group = cockpit.EVERYDAY  # issue 21.6
+    cockpit_group = cockpit.EVERYDAY
     cockpit_rank = cockpit.TEAMS
     league_lookup = "entry__season__league"
     list_display = ["name", "team_type", "entry", "season"]

@@ -1,4 +1,4 @@
-"""The demo DreadBall league that ``manage.py quickstart`` loads (issue 9).
+"""The demo DreadBall league that ``manage.py quickstart`` loads.
 
 Six coaches, three playing the Draconis All-Stars and three the Ninth Moon Tree
 Sharks (DR-5), each with a roster; the first three rounds reported, confirmed and

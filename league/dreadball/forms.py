@@ -14,7 +14,7 @@ WINNER_CHOICES = [("home", "Home won"), ("away", "Away won"), ("draw", "Draw (on
 
 class DreadBallResultForm(forms.Form):
     """The score first (who won, by how much), then when it ended. The numbers get
-    steppers and the result big toggles (static/js/forms.js, site.css; issue 22.2)."""
+    steppers and the result big toggles (static/js/forms.js, site.css)."""
 
     winner = forms.ChoiceField(
         label="Result", choices=WINNER_CHOICES, required=False, widget=forms.RadioSelect

@@ -31,7 +31,7 @@ def _teamless(entries) -> list:
 
 def viewer_panel(context: Mapping[str, Any]) -> str:
     """The league page, for a logged-in coach entered in the season without a
-    registered team (DR-5, issue 21.4). One query; nothing for anyone else."""
+    registered team (DR-5). One query; nothing for anyone else."""
     from league.models import Entry
 
     season, user = context.get("season"), context.get("user")

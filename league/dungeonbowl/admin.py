@@ -31,7 +31,7 @@ from league import admin_site as cockpit
 
 def gold(field: str, description: str, *, signed: bool = False):
     """A list column showing ``field`` in gp with thousands separators, as the
-    site does ("590,000 gp", issue 18.16)."""
+    site does ("590,000 gp")."""
 
     @admin.display(description=description, ordering=field)
     def column(obj) -> str:
@@ -184,7 +184,7 @@ class NewTeamAdminForm(CheckedModelForm):
 class TeamAdmin(OrganiserScopedAdmin):
     """The organiser's view of the teams: founded here or by the coach, drafted on
     the site, entered in a season with the action (DB-1, DB-2)."""
-    cockpit_group = cockpit.EVERYDAY  # issue 21.6
+    cockpit_group = cockpit.EVERYDAY
     cockpit_rank = cockpit.TEAMS
 
     league_lookup = "league"
@@ -281,7 +281,7 @@ class _Refused(Exception):
 
 class PlayerAdminForm(CheckedModelForm):
     def clean_number(self) -> int:
-        """dbplayer_number_unique_on_draft_list, said in words (issue 18.5)."""
+        """dbplayer_number_unique_on_draft_list, said in words, not an IntegrityError."""
         number = self.cleaned_data["number"]
         player = self.instance
         if player.status == Player.Status.ACTIVE:
@@ -316,7 +316,7 @@ class PlayerAdmin(OrganiserScopedAdmin):
 
 @admin.register(TreasuryLine)
 class TreasuryLineAdmin(ReadOnlyAdminMixin, OrganiserScopedAdmin):
-    cockpit_group = cockpit.LEDGERS  # issue 21.6
+    cockpit_group = cockpit.LEDGERS
     league_lookup = "team__league"
     list_display = ["created_at", "team", "kind", gold("amount", "amount", signed=True), "reason"]
     list_filter = ["kind"]
@@ -329,7 +329,7 @@ class TreasuryLineAdmin(ReadOnlyAdminMixin, OrganiserScopedAdmin):
 
 @admin.register(DiceRoll)
 class DiceRollAdmin(ReadOnlyAdminMixin, OrganiserScopedAdmin):
-    cockpit_group = cockpit.LEDGERS  # issue 21.6
+    cockpit_group = cockpit.LEDGERS
     league_lookup = "league"
     list_display = ["created_at", "league", "team", "purpose", "dice", "values", "source", "entered_by"]
     list_filter = ["purpose", "source"]

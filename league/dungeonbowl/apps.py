@@ -28,8 +28,8 @@ class DungeonBowlConfig(AppConfig):
         # honours show on the page of every season of the league.
         versions.track(PlayoffGame, lambda game: Q(pk=game.season_id))
         versions.track(Honour, lambda honour: Q(league__seasons__pk=honour.season_id))
-        # The season checklist on the organiser's dashboard, kept per version (issue
-        # 21.3, 23): a team accepted, drafted, locked or retiring (DB-1, DB-6, DB-15).
+        # The season checklist on the organiser's dashboard, kept per version:
+        # a team accepted, drafted, locked or retiring (DB-1, DB-6, DB-15).
         versions.track(Team, lambda team: Q(league_id=team.league_id))
         versions.track(Redraft, lambda redraft: Q(league__dungeonbowl_teams__pk=redraft.team_id))
 

@@ -1,5 +1,5 @@
-"""Dungeon Bowl's items of the organiser's season checklist (league/web/checklist.py,
-issue 21.3): teams to accept (DB-1), drafts to submit and lock (DB-6), drafted
+"""Dungeon Bowl's items of the organiser's season checklist (league/web/checklist.py):
+teams to accept (DB-1), drafts to submit and lock (DB-6), drafted
 teams to enter, entrants without a team, the divisions the play-off format asks
 for (DB-2, DB-5b), the play-offs to seed (DB-5b), teams still to re-draft and the
 next season to open (DB-3, DB-15). Read for any number of seasons in two queries.
@@ -81,7 +81,7 @@ def _teams_by_stage(states: Sequence[SeasonState]) -> dict[int, dict[str, int]]:
     return {row.pop("league"): row for row in rows}
 
 
-# The organiser's one-click steps for all the teams at once (issue 21.2).
+# The organiser's one-click steps for all the teams at once.
 ONE_CLICK = {"drafts_unlocked": ("dungeonbowl:lock_drafts", "Lock the drafts"),
              "teams_not_entered": ("dungeonbowl:enter_ready", "Enter the ready teams")}
 

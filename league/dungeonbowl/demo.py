@@ -1,4 +1,4 @@
-"""The demo Dungeon Bowl league that ``manage.py quickstart`` loads (issue 7).
+"""The demo Dungeon Bowl league that ``manage.py quickstart`` loads.
 
 Eight teams, four of the College of Fire and four of the College of Shadows, in
 two divisions that meet twice (six rounds). Every game is reported, confirmed and

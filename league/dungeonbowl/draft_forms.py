@@ -35,7 +35,7 @@ class DraftForm(forms.Form):
             self.fields["name"].disabled = True
             self.fields["rerolls"].initial = existing.rerolls
         # static/js/forms.js adds up data-cost and counts per data-counts key ("|"-separated,
-        # the keys of team_rules.check_draft's limits) for the running total (issue 22.3).
+        # the keys of team_rules.check_draft's limits) for the running total.
         self.fields["rerolls"].widget.attrs["data-cost"] = college.reroll_cost
         for position in self.positions:
             self.fields[f"pos_{position.pk}"] = forms.IntegerField(

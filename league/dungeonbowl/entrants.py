@@ -1,4 +1,4 @@
-"""Who is ready to play a Dungeon Bowl season (issue 21.4): each coach entered in
+"""Who is ready to play a Dungeon Bowl season (DB-1, DB-6): each coach entered in
 the season, or with a team in the league, and how far their team has come: founded
 (DB-1), drafted and submitted (DB-6), locked by the commissioner (DB-1), entered
 in the season. The commissioner's one-click steps are here: lock every submitted

@@ -1,7 +1,7 @@
 """The Dungeon Bowl result form (DB-5, DB-6, DB-9, DB-10, DB-13): touchdowns, how the
 game ended, the winnings dice if rolled at the table, Gather Funds, Journeymen, the
 College Wizards hired for the game, and per team a line for each player who did
-something (issue 22.2: added one at a time, not a grid of zeros). The line slots are added per fixture by
+something (added one at a time, not a grid of zeros). The line slots are added per fixture by
 ``DungeonBowlRules.form_labels`` (the engine builds the form before it knows the
 fixture); ``clean`` gathers them into ``players`` for the rules' ``validate``.
 """
@@ -38,7 +38,7 @@ def _count(label: str, maximum: int, what: str) -> forms.IntegerField:
             "max_value": f"More than {maximum} {what}? Check the number.",
             "required": f"Enter the number of {what} (0 if none).",
         },
-        # data-stepper: static/js/forms.js puts a − and a + button around the box (issue 22.2).
+        # data-stepper: static/js/forms.js puts a − and a + button around the box.
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": maximum, "class": "narrow", "data-stepper": ""}),
     )
 
@@ -107,7 +107,7 @@ def line_initial(lines) -> dict[str, Any]:
 
 class DungeonBowlResultForm(forms.Form):
     """The game's facts first (DB-5: touchdowns and how it ended, DB-10: the dice), then
-    per side the lines of the players who did something (issue 22.2). There is a line
+    per side the lines of the players who did something. There is a line
     slot per player who can play, so nothing a coach can report is out of reach; the
     form still hands ``validate`` a line for every such player (zeros for those not
     named), so the rules check the same sums as ever (DB-9, DB-11, DB-13)."""

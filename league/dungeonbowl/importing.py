@@ -1,5 +1,5 @@
 """``manage.py import_teams FILE.csv``: a Dungeon Bowl league that runs on paper,
-moved in team by team (issue 7).
+moved in team by team.
 
 The header is ``league,division,team,coach,college,rerolls,position,player``, one
 line per player. The file is read in two steps, like a results file
@@ -150,7 +150,7 @@ def _check_divisions(teams: list[TeamLines]) -> None:
 def import_teams(teams: list[TeamLines], *, by, season_name: str = DEFAULT_SEASON,
                  start_date=None) -> TeamImportSummary:
     """Write the checked teams: everything or, on the first problem, nothing.
-    ``by`` commissions the leagues the file creates (issue 21.5)."""
+    ``by`` commissions the leagues the file creates: never a league nobody organises."""
     check_season_options(season_name, start_date)
     summary = TeamImportSummary()
     colleges = {c.name.lower(): c for c in College.objects.all()}

@@ -89,7 +89,7 @@ def organiser_panel(context: Mapping[str, Any]) -> str:
 
 def viewer_panel(context: Mapping[str, Any]) -> str:
     """The league page, for a logged-in coach entered in the season without a team
-    in the league yet: found it, then draft it (DB-1, DB-6; issue 21.4). Two
+    in the league yet: found it, then draft it (DB-1, DB-6). Two
     queries; nothing for anyone else."""
     from django.urls import reverse
 

@@ -16,7 +16,7 @@ PLACING_NAMES: Mapping[int, str] = {1: "champion", 2: "runner-up", 3: "third"}
 # DB-5b: how many teams of each division the play-offs take, by number of divisions.
 QUALIFIERS: Mapping[int, int] = {1: 4, 2: 2, 3: 2, 4: 1}
 # DB-5b in words for a season's number of divisions (none is one): a page
-# describes the format that season plays, never all four (issue 18.18).
+# describes the format that season plays, never all four.
 FORMATS: Mapping[int, str] = {
     1: "the top 4 play semi-finals (1st v 4th, 2nd v 3rd)",
     2: "the top 2 of each division play semi-finals (1st of one v 2nd of the other)",

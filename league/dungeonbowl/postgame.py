@@ -68,7 +68,7 @@ def _roll(result, team: Team, *, description: str, dice: str, table: list[int] |
     there is one (and the table gave no different dice), else a new logged roll:
     the app's (asked for by ``by``) or the dice typed, logged as ``by``'s with
     ``source`` (DB-16). Found by what caused it, not by its description, whose
-    words may change (issue 18.16) without a re-approval rolling again."""
+    words may change without a re-approval rolling again."""
     logged = (
         DiceRoll.objects.filter(
             cause_type=ContentType.objects.get_for_model(result), cause_id=result.pk,

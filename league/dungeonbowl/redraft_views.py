@@ -80,7 +80,7 @@ class RedraftForm(forms.Form):
         self.team, self.players, self.positions, self.has_table = team, players, positions, table
         self.fields["rerolls"].initial = team.rerolls
         # static/js/forms.js adds up data-cost and counts per data-counts key (the keys of
-        # team_rules.check_draft's limits) for the running total (issue 22.3).
+        # team_rules.check_draft's limits) for the running total.
         self.fields["rerolls"].widget.attrs["data-cost"] = team.college.reroll_cost
         for p in players:
             self.fields[f"rehire_{p.pk}"] = forms.BooleanField(
@@ -249,7 +249,7 @@ def _act(request: HttpRequest, league: League, team: Team) -> HttpResponse:
                                         rerolls=form.cleaned_data["rerolls"], niggling=form.niggling)
             message = f"{team.name} is re-drafted; {gp(done.opened.amount)} opens the Treasury."
         elif action == "retire":
-            if not confirmation.confirmed(request):  # issue 18.8: asked first, nothing written yet
+            if not confirmation.confirmed(request):  # asked first, nothing written yet: it cannot be undone
                 return confirmation.ask(
                     request, title=f"Retire {team.name}?", back=here, button=f"Retire {team.name}",
                     consequence=(f"{team.name} is not re-drafted: it retires with its history and leaves the league's "
@@ -268,7 +268,7 @@ def _act(request: HttpRequest, league: League, team: Team) -> HttpResponse:
     except ValidationError as error:
         # Only a scouting or draft form is shown again: a POST naming no step (or
         # another) while the team waits on nothing had no form to show (a 500,
-        # found by the role matrix, issue 12).
+        # found by the role matrix).
         if action in ("scout", "draft") and _waits_on(team) == {"scout": Step.SCOUTING, "draft": Step.DRAFT}[action]:
             # the form again, with what was typed and every reason
             for message in error.messages:

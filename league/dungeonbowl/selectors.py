@@ -55,7 +55,7 @@ def team_sheet(league, slug: str) -> TeamSheet:
     )
     treasury = sum(line.amount for line in lines)
     balance = treasury
-    for line in lines:  # newest first: each line shows the balance it left (issue 18.16)
+    for line in lines:  # newest first: each line shows the balance it left
         line.balance, balance = balance, balance - line.amount
     return TeamSheet(
         team, players, lines, treasury, value,
@@ -66,8 +66,8 @@ def team_sheet(league, slug: str) -> TeamSheet:
 
 
 def team_json(sheet: TeamSheet) -> dict:
-    """The team feed (issue 7): gold in gp as integers; AG, PA and AV as the
-    roster's target number (3 for 3+), PA null for "-". Issue 8: ``trophy`` (true
+    """The team feed: gold in gp as integers; AG, PA and AV as the
+    roster's target number (3 for 3+), PA null for "-"; ``trophy`` (true
     while it holds the Dungeon Bowl Trophy, whose re-roll ``team_value`` counts)
     and ``honours``, each ``{"season": name, "placing": "champion" | "runner-up" |
     "third"}``, newest season first (DB-14)."""
@@ -113,7 +113,7 @@ def game_panel(result) -> dict:
     }
 
 
-# The coach's "what to do next" (issue 7) ----------------------------------------------
+# The coach's "what to do next" ------------------------------------------------------------
 
 
 @dataclass
@@ -127,7 +127,7 @@ def next_steps(coach) -> list[NextStep]:
     """What a coach's Dungeon Bowl teams wait on: a draft to submit, gold worth
     spending, SPP worth an advancement, a re-draft in the off-season (DB-15). Games to
     report or confirm are the engine's own list on the same page (listed here too,
-    they showed twice: issue 18.7). Six queries whatever the number of teams and
+    they would show twice). Six queries whatever the number of teams and
     players."""
 
     steps: list[NextStep] = []
@@ -151,7 +151,7 @@ def next_steps(coach) -> list[NextStep]:
         .select_related("position").order_by("team_id", "number")
     )
     redrafting = waiting_redrafts(teams)
-    # Issue 21.4: entered in a season with no team in its league yet (the Coaches
+    # Entered in a season with no team in its league yet (the Coaches
     # page, pasted names, a join link): found it, then draft it (DB-1, DB-6).
     teamless = (
         Entry.objects.filter(coach=coach, season__league__game_system=GAME_SYSTEM, dungeonbowl__isnull=True,

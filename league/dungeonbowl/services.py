@@ -343,7 +343,7 @@ def enter_team(*, team: Team, season, by, division=None, when_fixtures_exist: st
     if TeamSeason.objects.filter(team=team, entry__season=season).exists():
         raise ValidationError(f"{team} is already entered in {season.name}.")
     # A coach entered in the season without a team yet (invited on the Coaches page,
-    # pasted, joined by a link: issue 21.4) has the place the team takes: the entry
+    # pasted, joined by a link) has the place the team takes: the entry
     # keeps its fixtures and becomes the team's. A coach whose entry has a team
     # already fields that one (one team per coach per season).
     entry = Entry.objects.filter(season=season, coach=team.coach).first()  # the season lock serialises us

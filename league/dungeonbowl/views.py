@@ -292,7 +292,7 @@ class AdvanceForm(forms.Form):
 def _spend(request: HttpRequest, slug: str, team_slug: str, act, ask=None) -> HttpResponse:
     """Run ``act(team)`` for the team's coach or the commissioner. ``ask(team)``, for
     a destructive step, returns the confirmation page until it is confirmed
-    (issue 18.8); a refusal from either is an error message."""
+    (it cannot be undone); a refusal from either is an error message."""
     league = _league(slug)
     team = get_object_or_404(Team.objects.select_related("coach", "college"), league=league, slug=team_slug)
     if team.coach.user_id != request.user.pk and not league.is_organised_by(request.user):
@@ -366,7 +366,7 @@ def advance_player(request: HttpRequest, slug: str, team_slug: str) -> HttpRespo
     return _spend(request, slug, team_slug, act)
 
 
-# Who is ready (issue 21.4) -------------------------------------------------------------
+# Who is ready ------------------------------------------------------------------------
 
 
 def _organised(request: HttpRequest, slug: str) -> League:

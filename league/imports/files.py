@@ -94,7 +94,7 @@ class ImportRow:
 def separator(header: str) -> str:
     """The file's field separator, from its header: a semicolon where the header
     has more of them than commas (a spreadsheet saved as CSV in a country whose
-    decimal mark is the comma, as European Excel does), else a comma (issue 21.5)."""
+    decimal mark is the comma, as European Excel does), else a comma."""
     return ";" if header.count(";") > header.count(",") else ","
 
 
@@ -112,7 +112,7 @@ def csv_lines(lines: Iterable[str], *, required: Sequence[str], optional: Sequen
     reader = csv.DictReader(itertools.chain([first], lines), restkey="\0extra", delimiter=separator(first))
     try:
         header = reader.fieldnames
-    except csv.Error as error:  # a header field past the csv module's 128 KB (issue 19.9)
+    except csv.Error as error:  # a header field past the csv module's 128 KB
         raise BadRow(1, f"the line cannot be read as CSV ({error})") from None
     if header and any("\x00" in (name or "") for name in header):
         raise BadRow(1, "the header holds a NUL byte")

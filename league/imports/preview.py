@@ -1,4 +1,4 @@
-"""The web import (issue 21.5): a preview that writes nothing, then the same import.
+"""The web import: a preview that writes nothing, then the same import.
 
 The preview runs ``importer.import_rows`` and rolls it back, so its counts are
 exactly what confirming writes while the league does not change; the confirmed

@@ -1,4 +1,4 @@
-"""Import on the web (issue 21.5): the organiser uploads a results file of the
+"""Import on the web: the organiser uploads a results file of the
 same format as ``manage.py import_results`` (league/imports/files.py), sees what
 it would create (or its first bad line, with its number and reason), then
 confirms.

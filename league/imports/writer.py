@@ -4,7 +4,7 @@ database, from the rows ``league.imports.files`` read and checked.
 ``import_rows`` writes them in one transaction: the league (slug from its name,
 with the game's settings row), a season, the entries the game's
 ``import_entries`` finds or makes (``coach_entries`` where lines name coaches), rounds, fixtures and approved results. Results
-go through ``services.record_results_in_bulk`` (issue 13): all stored and
+go through ``services.record_results_in_bulk``: all stored and
 approved at once, then whatever hangs off an approval (a campaign's Favours,
 Dungeon Bowl's post-game sequence) derived once, exactly as approving them one
 by one on the site in file order would (tests/league/test_bulk_import.py).
@@ -90,7 +90,7 @@ class ImportSummary(Summary):
 
 def coach_for_name(*, name: str, league: League, by) -> tuple[Coach, bool]:
     """The coach an import line's ``name`` means for the organiser ``by`` in
-    ``league`` (issue 12: never another organiser's coach): one already entered in
+    ``league`` (never another organiser's coach): one already entered in
     this league, else one ``by`` created, else a new coach ``by`` creates, even when
     someone else's coach has that name. Returns (coach, created)."""
     return coaches_for_names(names=[name], league=league, by=by)[name]
@@ -116,7 +116,7 @@ def coach_entries(*, season: Season, names: Sequence[str], by) -> dict[str, tupl
     """The season's entry of each coach an import file names, created when missing:
     {name: (entry, coach created, entry created)}. A name is a coach's, of this
     league or created by ``by`` (``coaches_for_names``), all placed in a fixed number
-    of queries (issue 13: an import costs about a bulk insert)."""
+    of queries (an import costs about a bulk insert)."""
     coaches = coaches_for_names(names=names, league=season.league, by=by)
     held = {entry.coach_id: entry for entry in
             Entry.objects.filter(season=season, coach__in=[coach for coach, _ in coaches.values()])}
@@ -137,7 +137,7 @@ NAME_AN_ORGANISER = (
 
 
 def organiser_named(username: str | None):
-    """The account a command imports as (issue 21.5: always a named organiser,
+    """The account a command imports as (always a named organiser,
     as on the web, where the uploader is the importer); ``ImportRefused`` saying how
     to name one otherwise."""
     if not username:
@@ -175,7 +175,7 @@ def import_rows(
     nothing.
 
     ``by`` is the organiser the results are recorded by, made organiser of the
-    leagues the rows create (issue 21.5: never a league nobody organises). A league
+    leagues the rows create (never a league nobody organises). A league
     that already exists must be of the same game and organised by ``by``. The
     season is found by name or created starting on ``start_date`` (default today);
     round n is dated start + cadence * (n - 1).
@@ -200,7 +200,7 @@ def check_season_options(season_name: str, start_date: datetime.date | None) -> 
     limit = Season._meta.get_field("name").max_length
     if not season_name.strip() or len(season_name) > limit:
         raise ImportRefused(f"--season: a season name is 1 to {limit} characters of text")
-    if found := plaintext.problem(season_name):  # issue 19.1
+    if found := plaintext.problem(season_name):  # a backup cannot hold control characters
         raise ImportRefused(f"--season: a season name is plain text; it holds {found}")
     if start_date is not None:
         try:
@@ -299,7 +299,7 @@ def _import_league(slug, rows, *, game: GameRules, by, season_name, start_date, 
     Fixture.objects.bulk_create([f for f in fixtures if f.pk is None])
 
     # Every result at once, then what hangs off the approvals derived once
-    # (services.record_results_in_bulk): the same rows as one by one, issue 13.
+    # (services.record_results_in_bulk): the same rows as one by one.
     items = [
         item for row, fixture in zip(rows, fixtures) if row.has_result
         for item in [_result(row, fixture, fresh=id(fixture) in fresh, rules=rules, source=source, summary=summary)]
@@ -315,7 +315,7 @@ def _import_league(slug, rows, *, game: GameRules, by, season_name, start_date, 
 def _apply_extras(rows: list[ImportRow], fixtures: list[Fixture], *, season: Season, by, source: str) -> None:
     """The layers' figures for each line (the Big League's CP), after every result
     (and whatever hangs off its approval) is written: each layer's columns for the
-    whole file at once where it has a bulk path (issue 23), else line by line."""
+    whole file at once where it has a bulk path, else line by line."""
     wanted = [(row, fixture) for row, fixture in zip(rows, fixtures) if row.extras]
     if not wanted:
         return

@@ -124,7 +124,7 @@ class GameRules:
     # The game opens a league's next season on a page of its own (Dungeon Bowl's, with
     # the re-drafted teams: DB-15), so the season checklist links there instead.
     own_next_season: ClassVar[bool] = False
-    # The settings a new league is asked for on the site (issue 21.2), fields of
+    # The settings a new league is asked for on the site, fields of
     # ``settings_model`` shown with their rulebook defaults; the rest keep theirs.
     settings_fields: ClassVar[tuple[str, ...]] = ()
 
@@ -200,7 +200,7 @@ class GameRules:
 
     def same_result(self, verdict: Verdict, result) -> bool:
         """Whether a coach's ``verdict`` says what the stored ``result`` says: the
-        opponent's report that agrees with the first one confirms it (issue 22.4).
+        opponent's report that agrees with the first one confirms it (GB-8).
         A game whose form gives more than it stores compares what it would store."""
         return verdict == self.verdict_of(result)
 
@@ -302,7 +302,7 @@ class GameRules:
         """A result has just become approved. Nothing to derive by default."""
 
     def results_approved(self, results) -> None:
-        """An import approved ``results`` at once (issue 13's bulk path): derive
+        """An import approved ``results`` at once (the bulk path): derive
         what each would have, in order. By default ``result_approved`` for each."""
         for result in results:
             self.result_approved(result)

@@ -43,7 +43,7 @@ def csv_records(reader: csv.DictReader, bad_row) -> Iterator[tuple[int, dict]]:
     cannot read (a field past its 128 KB limit, a stray quote) or that holds a
     character no name or figure has raises ``bad_row(line, reason)``: a NUL byte
     (PostgreSQL cannot store it), any other control character, a line break inside
-    a quoted field or a text-direction override (issue 19.1, league/text/plaintext.py:
+    a quoted field or a text-direction override (league/text/plaintext.py:
     a backup cannot hold them)."""
     while True:
         try:

@@ -14,7 +14,7 @@ class Rule(NamedTuple):
 
 
 GAMES: tuple[tuple[str, str, tuple[Rule, ...]], ...] = (
-    # The engine's own Decisions for every game (league/services/entrants.py, issue 21.4).
+    # The engine's own Decisions for every game (league/services/entrants.py).
     ("seasons", "Every game: who plays in a season", (
         Rule("LG-1", "Decision: once a season's fixtures exist nobody joins it without fixtures: a newcomer goes to the "
                      "next season, or, while no result is reported, the fixtures are generated again with them in."),

@@ -1,4 +1,4 @@
-"""Who plays in a season once it is under way (issue 21.4): the one place that
+"""Who plays in a season once it is under way (LG-1 to LG-4): the one place that
 decides how an entrant joins a season and how one leaves it, whatever the path
 (the Coaches page, the season set-up page's pasted names and join links, a game's
 "enter the ready teams", the admin). ``league.accounts.invitations.add_coach`` calls

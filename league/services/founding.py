@@ -1,4 +1,4 @@
-"""A new league from the site (issue 21.2): the league, its game's settings with
+"""A new league from the site: the league, its game's settings with
 the rulebook's defaults, its first season, and its creator as its organiser; one
 transaction. The creator is an organiser through ``League.organisers`` only: not
 staff, in no group, so the admin stays the superuser's (league/accounts/permissions.py

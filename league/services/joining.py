@@ -1,4 +1,4 @@
-"""Entrants of a season without the admin (issue 21.2): a pasted list of names,
+"""Entrants of a season without the admin: a pasted list of names,
 and join links through which people enter the season themselves. Every coach is
 added through ``league.accounts.invitations`` (``add_coach``, or ``enter_coach`` for
 someone who is a coach already), as from the Coaches page.

@@ -95,7 +95,7 @@ def report_result(*, fixture: Fixture, by, **facts) -> Result:
 
 
 def _second_report(result: Result, rules: GameRules, *, by, facts: dict) -> Result:
-    """Issue 22.4 Decision (GB-8, every game): a coach's report that arrives after
+    """A Decision for every game (GB-8): a coach's report that arrives after
     the opponent's (sent from a phone that had no signal) is that coach's answer to
     it: the same result confirms it, a different one disputes it as usual, with this
     report as the version the coach says is right (league/services/disputes.py settles it)."""
@@ -179,7 +179,7 @@ def approve_result(*, result: Result, by, reason: str = "") -> Result:
     _after_approval(result)
     notifications.result_approved(result)
     webhooks.result_approved(result)
-    history.advance(result.fixture.round.season_id, before, result)  # issue 23.4: the last write
+    history.advance(result.fixture.round.season_id, before, result)  # the last write
     return result
 
 
@@ -214,7 +214,7 @@ class BulkResult:
 
 @transaction.atomic
 def record_results_in_bulk(*, season: Season, items: list[BulkResult], by) -> list[Result]:
-    """The import's bulk path (issue 13): approve every result at once, then derive
+    """The import's bulk path: approve every result at once, then derive
     once. The rows are those ``record_result`` (new results) and ``approve_result``
     (stored reports) give one by one: the results, their history lines and the
     game's details; then the game derives for each result in order (Dungeon Bowl's

@@ -159,7 +159,7 @@ def add_friendly(*, season: Season, by, home: Entry, away: Entry, date: datetime
 
 @transaction.atomic
 def open_next_season(*, league, by, today: datetime.date | None = None) -> Season:
-    """The season checklist's "Open the next season" (issue 21.3), for a game
+    """The season checklist's "Open the next season" (LG-3), for a game
     without a page of its own for it (Dungeon Bowl re-drafts first: DB-15): once
     every regular match of the newest season has its approved result, a new
     season with its settings (cadence GB-5, single or double round robin GB-4)

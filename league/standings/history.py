@@ -1,5 +1,5 @@
 """A season's table and position history, kept up to date one approval at a time
-(issue 23.4; GB-9, GB-10, DB-5a, DR-4).
+(GB-9, GB-10, DB-5a, DR-4).
 
 Ranking every round again in Python after each approval cost a cold league page
 18 s at 1,000 coaches. Instead a season's ``History`` (every entry's running

@@ -121,7 +121,7 @@ class _Adder:
     the database's sums add them (``terms.Summing``): each kind of side (home or
     away, outcome, flags) is worked out once, so a result costs a few
     multiplications a side, not every term evaluated on it. A whole season's
-    history is built in under half the time (GB-9, GB-10, DR-4; issue 23.4:
+    history is built in under half the time (GB-9, GB-10, DR-4;
     1,000 coaches and 499,500 results, the first page after a correction)."""
 
     def __init__(self, rules: GameRules):
@@ -205,7 +205,7 @@ def rank(rows: list[StandingRow], rules: GameRules, *, explain_ties: bool = True
 
 
 def _rank_one(rows: list[StandingRow], rules: GameRules, explain_ties: bool) -> list[StandingRow]:
-    # Each row's key worked out once (a history ranks every round: issue 23.4); the
+    # Each row's key worked out once (a history ranks every round); the
     # index keeps the sort stable and is never level, so rows are never compared.
     keyed = sorted((sort_key(row, rules), row.name.casefold(), index, row) for index, row in enumerate(rows))
     rows[:] = [row for *_, row in keyed]
@@ -217,7 +217,7 @@ def _rank_one(rows: list[StandingRow], rules: GameRules, explain_ties: bool) -> 
         else:
             row.position = index + 1
     # Before anyone has played, every row is level on 0 LP: the page says so once
-    # rather than "level with X on 0 LP: position shared" on every line (issue 18.17).
+    # rather than "level with X on 0 LP: position shared" on every line.
     if explain_ties and any(row.played for row in rows):
         for index, row in enumerate(rows):
             row.note = explain(rows, index, rules)

@@ -3,8 +3,7 @@ dates as people say them, rule ids as links, display names instead of usernames.
 
 Everything here is pure over what the page already loaded: no filter queries the
 database (``display_name`` reads ``user.coach``, which the caller selects). The
-offline tags at the end give a form its submission key and a page its user's mark
-(issue 22.4)."""
+offline tags at the end give a form its submission key and a page its user's mark."""
 
 from __future__ import annotations
 
@@ -139,9 +138,9 @@ def mark(name) -> SafeString | str:
 
 @register.simple_tag
 def open_signup() -> bool:
-    """Whether anyone may sign up here (OPEN_SIGNUP, issue 21.1): the header's link."""
+    """Whether anyone may sign up here (OPEN_SIGNUP): the header's link."""
     return settings.OPEN_SIGNUP
-# Offline (issue 22.4) --------------------------------------------------------------
+# Offline -------------------------------------------------------------------------
 
 
 @register.simple_tag(takes_context=True)

@@ -11,7 +11,7 @@ A cell is a cell only for a spreadsheet that splits where this file does: Excel 
 many European locales splits a CSV on ``;``, and an import dialog offers tab and
 ``|`` as well. So the same rule holds after every such separator inside the text:
 ``Zed;=1+2`` is written ``Zed;'=1+2``, whose second half is text wherever it is
-split (issue 19.10). Line breaks count too, for a reader that ignores quotes.
+split. Line breaks count too, for a reader that ignores quotes.
 Space is left out: only the import wizard offers it, and it would put a quote
 into every ``Ada - Velocity``.
 

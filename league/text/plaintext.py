@@ -1,4 +1,4 @@
-"""Text a user writes is plain text (issue 19.1).
+"""Text a user writes is plain text.
 
 A display name such as ``Hollis\\x0bSprocket`` or a ``\\x1b`` in a CP adjustment
 reason stopped the README's ``dumpdata --format xml`` ("contains unserializable
@@ -27,7 +27,8 @@ One rule, at three doors, each with a message:
 - ``league.rules.importing.csv_records``, which refuses such a field in any
   import file as "line N: ...".
 
-:func:`clean_rows` is the data migration that made rows written before plain.
+Rows written before the rule were made plain by ``league/migrations/0012_plain_text.py``,
+which keeps its own copy of the rule as it was then.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from typing import Any
 from django import forms
 from django.apps import apps
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, models, transaction
+from django.db import models
 from django.utils.deconstruct import deconstructible
 
 BIDI_CONTROLS = "\u202a-\u202e\u2066-\u2069"
@@ -48,7 +49,6 @@ BIDI_CONTROLS = "\u202a-\u202e\u2066-\u2069"
 _ONE_LINE = re.compile(f"[\x00-\x1f\x7f-\x9f{BIDI_CONTROLS}\ufffe\uffff\ud800-\udfff]")
 _MULTI_LINE = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{BIDI_CONTROLS}\ufffe\uffff\ud800-\udfff]")
 BREAKS_AND_TABS = re.compile(r"[\r\n\t]+")
-_BLANK_CONTROLS = re.compile("[\x0b\x0c\x1c-\x1f\x85]")  # the controls str.split() counts as blanks
 
 
 def problem(text: str, *, multiline: bool = False) -> str | None:
@@ -117,7 +117,7 @@ class PlainTextField(forms.CharField):
 
 
 def name_key(name: str) -> str:
-    """What two names share when a reader cannot tell them apart (issue 19.11):
+    """What two names share when a reader cannot tell them apart:
     NFKC (a full-width "Ａda" is "Ada"), without format characters (zero-width
     spaces and joiners, direction marks, soft hyphens), blanks collapsed, casefolded."""
     text = unicodedata.normalize("NFKC", name)
@@ -149,53 +149,3 @@ def install() -> None:
         for field in text_fields(model):
             if not any(isinstance(validator, PlainText) for validator in field.validators):
                 field.validators.append(PlainText(multiline=is_multiline(field)))
-
-
-def cleaned(text: str, *, multiline: bool = False) -> str:
-    """``text`` made plain: a blank control (a vertical tab, a form feed ...) becomes
-    a space, and so do the tabs and line breaks of a one-line text; every other
-    refused character goes."""
-    text = _BLANK_CONTROLS.sub(" ", text)
-    if not multiline:
-        text = BREAKS_AND_TABS.sub(" ", text)
-    return (_MULTI_LINE if multiline else _ONE_LINE).sub("", text)
-
-
-def clean_rows(registry, alias: str, *, skipped_apps: tuple[str, ...] = ("sessions",)) -> int:
-    """Make every text column of every model of ``registry`` (the migration's
-    historical apps) plain text, row by row, :func:`cleaned`; rows already plain are
-    not written. A cleaned text that another row already holds where the two must
-    differ (a unique column or constraint) gets its row's id appended rather than
-    stopping the migration. Log-in sessions are encoded, never user text. Returns
-    how many rows changed."""
-    changed = 0
-    for model in registry.get_models():
-        if model._meta.app_label in skipped_apps or model._meta.proxy or not model._meta.managed:
-            continue
-        fields = {field.attname: field for field in text_fields(model)}
-        if not fields:
-            continue
-        rows = model._base_manager.using(alias).values_list("pk", *fields).order_by("pk").iterator(chunk_size=2000)
-        for pk, *texts in rows:
-            changes = {
-                name: cleaned(text, multiline=is_multiline(field))
-                for (name, field), text in zip(fields.items(), texts)
-                if isinstance(text, str) and problem(text, multiline=is_multiline(field))
-            }
-            if changes:
-                _update_row(model, alias, pk, changes, fields)
-                changed += 1
-    return changed
-
-
-def _update_row(model, alias: str, pk: Any, changes: dict[str, str], fields: dict[str, models.Field]) -> None:
-    rows = model._base_manager.using(alias).filter(pk=pk)
-    try:
-        with transaction.atomic(using=alias):
-            rows.update(**changes)
-    except IntegrityError:
-        suffix = f" ({pk})"
-        for name, text in changes.items():
-            limit = (fields[name].max_length or len(text) + len(suffix)) - len(suffix)
-            changes[name] = text[:limit] + suffix
-        rows.update(**changes)

@@ -1,4 +1,4 @@
-"""Words people read, written one way everywhere (issue 18.16): a count with its
+"""Words people read, written one way everywhere: a count with its
 noun in the right number, a name's possessive, gold with thousands separators."""
 
 from __future__ import annotations

@@ -66,7 +66,7 @@ MIN_DOT_GAP = 6  # px between rounds below which dots would merge into the line
 MIN_LABEL_GAP = 22  # px a round label "R12" needs
 
 
-BUMP_MAX_ROWS = 20  # the plot is at most this many rows tall, whatever the field (issue 23.3)
+BUMP_MAX_ROWS = 20  # the plot is at most this many rows tall, whatever the field (a page's size is bounded)
 BUMP_MAX_POINTS = 120  # points per line at most: more rounds than this are sampled (the plot is 216 units wide)
 
 
@@ -80,7 +80,7 @@ def bump_y(place: int, places: int) -> float:
 
 def sampled_rounds(rounds: int, limit: int = BUMP_MAX_POINTS) -> list[int]:
     """The round indexes a line is drawn through: every round up to ``limit``,
-    else every k-th and the last, so a line's markup is bounded (issue 23.3)."""
+    else every k-th and the last, so a line's markup is bounded."""
     if rounds <= limit:
         return list(range(rounds))
     every = math.ceil(rounds / (limit - 1))
@@ -129,7 +129,7 @@ def bump_chart(
     )
     # A long season's rounds are closer than a dot or a label is wide: then every
     # k-th round is labelled and only each line's last point (where it stands now)
-    # is dotted, which also keeps the page small (issue 13).
+    # is dotted, which also keeps the page small.
     gap = (BUMP_WIDTH - BUMP_LEFT - BUMP_RIGHT) / max(rounds - 1, 1)
     every = max(1, math.ceil(MIN_LABEL_GAP / gap))
     span = BUMP_WIDTH - BUMP_LEFT - BUMP_RIGHT
@@ -327,7 +327,7 @@ def standings_series(rows, *, follow: frozenset[int] | set[int] = frozenset(), t
                      ) -> list[tuple[str | None, list[Series]]]:
     """Standings rows (league/standings/ranking.py, with ``history``) as one set of lines
     per division, in table order. With ``top``: only each division's first
-    ``top`` rows and the rows whose ``entry_id`` is in ``follow`` (issue 23.3: a
+    ``top`` rows and the rows whose ``entry_id`` is in ``follow`` (a
     chart of a thousand lines is neither readable nor small)."""
     groups: dict[str | None, list[Series]] = {}
     for row in rows:

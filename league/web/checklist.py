@@ -1,4 +1,4 @@
-"""The season checklist (issue 21.3): what an organiser must still do to start,
+"""The season checklist: what an organiser must still do to start,
 run and close a season, each item a link or a one-click action.
 
 The engine's own items are the entrants (GB-2, DB-1), the divisions a season asks

@@ -1,4 +1,4 @@
-"""A confirmation step before a destructive action (issue 18.8): retiring a team,
+"""A confirmation step before a destructive action: retiring a team,
 firing a player, reopening a result. The first POST shows what will happen and a
 button that posts the same fields again with ``confirmed``; only that second POST
 acts. A page of the site, no script (the Content-Security-Policy allows none

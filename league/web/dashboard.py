@@ -7,7 +7,7 @@ checklist (league/web/checklist.py: entrants, divisions, fixtures, drafts, play-
 re-drafts, the next season, the Final Day).
 
 The dashboard lists the first few of each kind and pages through the rest
-(issue 23: its size and cost do not grow with the league).
+(its size and cost do not grow with the league).
 """
 
 from __future__ import annotations
@@ -183,7 +183,7 @@ def board(league: League, season: Season | None) -> tuple[Counts, Queue, int]:
     current one): ``waiting`` and ``queue``, computed once per version of the
     season (league/caching/versions.py: every write they read bumps it) and per day (a
     match becomes overdue at midnight), and kept no longer than until the next
-    report becomes unconfirmed for STALE_AFTER (issue 23); with how many seconds
+    report becomes unconfirmed for STALE_AFTER; with how many seconds
     they may be kept. Without a season, computed."""
     league.current = season
     if season is None:

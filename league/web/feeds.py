@@ -49,7 +49,7 @@ def standings_csv(table: Iterable[StandingRow], rules: GameRules) -> str:
 
 def side_name(entry, league) -> str:
     """A side as a feed names it: the coach, or where the game names sides by team
-    (Dungeon Bowl, issue 18.15) the team with its coach."""
+    (Dungeon Bowl) the team with its coach."""
     if league.named_by_team and entry.team:
         return f"{entry.team} ({entry})"
     return str(entry)

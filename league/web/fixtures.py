@@ -64,7 +64,7 @@ def _fixture_detail(request: HttpRequest, pk: int, forms: dict | None = None, st
     by_team = league.named_by_team
     context = {
         "fixture": fixture,
-        # Dungeon Bowl names a side by its team, the coach under it (issue 18.15).
+        # Dungeon Bowl names a side by its team, the coach under it.
         "by_team": by_team,
         "names": [(entry.team or str(entry)) if by_team else str(entry)
                   for entry in (fixture.home, fixture.away) if entry is not None],

@@ -27,7 +27,7 @@ def score_field(label: str, *, max_value: int = MAX_SCORE, required_message: str
             "max_value": f"That is more than {max_value} points; check the score.",
             "required": required_message,
         },
-        # data-stepper: static/js/forms.js puts a − and a + button around the box (issue 22.2).
+        # data-stepper: static/js/forms.js puts a − and a + button around the box.
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": max_value, "data-stepper": ""}),
     )
 
@@ -168,7 +168,7 @@ class ReasonForm(forms.Form):
 
 
 class ImportForm(forms.Form):
-    """Issue 21.5: a results file for the league's game, and the season it goes
+    """A results file for the league's game, and the season it goes
     into (found by name, or created starting on ``start``)."""
 
     file = forms.FileField(label="Results file (CSV)", help_text="Comma or semicolon separated, UTF-8.")

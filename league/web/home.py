@@ -68,8 +68,8 @@ def _my_fixtures(request: HttpRequest) -> HttpResponse:
                 recent.append(fixture)
             else:
                 awaiting_opponent.append(fixture)
-    # The first ones only (issue 23.3): the organiser's dashboard has them all, grouped.
-    # Any organiser, staff or not: one who started a league on the site is not staff (issue 21.2).
+    # The first ones only, so the page stays small: the organiser's dashboard has them all, grouped.
+    # Any organiser, staff or not: one who started a league on the site is not staff.
     organiser_queue = list(selectors.results_needing_organiser(request.user)[:QUEUE_SHOWN + 1])
     return render(
         request,

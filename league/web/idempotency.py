@@ -1,4 +1,5 @@
-"""Issue 22.4: each result form's submission is accepted once.
+"""Each result form's submission is accepted once, however often a phone with a
+poor signal sends it again.
 
 Every POST form that reports, confirms or disputes a result (and The Big League's
 match-day deck and achievement forms) carries a hidden ``idempotency_key``: a

@@ -1,6 +1,6 @@
 """Form fields that pick rows by id, bounded like the ``<id:>`` URL converter: an id
 beyond 64 bits is refused as an unknown choice before it reaches the database
-(SQLite raises OverflowError on it, a 500; issue 12). Django's own model choice
+(SQLite raises OverflowError on it, a 500). Django's own model choice
 fields catch ValueError and TypeError, not OverflowError."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 22.4: the site installable and tolerant of a lost signal.
+"""The site installable and tolerant of a lost signal.
 
 - ``/manifest.webmanifest``: the web app manifest (name, icons, start page).
 - ``/sw.js``: the service worker (static/js/sw.js), served from the site's root with

@@ -52,12 +52,12 @@ def organiser_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _organiser_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
-    """The season checklist (issue 21.3), then disputes, reports unconfirmed for
+    """The season checklist, then disputes, reports unconfirmed for
     three days, confirmed results to approve, overdue matches and (from the
     league's layers) Moments to confirm, for the league's current season: the
     first few of each with their number, the rest a page at a time (``?list=``
     one kind, ``&page=``). A fixed number of queries whatever its size, and none
-    for what waits while the season does not change (``dashboard.board``: issue 23)."""
+    for what waits while the season does not change (``dashboard.board``)."""
     league = get_league_for_organiser(request, slug)
     season = selectors.season_for(league)
     listing = request.GET.get("list", "")
@@ -219,8 +219,8 @@ def add_friendly(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def organiser_lockouts(request: HttpRequest, slug: str) -> HttpResponse:
-    """The league's coaches who cannot log in just now after failed log-ins (issue
-    19.2), each with a button that lets them in again (``unlock_coach``)."""
+    """The league's coaches who cannot log in just now after failed log-ins,
+    each with a button that lets them in again (``unlock_coach``)."""
     league = get_league_for_organiser(request, slug)
     return render(
         request, "league/organiser_lockouts.html",

@@ -41,7 +41,7 @@ def league_list(request: HttpRequest) -> HttpResponse:
     """Every league, searchable by name, a page at a time (three queries whatever
     the number of leagues). An anonymous visitor's page is rendered once per
     version of what it shows (league/caching/versions.py); a search is not stored: any
-    text is a search, so storing each would store a page per request (issue 19.7)."""
+    text is a search, so storing each would store a page per request."""
     query = request.GET.get("q", "").strip()[:100]
     page = Paginator(selectors.league_search(query), LEAGUES_PER_PAGE).get_page(request.GET.get("page"))
     if versions.anonymous(request) and not query:
@@ -129,7 +129,7 @@ def _known_sort(sort: str, game_system: str | None = None) -> str:
     return sort if sort in _sortable(game_system) else ""
 
 
-TABLE_PER_PAGE = 50  # rows of the standings a page shows (issue 23.3: bounded by what a person reads)
+TABLE_PER_PAGE = 50  # rows of the standings a page shows (bounded by what a person reads)
 WEEK_LINES = 20  # matches of this week's and next week's round the league page lists; the fixtures page has all
 
 
@@ -192,7 +192,7 @@ def positions_pictures(standings, *, follow: set[int], highlight: str | None = N
                        title: str = "Position by round", division: object = ...) -> list[tuple]:
     """The bump charts of ``standings`` (with history): per division, its top
     ``charts.CHART_TOP`` rows and the followed entries, on the division's scale
-    (issue 23.3). ``division``: only that one."""
+    (a chart of a thousand lines is neither readable nor small). ``division``: only that one."""
     sizes = charts.division_sizes(standings)
     pictures = []
     for index, (name, series) in enumerate(charts.standings_series(standings, follow=follow, top=charts.CHART_TOP)):
@@ -251,7 +251,7 @@ def _league_body(request: HttpRequest, league: League, season, followed: int | N
     )
     # The table's template indents every cell: each run of blank space holding a
     # line break becomes one line break, which a browser shows the same (the page
-    # has no <pre>), and the page is half the size (issue 13).
+    # has no <pre>), and the page is half the size.
     return mark_safe(INDENTATION.sub("\n", html))
 
 
@@ -292,7 +292,7 @@ def _fixtures(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "league/fixtures.html", context)
 
 
-RESULTS_PER_PAGE = 20  # a coach's results per page, latest first (issue 23.3)
+RESULTS_PER_PAGE = 20  # a coach's results per page, latest first (bounded by what a person reads)
 TO_PLAY_SHOWN = 10  # the next fixtures a coach's page lists; the fixtures page has the rest
 
 

@@ -1,4 +1,4 @@
-"""Starting a league without the admin (issue 21): signing up, verifying the
+"""Starting a league without the admin: signing up, verifying the
 address, the new-league flow, the season's set-up page (entrants, join links,
 fixtures) and the join link's page.
 
@@ -56,7 +56,7 @@ def _join_token_of(next_url: str) -> str | None:
 
 def _signup_open(next_url: str) -> bool:
     """OPEN_SIGNUP, or a join link that still works: a club's own server lets the
-    people it gives a link to sign up (issue 21.1)."""
+    people it gives a link to sign up."""
     if settings.OPEN_SIGNUP:
         return True
     token = _join_token_of(next_url)
@@ -123,7 +123,7 @@ def verify_email(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 def new_league(request: HttpRequest) -> HttpResponse:
-    """Issue 21.2: choose the game (one link each), then one form: the league's name,
+    """Choose the game (one link each), then one form: the league's name,
     the game's settings with the rulebook's defaults (its GameRules says which), the
     first season. The creator becomes its organiser."""
     if not may_create_league(request.user):

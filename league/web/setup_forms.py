@@ -1,4 +1,4 @@
-"""Forms of the new-league flow and the season set-up page (issue 21.2)."""
+"""Forms of the new-league flow and the season set-up page."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ class BaseTable(tables.Table):
         """The shown rows for ``league/_table.html``: each as its ``<tr>`` attributes
         and its cells, each cell with its ``<td>`` attributes. django-tables2 works
         out a column's attributes again for every cell (th, td and footer alike),
-        two fifths of rendering a 50-row standings table (issue 23.4); no column
+        two fifths of rendering a 50-row standings table; no column
         here computes them from the row, so once per column gives the same page."""
         columns = list(self.columns)
         cells = [column.attrs["td"].as_html() for column in columns]
@@ -34,7 +34,7 @@ class BaseTable(tables.Table):
 
 HIDE_SM = {"td": {"class": "hide-sm"}, "th": {"class": "hide-sm"}}
 # The column that names a row (the coach, or the team in Dungeon Bowl): kept on a
-# phone and held in view while the figures scroll under it (issue 22.1).
+# phone and held in view while the figures scroll under it.
 IDENT = {"td": {"class": "ident"}, "th": {"class": "ident"}}
 
 
@@ -78,7 +78,7 @@ class StandingsTable(BaseTable):
         if not any(row.note for row in data):
             exclude.append("note")
         if rules.rows_named_by_team:
-            # The team identifies the row, its coach under it (issue 18.15): one
+            # The team identifies the row, its coach under it: one
             # column, kept on a phone.
             exclude.append("coach")
         names = ("team", "coach") if rules.rows_named_by_team else ("coach", "team")

@@ -1,4 +1,4 @@
-/* Live form feedback without a round trip (issue 22.2, 22.3). Plain JS, no framework,
+/* Live form feedback without a round trip. Plain JS, no framework,
    served from the site under the strict Content-Security-Policy (script-src 'self').
    Every form works without this file: it only adds buttons and running figures.
 

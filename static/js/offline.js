@@ -1,4 +1,4 @@
-/* Offline-tolerant pages (issue 22.4), with the service worker (/sw.js) and the
+/* Offline-tolerant pages, with the service worker (/sw.js) and the
    outbox (static/js/outbox.js, loaded before this file). The pages work without it.
    - Registers the service worker, which keeps the pages a coach visited.
    - A saved copy served without a signal says so: "Saved <time>; you are offline".

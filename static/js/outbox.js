@@ -1,4 +1,4 @@
-/* The outbox (issue 22.4): result forms a coach sent without a signal, kept on the
+/* The outbox: result forms a coach sent without a signal, kept on the
    phone until it returns. Shared by the page (static/js/offline.js) and the service
    worker (static/js/sw.js, which imports this file): IndexedDB "league-offline",
    store "outbox", one record per form, keyed by its idempotency_key, so the same

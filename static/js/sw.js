@@ -1,4 +1,4 @@
-/* The service worker (issue 22.4), served at /sw.js by league/web/offline.py so that it
+/* The service worker, served at /sw.js by league/web/offline.py so that it
    looks after the whole site.
    - Pages: network first; the last copy of each page is kept, per user, and served
      when there is no signal, marked with when it was saved (static/js/offline.js

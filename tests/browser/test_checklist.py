@@ -1,4 +1,4 @@
-"""The season checklist (issue 21.3) in a real Chromium at 390 px and 1280 px: an
+"""The season checklist in a real Chromium at 390 px and 1280 px: an
 organiser whose season has its entrants but no fixtures generates them in one
 click from the dashboard; nothing scrolls sideways; the league list's "N to do"
 goes to "all clear"."""

@@ -1,4 +1,4 @@
-"""Issue 22.1 and 22.5: every page of the role matrix, as every role that may see
+"""Every page of the role matrix, as every role that may see
 it, in a real Chromium at a phone's 360 px and a laptop's 1280 px. A page fails on
 
 - sideways scrolling: the document is wider than the window (only a table's own
@@ -48,7 +48,7 @@ pytestmark = [
 ]
 
 SIZES = {360: {"width": 360, "height": 780}, 1280: {"width": 1280, "height": 900}}
-MIN_TARGET = 44  # px, WCAG 2.5.5 (AAA) and the issue's own bar for thumbs
+MIN_TARGET = 44  # px, WCAG 2.5.5 (AAA): a target a thumb hits
 
 # The document is wider than its window (its width, else 0): something scrolls sideways.
 SIDEWAYS = """() => {

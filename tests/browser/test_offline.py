@@ -1,4 +1,4 @@
-"""Issue 22.4 in a real Chromium: a coach without a signal. The page visited before
+"""Offline pages in a real Chromium: a coach without a signal. The page visited before
 opens from the service worker's copy, marked as saved; a report made offline waits
 on the phone and is stored once when the signal returns; a resend of the same key
 changes nothing and a forged one is refused; logging out leaves nothing behind."""

@@ -1,4 +1,4 @@
-"""Issue 22.1: the wide tables the issue named, on a 390 px phone in a real
+"""The widest tables (standings, rosters), on a 390 px phone in a real
 Chromium. Dungeon Bowl standings keep the team column, which links to the team
 page; the team page's roster is one card per player with the skills in full; the
 DreadBall coach page's roster fits the screen. Screenshots go to

@@ -1,4 +1,4 @@
-"""Issue 21: a new person starts a Guild Ball or a DreadBall league from nothing to
+"""A new person starts a Guild Ball or a DreadBall league from nothing to
 its first approved result in a real Chromium at 390 px and 1280 px, without the
 admin: signs up, verifies the address from the mail, creates the league, enters
 coaches by pasted names and by a join link (a second person signs up through it),
@@ -148,7 +148,7 @@ def test_start_a_league_to_its_first_approved_result(live_server, browser, game,
     assert not [url for url in visited if "/admin/" in url], "an admin address was visited"
     assert not page.violations and not joiner.page.violations
     total = counts["organiser"] + counts["joiner"]
-    print(f"\n[issue 21] {game} at {size}: {counts['organiser']} clicks/submissions by the organiser, "
+    print(f"\n[starting a league] {game} at {size}: {counts['organiser']} clicks/submissions by the organiser, "
           f"{counts['joiner']} by the joiner, {total} in all, from sign-up to the first approved result")
     page.context.close()
     joiner.page.context.close()

@@ -1,4 +1,4 @@
-"""Issue 21.4: a new person starts a Dungeon Bowl league from nothing to its first
+"""A new person starts a Dungeon Bowl league from nothing to its first
 approved result in a real Chromium at 390 px and 1280 px, without the admin. The
 organiser signs up, verifies the address from the mail, creates the league and
 makes a join link; three coaches sign up through it (DB-1: a season needs four
@@ -121,7 +121,7 @@ def test_start_a_dungeon_bowl_league_to_its_first_approved_result(live_server, b
     opponent.page.fill("input[name=home_score]", "1")
     opponent.page.fill("input[name=away_score]", "0")
     scorer = fixture.home.dungeonbowl.team.players.get(number=1)  # DB-9: the touchdown is a player's
-    # The thumb report form (issue 22.2): a player line for the scorer.
+    # The thumb report form: a player line for the scorer.
     home_lines = opponent.page.locator("fieldset.player-lines").nth(0)
     home_lines.get_by_role("button", name="Add a player line").click()
     opponent.counts[opponent.who] += 1
@@ -144,7 +144,7 @@ def test_start_a_dungeon_bowl_league_to_its_first_approved_result(live_server, b
     assert not [url for url in visited if "/admin/" in url], "an admin address was visited"
     assert not any(person.page.violations for person in people.values())
     total = sum(counts.values())
-    print(f"\n[issue 21] dungeonbowl at {size}: {counts['organiser']} clicks/submissions by the organiser, "
+    print(f"\n[starting a league] dungeonbowl at {size}: {counts['organiser']} clicks/submissions by the organiser, "
           + ", ".join(f"{counts[name]} by {name}" for name in JOINERS)
           + f", {total} in all, from sign-up to the first approved result")
     for person in people.values():

@@ -1,4 +1,4 @@
-"""Issue 22.2 and 22.3 in a real Chromium at 390 px: the three report forms filled
+"""Report forms made for thumbs, in a real Chromium at 390 px: the three report forms filled
 with thumbs (add a player line, steppers, toggles), sent, and the database holds
 what was tapped; the deck counter and the draft's running total follow each tap.
 Every form fits 360 px and its tap targets are at least 44 px. The screenshots go

@@ -1,4 +1,4 @@
-"""Issue 21.5 in a real Chromium at 360 px, 390 px and 1280 px: the organiser
+"""The web import in a real Chromium at 360 px, 390 px and 1280 px: the organiser
 uploads a European Excel file (semicolons, a byte-order mark, a date column),
 reads the preview, confirms, and lands on the dashboard with the results in;
 nothing scrolls sideways and the page breaks no Content-Security-Policy rule."""

@@ -85,7 +85,7 @@ def guild(name: str) -> Guild:
 
 def set_match_day(fixture: Fixture, date: datetime.date) -> None:
     """The fixture moved to ``date`` as a rearrangement would (a new version of its
-    season: the pages kept per version follow, issue 23)."""
+    season: the pages kept per version follow)."""
     Fixture.objects.filter(pk=fixture.pk).update(date=date)
     versions.bump(Q(rounds__fixtures__pk=fixture.pk))
     fixture.date = date

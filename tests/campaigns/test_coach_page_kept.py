@@ -1,4 +1,4 @@
-"""A coach's campaign page is kept per version of the season (issue 23): every
+"""A coach's campaign page is kept per version of the season: every
 write it shows gives the season a new version, so the page is never stale, for
 the coach and for anyone else reading it."""
 

@@ -47,7 +47,7 @@ def test_no_panel_for_another_game(client, organiser):
 
 @pytest.mark.parametrize("back", ["0", "league:league_list", "campaigns:campaign_table"])
 def test_a_next_that_is_no_address_goes_to_the_coach_page(client, season, organiser, back):
-    """Found by the fuzzing (issue 12): a view name or a bare word in ``next`` was
+    """Found by the fuzzing: a view name or a bare word in ``next`` was
     looked up as a view after the Moment was confirmed, a 500."""
     a = make_campaign(season, 2, organiser=organiser)[0]
     ledgers.adjust(coach=a, ledger="cp", amount=60, reason="test", by=organiser)

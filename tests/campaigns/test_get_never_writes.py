@@ -1,4 +1,4 @@
-"""A GET never writes (STYLE habit 14, issue 6): every public page and feed, and
+"""A GET never writes (STYLE habit 14): every public page and feed, and
 every campaign page a coach or the Longshanks reads, of a league whose campaign
 has never been written to leaves every table as it was. Pages show such a
 campaign as it will be once its rows are written (the same figures)."""

@@ -1,4 +1,4 @@
-"""CP from the spreadsheet import's optional home_cp,away_cp columns (issue 3), via
+"""CP from the spreadsheet import's optional home_cp,away_cp columns, via
 ``campaigns.imports.record_match_cp``; Favours of imported results follow GB-18."""
 
 import pytest

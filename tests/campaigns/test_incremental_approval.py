@@ -1,4 +1,4 @@
-"""Issue 13: an approval's campaign effects are incremental. Approving, correcting
+"""An approval's campaign effects are incremental. Approving, correcting
 or reopening a result costs a fixed number of queries whatever the season's state
 (early, late, a round-1 result approved after every later round), writes only the
 lines that change, and leaves the ledgers exactly as recomputing the whole season
@@ -24,9 +24,9 @@ from tests.factories import LeagueFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db
 
-MAX_QUERIES = 20  # issue 13: whatever the season's state
+MAX_QUERIES = 20  # whatever the season's state
 # A correction or a reopening first locks the season row that guards the later
-# matches' GB-18 lines (league/locks.py, step 4; issue 12's R7 found two of them
+# matches' GB-18 lines (league/locks.py, step 4; the faults run, R7, found two of them
 # rewriting one match's lines at once): one query more, as fixed.
 MAX_WITHDRAWAL_QUERIES = MAX_QUERIES + 1
 
@@ -152,7 +152,7 @@ def test_moments_follow_card_cp_for_both_coaches(organiser):
 @pytest.mark.parametrize("seed", [1, 2])
 def test_approvals_in_any_order_leave_the_ledgers_recomputing_would(organiser, seed):
     """An approval reads only the results of its two coaches and of the opponents
-    they meet in later rounds (issue 23: not the whole season); approving in a
+    they meet in later rounds (not the whole season); approving in a
     random order, with a correction on the way, every step leaves the GB-18 lines
     exactly as recomputing the season gives them."""
     import random

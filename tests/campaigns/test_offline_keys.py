@@ -1,4 +1,4 @@
-"""Issue 22.4 for The Big League's match-day forms (GB-16, GB-17): the deck form
+"""The Big League's match-day forms (GB-16, GB-17): the deck form
 carries an idempotency key; sent twice, it registers the deck once; a forged key
 is refused and registers nothing."""
 

@@ -60,7 +60,7 @@ def test_the_fixture_page_shows_the_big_league_link_once(client, season, organis
 
 def test_the_panels_title_race_is_the_campaign_tables(season, organiser):
     """GB-3: the league page's panel reads only the figures the titles need
-    (``title_race_of``, issue 23.4); it names the same holders with the same figures
+    (``title_race_of``); it names the same holders with the same figures
     as the race the campaign table gives, for a leader, a CP tie, a spender, and a
     coach who joined after the campaign's rows were written (no row yet)."""
     from campaigns import ledgers, selectors

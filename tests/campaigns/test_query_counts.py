@@ -84,13 +84,13 @@ def test_pages_at_a_fixed_number_of_queries(client, season, organiser, django_as
     coach_page = reverse("campaigns:coach_page", args=[slug, a.entry.coach_id])
     with django_assert_max_num_queries(BOUNDS["coach_own"]):
         assert client.get(coach_page).status_code == 200
-    # Issue 23: once built for the season's version, the page costs what the viewer's
+    # Once built for the season's version, the page costs what the viewer's
     # own forms cost, at most 12 queries.
     with django_assert_max_num_queries(12):
         assert client.get(coach_page).status_code == 200
     with django_assert_max_num_queries(BOUNDS["fixture"]):
         assert client.get(reverse("campaigns:fixture_page", args=[slug, fixture.pk])).status_code == 200
-    with django_assert_max_num_queries(12):  # issue 23: kept for the version
+    with django_assert_max_num_queries(12):  # kept for the version
         assert client.get(reverse("campaigns:fixture_page", args=[slug, fixture.pk])).status_code == 200
     client.force_login(organiser)
     with django_assert_max_num_queries(12):

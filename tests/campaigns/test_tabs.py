@@ -24,7 +24,7 @@ def test_the_page_opens_on_the_overview_with_every_section_present(client, seaso
     assert current(page) == ["overview"]
     # Sections keep their own anchors, which open their tab (redirects use them).
     assert page.index('id="tab-dealing"') < page.index('id="loans"') < page.index('id="tab-history"')
-    # Plain anchors: no script of their own (the site-wide static files of issue 22.4 only, never inline).
+    # Plain anchors: no script of their own (the site-wide static files only, never inline).
     assert not re.search(r"<script(?![^>]*\bsrc=)", page)
 
 

@@ -178,7 +178,7 @@ def test_advancement_form(client, world, organiser, other_organiser):
         client, world, other_organiser, organiser, "buy_advancement", {},
         FavourLine.objects.filter(kind=LineKind.ADVANCEMENT).exists,
     )
-    # Issue 18.8: asked first, nothing written until confirmed.
+    # Asked first, nothing written until confirmed.
     page = as_user(client, user_of(a)).post(url("buy_advancement")).content.decode()
     assert "Buy Campaign Advancement?" in page and not CampaignPointLine.objects.filter(kind=LineKind.ADVANCEMENT).exists()
     page = client.post(url("buy_advancement"), {"confirmed": "yes"}, follow=True).content.decode()

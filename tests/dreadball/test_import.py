@@ -1,4 +1,4 @@
-"""``manage.py import_results FILE.csv --game dreadball`` (issue 9): a DreadBall
+"""``manage.py import_results FILE.csv --game dreadball``: a DreadBall
 league from a spreadsheet, validated like the report form, atomic and idempotent."""
 
 from io import StringIO
@@ -27,7 +27,7 @@ MODELS = (League, DreadBallSettings, Season, Coach, Entry, Round, Fixture, Resul
 
 @pytest.fixture(autouse=True)
 def importer(db):
-    """The organiser each import names (issue 21.5: ``--by`` is required), made
+    """The organiser each import names (``--by`` is required), made
     before the tests count the rows."""
     return UserFactory(username="importing")
 

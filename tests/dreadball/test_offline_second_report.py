@@ -1,4 +1,4 @@
-"""Issue 22.4 for DreadBall: the opponent's own report, sent late from a phone that
+"""DreadBall: the opponent's own report, sent late from a phone that
 had no signal, confirms the first when it says the same (DR-3 facts included) and
 disputes it otherwise (GB-8 Decision, every game)."""
 

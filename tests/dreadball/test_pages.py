@@ -1,4 +1,4 @@
-"""DreadBall pages and feeds: the JSON and CSV shapes of the issue, the roster on
+"""DreadBall pages and feeds: the standings' JSON and CSV shapes, the roster on
 the coach's page, and a fixed number of queries at 4 and at 40 coaches."""
 
 import csv
@@ -88,7 +88,7 @@ def test_counts_do_not_grow_with_the_league(client, organiser):
     assert counts[4] == counts[40]
 
 
-def test_standings_json_and_csv_have_the_issue_s_shape(client, organiser):
+def test_standings_json_and_csv_have_their_documented_shape(client, organiser):
     season = SeasonFactory(league=_league(organiser, "feeds"), name="Season 1")
     dreadball_season(season=season, coaches=4, played_rounds=3)
 
@@ -117,7 +117,7 @@ def test_coach_page_shows_the_team_and_roster(client, organiser):
     assert f"Team: {entry.team}" in page
     assert f"Plays the {entry.dreadball_team.team_type.name}" in page
     assert "3 players · 33 mc" in page
-    # A card per player on a phone (issue 22.1): each figure under its label.
+    # A card per player on a phone: each figure under its label.
     assert ('Player 0</td><td class="wide" data-label="Role">Guard</td>'
             '<td class="num" data-label="MV">5</td><td class="num" data-label="STR">4+</td>') in page
     assert "Strike Difference" in page

@@ -1,4 +1,4 @@
-"""DR-5 (issue 18.20): a published team's roster is data. An organiser enters it
+"""DR-5: a published team's roster is data. An organiser enters it
 once from the Team Card (positions, stats, limits) where they manage DreadBall
 teams today, the organiser's admin; every team made from the published team
 afterwards starts with it instead of every player typed by hand. The seed prints

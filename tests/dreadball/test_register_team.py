@@ -1,4 +1,4 @@
-"""Issue 21.4 for DreadBall: a coach entered in a season registers their team on
+"""DreadBall: a coach entered in a season registers their team on
 the site (DR-5), told so on /me/ and on the league page; the organiser may do it
 for any coach of the season; nobody else can."""
 

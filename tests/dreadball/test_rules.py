@@ -63,7 +63,7 @@ def test_dr3_decision(winner, difference, rush, sudden_death):
         assert expected in " ".join(refused.value.messages)
 
 
-def test_the_issue_s_own_message():
+def test_rush_9_with_a_small_difference_says_it_must_be_a_landslide():
     with pytest.raises(ValidationError, match="A game that ended in Rush 9 must have been a landslide: a difference of 7"):
         DreadBallRules().validate({"winner": "home", "difference": 5, "rush": 9, "sudden_death": False})
 

@@ -113,7 +113,7 @@ def test_the_advance_form_for_every_role(client, organiser, team):
 
 @pytest.mark.django_db
 def test_the_skill_list_holds_the_seeds_skills():
-    """Issue 18.3 (DB-11): the data migration loads every skill the seed's rosters
+    """DB-11: the data migration loads every skill the seed's rosters
     name and Dungeon Bowl's four new skills in the lists the seed gives them."""
     names = set(Skill.objects.values_list("name", flat=True))
     assert {"Block", "Thick Skull", "Mighty Blow (+1)", "Throw Team-mate", "Dump-off", "My Ball", "Jump Up",
@@ -126,7 +126,7 @@ def test_the_skill_list_holds_the_seeds_skills():
 
 @pytest.mark.django_db
 def test_a_skill_not_on_the_list_or_of_another_list_is_refused(team):
-    """Issue 18.3 (DB-11): "Banana Throwing" is no skill; a skill the list puts in
+    """DB-11: "Banana Throwing" is no skill; a skill the list puts in
     another category is refused; a skill the player has is refused. Nothing is spent."""
     slayer = _slayer(team, 30)
     for skill, category, reason in [

@@ -1,4 +1,4 @@
-"""Issue 18, items 9-11: DB-1 (at least 4 teams on every path that starts a
+"""DB-1 (at least 4 teams on every path that starts a
 season), DB-2 (divisions as equal as possible on every path) and DB-5a (a fixture
 between two divisions is a friendly however it was made; the organiser adds one
 from the site)."""

@@ -1,4 +1,4 @@
-"""Issue 20.2: Dungeon Bowl's models are a package of modules, every public name of
+"""Dungeon Bowl's models are a package of modules, every public name of
 which is importable from ``league.dungeonbowl.models`` as it was from the one file."""
 
 import importlib

@@ -1,4 +1,4 @@
-"""Issue 21.4: the natural Dungeon Bowl set-up path, on the site, without the
+"""The natural Dungeon Bowl set-up path, on the site, without the
 admin. Coaches invited on the Coaches page ("Enter them in the current season"
 ticked) are entered before their teams exist; each founds and drafts a team
 (DB-1, DB-6); the commissioner locks the drafts and enters the ready teams in one
@@ -67,7 +67,7 @@ def test_db1_invited_coaches_found_draft_and_play(client, organiser, fixtures_fi
     season = SeasonFactory(league=league, name="Season 1")
     coaches = invite(client, organiser, league)
     assert Entry.objects.filter(season=season, team="").count() == 4
-    if fixtures_first:  # the issue's order: fixtures generated from the invited coaches
+    if fixtures_first:  # an organiser's likely order: fixtures generated from the invited coaches
         season_services.generate_fixtures(season=season, by=organiser, seed=5)
     for coach in coaches:
         found_and_draft(client, league, coach, f"{coach.name}'s Stunties")

@@ -118,7 +118,7 @@ def test_divisions_drawn_again_or_none(client, organiser, season):
 
 
 def test_strangers_teams_wait_for_the_commissioner_and_do_not_enter_the_next_season(client, organiser, season):
-    """Issue 19.5, the attack's repro (DB-1): four logged-in users who play in no
+    """DB-1, against strangers: four logged-in users who play in no
     season of the league found teams and submit drafts through the site, and the
     commissioner opens the next season. Founding needs the commissioner's
     acceptance: their teams wait, the next-season page lists them as waiting and
@@ -184,7 +184,7 @@ def test_strangers_teams_wait_for_the_commissioner_and_do_not_enter_the_next_sea
 
 
 def test_a_refused_next_season_answers_400_with_each_reason_once_in_plain_english(client, organiser, season):
-    """Issue 18.4: the form answers 400 as every refused form does; the reason
+    """The form answers 400 as every refused form does; the reason
     appears once ("1 team is ready"); the date picker shows the start date (ISO)."""
     league = season.league
     redraft_keeping_everyone(Team.objects.filter(league=league).order_by("name").first(), organiser)

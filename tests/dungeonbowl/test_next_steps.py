@@ -49,7 +49,7 @@ def test_report_confirm_spend_and_advance_each_listed_once(client, organiser):
     page = client.get(reverse("league:my_fixtures")).content.decode()
     assert "Spend:</strong>" in page and "Team 01 has 395,000 gp in the Treasury" in page
     assert "Advance:</strong>" in page and "Troll Slayer has 7 SPP (a chosen primary skill costs 6)" in page
-    # Issue 18.7: the games to report and confirm are listed once, in "Waiting on you".
+    # The games to report and confirm are listed once, in "Waiting on you".
     assert "Confirm:</strong>" not in page and "Confirm or dispute:</strong>" in page
     assert page.count(f'href="{pending.get_absolute_url()}"') == 1
     to_report = [f for f in mine.exclude(pk__in=[played.pk, pending.pk])] + list(

@@ -1,4 +1,4 @@
-"""Issue 22.4 for Dungeon Bowl: a report sent after the opponent's (the phone had no
+"""Dungeon Bowl: a report sent after the opponent's (the phone had no
 signal) answers it (GB-8 Decision, every game): the same facts, player lines
 included, confirm it; different ones dispute it with this report as the version
 the coach says is right, which the commissioner may accept. A resend writes once."""

@@ -111,7 +111,7 @@ def test_draft_form_for_every_role(client, organiser):
 
 
 def test_refused_draft_and_new_team_forms_answer_400(client, organiser):
-    """Issue 18.4: a refused form answers 400 with its reasons, as the rest of the
+    """A refused form answers 400 with its reasons, as the rest of the
     site does; "Check" of a draft is no refusal (200)."""
     league = db_league(organiser)
     url = reverse("dungeonbowl:draft", args=[league.slug]) + "?college=college-of-shadows"
@@ -166,7 +166,7 @@ def test_query_counts_are_equal_at_4_and_40_teams(client, organiser):
 
 
 def test_fixture_lists_and_results_name_the_teams_with_the_coach_under(client, organiser):
-    """Issue 18.15: Dungeon Bowl's fixture lists, results, game page, table and
+    """Dungeon Bowl's fixture lists, results, game page, table and
     calendar lead with the team, its coach under it (as its standings do); a
     Guild Ball league still lists coaches."""
     season = db_season(organiser, teams=4)
@@ -202,7 +202,7 @@ def test_a_guild_ball_fixture_line_still_names_the_coaches(client):
 
 
 def test_ledger_dice_and_history_say_each_thing_once_with_gold_in_thousands(client, organiser):
-    """Issue 18.16: no "Winnings: Winnings:", "Treasure Room bonus: Treasure Room:",
+    """No "Winnings: Winnings:", "Treasure Room bonus: Treasure Room:",
     "Forge Wardens's" or "by the organiser by longshanks"; "1 player"; money with
     thousands separators; the Treasury ledger shows the running balance."""
     season = db_season(organiser, teams=4)
@@ -234,7 +234,7 @@ def test_ledger_dice_and_history_say_each_thing_once_with_gold_in_thousands(clie
 
 
 def test_correction_forms_show_only_the_games_own_rules(client, organiser):
-    """Issue 18.19: a Dungeon Bowl league's correction and abandon forms (the game
+    """A Dungeon Bowl league's correction and abandon forms (the game
     page's and the admin's) show no Guild Ball option ("coach owing Favours");
     a Guild Ball league's still do (GB-20)."""
     from django.contrib.admin import helpers

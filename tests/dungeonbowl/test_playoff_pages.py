@@ -310,7 +310,7 @@ def test_the_admin_shows_the_play_offs_read_only_and_scoped(client, organiser, o
 
 
 def test_play_off_games_are_named_for_their_stage_everywhere(client, organiser):
-    """Issue 18.14 (DB-5b): a play-off game is "Semi-final 1", "Semi-final 2",
+    """DB-5b: a play-off game is "Semi-final 1", "Semi-final 2",
     "Final" or "Third place" on the fixture lists, the game's page, the coach's
     home, the treasury ledger and the calendar feeds; its round is named for the
     stage too, never "Round 4/5"."""
@@ -345,7 +345,7 @@ def test_play_off_games_are_named_for_their_stage_everywhere(client, organiser):
 
 @pytest.mark.parametrize("setting", [1, 2])
 def test_a_season_without_divisions_describes_only_its_own_play_offs(client, organiser, setting):
-    """Issue 18.18 (DB-5b): a season without divisions plays its top 4; neither the
+    """DB-5b: a season without divisions plays its top 4; neither the
     league page nor the play-offs page describes two-division play-offs, whatever
     the league's setting says."""
     season = db_season(organiser, teams=4, playoffs=setting)

@@ -277,7 +277,7 @@ def test_a_regular_result_cannot_change_once_the_play_offs_are_seeded(four, orga
 
 
 def test_eight_teams_in_two_divisions_through_the_regular_season_and_the_play_offs(organiser):
-    """Issue 8's league of 8 in 2 divisions, each team's gold checked against a hand
+    """A league of 8 in 2 divisions, each team's gold checked against a hand
     calculation: DB-6 opening Treasury, DB-10 winnings (dice 4 and 2), DB-14 prizes."""
     from league.dungeonbowl import services
     from league.models import Entry

@@ -35,7 +35,7 @@ def teams(fixture):
 def player_data(fixture, side, number, **values):
     team = teams(fixture)[0 if side == "home" else 1]
     pid = team.players.get(number=number).pk
-    # Issue 22.2: a player line names its player; line slot ``number`` here (one per player).
+    # A player line names its player; line slot ``number`` here (one per player).
     prefix = f"{side}_line{number}_"
     return {f"{prefix}player": pid, **{prefix + key: value for key, value in values.items()}}
 
@@ -104,7 +104,7 @@ def test_approval_runs_the_post_game_sequence(client, organiser, fixture, season
 
 
 def test_db16_dice_a_coach_types_are_the_coachs_seen_before_approval(client, organiser, fixture):
-    """Issue 18.13 (DB-16 Decision): the reporting coach's dice are logged as that
+    """DB-16 Decision: the reporting coach's dice are logged as that
     coach's at once, shown on the fixture page to the opponent and the organiser
     before approval; approving uses them; the organiser's own table roll is logged
     as the organiser's and the coach's stays."""
@@ -139,7 +139,7 @@ def test_db16_dice_a_coach_types_are_the_coachs_seen_before_approval(client, org
 
 
 def test_db6_the_college_wizard_is_bought_for_a_game_on_the_report(client, organiser, fixture):
-    """Issue 18.12 (DB-6): a team hires its College Wizard for one game on the report
+    """DB-6: a team hires its College Wizard for one game on the report
     (100,000 gp); the fixture page shows it, approval takes it from the Treasury as a
     ledger line on the team page, a correction without it gives it back."""
     home, away = teams(fixture)

@@ -87,7 +87,7 @@ def test_the_coach_runs_every_step_and_the_budget_is_the_hand_calculation(client
     assert rolls.count() == 1 and rolls[0].source == "app" and rolls[0].entered_by == team.coach.user
     scouted = rolls[0].values[0] == 6
     log = client.get(reverse("dungeonbowl:dice_log", args=[team.league.slug])).content.decode()
-    assert f"Scouting: {team.name} #1" in log and "Scouting: Scouting" not in log  # issue 18.16
+    assert f"Scouting: {team.name} #1" in log and "Scouting: Scouting" not in log
     assert Player.objects.get(pk=slayer.pk).status == ("left" if scouted else "active")
     # A step taken twice is refused, not repeated.
     response = step(client, team, "scout")
@@ -180,7 +180,7 @@ def test_the_commissioner_enters_table_rolls_and_corrects_a_step(client, organis
 
 
 def test_bad_input_says_why_and_writes_nothing(client, organiser, season, team):
-    """A refused step answers 400 with its form and the reasons (issue 18.4)."""
+    """A refused step answers 400 with its form and the reasons."""
     login(client, organiser)
     response = step(client, team, "scout", **{f"roll_{team.players.get(number=1).pk}": 9})
     assert response.status_code == 400 and "A D6 shows 1 to 6." in response.content.decode()
@@ -229,7 +229,7 @@ def test_the_cap_applies_and_shows(client, organiser):
 
 def test_a_coach_who_does_not_redraft_drafts_a_new_team(client, organiser, season, team):
     login(client, team.coach.user)
-    # Issue 18.8: retiring is asked first; the first click writes nothing.
+    # Retiring is asked first; the first click writes nothing.
     page = step(client, team, "retire")
     assert page.status_code == 200 and f"Retire {team.name}?" in page.content.decode() and not Redraft.objects.exists()
     assert step(client, team, "retire", confirmed="yes").status_code == 302
@@ -307,7 +307,7 @@ def test_going_back_after_spending_the_unspent_budget_is_refused(organiser, seas
 
 
 def test_the_demo_coach_can_try_the_redraft(client):
-    """The demo's finished season (issue 8) leaves its teams in the off-season (DB-15)."""
+    """The demo's finished season leaves its teams in the off-season (DB-15)."""
     from django.contrib.auth import get_user_model
 
     from league.dungeonbowl import demo

@@ -13,7 +13,7 @@ def test_a_budget_lists_every_line_and_the_lines_add_up():
     assert not b.cap_applied and sum(gp for _, gp in b.lines) == b.budget
     assert [reason for reason, _ in b.lines] == [
         "Re-draft budget", "Treasury carried over (then emptied)", "9 games played x 20,000 gp",
-        "4 league fixtures won x 20,000 gp", "1 player scouted x 20,000 gp",  # issue 18.16
+        "4 league fixtures won x 20,000 gp", "1 player scouted x 20,000 gp",
     ]
 
 

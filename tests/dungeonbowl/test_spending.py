@@ -99,7 +99,7 @@ def test_team_page_forms_for_every_role(client, organiser, team):
     client.login(request=HttpRequest(), username=organiser.username, password=PASSWORD)
     fire = reverse("dungeonbowl:fire_player", args=[team.league.slug, team.slug])
     snot = team.players.get(name="Snotling")
-    # Issue 18.8: firing is asked first, naming the player; the first click writes nothing.
+    # Firing is asked first, naming the player; the first click writes nothing.
     page = client.post(fire, {"player": snot.pk})
     text = page.content.decode()
     assert page.status_code == 200 and "Fire #" in text and "Snotling" in text and "no gold" in text

@@ -1,4 +1,4 @@
-"""Issue 22.2 and 22.3 without the script: the Dungeon Bowl report form names only
+"""Report forms made for thumbs, without the script: the Dungeon Bowl report form names only
 the players who did something (plain fields: ``home_line<n>_player`` and what they
 did), the rules still check every player's sums (DB-9, DB-11, DB-13), and the draft
 and re-draft pages carry the figures forms.js adds up, from team_rules.check_draft."""

@@ -1,4 +1,4 @@
-"""Issue 8 end to end: a Dungeon Bowl league of 8 teams in 2 divisions played
+"""End to end: a Dungeon Bowl league of 8 teams in 2 divisions played
 through a whole year (DB-3): the regular season with a friendly, a concession and
 an unplayed fixture (DB-5a), the play-offs (DB-5b), prizes and the Trophy (DB-14),
 re-drafting (DB-15, rolls logged DB-16) and into season 2, every team's gold

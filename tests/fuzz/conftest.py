@@ -1,4 +1,4 @@
-"""R3 (issue 12): property-based fuzzing with Hypothesis of every form, the feeds'
+"""R3: property-based fuzzing with Hypothesis of every form, the feeds'
 query parameters and each import format, for all three games: no 5xx (no
 traceback from an import), and nothing written when the input is refused.
 

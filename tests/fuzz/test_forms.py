@@ -38,7 +38,7 @@ def field_values(field: Field) -> st.SearchStrategy:
     offered = field.options or ([field.value] if field.value else [])
     right = st.sampled_from(offered) if offered else st.nothing()
     if field.kind in ("select", "checkbox", "radio", "hidden"):
-        kind = st.one_of(NUMBERS, TEXT)  # ids past 64 bits included (issue 12)
+        kind = st.one_of(NUMBERS, TEXT)  # ids past 64 bits included
     else:
         kind = {"number": NUMBERS, "date": DATES}.get(field.kind, GARBAGE)
     many = st.lists(st.one_of(right, kind), max_size=3) if field.kind == "checkbox" or field.kind == "select" else None
@@ -74,7 +74,7 @@ def pages(world, game: str) -> list[tuple[str, str]]:
         ("organiser", reverse("league:fixture_detail", args=[g.approved_fixture.pk])),  # reopen
         ("organiser", reverse("league:organiser_coaches", args=[slug])),  # invitations
         ("right", reverse("profile")),
-        ("right", reverse("league:new_league") + f"?game={game}"),  # a new league (issue 21.2)
+        ("right", reverse("league:new_league") + f"?game={game}"),  # a new league
     ]
     if game == "guildball":
         found += [
@@ -145,7 +145,7 @@ def test_forms_refuse_bad_input_cleanly(game, index, world, clients):
         with Attempt() as attempt:
             response = client.post(action, post)
         assert response.status_code < 500, f"{action}: {response.status_code}"
-        assert not attempt.unplain, f"{action} wrote text a backup cannot hold (issue 19.1): {attempt.unplain}"
+        assert not attempt.unplain, f"{action} wrote text a backup cannot hold: {attempt.unplain}"
         if response.status_code not in (301, 302, 303):
             assert not attempt.wrote, f"{action} refused ({response.status_code}) but wrote {attempt.writes}"
 
@@ -155,7 +155,7 @@ def test_forms_refuse_bad_input_cleanly(game, index, world, clients):
 @pytest.mark.django_db
 def test_every_game_page_with_forms_is_fuzzed(world, clients):
     assert {game: len(pages(world, game)) for game in GAMES} == PAGES
-    # Between them the pages carry the forms the issue names.
+    # Between them the pages carry every kind of form the site has.
     actions = set()
     for game in GAMES:
         for role, page in pages(world, game):

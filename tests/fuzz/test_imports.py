@@ -80,7 +80,7 @@ def _import(tmp_path, text: str, command: str, *args: str) -> str | None:
             refused = str(error)
             note(f"refused: {error}")
     assert refused is not None or not attempt.unplain, (
-        f"an import wrote text a backup cannot hold (issue 19.1): {attempt.unplain}"
+        f"an import wrote text a backup cannot hold: {attempt.unplain}"
     )
     if refused is not None:
         # The import's own transaction may have run statements before the bad line:
@@ -118,7 +118,7 @@ def test_import_teams_files(by, world, tmp_path):
     fuzz()
 
 
-# Issue 19.9: oversized and NUL-bearing files, with and without --game ----------------
+# Oversized and NUL-bearing files, with and without --game ----------------
 
 DAMAGE = st.sampled_from(["\x00", "a\x00b", "\x00" * 3, "B" * 140_000, '"' + "C" * 140_000 + '"', "é" * 70_000])
 

@@ -1,5 +1,5 @@
-"""Inputs the fuzzing found that gave a 5xx or worse, each a finding of issue 12,
-kept as plain tests so they cannot come back."""
+"""Inputs the fuzzing found that gave a 5xx or worse, each kept as a plain
+test so they cannot come back."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def test_a_card_id_beyond_64_bits_in_a_deck_is_refused(world, clients):
 
 
 def test_a_cp_adjustment_has_bounds_at_the_form():
-    """Issue 12: 2**31 CP once grew the server by gigabytes before it answered."""
+    """2**31 CP once grew the server by gigabytes before it answered."""
     from campaigns.forms import AdjustForm
 
     assert not AdjustForm(data={"ledger": "cp", "amount": 2**31, "reason": "fuzz"}).is_valid()

@@ -205,7 +205,7 @@ PUBLISHED_KEY = "dev-only-insecure-key-set-SECRET_KEY-in-production"
 
 def _forged_token(coach_pk: int, email: str = "") -> str:
     """What anyone could sign with the key published in league/settings.py: the
-    coach's id (public), the address (empty when none) and no account (issue 19.4)."""
+    coach's id (public), the address (empty when none) and no account."""
     from django.utils.crypto import salted_hmac
 
     state = salted_hmac(invitations.SALT, f"{coach_pk}:{email}:0", secret=PUBLISHED_KEY).hexdigest()[:20]
@@ -213,7 +213,7 @@ def _forged_token(coach_pk: int, email: str = "") -> str:
 
 
 def test_an_invitation_forged_with_the_published_key_is_refused(client, settings, organiser, season):
-    """Issue 19.4: even on a server whose SECRET_KEY is the published development key,
+    """Even on a server whose SECRET_KEY is the published development key,
     a token needs the invitation's random nonce, which only the email carries."""
     settings.SECRET_KEY = PUBLISHED_KEY
     silent = EntryFactory(season=season, coach=CoachFactory(name="No Address", user=None, email="")).coach
@@ -232,7 +232,7 @@ def test_an_invitation_forged_with_the_published_key_is_refused(client, settings
 
 
 def test_sending_an_invitation_again_retires_the_old_link(client, organiser, season):
-    """Issue 19.4: each invitation has its own nonce; a re-sent one replaces it."""
+    """Each invitation has its own nonce; a re-sent one replaces it."""
     coach = invitations.add_coach(league=season.league, season=season, by=organiser, name="Mina Hart", email="mina@example.org")
     client.force_login(organiser)
     invite = reverse("league:invite_coach", args=[season.league.slug, coach.pk])
@@ -286,7 +286,7 @@ def test_password_reset_by_email(client, coach_user):
 
 
 def test_password_reset_mails_one_inbox_three_times_an_hour(client, coach_user):
-    """Issue 19.11: 30 requests in a row (the attack sent 30 emails in 1.9 s) send
+    """30 requests in a row (the attack sent 30 emails in 1.9 s) send
     three; the page says the same each time."""
     for case in range(30):
         email = coach_user.email.upper() if case % 2 else coach_user.email
@@ -317,7 +317,7 @@ def test_anonymous_is_sent_to_log_in(client, db):
 
 
 def test_coach_changes_display_name_and_email(client, coach_user, season, password):
-    """Issue 19.11: a new address takes the password and is used once the link sent
+    """A new address takes the password and is used once the link sent
     to it is opened (a GET of the link asks; its POST changes the address)."""
     client.force_login(coach_user)
     old = coach_user.email
@@ -361,7 +361,7 @@ def test_organiser_without_a_coach_edits_only_their_email(client, organiser, pas
     assert not Coach.objects.filter(name="Hijack").exists()
 
 
-# Account hygiene (issue 19.11) ---------------------------------------------------------
+# Account hygiene ---------------------------------------------------------
 
 
 def test_a_new_address_needs_the_password(client, coach_user):
@@ -466,7 +466,7 @@ def test_no_page_shows_another_persons_email(client, coach_user, other_coach_use
 
 
 def test_a_mail_server_failure_is_retried_by_the_queue_not_a_server_error(client, organiser, season, monkeypatch, caplog):
-    """Issue 20.3: the invitation is a task like every mail, so a mail server that
+    """The invitation is a task like every mail, so a mail server that
     refuses never reaches the organiser's request: the coach is saved, the page says
     the invitation is on its way, and the queue retries, then logs, the refusal."""
     attempts = []

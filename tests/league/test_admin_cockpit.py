@@ -1,4 +1,4 @@
-"""Issue 21.6: the admin index as the superuser's cockpit (league/admin_site.py):
+"""The admin index as the superuser's cockpit (league/admin_site.py):
 the organiser's everyday models first, each app's catalogues, then the ledgers and
 logs under their own heading, then the accounts."""
 

@@ -1,5 +1,5 @@
 """What the organiser's admin does with input that a database constraint or a
-bound refuses (issues 18.5, 19.3, 19.8): a form error or a message, never a 500,
+bound refuses: a form error or a message, never a 500,
 and nothing written."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def round_one(season):
     return rnd, entries
 
 
-# Issue 18.5: constraints on fields the admin form does not show -------------------
+# Constraints on fields the admin form does not show -------------------
 
 
 @pytest.mark.parametrize("side", ["home", "away"])
@@ -65,7 +65,7 @@ def test_admin_fixture_for_free_entrants_is_added(organiser_client, round_one):
 
 
 def test_coach_name_the_organiser_already_has_is_a_form_error(organiser_client, organiser):
-    """Issue 19.8: coach_name_unique_per_creator names ``created_by``, set by the admin
+    """``coach_name_unique_per_creator`` names ``created_by``, set by the admin
     itself; the add was an IntegrityError."""
     Coach.objects.create(name="Hollis", created_by=organiser)
     response = organiser_client.post(reverse("admin:league_coach_add"), {"name": "Hollis", "email": ""})
@@ -115,11 +115,11 @@ def test_every_admin_form_checks_the_whole_row():
             continue
         assert issubclass(model_admin.form, CheckedModelForm), type(model_admin).__name__
         for inline in model_admin.inlines:
-            assert issubclass(inline, BoundedInlineMixin), inline.__name__  # issue 19.3
+            assert issubclass(inline, BoundedInlineMixin), inline.__name__
             assert issubclass(inline.form, CheckedModelForm), inline.__name__
 
 
-# Issue 19.8: search terms and date filters, bounded for every changelist ---------
+# Search terms and date filters, bounded for every changelist ---------
 
 
 def _messages(response) -> list[str]:
@@ -179,7 +179,7 @@ def test_every_changelist_is_bounded():
             assert isinstance(model_admin, BoundedSelectionMixin), type(model_admin).__name__
 
 
-# Issue 19.3: a formset is as big as the page it came from ------------------------
+# A formset is as big as the page it came from ------------------------
 
 
 def _season_add(total_forms: int, league) -> dict:

@@ -1,4 +1,4 @@
-"""Issue 13: ``import_results`` approves every result at once and derives once
+"""``import_results`` approves every result at once and derives once
 (services.record_results_in_bulk). The same file imported that way and through
 the services one result at a time (record_result / approve_result, as the import
 used to) gives the same standings, the same Big League CP and Favour ledgers and
@@ -31,7 +31,7 @@ pytestmark = pytest.mark.django_db
 
 def one_by_one(rows):
     """A stand-in for the bulk service: each line through the services in turn, as
-    the import did before issue 13 (the oracle)."""
+    the import did before its bulk path (the oracle)."""
     lines = [row for row in rows if row.has_result]
 
     def record(*, season, items, by):
@@ -51,7 +51,7 @@ def one_by_one(rows):
 def line_by_line_layers(monkeypatch) -> None:
     """The layers' import columns without their bulk path: each line's figures
     through ``apply`` in turn (the Big League's ``record_match_cp``), the oracle
-    of issue 23."""
+    for the layers' bulk path."""
     plain = [
         layer if layer.import_columns is None
         else dataclasses.replace(layer, import_columns=dataclasses.replace(layer.import_columns, apply_all=None))
@@ -72,7 +72,7 @@ def import_text(text: str, game: str, *, monkeypatch=None, by=None) -> None:
 
 
 def importer_user():
-    """The organiser who imports (issue 21.5: an import names one)."""
+    """The organiser who imports (an import names one)."""
     return get_user_model().objects.get_or_create(username="organiser-importing")[0]
 
 
@@ -127,7 +127,7 @@ def test_guild_ball_bulk_import_equals_one_by_one_approval(monkeypatch):
 
 
 def test_guild_ball_bulk_import_with_cp_columns_equals_one_by_one_approval(monkeypatch):
-    """Issue 23: the CP columns go in bulk too (campaigns.imports.record_cp_in_bulk),
+    """The CP columns go in bulk too (campaigns.imports.record_cp_in_bulk),
     giving the CP lines, Favours and Moments of each line through
     ``record_match_cp`` after one-by-one approval (GB-11, GB-13, GB-18)."""
     import_text(guild_ball_file("Bulk Cup", cp=True), "guildball")
@@ -158,7 +158,7 @@ def test_bulk_cp_refuses_a_changed_figure_with_its_line_and_writes_nothing():
 
 
 def test_cp_import_queries_do_not_grow_with_the_rows():
-    """Issue 23: the CP columns cost a fixed number of queries whatever the number
+    """The CP columns cost a fixed number of queries whatever the number
     of lines (24,585 queries for 780 lines before): 4 coaches (12 lines) and 12
     coaches (132 lines) differ only by what finding or making the coaches costs."""
     counts = {}

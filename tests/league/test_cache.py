@@ -105,7 +105,7 @@ def test_a_warm_page_costs_the_same_few_queries_at_any_size(client, season, djan
 
 
 def test_a_warm_public_page_is_one_query_and_answers_304_to_its_etag(client, played, organiser, django_assert_num_queries):
-    """Issue 13: an anonymous visitor's warm page or feed is the version lookup and
+    """An anonymous visitor's warm page or feed is the version lookup and
     a cache read; the version's ETag lets a client skip the body, until a write."""
     slug = played.league.slug
     urls = [reverse(name, args=[slug]) for name in ("league:league_detail", "league:standings_json",
@@ -213,7 +213,7 @@ class RecordingCache:
 
 
 def test_an_unknown_parameter_after_a_write_never_reaches_later_visitors(client, played, organiser):
-    """Issue 19.7: an anonymous ``?ref=<3,000 characters>`` right after a write used
+    """An anonymous ``?ref=<3,000 characters>`` right after a write used
     to be cached as the page every later visitor got, its sort links carrying it."""
     from django.test import Client
 
@@ -231,7 +231,7 @@ def test_an_unknown_parameter_after_a_write_never_reaches_later_visitors(client,
 
 
 def test_the_cache_key_holds_only_validated_parameters(client, played, monkeypatch):
-    """Issue 19.7: unknown parameters are dropped and an unknown sort is the default,
+    """Unknown parameters are dropped and an unknown sort is the default,
     so ``?sort=<random>`` stores nothing new; a known sort and ``round=01`` are keyed
     as what they show. (Another game's column is this league's default order, keyed
     apart: a bounded few.)"""
@@ -260,7 +260,7 @@ def test_the_cache_key_holds_only_validated_parameters(client, played, monkeypat
 
 
 def test_a_search_of_the_league_list_is_not_stored(client, played, monkeypatch):
-    """Issue 19.7: any text is a search, so each stored would store a page per
+    """Any text is a search, so each stored would store a page per
     request; the list's pages (the page number is clamped to the pages there are)
     are stored once."""
     recording = RecordingCache(versions.cache)
@@ -279,7 +279,7 @@ def test_a_search_of_the_league_list_is_not_stored(client, played, monkeypatch):
 
 @pytest.mark.parametrize("flag, threshold", [("true", 0), ("false", None)])
 def test_prepared_statements_are_psycopgs_prepare_threshold_option(flag, threshold):
-    """Issue 20.6: the setting is psycopg's documented connection option, passed
+    """The setting is psycopg's documented connection option, passed
     through Django's database OPTIONS; PREPARED_STATEMENTS=false (PgBouncer in
     transaction mode before 1.21) leaves Django's default, None: nothing prepared."""
     import json
@@ -294,7 +294,7 @@ def test_prepared_statements_are_psycopgs_prepare_threshold_option(flag, thresho
 
 
 def test_every_cached_entry_expires_so_an_old_version_ages_out(client, played, organiser, settings, monkeypatch):
-    """Issue 23.1: entries carry the season's version in their key and a timeout
+    """Entries carry the season's version in their key and a timeout
     (settings.CACHES' TIMEOUT), so what an approval made obsolete leaves the cache
     without anyone asking for it; the current version is simply built again."""
     from django.core.cache import cache

@@ -1,4 +1,4 @@
-"""The season checklist on the organiser's dashboard (issue 21.3): each item appears
+"""The season checklist on the organiser's dashboard: each item appears
 when it waits and goes once it is done, for every game; its one-click actions for
 every role; "nothing waits" only when nothing does; the league list's "N to do"
 the same number as the dashboard's."""
@@ -193,8 +193,8 @@ def test_a_draft_not_submitted_waits(organiser):
 
 
 def test_a_new_season_with_drafts_unlocked_is_not_nothing_waits(client, organiser):
-    """The issue's case: a new Dungeon Bowl season whose drafts are not locked said
-    "nothing waits"."""
+    """A new Dungeon Bowl season whose drafts are not locked once said "nothing
+    waits"."""
     season = db_season(organiser, teams=4)
     Fixture.objects.filter(round__season=season).update(date=today_plus(30))
     league = season.league
@@ -209,7 +209,7 @@ def test_a_new_season_with_drafts_unlocked_is_not_nothing_waits(client, organise
 
 
 def test_an_entrant_without_a_team_waits(organiser):
-    """The issue's dead end: a coach entered in a Dungeon Bowl season without a team."""
+    """A dead end: a coach entered in a Dungeon Bowl season without a team."""
     league = db_league(organiser)
     season = SeasonFactory(league=league, name="Season 1")
     EntryFactory(season=season)
@@ -218,7 +218,7 @@ def test_an_entrant_without_a_team_waits(organiser):
 
 
 def test_the_off_season_counts_the_teams_still_to_redraft(client, organiser):
-    """The issue's case: the off-season said "all clear" with 7 teams to re-draft (DB-15)."""
+    """The off-season once said "all clear" with 7 teams to re-draft (DB-15)."""
     season = finished_season(organiser, teams=6)
     league = season.league
     for team in Team.objects.filter(league=league):

@@ -112,7 +112,7 @@ def test_the_bare_view_exists_only_while_benchmarking(client):
 
 @pytest.mark.django_db
 def test_the_benchmarks_urlconf_mounts_the_bare_view_beside_the_site(client, settings):
-    """Issue 20.7: the benchmark's settings serve the site as it is, plus the bare view."""
+    """The benchmark's settings serve the site as it is, plus the bare view."""
     from bench import settings as bench_settings
 
     assert bench_settings.ROOT_URLCONF == "bench.urls" and "bench" in bench_settings.INSTALLED_APPS
@@ -149,7 +149,7 @@ def test_benchmark_import_file_and_its_bulk_floor_hold_the_same_rows():
 
 
 def test_benchmark_prints_min_median_max_and_judges_the_median():
-    """Issue 23.5: a ratio measured run by run prints its three figures; the
+    """A ratio measured run by run prints its three figures; the
     verdict is on the median."""
     from bench.benchmarking import ratio_of
 

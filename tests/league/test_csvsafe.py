@@ -37,7 +37,7 @@ def test_other_text_is_unchanged(value):
     ],
 )
 def test_formula_after_a_separator_gets_a_quote_there(value, written):
-    """Issue 19.10: Excel in many European locales splits on ";" (an import dialog
+    """Excel in many European locales splits on ";" (an import dialog
     on tab or "|"), so what follows a separator is the start of a cell too."""
     assert csv_cell(value) == written
 

@@ -188,7 +188,7 @@ def _count(client, url, django_assert_max_num_queries) -> int:
 
 
 def test_dashboard_and_home_page_queries_do_not_grow_with_the_league(client, organiser, django_assert_max_num_queries):
-    """Issue 23: at most 12 queries, the same at 4 and 40 coaches, whether the
+    """At most 12 queries, the same at 4 and 40 coaches, whether the
     dashboard's body is computed (cold) or kept (warm)."""
     client.force_login(organiser)
     counts = []
@@ -208,7 +208,7 @@ def test_dashboard_and_home_page_queries_do_not_grow_with_the_league(client, org
     assert counts[0][1] < counts[0][0]  # kept: only the request's own reads
 
 
-# Bounded size (issue 23) -------------------------------------------------------------------
+# Bounded size -------------------------------------------------------------------
 
 
 def _big_league(organiser, coaches: int, *, rounds: int = 6):
@@ -242,7 +242,7 @@ def _big_league(organiser, coaches: int, *, rounds: int = 6):
 
 
 def test_the_dashboard_stays_small_at_400_coaches(client, organiser):
-    """Issue 23: 1,200 matches wait and 4,000 Moments: the dashboard shows the first
+    """1,200 matches wait and 4,000 Moments: the dashboard shows the first
     lines of each with their numbers and pages the rest, under 150 KB."""
     league, season = _big_league(organiser, 400)
     client.force_login(organiser)
@@ -260,7 +260,7 @@ def test_the_dashboard_stays_small_at_400_coaches(client, organiser):
     assert "Moments 3991–4000 of 4000" in moments
 
 
-# Never stale (issue 23: the body is kept per version of the season) ------------------------------
+# Never stale (the body is kept per version of the season) ------------------------------
 
 
 def test_the_kept_dashboard_follows_every_write(client, organiser, board, season):

@@ -48,7 +48,7 @@ def test_pages_answer_503_while_the_database_is_down(client, database_down, url)
 
 @pytest.mark.parametrize("url", ["/leagues/midlands/standings.json", "/leagues/midlands/campaign.json"])
 def test_json_urls_answer_json_503_while_the_database_is_down(client, database_down, url):
-    """Issue 19.12: a client parsing JSON gets JSON during an outage, as it does for a 404."""
+    """A client parsing JSON gets JSON during an outage, as it does for a 404."""
     client.raise_request_exception = False
     response = client.get(url)
     assert response.status_code == 503
@@ -199,7 +199,7 @@ print(json.dumps([before, get("/")]))
 # the content types, which the next such test then loads again (a duplicate key).
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_a_persistent_connection_dropped_by_the_database_is_replaced():
-    """Issue 19.12: with CONN_MAX_AGE, the database restarting between two requests
+    """With CONN_MAX_AGE, the database restarting between two requests
     (its server ends the kept connection) costs the next request nothing: the
     connection is health-checked and reopened instead of the request getting 503."""
     import os

@@ -1,4 +1,4 @@
-"""The kept position history (league/standings/history.py, issue 23.4; GB-10): an approval
+"""The kept position history (league/standings/history.py; GB-10): an approval
 carries it forward one round, anything else has it built again, and what a page
 shows always equals ranking every round from scratch."""
 

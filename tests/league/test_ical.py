@@ -1,4 +1,4 @@
-"""Every iCalendar feed parsed back with the ``icalendar`` library (issue 20.5):
+"""Every iCalendar feed parsed back with the ``icalendar`` library:
 events, UIDs stable across requests, all-day dates, escaped and round-tripped text."""
 
 import datetime

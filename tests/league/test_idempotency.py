@@ -1,4 +1,4 @@
-"""Issue 22.4: each result form's submission is accepted once (league/web/idempotency.py),
+"""Each result form's submission is accepted once (league/web/idempotency.py),
 for every role; a report sent after the opponent's own report is an answer to it
 (GB-8: the same result confirms it, a different one disputes it)."""
 

@@ -1,4 +1,4 @@
-"""Issue 12: an id beyond 64 bits in a form is an unknown choice, not a 500 (SQLite
+"""An id beyond 64 bits in a form is an unknown choice, not a 500 (SQLite
 raises OverflowError on it)."""
 
 import pytest

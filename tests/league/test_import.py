@@ -53,7 +53,7 @@ def test_import_creates_league_season_coaches_fixtures_and_approved_results(tmp_
 
     league = League.objects.get()
     assert (league.name, league.slug, league.game_system) == ("Harbour Cup", "harbour-cup", "guildball")
-    importer = get_user_model().objects.get(username="importing")  # the organiser named with --by (issue 21.5)
+    importer = get_user_model().objects.get(username="importing")  # the organiser named with --by
     assert league.is_organised_by(importer)
     season = Season.objects.get(league=league)
     assert season.name == "Imported" and season.start_date == datetime.date(2026, 9, 7)
@@ -133,7 +133,7 @@ def test_reimport_of_a_longer_file_adds_only_the_new_results(tmp_path):
 @pytest.mark.django_db
 def test_existing_league_and_coach_are_reused(tmp_path, league, organiser):
     # The organiser's own coach is reused; another organiser's namesake would not be
-    # (issue 12: tests/reliability/test_coach_scoping.py).
+    # (tests/reliability/test_coach_scoping.py).
     zoe = CoachFactory(name="Zoë O'Brien", created_by=organiser)
     lines = [HEADER, "Midlands Big League,1,Zoë O'Brien,Renée d'Arc,12,0,played"]
 
@@ -150,7 +150,7 @@ def test_existing_league_and_coach_are_reused(tmp_path, league, organiser):
 @pytest.mark.django_db
 @pytest.mark.parametrize("by", [(), ("--by", "nobody-here")])
 def test_an_import_names_its_organiser_or_says_how(tmp_path, by):
-    """Issue 21.5: without --by the command refused to guess (an import as a system
+    """Without --by the command refused to guess (an import as a system
     user made a league no organiser could reach); it says how to name one."""
     before = counts()
     with pytest.raises(CommandError, match="Name the organiser the import is recorded by with --by USERNAME"):
@@ -161,7 +161,7 @@ def test_an_import_names_its_organiser_or_says_how(tmp_path, by):
 @pytest.mark.django_db
 @pytest.mark.parametrize("sep", [",", ";"])
 def test_semicolons_a_byte_order_mark_and_a_date_column(tmp_path, sep, organiser):
-    """Issue 21.5: a file from European Excel (semicolons, a byte-order mark) with
+    """A file from European Excel (semicolons, a byte-order mark) with
     the optional date column imports as the comma-separated one."""
     lines = [HEADER + ",date", GOOD[1] + ",2026-09-08", GOOD[2] + ",09/09/2026", GOOD[4] + ","]
     path = tmp_path / "excel.csv"

@@ -1,4 +1,4 @@
-"""Issue 23.2: logged-in pages kept per version (league/caching/kept_pages.py). A kept page
+"""Logged-in pages kept per version (league/caching/kept_pages.py). A kept page
 costs two queries: the session with its account, and the versions; the viewer's own parts
 (the menu, the CSRF token, the submission keys) are theirs, never the viewer's
 the page was first built for; every write shows at once; a waiting message is

@@ -1,7 +1,7 @@
 """Login brute force (django-axes): per account at one address and per address, on
 the site's login and the admin's alike, a 429 page with the pause in minutes and a
 way home, and the right password refused during the pause; never an account from
-everywhere, so its owner still logs in from their own address (issue 19.2). The
+everywhere, so its owner still logs in from their own address. The
 organiser's page of their coaches' lockouts, for every role."""
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def test_failures_on_the_site_lock_the_admin_too(client, staff, password, settin
 
 
 def test_the_lockout_from_two_addresses(client, coach, password, settings):
-    """Issue 19.2: the attacker's address is locked for the account; its owner, from
+    """The attacker's address is locked for the account; its owner, from
     her own address, still logs in (before: five failures from anywhere locked her
     out everywhere)."""
     attacker, home = "198.51.100.9", "192.0.2.77"
@@ -138,7 +138,7 @@ def test_client_ip_behind_one_proxy_takes_the_address_it_saw(settings):
     assert client_ip(missing) == "127.0.0.1"
 
 
-# The organiser lets their coaches in again (issue 19.2) ------------------------------
+# The organiser lets their coaches in again ------------------------------
 
 LOCKOUTS = "league:organiser_lockouts"
 

@@ -1,4 +1,4 @@
-"""Issue 23.2-23.3: a logged-in page costs what an anonymous one does plus what is
+"""A logged-in page costs what an anonymous one does plus what is
 the viewer's own: the same number of queries, at most 12, at 4 coaches and at
 40; and pages stay bounded in size at 400 coaches."""
 
@@ -126,7 +126,7 @@ def _big_league(size: int, rounds: int) -> Season:
 
 
 def test_pages_are_bounded_in_size_at_400_coaches(client):
-    """Issue 23.3: the league page (any page of its table, any line followed) and a
+    """The league page (any page of its table, any line followed) and a
     coach's page stay under 300 KB at 400 coaches and 130 rounds played."""
     season = _big_league(400, 130)
     slug = season.league.slug

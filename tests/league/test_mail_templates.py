@@ -1,7 +1,7 @@
 """Mail words are templates (templates/emails/<kind>-subject.txt, -body-text.txt,
 -body-html.html), as healthchecks keeps them; Python builds the context. Every
 registered kind has all three, the plain text is not HTML-escaped, the HTML is,
-and the texts read as they did when they were f-strings (issue 20.4)."""
+and the texts read as they did when they were f-strings."""
 
 import datetime
 from types import SimpleNamespace as Obj

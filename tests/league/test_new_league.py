@@ -1,4 +1,4 @@
-"""Issue 21.2: the new-league flow for each game, the season set-up page (pasted
+"""The new-league flow for each game, the season set-up page (pasted
 names, invitations, join links, fixtures) and the join link's page."""
 
 from __future__ import annotations

@@ -154,7 +154,7 @@ def test_an_import_tells_nobody(tmp_path, league, organiser, django_capture_on_c
 
     from tests.factories import CoachFactory
 
-    CoachFactory(name="Zoë O'Brien", email="zoe@example.com", created_by=organiser)  # the import finds its own coach (issue 12)
+    CoachFactory(name="Zoë O'Brien", email="zoe@example.com", created_by=organiser)  # the import finds its own coach
     league.discord_webhook = "http://127.0.0.1:9/api/webhooks/1/x"
     league.save()
     path = tmp_path / "results.csv"
@@ -187,7 +187,7 @@ def test_the_demo_tells_nobody(django_capture_on_commit_callbacks):
 def test_mail_links_keep_the_port_of_the_request_that_caused_them(
     client, fixture, home_user, settings, django_capture_on_commit_callbacks
 ):
-    """Issue 18.6: without SITE_URL a link starts with the address the coach used,
+    """Without SITE_URL a link starts with the address the coach used,
     port included (a site on :8000 used to be linked as http://localhost/...)."""
     settings.SITE_URL = ""
     client.force_login(home_user)
@@ -214,7 +214,7 @@ def test_mail_links_keep_the_port_of_the_request_that_caused_them(
 def test_a_newline_in_a_name_does_not_stop_the_mail_that_names_it(
     client, fixture, home_user, django_capture_on_commit_callbacks
 ):
-    """Issue 19.6: a display name with a newline (or a tab, a bidirectional override)
+    """A display name with a newline (or a tab, a bidirectional override)
     used to make the subject a BadHeaderError, so the opponent's "please confirm"
     was logged and never sent. The subject is built from cleaned text."""
     coach = fixture.home.coach
@@ -230,7 +230,7 @@ def test_a_newline_in_a_name_does_not_stop_the_mail_that_names_it(
 
 
 def test_a_newline_in_a_league_name_does_not_stop_an_invitation(organiser, season):
-    """Issue 19.6: the invitation's subject names the league; it is cleaned too."""
+    """The invitation's subject names the league; it is cleaned too."""
     from league.accounts import invitations
 
     league = season.league

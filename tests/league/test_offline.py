@@ -1,4 +1,4 @@
-"""Issue 22.4, the server's side of the offline pages: the service worker at the
+"""The server's side of the offline pages: the service worker at the
 site's root, the web app manifest, the policy that allows them, the page's user
 mark, and a log-out that tells the browser to drop what it kept."""
 

@@ -285,7 +285,7 @@ def test_league_page_shows_this_weeks_round_and_an_early_result_where_it_belongs
 
 
 def test_an_unplayed_table_says_so_once_instead_of_a_tie_note_per_line(client, season):
-    """Issue 18.17: at the start of a season every coach is level on 0 LP; the page
+    """At the start of a season every coach is level on 0 LP; the page
     says so once, and no row reads "level with X on 0 LP: position shared"."""
     for name in ["Anvil", "Brisket", "Rage", "Velocity"]:
         EntryFactory(season=season, coach=CoachFactory(name=name))
@@ -303,7 +303,7 @@ def test_a_played_table_keeps_its_tie_notes(client, small_league):
 
 
 def test_the_league_page_lists_twenty_matches_a_round_and_links_to_the_rest(client):
-    """Issue 23.3: 22 matches a round (44 coaches); this week and next week show 20
+    """22 matches a round (44 coaches); this week and next week show 20
     each and link to the round on the fixtures page."""
     season = season_with_results(coaches=44, played_rounds=1, season=SeasonFactory(
         league=LeagueFactory(slug="crowded"), start_date=timezone.localdate() - datetime.timedelta(days=2)))
@@ -323,7 +323,7 @@ def test_a_round_of_twenty_matches_is_listed_whole(client):
 
 
 def test_the_standings_show_fifty_rows_a_page(client):
-    """Issue 23.3: a big field's table is paged, 50 rows a page."""
+    """A big field's table is paged, 50 rows a page."""
     season_with_results(coaches=60, played_rounds=2, season=SeasonFactory(league=LeagueFactory(slug="paged")))
     url = reverse("league:league_detail", args=["paged"])
 

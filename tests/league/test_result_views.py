@@ -87,7 +87,7 @@ def test_double_submission_is_refused(client, fixture, home_user, away_user):
     response = report(client, fixture, 12, 4)
     assert response.status_code == 400 and "already been reported" in response.content.decode()
     # The opponent's own, different report (sent from a phone that was offline) is
-    # not a second result: it disputes the first (issue 22.4, GB-8).
+    # not a second result: it disputes the first (GB-8).
     client.force_login(away_user)
     response = report(client, fixture, 4, 12)
     assert response.status_code == 302
@@ -252,7 +252,7 @@ def test_organiser_corrects_approved_result_and_standings_follow(client, reporte
     standings = client.get(reverse("league:standings_json", args=[league.slug])).json()["standings"]
     assert standings[0]["coach"] == "Rage" and standings[0]["lp"] == 3
     page = client.get(reported.fixture.get_absolute_url()).content.decode()
-    assert "Corrected by longshanks: 10 – 12" in page and "by the organiser by" not in page  # issue 18.16
+    assert "Corrected by longshanks: 10 – 12" in page and "by the organiser by" not in page
     assert "(Scoresheet recount)" in page
 
 
@@ -285,7 +285,7 @@ def test_organiser_reopens_result(client, reported, organiser, league):
     services.approve_result(result=reported, by=organiser, reason="agreed at the club")
     client.force_login(organiser)
     url = reverse("league:reopen_result", args=[reported.fixture.pk])
-    # Issue 18.8: the first click asks, naming the result and the reason; nothing changes yet.
+    # The first click asks, naming the result and the reason; nothing changes yet.
     page = client.post(url, {"reason": "Coach appeal"})
     text = page.content.decode()
     assert page.status_code == 200 and "Reopen the result" in text and "Coach appeal" in text

@@ -1,4 +1,4 @@
-"""Issue 21.4: season changes that keep the schedule sound, for every game and
+"""Season changes that keep the schedule sound, for every game and
 every path through ``league.accounts.invitations.add_coach`` / ``league.services.entrants``.
 
 LG-1 Decision: once the fixtures exist a newcomer goes to the next season, or the

@@ -50,7 +50,7 @@ def test_second_report_refused(fixture):
 
 @pytest.mark.parametrize(("home", "away", "status"), [(12, 0, "confirmed"), (0, 12, "disputed")])
 def test_the_opponents_own_report_confirms_or_disputes_gb8(fixture, home, away, status):
-    """Issue 22.4 Decision: a report arriving after the opponent's (a phone that had
+    """GB-8 Decision: a report arriving after the opponent's (a phone that had
     no signal) answers it: the same result confirms, a different one disputes."""
     services.report_result(fixture=fixture, by=fixture.home.coach.user, home_score=12, away_score=0)
     result = services.report_result(fixture=fixture, by=fixture.away.coach.user, home_score=home, away_score=away)

@@ -1,4 +1,4 @@
-"""Issue 23.2: the session engine (league/sessions.py) reads the session, the
+"""The session engine (league/sessions.py) reads the session, the
 account it logs in and the account's coach in one query, and the backend
 (league/backends.py) uses that account: a logged-in request's identity costs one
 query. Logging out, a new password, a deactivated or deleted account still end

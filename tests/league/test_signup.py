@@ -1,4 +1,4 @@
-"""Issue 21.1: signing up, verifying the address, the rate limits, OPEN_SIGNUP and
+"""Signing up, verifying the address, the rate limits, OPEN_SIGNUP and
 the right to create leagues (league.accounts.permissions.may_create_league)."""
 
 from __future__ import annotations

@@ -129,7 +129,7 @@ def _random_results(rng, size: int, rounds: int) -> list[PlayedResult]:
 
 def test_a_history_adds_results_as_the_games_rules_do():
     """The history's round-by-round pass (``ranking.adder``: the terms' coefficients
-    worked out once per kind of side, issue 23.4) gives every figure of every row
+    worked out once per kind of side) gives every figure of every row
     exactly as each game's ``league_points`` and ``side_stats`` do one result at a
     time (``compute_table``): GB-6, GB-9, DR-4, DB-5a."""
     import random

@@ -1,5 +1,5 @@
 """The shared table template (``league/_table.html``): django-tables2's own markup,
-with each column's cell attributes worked out once (``BaseTable.body``, issue 23.4)."""
+with each column's cell attributes worked out once (``BaseTable.body``)."""
 
 import re
 

@@ -194,7 +194,7 @@ def test_a_running_task_is_requeued_only_when_stale(database_queue):
 
 @pytest.mark.django_db
 def test_account_mails_are_queued_not_sent_in_the_request(client, database_queue, organiser, season):
-    """Issue 20.3: an invitation, an address to confirm and a password reset are tasks
+    """An invitation, an address to confirm and a password reset are tasks
     like every mail: the request writes their rows and sends nothing; the worker does."""
     User.objects.create_user("pat", "pat@example.org", "pat-password-1")
     assert client.post(reverse("password_reset"), {"email": "pat@example.org"}).status_code == 302

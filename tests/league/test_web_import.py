@@ -1,4 +1,4 @@
-"""Issue 21.5: import on the web (/leagues/<slug>/import/, league.imports.views): upload
+"""Import on the web (/leagues/<slug>/import/, league.imports.views): upload
 the same CSV as ``manage.py import_results``, preview (counts and the first lines,
 or the first bad line), confirm; the confirmed import writes what the preview
 showed, or nothing. Driven through the test client as the organiser would."""

@@ -1,4 +1,4 @@
-"""league/text/words.py: counts, possessives and gold written one way everywhere (issue 18.16)."""
+"""league/text/words.py: counts, possessives and gold written one way everywhere."""
 
 from league.templatetags.site_tags import gp, pluralise
 from league.text.words import plural, possessive

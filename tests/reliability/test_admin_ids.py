@@ -1,4 +1,4 @@
-"""Issue 12, "500s that should be 4xx": ids beyond 64 bits. URL ids already 404
+"""A bad request is a 4xx, never a 500: ids beyond 64 bits. URL ids already 404
 (the ``<id:>`` converter); an admin action whose selection holds one reached the
 ORM (SQLite: OverflowError, a 500). Now it is refused with a message, for every
 admin with actions, and nothing changes."""

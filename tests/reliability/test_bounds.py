@@ -1,5 +1,5 @@
-"""Issue 12, "One request can exhaust memory" and the dates of "500s that should
-be 4xx": every number and date a person or a file enters is bounded at the form,
+"""No request can exhaust memory, and no date is a 500 that should be a 4xx:
+every number and date a person or a file enters is bounded at the form,
 the service and a database check (STYLE habit 15), and the Moments cost what is
 reached, not the CP total."""
 

@@ -1,4 +1,4 @@
-"""Issue 12, "Another organiser's coach": ``import_results --by rival`` matched
+"""Another organiser's coach: ``import_results --by rival`` once matched
 coaches by name across all leagues, entered another organiser's coach in rival's
 league, and rival could then rename that coach and change their email in the
 admin. Now an import matches only the league's own coaches and the ones its

@@ -1,4 +1,4 @@
-"""Issue 12, CSV formula injection: every CSV the site writes (standings.csv for
+"""CSV formula injection: every CSV the site writes (standings.csv for
 each game) writes a name that starts like a formula as text, and booleans as
 standings.json does."""
 
@@ -39,7 +39,7 @@ def test_standings_csv_writes_formula_names_as_text(client, season, game):
 
 
 def test_standings_csv_has_no_formula_cell_for_a_semicolon_spreadsheet(client, season):
-    """Issue 19.10: a coach named ``Zed;=1+2`` opened by Excel with ";" as its list
+    """A coach named ``Zed;=1+2`` opened by Excel with ";" as its list
     separator (many European locales) gives no cell that starts a formula."""
     rnd = RoundFactory(season=season, number=1)
     home = EntryFactory(season=season, coach=CoachFactory(name="Zed;=1+2"))

@@ -1,4 +1,4 @@
-"""Issue 12, "500s that should be 4xx" for imports: a line with a huge number, a
+"""A bad import line is refused, never a 500: a line with a huge number, a
 1 MB field, a NUL byte or an over-long name is refused as "line N: reason" and
 nothing is stored (SQLite would store a name past its column's length), for the
 results import of every game and the Dungeon Bowl teams import; so are a round

@@ -1,4 +1,4 @@
-"""Issue 19.9: imports that stopped with a traceback instead of "line N: reason"
+"""Imports that stopped with a traceback instead of "line N: reason"
 (a field past the csv module's 128 KB in the first lines without ``--game``, a NUL
 byte in the first row's league name, which PostgreSQL cannot compare) and a Big
 League file with CP columns that SQLite could not import from 250 lines on

@@ -1,4 +1,4 @@
-"""Issue 12, "500s that should be 4xx": a NUL byte in any query or form value is a
+"""A bad request is a 4xx, never a 500: a NUL byte in any query or form value is a
 400 (PostgreSQL cannot compare text holding one: a DataError, a 500), on SQLite
 and PostgreSQL alike; season names in links are URL-encoded."""
 

@@ -1,4 +1,4 @@
-"""R2 (issue 12, "Deadlocks"): simultaneous workflow steps and spends on one
+"""R2, deadlocks: simultaneous workflow steps and spends on one
 fixture and one coach or team, each from a thread with its own PostgreSQL
 connection, for every game. Before league/locks.py, ``record_result`` locked the
 fixture, the coaches, then the result, while ``approve_result`` and

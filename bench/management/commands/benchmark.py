@@ -1,5 +1,5 @@
-"""``DJANGO_SETTINGS_MODULE=bench.settings manage.py benchmark``: issue 13's table,
-measured side by side in one run (issue 20.7: a tool beside the site, not in it).
+"""``DJANGO_SETTINGS_MODULE=bench.settings manage.py benchmark``: the performance
+ratios, measured side by side in one run (a tool beside the site, not in it).
 
 It builds its data sets in a throw-away database (the configured one's name +
 ``_benchmark_<pid>``; on SQLite a temporary file), migrated from scratch and dropped at
@@ -60,7 +60,7 @@ from league.standings.season import compute_standings
 GOALS = {
     "page": 0.7, "json": 0.9, "standings": 2.0, "queries": 20, "import": 5.0, "flat": 1.5,
     "fixtures": 3.0, "ics": 3.0, "list": 1.5,
-    # issue 23: logged-in pages against the bare view, and what a big league costs
+    # logged-in pages against the bare view, and what a big league costs
     "page_coach": 0.4, "fixture_coach": 0.3, "me": 0.3, "campaign": 0.2, "dashboard": 0.2,
     "cold": 3.0, "size_kb": 300, "cache_mb": 2.0, "timeout_s": 86_400, "rss_mb": 200,
 }
@@ -70,7 +70,7 @@ PARTS = ("list", "pages", "gunicorn", "standings", "sizes", "approvals", "import
 
 
 class Command(BaseCommand):
-    help = "Print issue 13's performance ratios against their goals (exits 1 if one misses)."
+    help = "Print the performance ratios against their goals (exits 1 if one misses)."
 
     def add_arguments(self, parser):
         parser.add_argument("--repeat", type=int, default=5, help="runs per in-process timing (best kept)")
@@ -223,8 +223,8 @@ class Command(BaseCommand):
         return league, season, results
 
     def _cold_page(self, league, season, label: str, *, repeat: int) -> bench.Ratio:
-        """The league page as the first visitor after an approval gets it (issue
-        23.4): one reported result of the last round approved through the service,
+        """The league page as the first visitor after an approval gets it: one
+        reported result of the last round approved through the service,
         which gives the season a new version and carries the kept history forward
         (league/standings/history.py), then the page built again for that version, against
         one GROUP BY over the season's results, run by run."""
@@ -258,7 +258,7 @@ class Command(BaseCommand):
 
     def _sizes(self, ratios, league, season, big: int) -> None:
         """Page sizes at ``big`` coaches, and what one version of the season holds
-        in the cache once its pages are visited (issue 23.1, 23.3)."""
+        in the cache once its pages are visited."""
         from django.core.cache import cache
 
         client = Client()

@@ -1,4 +1,4 @@
-"""Skills as data (DB-11, issue 18): a chosen advancement picks a skill from this
+"""Skills as data (DB-11): a chosen advancement picks a skill from this
 list instead of any text. Loaded here: every skill and trait the colleges' rosters
 name (the seed's College of Fire and College of Shadows from 0002, and any
 position a superuser added since), and the four skills Dungeon Bowl introduces

@@ -1,4 +1,4 @@
-"""Play-off games and rounds made before they had names (issue 18.14) get them:
+"""Play-off games and rounds made before they had names get them:
 "Semi-final 1", "Semi-final 2", "Final", "Third place"; the rounds "Semi-finals"
 and "Final and third place"."""
 

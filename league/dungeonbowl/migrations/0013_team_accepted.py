@@ -7,7 +7,7 @@ from django.db.models import F, Q
 
 
 def accept_known_teams(apps, schema_editor):
-    """Issue 19.5 (DB-1): a team the commissioner has locked or entered in a season
+    """DB-1: a team the commissioner has locked or entered in a season
     was accepted; a team a coach founded and nobody took further waits for it."""
     Team = apps.get_model("dungeonbowl", "Team")
     known = Team.objects.filter(Q(draft_locked_at__isnull=False) | Q(seasons__isnull=False)).distinct()

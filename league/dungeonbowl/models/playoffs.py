@@ -20,7 +20,7 @@ class PlayoffSlot(models.IntegerChoices):
 
 SEMI_FINALS = (PlayoffSlot.SEMI_1, PlayoffSlot.SEMI_2)
 # What a play-off game and its round are called on every page, feed and calendar
-# (the engine's Fixture.label and Round.label): never "Round 7" (issue 18.14).
+# (the engine's Fixture.label and Round.label): never "Round 7".
 GAME_TITLES = {slot: slot.label[0].upper() + slot.label[1:] for slot in PlayoffSlot}
 SEMI_FINALS_ROUND = "Semi-finals"
 FINALS_ROUND = "Final and third place"

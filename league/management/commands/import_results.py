@@ -51,7 +51,7 @@ class Command(BaseCommand):
         path = Path(options["file"])
         game = rules_for(options["game"] or self._guess_game(path))
         try:
-            by = organiser_named(options["by"])  # issue 21.5
+            by = organiser_named(options["by"])  # an import always names its organiser, as on the web
         except ImportRefused as error:
             raise CommandError(f"{error}.") from None
         try:
@@ -94,7 +94,7 @@ class Command(BaseCommand):
         A file this cannot read (a field past the csv module's 128 KB; a NUL byte,
         which PostgreSQL cannot compare; a league name longer than any league's) is
         guessed from what it could read: reading the file again refuses it with the
-        line and the reason (issue 19.9)."""
+        line and the reason."""
         header: list[str] = []
         first: list[str] = []
         try:

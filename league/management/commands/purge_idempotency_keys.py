@@ -10,7 +10,7 @@ from league.web import idempotency
 
 
 class Command(BaseCommand):
-    help = "Delete the used form submission keys that can no longer be sent (issue 22.4)."
+    help = "Delete the used form submission keys that can no longer be sent."
 
     def handle(self, *args, verbosity, **options):
         deleted = idempotency.purge()

@@ -46,6 +46,6 @@ class Command(BaseCommand):
         stale_after = settings.TASKS_STALE_AFTER if stale_after is None else stale_after
         if count := requeue_stale(stale_after):
             self.stdout.write(f"Requeued {count} task(s) a stopped worker left running.")
-        idempotency.purge()  # the used form keys no longer valid (issue 22.4)
+        idempotency.purge()  # the used form keys no longer valid
         worker_options = {"interval": interval, "startup_delay": False, "reload": False, "verbosity": verbosity}
         call_command("db_worker", batch=batch, **worker_options)

@@ -32,7 +32,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         path = Path(options["file"])
         try:
-            by = organiser_named(options["by"])  # issue 21.5
+            by = organiser_named(options["by"])  # an import always names its organiser, as on the web
         except ImportRefused as error:
             raise CommandError(f"{error}.") from None
         try:

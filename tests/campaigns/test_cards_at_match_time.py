@@ -1,4 +1,4 @@
-"""Issue 10, plot cards (GB-16, GB-17, GB-23): only the deck as it stands at match
+"""Plot cards (GB-16, GB-17, GB-23): only the deck as it stands at match
 time scores, a card in a registered deck stays with its owner until the match is
 approved, and achievements wait until the match is reported."""
 
@@ -95,7 +95,7 @@ def test_a_card_in_a_registered_deck_is_not_sold_until_the_match_is_approved_gb2
     offer = dealing.offer_purchase(buyer=b, wanted=recipe, favours=3, by=user_of(b))  # before the deck
     decks.register_deck(coach=a, fixture=fixture, cards=base_deck([recipe.card]), by=user_of(a))
     # A new offer is refused at once; accepting the pending one is refused and it
-    # stays pending (issue 18.1), both coaches seeing why.
+    # stays pending, both coaches seeing why.
     with pytest.raises(ValidationError, match="in Coach 00's registered deck for Round 1"):
         dealing.offer_purchase(buyer=b, wanted=recipe, favours=3, by=user_of(b))
     mail.outbox.clear()

@@ -1,4 +1,4 @@
-"""Issue 10, GB-20 Decision: a correction that takes back Favours already spent
+"""GB-20 Decision: a correction that takes back Favours already spent
 leaves a debt. The Longshanks is warned before it (the coaches and amounts) on the
 fixture page's correction form and in the admin's correct action, and the coach's
 campaign page shows the debt and its cause."""

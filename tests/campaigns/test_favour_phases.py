@@ -1,4 +1,4 @@
-"""Issue 10, Favours and phases: the coach's next League Match by date (GB-20
+"""Favours and phases: the coach's next League Match by date (GB-20
 Decision) and the phase closing on the next match day (GB-20)."""
 
 import datetime

@@ -1,4 +1,4 @@
-"""Issue 10, a whole campaign between two coaches over a double round robin: a
+"""A whole campaign between two coaches over a double round robin: a
 rearranged fixture, a deck change, a card sale, a sponsorship, a loan and a
 correction after spending, with both ledgers checked line by line."""
 

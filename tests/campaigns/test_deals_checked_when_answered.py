@@ -1,6 +1,6 @@
-"""Issue 10, deals agreed earlier (GB-19, GB-20 Decision): checked again when
+"""Deals agreed earlier (GB-19, GB-20 Decision): checked again when
 answered; when the rules refuse them now, accepting is refused and the deal stays
-pending, both coaches seeing why (issue 18.1); the requester
+pending, both coaches seeing why; the requester
 is told at request time what the request will take from the phase's 5 Favours."""
 
 import pytest
@@ -34,7 +34,7 @@ def page_of(client, cc):
 def test_loan_refused_by_the_rules_when_answered_stays_pending_and_both_see_why_gb20(
     three, client, django_capture_on_commit_callbacks
 ):
-    """Issue 18.1: the rules' refusal is shown in the error style, with status 400,
+    """The rules' refusal is shown in the error style, with status 400,
     and the request stays pending; Accept is disabled with the reason on the
     lender's page and the borrower's page says why too."""
     a, b = three[0], three[1]

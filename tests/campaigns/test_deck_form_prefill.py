@@ -1,4 +1,4 @@
-"""Issue 18.2, GB-16: the deck form says what it is pre-filled from, and a wrong
+"""GB-16: the deck form says what it is pre-filled from, and a wrong
 count says how many of the ticked cards were pre-filled."""
 
 import pytest

@@ -1,5 +1,5 @@
-"""Issue 18: the Big League pages carry the league's navigation (18, second half),
-and the coach's league page shows the campaign links without a stray "·" (16)."""
+"""The Big League pages carry the league's navigation,
+and the coach's league page shows the campaign links without a stray "·"."""
 
 import re
 
@@ -52,7 +52,7 @@ def test_coach_and_fixture_campaign_pages_have_the_league_tabs(client, season, o
 
 
 def test_no_stray_dot_before_campaign_table_on_a_coachs_league_page(client, season, organiser):
-    """Issue 18.16: the panel on a coach's league page starts with its link, not "·";
+    """The panel on a coach's league page starts with its link, not "·";
     the coach's own page link is added for that coach only."""
     a, b = make_campaign(season, 2, organiser=organiser)
     url = reverse("league:coach_detail", args=["midlands", a.entry.coach_id])

@@ -1,7 +1,7 @@
-"""Issue 18.1 (GB-19 to GB-24, GB-20 Decision): an action that cannot go through is
+"""GB-19 to GB-24, GB-20 Decision: an action that cannot go through is
 not offered as if it could: Accept is disabled with the reason while the paying
 coach's Wheeling & Dealing is closed, a refusal destroys nothing (the deal stays
-pending) and is shown in the error style. Issue 18.8: destructive one-click Big
+pending) and is shown in the error style. Destructive one-click Big
 League actions (+5 CP, answering a deal, the Final Day) ask for confirmation first,
 without script."""
 
@@ -140,7 +140,7 @@ def test_buy_5_cp_asks_first_and_writes_nothing_until_confirmed_gb24(four, clien
     assert response.status_code == 200 and "<h1>Buy Campaign Advancement?</h1>" in page
     assert '<input type="hidden" name="confirmed" value="yes">' in page and "Yes, buy +5 CP" in page
     assert f'href="{url("coach_page", a.entry.coach_id)}#tab-dealing">No, go back</a>' in page
-    # No script of its own (the site-wide static files of issue 22.4 only, never inline).
+    # No script of its own (the site-wide static files only, never inline).
     assert not re.search(r"<script(?![^>]*\bsrc=)", page) and 'class="league-nav"' in page
     assert row_counts() == before
     response = client.post(target, {"confirmed": "yes"})
@@ -241,8 +241,8 @@ def test_the_reasons_cost_the_same_queries_for_one_pending_deal_or_many(four, cl
     client.force_login(user_of(b))
     page = url("coach_page", b.entry.coach_id)
     dealing.offer_purchase(buyer=a, wanted=wanted, favours=2, by=user_of(a))
-    # Each write gives the season a new version (the page is kept per version,
-    # issue 23): both readings below are the first of their version.
+    # Each write gives the season a new version (the page is kept per version):
+    # both readings below are the first of their version.
     with CaptureQueriesContext(connection) as one:
         client.get(page)
     for buyer in (c, d):
