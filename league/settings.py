@@ -351,7 +351,7 @@ CHANGE_MARK_FILE = os.environ.get(
 # (Redis keys get this TTL; the local-memory cache drops expired entries when it
 # culls). The local-memory cache also holds at most CACHE_MAX_ENTRIES entries per
 # process, culling a third of them when full: with pages bounded in size
-# that bounds a worker's memory (README, "Memory").
+# that bounds a worker's memory (docs/memory.md).
 _cache_url = os.environ.get("CACHE_URL", "")
 CACHE_TIMEOUT = env_int("CACHE_TIMEOUT", 3600)
 if _cache_url.startswith("redis://"):

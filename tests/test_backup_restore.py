@@ -1,4 +1,4 @@
-"""R6: backup and restore as the README describes it. A league world of
+"""Backup and restore as docs/backup.md describes it. A league world of
 all three games (tests/world.py) is dumped with ``dumpdata`` and loaded with
 ``loaddata`` into a fresh database migrated for the purpose (a new SQLite file,
 or a new PostgreSQL database next to the test database), in another process, as
@@ -39,7 +39,7 @@ from tests.world import build_world
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# What the README's backup leaves out: rows every migrated database makes for
+# What the backup (docs/backup.md) leaves out: rows every migrated database makes for
 # itself, logged-in sessions, and django-axes' log-in attempts and lockouts
 # (transient, and verbatim what any visitor sent, control characters included).
 EXCLUDED = ["contenttypes", "auth.permission", "sessions", "league.session", "axes"]

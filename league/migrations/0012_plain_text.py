@@ -1,5 +1,5 @@
 """Rows written before text refused control characters are made plain text, in
-every text column of every app, so that the README's backup (``dumpdata --format
+every text column of every app, so that the backup (docs/backup.md: ``dumpdata --format
 xml``: XML 1.0 has no place for C0 control characters) can be taken of them.
 
 What the cleaning refuses and keeps is frozen here, as it was when the rule came

@@ -1,7 +1,7 @@
 """Text a user writes is plain text.
 
 A display name such as ``Hollis\\x0bSprocket`` or a ``\\x1b`` in a CP adjustment
-reason stopped the README's ``dumpdata --format xml`` ("contains unserializable
+reason stopped the backup's ``dumpdata --format xml`` (docs/backup.md) ("contains unserializable
 characters": XML 1.0 has no place for C0 control characters), so any coach could
 break every backup. Every text a user can write therefore refuses:
 

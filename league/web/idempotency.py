@@ -41,7 +41,7 @@ from django.utils import timezone
 from league.models import IdempotencyKey
 
 FIELD = "idempotency_key"
-SALT = "league.web.idempotency"
+SALT = "league.idempotency"  # as first issued: a new salt would void every form key already on a page
 REDIRECTS = (301, 302, 303)
 
 

@@ -52,7 +52,7 @@ def no_sideways_scroll(page) -> None:
 
 
 def screenshot_path(name: str) -> str:
-    """Where a screenshot called ``name`` goes (README: artifacts/screenshots/, or
+    """Where a screenshot called ``name`` goes (docs/testing.md: artifacts/screenshots/, or
     SCREENSHOT_DIR)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return str(SCREENSHOTS / name)

@@ -188,7 +188,7 @@ def test_an_import_refuses_a_season_name_that_is_not_plain_text(tmp_path, season
 @pytest.mark.django_db
 def test_the_migration_cleans_every_text_column_so_a_backup_can_be_taken(season, organiser, fixture):
     """Rows written before the rule (raw, as an old form let them in) are made plain by
-    the data migration's own ``clean_rows``; the README's XML backup then succeeds."""
+    the data migration's own ``clean_rows``; the XML backup (docs/backup.md) then succeeds."""
     hollis = CoachFactory(name="Hollis")
     Coach.objects.filter(pk=hollis.pk).update(name="Hollis\x0bSprocket")
     League.objects.filter(pk=season.league_id).update(description="Tuesdays\r\n\tonly\x1b")
