@@ -2,31 +2,24 @@
 password, and the new address is used only once its owner opens a link sent to
 it; two accounts never share an address.
 
-The link carries a signed token (``django.core.signing``, its own salt), valid for
-``MAX_AGE``, bound as the invitations' are to the account's state (its address
-and its password hash): it works once, and not after the password or the address
-changed since.
+The link (league/accounts/signing.py, ``EMAIL_CHANGE``) is bound to the account's
+state, its address and its password hash: it works once, and not after the
+password or the address changed since.
 """
 
 from __future__ import annotations
 
-import datetime
-
 from django.contrib.auth import get_user_model
-from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.crypto import constant_time_compare, salted_hmac
 
+from league.accounts import signing
 from league.outbox import notifications
 from league.outbox.links import site_root
 from league.models import Coach
-
-SALT = "league.accounts.email_change"
-MAX_AGE = datetime.timedelta(days=3)
 
 
 def address_taken(email: str, *, user) -> bool:
@@ -35,25 +28,21 @@ def address_taken(email: str, *, user) -> bool:
 
 
 def _state(user) -> str:
-    return salted_hmac(SALT, f"{user.pk}:{user.email.strip().lower()}:{user.password}").hexdigest()[:20]
+    return f"{user.pk}:{user.email.strip().lower()}:{user.password}"
 
 
 def make_token(user, email: str) -> str:
-    return signing.dumps({"u": user.pk, "e": email, "s": _state(user)}, salt=SALT, compress=True)
+    return signing.EMAIL_CHANGE.make(ids={"u": user.pk, "e": email}, state=_state(user))
 
 
 def read_token(token: str):
-    """(user, new address) for a token; ValidationError with a reason a person
+    """(user, new address) for a token; signing.LinkError with a reason a person
     understands when it is expired, used, replaced or not a token at all."""
-    try:
-        data = signing.loads(token, salt=SALT, max_age=MAX_AGE)
-    except signing.SignatureExpired:
-        raise ValidationError("This link has expired. Change your address on your profile again.") from None
-    except signing.BadSignature:
-        raise ValidationError("This link is not valid: check that you copied all of it.") from None
-    user = get_user_model().objects.filter(pk=data.get("u")).first() if isinstance(data, dict) else None
-    if user is None or not constant_time_compare(str(data.get("s", "")), _state(user)):
-        raise ValidationError("This link has been used, or your account changed since it was sent.")
+    data = signing.EMAIL_CHANGE.read(token)
+    user = get_user_model().objects.filter(pk=data.get("u")).first()
+    if user is None:
+        raise signing.EMAIL_CHANGE.refused(signing.USED)
+    signing.EMAIL_CHANGE.check(data, _state(user))
     return user, str(data.get("e", ""))
 
 
@@ -63,7 +52,7 @@ def send_confirmation(*, user, email: str, request: HttpRequest | None) -> None:
         "user": user,
         "email": email,
         "link": site_root(request) + reverse("confirm_email", args=[make_token(user, email)]),
-        "days": MAX_AGE.days,
+        "days": signing.EMAIL_CHANGE.max_age.days,
     }
     notifications.queue_account_mail(
         kind="email_change", to=email,

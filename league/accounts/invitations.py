@@ -2,9 +2,9 @@
 the coach gets a link, sets a password (or, logged in, links their account) and
 is that coach from then on.
 
-The link carries a signed token (``django.core.signing``, its own salt), valid for
-``MAX_AGE``. Like Django's password-reset tokens it signs a digest of the coach's
-state: the address, the linked account and the invitation's random nonce
+The link (league/accounts/signing.py, ``INVITATION``) is, like Django's
+password-reset tokens, bound to the coach's state: the address, the linked
+account and the invitation's random nonce
 (``Coach.invitation_nonce``), so it stops working once used (the coach
 then has an account), when the organiser changes the address, and when a new
 invitation is sent (a new nonce). The nonce is what no outsider can know: without
@@ -14,29 +14,24 @@ known key needed.
 
 from __future__ import annotations
 
-import datetime
 import secrets
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
-from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.crypto import constant_time_compare, salted_hmac
 
-from league.accounts import email_change
+from league.accounts import email_change, signing
 from league.outbox import notifications
 from league.text import plaintext
 from league.services import entrants as season_entrants
 from league.outbox.links import site_root
 from league.models import Coach, Entry, League, Season
 
-SALT = "league.accounts.invitations"
-MAX_AGE = datetime.timedelta(days=7)
 MAX_NAME = Coach._meta.get_field("name").max_length
 MAX_TEAM = Entry._meta.get_field("team").max_length
 
@@ -44,33 +39,30 @@ MAX_TEAM = Entry._meta.get_field("team").max_length
 def _state(coach: Coach) -> str:
     """What a token is bound to: the coach, its address, its account (none yet)
     and the open invitation's nonce."""
-    value = f"{coach.pk}:{coach.email.strip().lower()}:{coach.user_id or 0}:{coach.invitation_nonce}"
-    return salted_hmac(SALT, value, algorithm="sha256").hexdigest()[:32]
+    return f"{coach.pk}:{coach.email.strip().lower()}:{coach.user_id or 0}:{coach.invitation_nonce}"
 
 
 def make_token(coach: Coach) -> str:
     """The token for ``coach``'s open invitation (``send_invitation`` opens one)."""
     if not coach.invitation_nonce:
         raise ValueError("No invitation is open for this coach: send_invitation makes the token.")
-    return signing.dumps({"c": coach.pk, "s": _state(coach)}, salt=SALT, compress=True)
+    return signing.INVITATION.make(ids={"c": coach.pk}, state=_state(coach))
 
 
 def coach_for_token(token: str) -> Coach:
-    """The coach a token invites; ValidationError with a reason a person understands
+    """The coach a token invites; signing.LinkError with a reason a person understands
     when it is expired, already used, replaced or not a token at all."""
-    try:
-        data = signing.loads(token, salt=SALT, max_age=MAX_AGE)
-    except signing.SignatureExpired:
-        raise ValidationError("This invitation has expired. Ask your league's organiser to send a new one.") from None
-    except signing.BadSignature:
-        raise ValidationError("This invitation link is not valid: check that you copied all of it.") from None
-    coach = Coach.objects.filter(pk=data.get("c")).first() if isinstance(data, dict) else None
+    data = signing.INVITATION.read(token)
+    coach = Coach.objects.filter(pk=data.get("c")).first()
     if coach is None:
-        raise ValidationError("This invitation is for a coach who no longer exists.")
+        raise signing.INVITATION.refused(signing.USED, "This invitation is for a coach who no longer exists.")
     if coach.user_id is not None:
-        raise ValidationError("This invitation has already been used: log in with the account it created.")
-    if not coach.invitation_nonce or not constant_time_compare(str(data.get("s", "")), _state(coach)):
-        raise ValidationError("This invitation has been replaced by a newer one. Use the latest email.")
+        raise signing.INVITATION.refused(
+            signing.USED, "This invitation has already been used: log in with the account it created."
+        )
+    if not coach.invitation_nonce:
+        raise signing.INVITATION.refused(signing.USED)
+    signing.INVITATION.check(data, _state(coach))
     return coach
 
 
@@ -86,7 +78,7 @@ def send_invitation(*, coach: Coach, league: League, request: HttpRequest | None
     coach.invitation_nonce = secrets.token_hex(16)
     Coach.objects.filter(pk=coach.pk).update(invitation_nonce=coach.invitation_nonce)
     link = site_root(request) + reverse("accept_invitation", args=[make_token(coach)])
-    context = {"coach": coach, "league": league, "link": link, "days": MAX_AGE.days}
+    context = {"coach": coach, "league": league, "link": link, "days": signing.INVITATION.max_age.days}
     notifications.queue_account_mail(
         kind="invitation", to=coach.email, subject=render_to_string("registration/invitation_subject.txt", context),
         text=render_to_string("registration/invitation_email.txt", context),

@@ -3,9 +3,9 @@ and join links through which people enter the season themselves. Every coach is
 added through ``league.accounts.invitations`` (``add_coach``, or ``enter_coach`` for
 someone who is a coach already), as from the Coaches page.
 
-A join link's address carries a signed token (``django.core.signing``, its own
-salt) naming the link and its random key: a forged or altered token fails the
-signature, and a token of a deleted link names no link. Revoking, the closing date
+A join link's address carries a signed token (league/accounts/signing.py,
+``JOIN``) naming the link and bound to its random key: a forged or altered token
+fails the signature, and a token of a deleted link names no link. Revoking, the closing date
 and the limit on uses are checked under the link's row lock when someone joins.
 """
 
@@ -13,41 +13,37 @@ from __future__ import annotations
 
 import secrets
 
-from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.crypto import constant_time_compare
 
-from league.accounts import invitations
+from league.accounts import invitations, signing
 from league.text import plaintext
 from league.models import Coach, Entry, JoinLink, Season
 from league.accounts.permissions import require_organiser
 
-SALT = "league.joinlink"
 MAX_PASTED = 60  # names in one paste: a club's season, several times over
 
 
-class LinkRefused(ValidationError):
+class LinkRefused(signing.LinkError):
     """A join link that works no more (revoked, closed, used up): 410, not 400."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, reason=signing.USED)
 
 
 def make_token(link: JoinLink) -> str:
-    return signing.dumps({"l": link.pk, "k": link.key}, salt=SALT, compress=True)
+    return signing.JOIN.make(ids={"l": link.pk}, state=link.key)
 
 
 def read_token(token: str) -> JoinLink:
-    """The link a token names, with its season and league; ValidationError when the
+    """The link a token names, with its season and league; signing.LinkError when the
     token is forged, altered or names no link, LinkRefused when it works no more."""
-    try:
-        data = signing.loads(token, salt=SALT)
-    except signing.BadSignature:
-        raise ValidationError("This join link is not valid: check that you copied all of it.") from None
-    link = None
-    if isinstance(data, dict):
-        link = JoinLink.objects.select_related("season__league").filter(pk=data.get("l")).first()
-    if link is None or not constant_time_compare(str(data.get("k", "")), link.key):
-        raise ValidationError("This join link is not valid: check that you copied all of it.")
+    data = signing.JOIN.read(token)
+    link = JoinLink.objects.select_related("season__league").filter(pk=data.get("l")).first()
+    if link is None:
+        raise signing.JOIN.refused(signing.TAMPERED)
+    signing.JOIN.check(data, link.key)
     refusal = link.refusal()
     if refusal:
         raise LinkRefused(refusal)

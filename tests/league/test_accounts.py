@@ -5,17 +5,18 @@ league's organiser. Mail is read from Django's outbox."""
 
 from __future__ import annotations
 
-import datetime
 import re
+import time
 from unittest import mock
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core import mail, signing
+from django.core import mail
+from django.core import signing as django_signing
 from django.core.mail import EmailMultiAlternatives
 from django.urls import reverse
 
-from league.accounts import invitations
+from league.accounts import invitations, signing
 from league.outbox import tasks
 from league.models import Coach, Entry
 from tests.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory, UserFactory
@@ -189,14 +190,15 @@ def test_an_expired_tampered_or_replaced_link_is_refused(client, invited, settin
     coach, path = invited
     token = path.rstrip("/").rsplit("/", 1)[1]
     assert client.get(reverse("accept_invitation", args=[token + "x"])).status_code == 400
-    with mock.patch.object(invitations, "MAX_AGE", datetime.timedelta(seconds=-1)):
+    later = time.time() + signing.INVITATION.max_age.total_seconds() + 60
+    with mock.patch.object(django_signing.time, "time", lambda: later):
         expired = client.get(path)
     assert expired.status_code == 400 and "expired" in expired.content.decode()
     coach.email = "new@example.org"
     coach.save()
     replaced = client.get(path)
     assert replaced.status_code == 400 and "replaced" in replaced.content.decode()
-    forged = signing.dumps({"c": coach.pk, "s": "0" * 20}, salt="other-salt")
+    forged = django_signing.dumps({"c": coach.pk, "s": "0" * 20}, salt="other-salt")
     assert client.get(reverse("accept_invitation", args=[forged])).status_code == 400
 
 
@@ -204,12 +206,10 @@ PUBLISHED_KEY = "dev-only-insecure-key-set-SECRET_KEY-in-production"
 
 
 def _forged_token(coach_pk: int, email: str = "") -> str:
-    """What anyone could sign with the key published in league/settings.py: the
-    coach's id (public), the address (empty when none) and no account."""
-    from django.utils.crypto import salted_hmac
-
-    state = salted_hmac(invitations.SALT, f"{coach_pk}:{email}:0", secret=PUBLISHED_KEY).hexdigest()[:20]
-    return signing.dumps({"c": coach_pk, "s": state}, key=PUBLISHED_KEY, salt=invitations.SALT, compress=True)
+    """What anyone could sign with the key published in league/settings.py (the
+    test's SECRET_KEY): the coach's id (public), the address (empty when none), no
+    account, and no nonce, which only the email carries."""
+    return signing.INVITATION.make(ids={"c": coach_pk}, state=f"{coach_pk}:{email}:0:")
 
 
 def test_an_invitation_forged_with_the_published_key_is_refused(client, settings, organiser, season):

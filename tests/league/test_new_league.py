@@ -6,10 +6,10 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from django.core import signing
 from django.urls import reverse
 from django.utils import timezone
 
+from league.accounts import signing
 from league.services import joining
 from league.models import Coach, Entry, JoinLink, League, Round, Season
 from league.rules import rules_class
@@ -233,8 +233,8 @@ def test_a_forged_link(client, link, forge):
     token = joining.make_token(link)
     token = {
         "tampered": token[:-2] + ("AA" if not token.endswith("AA") else "BB"),
-        "other_key": signing.dumps({"l": link.pk, "k": "guessed"}, salt=joining.SALT, compress=True),
-        "no_link": signing.dumps({"l": 999999, "k": link.key}, salt=joining.SALT, compress=True),
+        "other_key": signing.JOIN.make(ids={"l": link.pk}, state="guessed"),
+        "no_link": signing.JOIN.make(ids={"l": 999999}, state=link.key),
         "junk": "not-a-token",
     }[forge]
     _refused(client, reverse("league:join", args=[token]), 400)
