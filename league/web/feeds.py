@@ -7,7 +7,9 @@ import io
 from collections.abc import Iterable
 
 import icalendar
+from django.conf import settings
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from league.text import csvsafe
 from league.outbox.links import site_root
@@ -55,17 +57,28 @@ def side_name(entry, league) -> str:
     return str(entry)
 
 
+def uid_domain() -> str:
+    """What follows the ``@`` of every event's UID: the host of ``SITE_URL`` when it is
+    set, else a name made from the secret key (under the reserved ``.invalid``), never
+    the address a feed was read through. A calendar that subscribed through
+    ``localhost`` and through ``127.0.0.1`` then sees one event per fixture, not two,
+    and two sites never share a UID."""
+    if settings.SITE_URL:
+        return settings.SITE_URL.split("://", 1)[-1].split("/", 1)[0]
+    return salted_hmac("league.ical.uid", "site").hexdigest()[:16] + ".league.invalid"
+
+
 def fixtures_ical(fixtures: Iterable[Fixture], *, calendar_name: str, root: str = "") -> str:
     """One all-day event per match (byes are not events). ``root`` starts each
     event's link (league/outbox/links.py: SITE_URL, else the request's address).
 
     The ``icalendar`` library writes the text: RFC 5545 escaping (3.3.11), folding at
     75 octets (3.1) and the ``VALUE=DATE`` form of an all-day date. A fixture's UID is
-    its primary key at the site's host, so a calendar app updates, never duplicates,
+    its primary key at ``uid_domain()``, so a calendar app updates, never duplicates,
     an event on every refresh."""
     root = (root or site_root()).rstrip("/")
     stamp = timezone.now().astimezone(datetime.timezone.utc).replace(microsecond=0)
-    host = root.split("://", 1)[-1].split("/", 1)[0] or "localhost"
+    host = uid_domain()
     calendar = icalendar.Calendar()
     calendar.add("version", "2.0")
     calendar.add("prodid", "-//League Manager//Fixtures//EN")

@@ -41,8 +41,8 @@ def test_every_guild_ball_feed_parses_back(client, small_league):  # noqa: F811
         first, again = events(calendar), events(parsed(client, url))
         assert first and first.keys() == again.keys()  # the same UIDs on every request
         for uid, event in first.items():
-            fixture = Fixture.objects.get(pk=int(uid.removeprefix("fixture-").removesuffix("@testserver")))
-            assert uid == f"fixture-{fixture.pk}@testserver"
+            fixture = Fixture.objects.get(pk=int(uid.removeprefix("fixture-").removesuffix(f"@{feeds.uid_domain()}")))
+            assert uid == f"fixture-{fixture.pk}@{feeds.uid_domain()}"
             start, end = event.decoded("DTSTART"), event.decoded("DTEND")
             assert type(start) is datetime.date and start == fixture.date  # all-day: a date, not a datetime
             assert end == start + datetime.timedelta(days=1)
@@ -52,6 +52,22 @@ def test_every_guild_ball_feed_parses_back(client, small_league):  # noqa: F811
     assert len(league) == 6
     summaries = sorted(str(event["SUMMARY"]) for event in league.values())
     assert "Midlands Big League Round 3: Anvil v Rage" in summaries
+
+
+def test_a_fixture_keeps_its_uid_whatever_address_the_feed_is_read_through(client, settings, small_league):  # noqa: F811
+    """Without SITE_URL, the same feed read through localhost and 127.0.0.1 names each
+    fixture with the same UID, so a calendar holding both shows it once; with
+    SITE_URL, the UID is at its host."""
+    settings.SITE_URL = ""
+    url = feed_urls(small_league)[0]
+    through_name = events(icalendar.Calendar.from_ical(client.get(url, HTTP_HOST="localhost").content))
+    through_address = events(icalendar.Calendar.from_ical(client.get(url, HTTP_HOST="127.0.0.1").content))
+    assert len(through_name) == 6
+    assert through_name.keys() == through_address.keys()
+    assert not any("localhost" in uid or "127.0.0.1" in uid for uid in through_name)
+    settings.SITE_URL = "https://league.example.org/"
+    at_site = events(icalendar.Calendar.from_ical(client.get(url, HTTP_HOST="127.0.0.1").content))
+    assert all(uid.endswith("@league.example.org") for uid in at_site) and len(at_site) == 6
 
 
 def test_text_with_commas_semicolons_and_newlines_round_trips(client, small_league):  # noqa: F811
@@ -67,7 +83,7 @@ def test_text_with_commas_semicolons_and_newlines_round_trips(client, small_leag
     calendar = icalendar.Calendar.from_ical(body)
     # The library types no X- property when it parses, so the name stays in its escaped form.
     assert str(calendar["X-WR-CALNAME"]) == "Zoë\\, O'Brien\\; a\\\\b\\nnext"
-    event = events(calendar)[f"fixture-{fixture.pk}@testserver"]
+    event = events(calendar)[f"fixture-{fixture.pk}@{feeds.uid_domain()}"]
     assert str(event["SUMMARY"]) == f"{AWKWARD} Round 3: Anvil v Rage"
     assert str(event["DESCRIPTION"]) == "Rearranged: Venue shut; moved, again\nby a day"
 
