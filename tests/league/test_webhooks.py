@@ -80,11 +80,12 @@ def _quick_retries(settings):
 
 
 def work_the_queue() -> None:
-    """What ``run_tasks`` does with each ready row, inside the test's transaction
-    (the real worker takes an exclusive transaction of its own)."""
+    """What ``run_tasks --batch`` does, inside the test's transaction (the real
+    worker takes an exclusive transaction of its own): run ready rows until none is
+    left, the posts an announcement queues among them."""
     worker = Worker(queue_names=["*"], interval=0, batch=True, backend_name="default", startup_delay=False,
                     max_tasks=None, worker_id="test")
-    for row in DBTaskResult.objects.ready():
+    while (row := DBTaskResult.objects.ready().first()) is not None:
         row.claim(worker.worker_id)
         worker.run_task(row)
 
