@@ -156,7 +156,6 @@ def test_a_worker_killed_mid_task_then_restarted_sends_each_message_once(_, tmp_
         "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
         "EMAIL_BACKEND": "tests.slow_mail.EmailBackend",
         "MAIL_DIR": str(tmp_path),
-        "TASKS_BACKEND": "django_tasks_db.DatabaseBackend",
     }
     (tmp_path / "hold").touch()
     # Highest priority first: the first is sent, the worker is killed sending the second.
