@@ -376,16 +376,12 @@ EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.conso
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "longshanks@localhost")
 # Empty: links in emails and calendars use the address the request came to.
 SITE_URL = os.environ.get("SITE_URL", "").strip()
-# Mail and webhook posts are tasks (league/outbox/tasks.py), queued in the database and
-# worked by ``python manage.py run_tasks``. TASKS_BACKEND names another django-tasks
-# backend (README, Production: several servers); the tests use the immediate one.
-TASKS = {"default": {"BACKEND": os.environ.get("TASKS_BACKEND", "django_tasks_db.DatabaseBackend")}}
-if TASKS["default"]["BACKEND"] == "django_tasks_rq.RQBackend":
-    # Several servers: the queue in Redis (pip install django-tasks-rq, which brings
-    # django-rq; workers: manage.py rqworker --with-scheduler --job-class django_tasks_rq.Job).
-    INSTALLED_APPS += ["django_rq", "django_tasks_rq"]
-    TASKS["default"]["QUEUES"] = ["default"]
-    RQ_QUEUES = {"default": {"URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")}}
+# Mail and webhook posts are tasks (league/outbox/tasks.py), written in the database
+# in the transaction of the write that causes them (an outbox) and worked by
+# ``python manage.py run_tasks``: as many workers as wanted, on one server or
+# several. The tests run them at once (django-tasks' immediate backend,
+# tests/conftest.py).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 # Pauses between attempts are scaled by TASK_BACKOFF_SCALE (tests shrink them); a
 # task running longer than TASKS_STALE_AFTER seconds when ``run_tasks`` starts was
 # left by a killed worker and is run again.

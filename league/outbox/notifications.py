@@ -4,8 +4,9 @@ One registry of kinds: the engine's own below, and each layer's through
 ``league.layers`` (``Layer.notification_kinds``), so this module never imports a
 layer. A write calls ``send`` (or one of the engine's step functions below) inside
 its transaction; each message is queued as a task (``send_email``, league/outbox/tasks.py)
-once the transaction commits, so a refused or rolled-back write tells nobody, and
-a slow mail server slows nobody's request. Each recipient gets their own message:
+in that transaction, so a committed write tells everyone it should even if the
+process stops right after the commit, a refused or rolled-back write tells nobody,
+and a slow mail server slows nobody's request. Each recipient gets their own message:
 nobody sees another person's address. A kind a user has turned off on their
 profile (``NotificationPreference.off``) is not sent to them; coaches without an
 account cannot turn anything off and get every kind at the address the organiser
@@ -127,8 +128,8 @@ def quiet() -> Iterator[None]:
 
 
 def send(kind: Kind, recipients: Iterable[Recipient | None], *, context: dict[str, Any], link: str = "") -> None:
-    """Queue the kind's message to each recipient once the current transaction
-    commits (at once outside a transaction). Its words are templates, as
+    """Queue the kind's message to each recipient with the current write
+    (``tasks.enqueue_with_write``). Its words are templates, as
     healthchecks keeps them: ``emails/<kind>-subject.txt``, ``-body-text.txt`` and
     ``-body-html.html``, rendered now with ``context`` plus ``url`` (the absolute
     ``link``). The subject is made one clean line (``one_line``) whatever the names
@@ -145,7 +146,7 @@ def send(kind: Kind, recipients: Iterable[Recipient | None], *, context: dict[st
         return
     subject, text, html = render(kind, context, link)
     for recipient in unique.values():
-        tasks.enqueue_on_commit(
+        tasks.enqueue_with_write(
             send_email, kind=kind.key, to=recipient.email, user_id=recipient.user_id, subject=subject, text=text, html=html
         )
 

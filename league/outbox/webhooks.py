@@ -2,9 +2,12 @@
 the table are posted to the organiser's Discord channel, and, signed, to any
 receiver the organiser names.
 
-The post is a task (league/outbox/tasks.py), queued after the approving transaction
-commits: it survives the web worker, is retried on a network error, a 429 or a
-5xx with growing pauses, and each attempt is recorded. A redirect is refused,
+An approval queues one task (``announce``, league/outbox/tasks.py) in the approving
+transaction; the worker reads the table when it runs it, so the request computes
+no standings (one per result on "approve all" would slow it), and queues a post
+per address. Each post is a task of its own: it survives the web worker, is
+retried on a network error, a 429 or a 5xx with growing pauses, each attempt
+recorded, and each retry sends the same body. A redirect is refused,
 never followed: the server posts only to the address the organiser gave. Plain
 ``urllib`` from the standard library is enough for one JSON POST.
 
@@ -21,9 +24,9 @@ import json
 import logging
 import urllib.error
 import urllib.request
+from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 from django_tasks import task
 
 from league.outbox import notifications
@@ -45,9 +48,10 @@ def sign(secret: str, body: bytes) -> str:
 
 def result_approved(result) -> None:
     """The webhook hook of the approval services (league/services/results.py), separate
-    from the mail: queue the posts for an approved (or corrected) result, if the
-    league has a webhook. Called inside the approving transaction; the table is
-    read after it commits (so it includes this result)."""
+    from the mail: queue the announcement of an approved (or corrected) result, if
+    the league has a webhook. Called inside the approving transaction, which writes
+    the task; the table is read when the task runs, after the approval committed
+    (so it includes this result)."""
     if notifications.is_quiet():
         return
     fixture = result.fixture
@@ -69,26 +73,35 @@ def result_approved(result) -> None:
         "result": result.summary or result.get_outcome_display(),
         "url": link,
     }
-    discord, signed, secret, season_id = league.discord_webhook, league.webhook_url, league.webhook_secret, season.pk
-
-    def queue() -> None:
-        content = _message(line, link, season_id)
-        if discord:
-            body = json.dumps({"content": content, "allowed_mentions": {"parse": []}})
-            post.enqueue(url=discord, body=body, headers={})
-        if signed and secret:  # a secret cleared in the admin: nothing the receiver could check
-            body = json.dumps({**event, "text": content}, sort_keys=True)
-            post.enqueue(url=signed, body=body, headers={SIGNATURE_HEADER: sign(secret, body.encode())})
-
-    # robust: a failure here is logged by Django, never raised into the request
-    # whose write has already committed.
-    transaction.on_commit(queue, robust=True)
+    tasks.enqueue_with_write(
+        announce, season_id=season.pk, line=line, link=link, event=event,
+        discord=league.discord_webhook, signed=league.webhook_url,
+    )
 
 
-def _message(line: str, link: str, season_id: int) -> str:
+@task()
+def announce(*, season_id: int, line: str, link: str, event: dict[str, Any], discord: str, signed: str) -> str:
+    """Read the season's table now and queue the posts: to Discord, and, signed
+    with the league's secret as it is now, to the organiser's receiver. The secret
+    is read here, never stored in the task's row (superusers read rows in the admin)."""
+    season = Season.objects.select_related("league").get(pk=season_id)
+    content = _message(line, link, season)
+    queued = []
+    if discord:
+        body = json.dumps({"content": content, "allowed_mentions": {"parse": []}})
+        post.enqueue(url=discord, body=body, headers={})
+        queued.append("Discord")
+    secret = season.league.webhook_secret
+    if signed and secret:  # a secret cleared in the admin: nothing the receiver could check
+        body = json.dumps({**event, "text": content}, sort_keys=True)
+        post.enqueue(url=signed, body=body, headers={SIGNATURE_HEADER: sign(secret, body.encode())})
+        queued.append("the signed webhook")
+    return f"queued posts to {' and '.join(queued)}" if queued else "nothing to post"
+
+
+def _message(line: str, link: str, season: Season) -> str:
     """The post: the result, its page and the top three of the table (of each
     division, where the season has divisions)."""
-    season = Season.objects.select_related("league").get(pk=season_id)
     groups: dict[str | None, list] = {}
     for row in compute_standings(season):
         groups.setdefault(row.division, []).append(row)

@@ -1,5 +1,5 @@
 """The task queue (league/outbox/tasks.py) with its production backend, the database:
-mail and webhook posts are queued only when the write commits, a failed send is
+mail and webhook posts are queued in the write's own transaction, a failed send is
 retried after a pause and each attempt recorded, and a worker killed mid-task
 then restarted sends each message once. (Every other test runs tasks at once:
 tests/conftest.py.)"""
@@ -54,7 +54,7 @@ def work_the_queue() -> int:
 
 
 def queue_one() -> None:
-    """A message queued as a committed write queues it (tasks run on commit)."""
+    """One message in the queue, as a write queues it."""
     notifications.send_email.enqueue(kind="result_reported", to="a@example.com", user_id=None, subject="S", text="B", html="")
 
 
@@ -65,6 +65,10 @@ def test_a_rolled_back_approval_queues_and_sends_nothing(
     result = services.confirm_result(
         result=services.report_result(fixture=fixture, by=home_user, home_score=12, away_score=6), by=away_user
     )
+    # The report's mail to the opponent, queued with the report (whose transaction
+    # the test's own encloses: no on-commit callback ran).
+    assert [row.args_kwargs["kwargs"]["to"] for row in DBTaskResult.objects.all()] == [fixture.away.coach.email]
+    DBTaskResult.objects.all().delete()
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         with pytest.raises(RuntimeError), transaction.atomic():
             services.approve_result(result=result, by=organiser)
@@ -152,7 +156,6 @@ def test_a_worker_killed_mid_task_then_restarted_sends_each_message_once(_, tmp_
         "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
         "EMAIL_BACKEND": "tests.slow_mail.EmailBackend",
         "MAIL_DIR": str(tmp_path),
-        "TASKS_BACKEND": "django_tasks_db.DatabaseBackend",
     }
     (tmp_path / "hold").touch()
     # Highest priority first: the first is sent, the worker is killed sending the second.

@@ -1,6 +1,6 @@
 """A league's Discord webhook, against a local HTTP receiver (http.server on
-127.0.0.1 in a thread): an approved result and the new top of the table are
-posted after the transaction commits, retried on a 5xx, given up on (logged)
+127.0.0.1 in a thread): an approved result and the new top of the table, read
+by the task that announces it, are posted, retried on a 5xx, given up on (logged)
 when the receiver keeps failing; the organiser's request is never failed nor
 held up by it."""
 
@@ -80,11 +80,12 @@ def _quick_retries(settings):
 
 
 def work_the_queue() -> None:
-    """What ``run_tasks`` does with each ready row, inside the test's transaction
-    (the real worker takes an exclusive transaction of its own)."""
+    """What ``run_tasks --batch`` does, inside the test's transaction (the real
+    worker takes an exclusive transaction of its own): run ready rows until none is
+    left, the posts an announcement queues among them."""
     worker = Worker(queue_names=["*"], interval=0, batch=True, backend_name="default", startup_delay=False,
                     max_tasks=None, worker_id="test")
-    for row in DBTaskResult.objects.ready():
+    while (row := DBTaskResult.objects.ready().first()) is not None:
         row.claim(worker.worker_id)
         worker.run_task(row)
 
@@ -166,6 +167,36 @@ def test_a_slow_receiver_does_not_hold_up_the_request(
         work_the_queue()
     assert response.status_code == 302 and elapsed < 1.0
     assert len(receiver.bodies) == 1
+
+
+def test_approving_all_computes_no_table_in_the_request_and_each_post_carries_it(
+    client, league, season, fixture, home_user, away_user, organiser, settings, monkeypatch,
+    django_capture_on_commit_callbacks,
+):
+    """The table is read by the announcing task in the worker: "approve all" costs
+    the request no standings, however many results it approves."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    confirmed(fixture, home_user, away_user)
+    for home, away in (("Brick", "Shade"), ("Flint", "Moss")):
+        other = FixtureFactory(round__season=season, date=season.start_date, home__coach__name=home, away__coach__name=away)
+        confirmed(other, other.home.coach.user, other.away.coach.user)
+    computed = []
+    real = webhooks.compute_standings
+    monkeypatch.setattr(webhooks, "compute_standings", lambda season: computed.append(season.pk) or real(season))
+    with Receiver() as receiver:
+        use_webhook(league, receiver.url)
+        client.force_login(organiser)
+        with django_capture_on_commit_callbacks(execute=True):  # the request's commit-time work too
+            response = client.post(reverse("league:dashboard_approve", args=[league.slug]), {"all": "1"})
+        assert response.status_code == 302 and Result.objects.filter(status=Result.Status.APPROVED).count() == 3
+        assert computed == [] and receiver.bodies == []
+        assert DBTaskResult.objects.ready().filter(task_path="league.outbox.webhooks.announce").count() == 3
+        work_the_queue()
+    assert computed == [season.pk] * 3
+    assert len(receiver.bodies) == 3
+    for body in receiver.bodies:  # each read after every approval committed
+        top = body["content"].split("Top of the table:\n", 1)[1].splitlines()
+        assert sorted(line.split(". ", 1)[1] for line in top) == ["Brick — 3 LP", "Flint — 3 LP", "Velocity — 3 LP"]
 
 
 def test_a_refused_address_is_not_retried_and_nothing_is_posted_without_a_webhook(

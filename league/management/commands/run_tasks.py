@@ -6,7 +6,11 @@ running, and ``db_worker`` never takes a running task again. Such a row older th
 ``--stale-after`` seconds (``TASKS_STALE_AFTER``, longer than any mail or webhook
 attempt takes) is made ready again, so nothing queued is lost. Each message is its
 own task and a finished task is never run again, so each message goes once (but
-for one killed between the mail server's acceptance and the row's update). It also
+for one killed between the mail server's acceptance and the row's update). Any
+number of workers may share the queue: ``db_worker`` claims a row in a transaction
+that locks it (``SELECT ... FOR UPDATE SKIP LOCKED`` on PostgreSQL, an exclusive
+transaction on SQLite), so two workers never take the same row
+(tests/league/test_outbox_delivery.py). It also
 purges the result forms' used submission keys that can no longer be sent
 (league/web/idempotency.py).
 """

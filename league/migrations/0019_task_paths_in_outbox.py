@@ -1,0 +1,39 @@
+"""Queued task rows name their function by dotted path; mail and webhook tasks now
+live in ``league.outbox``. A row written before the move that has yet to run
+(waiting, or left running by a stopped worker and requeued by ``run_tasks``)
+would fail to import its function, so it is pointed at the new path. A finished
+row keeps the path it ran under: it is a record. The paths and statuses are
+written out here, so the migration imports no application code."""
+
+from django.db import migrations
+
+MOVED = {
+    "league.notifications.send_email": "league.outbox.notifications.send_email",
+    "league.webhooks.post": "league.outbox.webhooks.post",
+}
+NOT_RUN = ("READY", "RUNNING")
+
+
+def _repoint(apps, schema_editor, moves: dict[str, str]) -> None:
+    DBTaskResult = apps.get_model("django_tasks_database", "DBTaskResult")
+    rows = DBTaskResult.objects.using(schema_editor.connection.alias).filter(status__in=NOT_RUN)
+    for old, new in moves.items():
+        rows.filter(task_path=old).update(task_path=new)
+
+
+def forwards(apps, schema_editor) -> None:
+    _repoint(apps, schema_editor, MOVED)
+
+
+def backwards(apps, schema_editor) -> None:
+    _repoint(apps, schema_editor, {new: old for old, new in MOVED.items()})
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ("league", "0018_session"),
+        ("django_tasks_database", "0019_rename_django_task_new_ordering_idx_tasks_db_new_ordering_idx_and_more"),
+    ]
+
+    operations = [migrations.RunPython(forwards, backwards)]
