@@ -7,6 +7,7 @@ tests/conftest.py.)"""
 from __future__ import annotations
 
 import datetime
+import logging
 import os
 import signal
 import subprocess
@@ -18,7 +19,8 @@ import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth.models import User
 from django.core import mail
-from django.db import connection, transaction
+from django.core.management import call_command
+from django.db import OperationalError, connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 from django_tasks import TaskResultStatus
@@ -209,3 +211,28 @@ def test_account_mails_are_queued_not_sent_in_the_request(client, database_queue
     assert work_the_queue() == 2
     assert sorted(message.to[0] for message in mail.outbox) == ["pat@example.org", "q@example.org"]
     assert any(message.subject == f"You are invited to {season.league.name}" for message in mail.outbox)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_worker_waits_out_a_database_outage_and_then_delivers(database_queue, settings, caplog):
+    """A database that stops answering for a while does not end ``run_tasks``: every
+    query fails for about 1.5 s (as during a restart), the worker logs it, waits and
+    tries again, and the message queued before the outage is sent afterwards."""
+    settings.TASK_BACKOFF_SCALE = 0.2
+    queue_one()
+    back_at = time.monotonic() + 1.5
+    refused = []
+
+    def unavailable(execute, sql, params, many, context):
+        if time.monotonic() < back_at:
+            refused.append(sql)
+            raise OperationalError("server closed the connection unexpectedly")
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(unavailable), caplog.at_level(logging.WARNING, logger="league.management.commands.run_tasks"):
+        call_command("run_tasks", "--batch", "--interval", "0")
+    assert refused, "the outage was never met"
+    assert [message.to for message in mail.outbox] == [["a@example.com"]]
+    assert DBTaskResult.objects.successful().count() == 1
+    waits = [record.getMessage() for record in caplog.records if "database is unavailable" in record.getMessage()]
+    assert len(waits) >= 2 and "trying again in 0.2 s" in waits[0] and "trying again in 0.4 s" in waits[1]

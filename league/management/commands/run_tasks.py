@@ -13,20 +13,37 @@ transaction on SQLite), so two workers never take the same row
 (tests/league/test_outbox_delivery.py). It also
 purges the result forms' used submission keys that can no longer be sent
 (league/web/idempotency.py).
+
+A database that stops answering (a restart, a failover, a lost network) does not
+end the worker: it logs the error, closes its connections, waits (1, 2, 5, 10, then
+every 30 seconds, scaled by ``TASK_BACKOFF_SCALE``) and starts again, requeueing and
+purging as at start, so mail queued before and during the outage goes out once the
+database is back. Only a signal (Ctrl-C, SIGTERM) stops it.
 """
 
 from __future__ import annotations
 
 import datetime
+import logging
+import time
 
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
+from django.db import InterfaceError, OperationalError, connections
 from django.utils import timezone
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from league.web import idempotency
+
+logger = logging.getLogger(__name__)
+
+#: Seconds between tries while the database is unavailable: the last one repeats.
+RECONNECT_PAUSES = (1.0, 2.0, 5.0, 10.0, 30.0)
+#: A run that lasted this long had the database back: the next outage starts the
+#: pauses again from the first.
+RECOVERED_AFTER = 60.0
 
 
 def requeue_stale(older_than: float) -> int:
@@ -48,6 +65,22 @@ class Command(BaseCommand):
 
     def handle(self, *, stale_after, batch, interval, verbosity, **options):
         stale_after = settings.TASKS_STALE_AFTER if stale_after is None else stale_after
+        outages = 0
+        while True:
+            started = time.monotonic()
+            try:
+                self.work(stale_after=stale_after, batch=batch, interval=interval, verbosity=verbosity)
+                return
+            except (OperationalError, InterfaceError) as error:
+                if time.monotonic() - started >= RECOVERED_AFTER:
+                    outages = 0
+                pause = RECONNECT_PAUSES[min(outages, len(RECONNECT_PAUSES) - 1)] * settings.TASK_BACKOFF_SCALE
+                outages += 1
+                logger.warning("The database is unavailable (%s); trying again in %g s.", error, pause)
+                connections.close_all()
+                time.sleep(pause)
+
+    def work(self, *, stale_after: float, batch: bool, interval: float, verbosity: int) -> None:
         if count := requeue_stale(stale_after):
             self.stdout.write(f"Requeued {count} task(s) a stopped worker left running.")
         idempotency.purge()  # the used form keys no longer valid
