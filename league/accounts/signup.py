@@ -65,7 +65,12 @@ def sign_up(*, username: str, email: str, password: str, next_url: str, request:
     """A new inactive account and the mail with its link; or, when an active account
     already uses ``email``, a mail to its owner and nothing else (the caller shows
     the same page either way). Raises ValidationError for a username taken or a
-    password too weak (nothing about the address)."""
+    password too weak (nothing about the address).
+
+    Every sign-up runs the same checks in the same order and hashes the password,
+    whoever holds the address: the answer (the form's error, or "Check your email")
+    and the time it takes are the same, so neither tells whether the address has
+    an account."""
     User = get_user_model()
     username = User.normalize_username(username.strip())
     email = email.strip()
@@ -77,6 +82,13 @@ def sign_up(*, username: str, email: str, password: str, next_url: str, request:
             organised_leagues__isnull=True,
         ).values_list("pk", flat=True)
     )
+    user = User(username=username, email=email, is_active=False)
+    user.set_password(password)  # hashed whatever follows, so every answer takes as long
+    # Pending sign-ups of this address never count against the username: they give
+    # the address (and their username) up to this one.
+    if User.objects.filter(username__iexact=username).exclude(pk__in=pending).exists():
+        raise ValidationError("That username is taken; choose another.")
+    validate_password(password, user)
     if holders - pending:  # an account in use (or one the superuser turned off) keeps its address
         context = {"email": email, "login": site_root(request) + reverse("login"),
                    "reset": site_root(request) + reverse("password_reset")}
@@ -85,13 +97,7 @@ def sign_up(*, username: str, email: str, password: str, next_url: str, request:
             text=render_to_string("registration/signup_exists_email.txt", context),
         )
         return
-    # Pending sign-ups that never opened their link give the address up.
     User.objects.filter(pk__in=pending).delete()
-    if User.objects.filter(username__iexact=username).exists():
-        raise ValidationError("That username is taken; choose another.")
-    user = User(username=username, email=email, is_active=False)
-    validate_password(password, user)
-    user.set_password(password)
     user.save()
     link = site_root(request) + reverse("verify_email", args=[make_token(user)])
     if next_url:

@@ -63,6 +63,30 @@ def test_the_page_says_the_same_for_an_address_with_an_account(client):
     assert message.to == ["ADA@example.com"] and "already has an account" in message.body
 
 
+@pytest.mark.parametrize("problem", ["username taken", "weak password"])
+def test_a_refused_sign_up_answers_the_same_whoever_holds_the_address(client, problem, monkeypatch):
+    """With a taken username or a weak password, an address with an account and a new
+    one get the same form error (400), nothing is mailed to either, and both hash the
+    password, so neither the answer nor its time tells who has an account."""
+    from django.contrib.auth.base_user import AbstractBaseUser
+
+    UserFactory(username="ada", email="ada@example.com")
+    UserFactory(username="taken", email="taken@example.com")
+    hashed = []
+    set_password = AbstractBaseUser.set_password
+    monkeypatch.setattr(AbstractBaseUser, "set_password", lambda user, raw: hashed.append(raw) or set_password(user, raw))
+    answers = []
+    for email in ("ada@example.com", "nobody@example.com"):
+        data = {"username": "taken" if problem == "username taken" else "fresh", "email": email,
+                "password1": PASSWORD if problem == "username taken" else "123",
+                "password2": PASSWORD if problem == "username taken" else "123"}
+        response = client.post(reverse("signup"), data)
+        answers.append((response.status_code, re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", response.content.decode()).replace(email, "")))
+    assert answers[0] == answers[1] and answers[0][0] == 400
+    assert len(hashed) == 2 and mail.outbox == []
+    assert User.objects.count() == 2
+
+
 def test_an_unverified_sign_up_does_not_hold_the_address(client):
     _sign_up(client, username="squatter", email="victim@example.com")
     _sign_up(client, username="victim", email="victim@example.com")
