@@ -506,6 +506,8 @@ class NotificationPreference(models.Model):
 
 
 MAX_JOIN_USES = 500  # far above any league's size: a bound, not a quota
+DEFAULT_JOIN_SIGNUPS_PER_HOUR = 40  # a club's launch night: everyone in the room, within the hour
+MAX_JOIN_SIGNUPS_PER_HOUR = MAX_JOIN_USES
 
 
 class JoinLink(models.Model):
@@ -528,6 +530,12 @@ class JoinLink(models.Model):
         null=True, blank=True, validators=[validate_match_date],
         help_text="The last day it works; empty to keep it open until you revoke it.",
     )
+    signups_per_hour = models.PositiveSmallIntegerField(
+        default=DEFAULT_JOIN_SIGNUPS_PER_HOUR,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_JOIN_SIGNUPS_PER_HOUR)],
+        help_text="How many new accounts may sign up through it within an hour, whatever their network "
+                  "(a club's first evening on one shop's Wi-Fi counts against the link, not the Wi-Fi).",
+    )
     uses = models.PositiveSmallIntegerField(default=0, editable=False)
     revoked_at = models.DateTimeField(null=True, blank=True, editable=False)
 
@@ -543,6 +551,10 @@ class JoinLink(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(closes_on__isnull=True) | _date_within_bounds("closes_on"), name="joinlink_closes_on_bounded"
+            ),
+            models.CheckConstraint(
+                condition=Q(signups_per_hour__gte=1, signups_per_hour__lte=MAX_JOIN_SIGNUPS_PER_HOUR),
+                name="joinlink_signups_per_hour_bounded",
             ),
         ]
 
@@ -582,3 +594,4 @@ class IdempotencyKey(models.Model):
 # The log-in sessions' table lives beside its engine (league/sessions.py); imported
 # here so that it is one of the app's models.
 from league.sessions import Session  # noqa: E402, F401
+from league.accounts.throttle import Throttle  # noqa: E402, F401  beside the limits it counts

@@ -3,15 +3,14 @@ coach's own profile."""
 
 from __future__ import annotations
 
-import hashlib
 
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.password_validation import password_validators_help_text_html
-from django.core.cache import cache
 from django.template.loader import render_to_string
 
+from league.accounts.throttle import within_limit
 from league.outbox import notifications
 from league.services import entrants as season_entrants
 from league.models import Coach, Entry
@@ -19,23 +18,11 @@ from league.text.plaintext import PlainTextField
 
 
 # Password-reset emails: at most this many an hour to one address and
-# to one account, however often the form is posted; address confirmations likewise. The count is kept in the cache:
-# with several processes and no shared CACHE_URL, each process counts its own.
+# to one account, however often the form is posted; address confirmations likewise.
+# Counted in the database (league/accounts/throttle.py), the same in every process.
 RESETS_PER_ADDRESS = 3
 RESETS_PER_ACCOUNT = 3
-RESET_WINDOW = 3600  # seconds
 CONFIRMATIONS_PER_ADDRESS = 3
-
-
-def within_limit(kind: str, key: str, limit: int) -> bool:
-    """Count one more ``kind`` for ``key`` in the current window: is it within ``limit``?"""
-    name = f"throttle:{kind}:{hashlib.sha256(key.encode()).hexdigest()}"
-    cache.add(name, 0, timeout=RESET_WINDOW)
-    try:
-        count = cache.incr(name)
-    except ValueError:  # the window ended between the two calls
-        cache.set(name, count := 1, timeout=RESET_WINDOW)
-    return count <= limit
 
 
 class ThrottledPasswordResetForm(PasswordResetForm):

@@ -24,8 +24,9 @@ from league.accounts import email_change
 from league.accounts import invitations
 from league.outbox import notifications
 from league.services import entrants as season_entrants
+from league.accounts.throttle import within_limit
 from league.accounts.forms import (
-    CONFIRMATIONS_PER_ADDRESS, AcceptInvitationForm, AddCoachForm, NotificationsForm, ProfileForm, within_limit,
+    CONFIRMATIONS_PER_ADDRESS, AcceptInvitationForm, AddCoachForm, NotificationsForm, ProfileForm,
 )
 from league.models import Coach, Entry
 from league.accounts.permissions import coach_for, get_league_for_organiser

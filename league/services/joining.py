@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from league.accounts import invitations, signing
 from league.text import plaintext
-from league.models import Coach, Entry, JoinLink, Season
+from league.models import DEFAULT_JOIN_SIGNUPS_PER_HOUR, MAX_JOIN_SIGNUPS_PER_HOUR, Coach, Entry, JoinLink, Season
 from league.accounts.permissions import require_organiser
 
 MAX_PASTED = 60  # names in one paste: a club's season, several times over
@@ -51,12 +51,16 @@ def read_token(token: str) -> JoinLink:
 
 
 @transaction.atomic
-def create_link(*, season: Season, by, max_uses: int | None, closes_on) -> JoinLink:
+def create_link(*, season: Season, by, max_uses: int | None, closes_on,
+                signups_per_hour: int = DEFAULT_JOIN_SIGNUPS_PER_HOUR) -> JoinLink:
     require_organiser(season.league, by)
     if closes_on is not None and closes_on < timezone.localdate():
         raise ValidationError("The closing date has passed already; choose a later one or none.")
+    if not 1 <= signups_per_hour <= MAX_JOIN_SIGNUPS_PER_HOUR:
+        raise ValidationError(f"New accounts an hour: from 1 to {MAX_JOIN_SIGNUPS_PER_HOUR}.")
     return JoinLink.objects.create(
-        season=season, created_by=by, key=secrets.token_urlsafe(16), max_uses=max_uses, closes_on=closes_on
+        season=season, created_by=by, key=secrets.token_urlsafe(16), max_uses=max_uses, closes_on=closes_on,
+        signups_per_hour=signups_per_hour,
     )
 
 

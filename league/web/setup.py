@@ -23,8 +23,9 @@ from league.services import founding
 from league.accounts import invitations
 from league.services import joining
 from league.accounts import signup
+from league.accounts.throttle import within_limit
 from league.accounts.forms import (
-    LEAGUES_PER_ACCOUNT, SIGNUPS_PER_ADDRESS, SIGNUPS_PER_CLIENT, AddCoachForm, SignupForm, within_limit,
+    LEAGUES_PER_ACCOUNT, SIGNUPS_PER_ADDRESS, SIGNUPS_PER_CLIENT, AddCoachForm, SignupForm,
 )
 from league.accounts.lockout import client_ip
 from league.models import Entry, JoinLink, Season
@@ -54,26 +55,25 @@ def _join_token_of(next_url: str) -> str | None:
     return match.kwargs.get("token") if match.view_name == "league:join" else None
 
 
-def _signup_open(next_url: str) -> bool:
-    """OPEN_SIGNUP, or a join link that still works: a club's own server lets the
-    people it gives a link to sign up."""
-    if settings.OPEN_SIGNUP:
-        return True
+def _join_link_of(next_url: str) -> JoinLink | None:
+    """The working join link ``next_url`` leads to, if any."""
     token = _join_token_of(next_url)
     if not token:
-        return False
+        return None
     try:
-        joining.read_token(token)
+        return joining.read_token(token)
     except ValidationError:
-        return False
-    return True
+        return None
 
 
 def signup_page(request: HttpRequest) -> HttpResponse:
     """Anyone signs up; the account works once the link mailed to the address is
     opened. The answer is the same whether the address has an account or not."""
     next_url = signup.safe_next(request, request.POST.get("next") or request.GET.get("next"))
-    if not _signup_open(next_url):
+    join_link = _join_link_of(next_url)
+    # OPEN_SIGNUP, or a join link that still works: a club's own server lets the
+    # people it gives a link to sign up.
+    if not (settings.OPEN_SIGNUP or join_link is not None):
         return render(request, "registration/signup_closed.html", status=403)
     if request.user.is_authenticated:
         return redirect(next_url or reverse("league:my_fixtures"))
@@ -82,7 +82,13 @@ def signup_page(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data
-            if not within_limit("signup-client", str(client_ip(request)), SIGNUPS_PER_CLIENT):
+            # Through a working join link the link's own limit counts, not the network
+            # address: a club's launch night signs everyone up on one shop's Wi-Fi.
+            if join_link is not None:
+                if not within_limit("signup-join-link", str(join_link.pk), join_link.signups_per_hour):
+                    return _too_many(request, "Many accounts were signed up through this join link within the hour; "
+                                              "ask the organiser to make another.")
+            elif not within_limit("signup-client", str(client_ip(request)), SIGNUPS_PER_CLIENT):
                 return _too_many(request, "Several accounts were signed up from your network within the hour.")
             if not within_limit("signup-address", data["email"].strip().casefold(), SIGNUPS_PER_ADDRESS):
                 return _too_many(request, f"Several sign-ups named {data['email']} within the hour.")
@@ -243,7 +249,8 @@ def _setup_action(request, league, season: Season, action: str | None, forms) ->
                 invitations.send_invitation(coach=coach, league=league, request=request)
             messages.success(request, f"{coach} added; an invitation is on its way to them.")
         elif action == "link":
-            joining.create_link(season=season, by=request.user, max_uses=data["max_uses"], closes_on=data["closes_on"])
+            joining.create_link(season=season, by=request.user, max_uses=data["max_uses"], closes_on=data["closes_on"],
+                                signups_per_hour=data["signups_per_hour"])
             messages.success(request, "Join link made: copy it from the list and share it.")
         else:
             _generate(season, request.user, data["divisions"])
@@ -283,7 +290,8 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     season, league = link.season, link.season.league
     context = {"link": link, "season": season, "league": league, "next": request.path}
     if not request.user.is_authenticated:
-        return render(request, "league/join.html", {**context, "signup_open": _signup_open(request.path)})
+        # A working join link lets its people sign up, OPEN_SIGNUP or not.
+        return render(request, "league/join.html", {**context, "signup_open": True})
     coach = coach_for(request.user)
     form = None if coach is not None else JoinForm(request.POST or None, initial={"name": request.user.get_username()})
     if form is not None and league.named_by_team:

@@ -7,7 +7,9 @@ from django.utils import timezone
 
 from league.datebounds import validate_match_date
 from league.services.joining import MAX_PASTED
-from league.models import MAX_CADENCE_DAYS, MAX_JOIN_USES, League, Season
+from league.models import (
+    DEFAULT_JOIN_SIGNUPS_PER_HOUR, MAX_CADENCE_DAYS, MAX_JOIN_SIGNUPS_PER_HOUR, MAX_JOIN_USES, League, Season,
+)
 from league.text.plaintext import PlainTextField
 from league.rules.scheduling import MAX_DIVISIONS, MIN_DIVISIONS
 
@@ -54,6 +56,12 @@ class JoinLinkForm(forms.Form):
     closes_on = forms.DateField(
         label="Last day it works", required=False, validators=[validate_match_date],
         widget=forms.DateInput(attrs={"type": "date"}), help_text="Empty to keep it open until you withdraw it.",
+    )
+    signups_per_hour = forms.IntegerField(
+        label="New accounts an hour", min_value=1, max_value=MAX_JOIN_SIGNUPS_PER_HOUR,
+        initial=DEFAULT_JOIN_SIGNUPS_PER_HOUR,
+        help_text="How many people may sign up through this link within an hour, all from one shop's Wi-Fi if "
+                  "need be; sign-ups without a link stay limited per network.",
     )
 
 

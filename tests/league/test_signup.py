@@ -14,6 +14,7 @@ from django.urls import reverse
 from league.accounts.forms import SIGNUPS_PER_ADDRESS
 from league.models import League
 from league.accounts.permissions import may_create_league
+from tests.concurrency import POSTGRES_ONLY
 from tests.factories import PASSWORD, UserFactory
 
 User = get_user_model()
@@ -192,3 +193,65 @@ def test_pages_cost_a_fixed_number_of_queries(client, django_assert_max_num_quer
         client.post(link)
     with django_assert_max_num_queries(8):
         client.get(reverse("league:new_league"))
+
+
+def test_a_launch_night_signs_up_through_one_join_link_from_one_address(client, season, organiser):
+    """Thirty people on one shop's Wi-Fi sign up through the club's join link: the
+    link's own limit counts (40 an hour by default), not the network address's (10);
+    thirty plain sign-ups from that address are stopped at the address's limit."""
+    from league.accounts.forms import SIGNUPS_PER_CLIENT
+    from league.services import joining
+
+    link = joining.create_link(season=season, by=organiser, max_uses=None, closes_on=None)
+    join_url = reverse("league:join", args=[joining.make_token(link)])
+    through_link = [_sign_up(client, username=f"guest{n}", email=f"guest{n}@example.com", next_url=join_url).status_code
+                    for n in range(30)]
+    assert through_link == [200] * 30
+    assert User.objects.filter(username__startswith="guest").count() == 30
+    plain = [_sign_up(client, username=f"walkin{n}", email=f"walkin{n}@example.com").status_code for n in range(30)]
+    assert plain == [200] * SIGNUPS_PER_CLIENT + [429] * (30 - SIGNUPS_PER_CLIENT)
+
+
+def test_a_join_link_has_its_own_hourly_limit_set_by_the_organiser(client, season, organiser):
+    from league.services import joining
+
+    client.force_login(organiser)
+    setup = reverse("league:season_setup", args=[season.league.slug])
+    response = client.post(setup, {"action": "link", "link-max_uses": "", "link-closes_on": "",
+                                   "link-signups_per_hour": "2"})
+    assert response.status_code == 302
+    link = season.join_links.get()
+    assert link.signups_per_hour == 2
+    assert client.post(setup, {"action": "link", "link-signups_per_hour": "0"}).status_code == 400
+    assert season.join_links.count() == 1
+    client.logout()
+    join_url = reverse("league:join", args=[joining.make_token(link)])
+    answers = [_sign_up(client, username=f"g{n}", email=f"g{n}@example.com", next_url=join_url).status_code
+               for n in range(3)]
+    assert answers == [200, 200, 429]
+
+
+@pytest.mark.django_db(transaction=True)
+@POSTGRES_ONLY[0]
+@POSTGRES_ONLY[1]
+def test_two_processes_share_one_count():
+    """Two worker processes counting sign-ups from one address reach the limit
+    together: 10 of 40 get through, not 10 in each."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from django.db import connection
+
+    db = connection.settings_dict
+    env = {**os.environ, "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+           "DJANGO_SETTINGS_MODULE": "league.settings"}
+    script = ("import django; django.setup()\n"
+              "from league.accounts.throttle import within_limit\n"
+              "print(sum(within_limit('signup-client', '203.0.113.9', 10) for _ in range(20)))\n")
+    root = Path(__file__).resolve().parents[2]
+    workers = [subprocess.Popen([sys.executable, "-c", script], cwd=root, env=env, stdout=subprocess.PIPE, text=True)
+               for _ in range(2)]
+    allowed = [int(worker.communicate(timeout=60)[0]) for worker in workers]
+    assert sum(allowed) == 10

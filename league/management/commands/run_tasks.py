@@ -12,7 +12,8 @@ that locks it (``SELECT ... FOR UPDATE SKIP LOCKED`` on PostgreSQL, an exclusive
 transaction on SQLite), so two workers never take the same row
 (tests/league/test_outbox_delivery.py). It also
 purges the result forms' used submission keys that can no longer be sent
-(league/web/idempotency.py).
+(league/web/idempotency.py) and the rate limits' counts whose window has ended
+(league/accounts/throttle.py).
 
 A database that stops answering (a restart, a failover, a lost network) does not
 end the worker: it logs the error, closes its connections, waits (1, 2, 5, 10, then
@@ -35,6 +36,7 @@ from django.utils import timezone
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
+from league.accounts import throttle
 from league.web import idempotency
 
 logger = logging.getLogger(__name__)
@@ -84,5 +86,6 @@ class Command(BaseCommand):
         if count := requeue_stale(stale_after):
             self.stdout.write(f"Requeued {count} task(s) a stopped worker left running.")
         idempotency.purge()  # the used form keys no longer valid
+        throttle.purge()  # the rate limits' counts whose hour has ended
         worker_options = {"interval": interval, "startup_delay": False, "reload": False, "verbosity": verbosity}
         call_command("db_worker", batch=batch, **worker_options)
