@@ -16,14 +16,21 @@ from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_failure_limit
 from axes.models import AccessAttempt
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max, Sum
+from django.db.models import CharField, Max, Sum, Value
+from django.db.models.functions import Cast, Concat
 from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils import timezone
 
+from league.accounts.permissions import display_name, require_organiser
+from league.accounts.throttle import within_limit
 from league.models import Coach, League
-from league.accounts.permissions import require_organiser
+from league.outbox import notifications
+from league.outbox.links import site_root
 
 logger = logging.getLogger(__name__)
 
@@ -129,18 +136,47 @@ def lockouts_in(league: League) -> list[Lockout]:
     ]
 
 
+#: How often an organiser may lift one coach's lock within a day: enough for a coach
+#: who keeps mistyping, too few to turn the button into unlimited guesses.
+LIFTS_PER_DAY = 3
+#: What a lifted attempt's username starts with: a colon, which no
+#: username can hold, so the row never matches a log-in again.
+LIFTED = "lifted:"
+
+
 @transaction.atomic
 def lift_lockouts(*, league: League, coach: Coach, by) -> int:
     """The organiser of ``league`` lets ``coach`` (one of its coaches) log in again
-    from every address: their username's failed attempts are forgotten. A lock of
-    an address over many usernames stays (it is not the coach's alone: the admin
-    or ``axes_reset_ip``). Returns how many attempt records went."""
+    from every address. Their username's failed attempts stop counting against the
+    username, but still count against each address they came from: they are kept
+    under a name no log-in matches, so guessing from an address, with a lift between
+    every five guesses, still meets the address's limit. At most ``LIFTS_PER_DAY``
+    lifts a coach a day (counted in the database, league/accounts/throttle.py), and
+    the coach is mailed who lifted it. Returns how many attempt records were lifted."""
     require_organiser(league, by)
     if coach.user_id is None:
         return 0
     attempts = AccessAttempt.objects.filter(username=coach.user.username)
     if not attempts.exists():
         return 0
-    deleted = attempts.delete()[1].get(AccessAttempt._meta.label, 0)
+    if not within_limit("lift-lockout", str(coach.pk), LIFTS_PER_DAY, window=timedelta(days=1)):
+        minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+        raise ValidationError(
+            f"{coach}'s lock has been lifted {LIFTS_PER_DAY} times today already; it lifts by itself "
+            f"{minutes} minutes after the last failed log-in."
+        )
+    stamp = timezone.now().strftime("%Y%m%dT%H%M%S")
+    lifted = attempts.update(
+        username=Concat(Value(f"{LIFTED}{stamp}:"), Cast("pk", CharField()), Value(": "), "username",
+                        output_field=CharField())
+    )
+    if coach.user.email:
+        context = {"coach": coach, "league": league, "by": display_name(by),
+                   "login": site_root() + reverse("login"), "reset": site_root() + reverse("password_reset")}
+        notifications.queue_account_mail(
+            kind="lockout_lifted", to=coach.user.email,
+            subject=render_to_string("registration/lockout_lifted_subject.txt", context),
+            text=render_to_string("registration/lockout_lifted_email.txt", context),
+        )
     logger.warning("Login lockout of coach %s lifted by organiser %s of %s", coach.pk, by.pk, league.slug)
-    return deleted
+    return lifted

@@ -240,8 +240,13 @@ def unlock_coach(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse
     coach = get_object_or_404(
         Coach.objects.filter(entries__season__league=league).select_related("user").distinct(), pk=coach_id
     )
-    if lockout.lift_lockouts(league=league, coach=coach, by=request.user):
-        messages.success(request, f"{coach} can log in again.")
+    try:
+        lifted = lockout.lift_lockouts(league=league, coach=coach, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return back
+    if lifted:
+        messages.success(request, f"{coach} can log in again. They have been told by mail.")
     else:
         messages.info(request, f"{coach} was not locked out.")
     return back

@@ -10,10 +10,13 @@ import datetime
 
 import pytest
 from axes.models import AccessAttempt
+from django.core import mail
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
+from league.accounts import lockout
 from league.accounts.lockout import client_ip
+from league.accounts.permissions import display_name
 from tests.factories import CoachFactory, EntryFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -175,6 +178,37 @@ def test_the_organiser_sees_their_coaches_lockouts_and_lets_one_in(client, organ
     assert not AccessAttempt.objects.filter(username="ada").exists()
     assert AccessAttempt.objects.filter(username="zed").exists()
     assert attempt(Client(), SITE, "ada", password).status_code == 302
+
+
+def test_lifting_a_lock_never_clears_what_counts_against_the_address(client, organiser, season, locked, password,
+                                                                    settings):
+    """Ten rounds of five guesses from one address with a lift between them: the lifts
+    stop after LIFTS_PER_DAY, the guesses keep counting against the address, and the
+    right password is then refused from it; the coach is mailed who lifted each lock."""
+    ada, _ = locked
+    client.force_login(organiser)
+    refused = []
+    for _ in range(10):
+        response = client.post(unlock_url(season, ada), follow=True)
+        refused.append("lifted 3 times today already" in response.content.decode())
+        fail(Client(), SITE, "ada", settings.AXES_FAILURE_LIMIT)
+    assert refused == [False] * lockout.LIFTS_PER_DAY + [True] * (10 - lockout.LIFTS_PER_DAY)
+    at_address = AccessAttempt.objects.filter(ip_address="203.0.113.5", username__startswith=lockout.LIFTED)
+    assert sum(at_address.values_list("failures_since_start", flat=True)) == settings.AXES_FAILURE_LIMIT * 3
+    assert attempt(Client(), SITE, "ada", password).status_code == 429
+    # From the coach's own address they are let in; the mails name who lifted the lock.
+    assert attempt(Client(), SITE, "ada", password, address="198.51.100.7").status_code == 302
+    lifted = [message for message in mail.outbox if message.to == [ada.user.email]]
+    assert len(lifted) == lockout.LIFTS_PER_DAY
+    assert display_name(organiser) in lifted[0].subject and display_name(organiser) in lifted[0].body
+
+
+def test_a_lifted_attempt_still_counts_against_its_address(organiser, season, locked, settings):
+    ada, _ = locked
+    lockout.lift_lockouts(league=season.league, coach=ada, by=organiser)
+    rows = AccessAttempt.objects.filter(ip_address="203.0.113.5")
+    assert rows.count() == 2 and not rows.filter(username="ada").exists()
+    assert sum(rows.values_list("failures_since_start", flat=True)) == 2 * settings.AXES_FAILURE_LIMIT
 
 
 def test_an_organiser_cannot_unlock_another_leagues_coach(client, organiser, season, locked):
