@@ -81,6 +81,8 @@ class DungeonBowlRules(GameRules):
     min_entries = team_rules.MIN_TEAMS  # DB-1
     friendlies = True  # DB-5a: cross-division friendlies, added by the organiser
     own_next_season = True  # DB-15: the next season opens with the re-drafted teams, on its own page
+    # DB-5a: teams play every other team of their division, once or twice.
+    cites = {"entrants": "DB-1", "fixtures": "DB-5a", "divisions": "DB-2", "friendlies": "DB-5a"}
 
     @classmethod
     def divisions_wanted(cls, states):

@@ -27,6 +27,12 @@ HOME_WIN = "home"
 AWAY_WIN = "away"
 DRAW = "draw"
 ABANDONED = "abandoned"  # abandoned or unplayed: a loss for both (GB-6, DB-5a)
+
+# What the engine's shared pages speak of that a game's rules may decide, each cited
+# by the game's own rule id (``GameRules.cites``): how many sides a season needs, the
+# round robin, the days between rounds, divisions, friendlies, and the organiser
+# accepting a result the rules or the opponent have not.
+TOPICS = ("entrants", "fixtures", "cadence", "divisions", "friendlies", "override")
 OUTCOMES = (HOME_WIN, AWAY_WIN, DRAW, ABANDONED)
 
 SIDES = ("home", "away")
@@ -127,6 +133,10 @@ class GameRules:
     # The settings a new league is asked for on the site (issue 21.2), fields of
     # ``settings_model`` shown with their rulebook defaults; the rest keep theirs.
     settings_fields: ClassVar[tuple[str, ...]] = ()
+    # The game's own rule id for each thing the engine's shared pages, forms and
+    # messages speak of (``TOPICS``), so a page cites its league's game and no other;
+    # a topic the game's rules say nothing of is cited by none.
+    cites: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, settings: Any = None):
         self.settings = settings
@@ -150,12 +160,27 @@ class GameRules:
             return None
         return forms.modelform_factory(cls.settings_model, fields=cls.settings_fields)
 
+    @classmethod
+    def cite(cls, topic: str) -> str:
+        """The game's rule id for ``topic`` (one of ``TOPICS``), or "" when it has
+        none: the ``rule`` filter shows nothing for ""."""
+        if topic not in TOPICS:
+            raise ValueError(f"Not a topic a game cites: {topic}")
+        return cls.cites.get(topic, "")
+
+    @classmethod
+    def cited(cls, topic: str, text: str) -> str:
+        """``text``, a sentence, with the game's rule id for ``topic`` before its full
+        stop when the game has one."""
+        rule = cls.cite(topic)
+        return f"{text.rstrip('.')} ({rule})." if rule else text
+
     def too_few_entries(self, count: int) -> str | None:
         """Why a season of ``count`` entries cannot start (get its fixtures, from the
         site, the admin, an import or the next season), or None when it can."""
         if count >= self.min_entries:
             return None
-        return "A season needs at least two coaches before fixtures can be generated (GB-2)."
+        return self.cited("entrants", "A season needs at least two coaches before fixtures can be generated.")
 
     # The season checklist (league/web/checklist.py) ------------------------------------
 

@@ -190,10 +190,10 @@ def _approval_note(result: Result, reason: str) -> str:
     # A result the organiser entered (then reopened) has no opponent to confirm it.
     if result.status != Result.Status.CONFIRMED and result.confirming_side is not None:
         if not reason:
-            raise ValidationError(
-                f"The opponent has not confirmed this result ({result.get_status_display().lower()}): approving "
-                f"it anyway is an override; give the reason (GB-8)."
-            )
+            raise ValidationError(result.fixture.round.season.league.rules.cited(
+                "override", f"The opponent has not confirmed this result ({result.get_status_display().lower()}): "
+                            f"approving it anyway is an override; give the reason."
+            ))
         return f"approved without the opponent's confirmation ({result.get_status_display().lower()}): {reason}"
     return reason
 
