@@ -438,12 +438,12 @@ class DungeonBowlRules(GameRules):
         else:
             lock_teams(fixture)
 
-    def result_approved(self, result) -> None:
+    def result_approved(self, result, *, by) -> None:
         """DB-9 to DB-13, then what a play-off result sets going (DB-5b, DB-14)."""
         playoffs.check_winner(result)
-        apply_postgame(result)
-        playoffs.after_approval(result)
+        apply_postgame(result, by=by)
+        playoffs.after_approval(result, by=by)
 
-    def result_withdrawn(self, result) -> None:
-        playoffs.before_withdrawal(result)
-        reverse_postgame(result)
+    def result_withdrawn(self, result, *, by) -> None:
+        playoffs.before_withdrawal(result, by=by)
+        reverse_postgame(result, by=by)

@@ -314,8 +314,9 @@ class GameRules:
         return ""
 
     # The game's own post-game sequence (Dungeon Bowl's winnings and injuries), called
-    # inside the engine's transaction. Layers on top of a game (The Big League) hook in
-    # through league.layers instead.
+    # inside the engine's transaction and told who acted (``by``: the user approving,
+    # entering, correcting or reopening the result; None for the system's own jobs).
+    # Layers on top of a game (The Big League) hook in through league.layers instead.
 
     def lock_sides(self, fixture) -> None:
         """Lock the game's own rows for the fixture's two sides (what
@@ -323,15 +324,15 @@ class GameRules:
         through ``league.locks.rows_in_order``: step 3 of the one lock order
         (league/locks.py). Nothing by default."""
 
-    def result_approved(self, result) -> None:
-        """A result has just become approved. Nothing to derive by default."""
+    def result_approved(self, result, *, by) -> None:
+        """A result has just become approved by ``by``. Nothing to derive by default."""
 
-    def results_approved(self, results) -> None:
-        """An import approved ``results`` at once (issue 13's bulk path): derive
-        what each would have, in order. By default ``result_approved`` for each."""
+    def results_approved(self, results, *, by) -> None:
+        """An import by ``by`` approved ``results`` at once (issue 13's bulk path):
+        derive what each would have, in order. By default ``result_approved`` for each."""
         for result in results:
-            self.result_approved(result)
+            self.result_approved(result, by=by)
 
-    def result_withdrawn(self, result) -> None:
+    def result_withdrawn(self, result, *, by) -> None:
         """An approved result is about to be corrected or reopened: undo what
         ``result_approved`` derived from it. Nothing by default."""

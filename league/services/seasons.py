@@ -60,7 +60,7 @@ def generate_fixtures(*, season: Season, by=None, seed: int | None = None) -> li
     )
     season.schedule_seed = seed
     season.save(update_fields=["schedule_seed"])  # also a new version for the bulk-created fixtures
-    layers.season_started(season)
+    layers.season_started(season, by=by)
     return rounds
 
 
