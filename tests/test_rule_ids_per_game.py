@@ -24,7 +24,7 @@ FOREIGN = {
     "dungeonbowl": ("GB-", "DR-"),
     "dreadball": ("GB-", "DB-"),
 }
-PAGES_PER_CRAWL = 150
+PAGES_PER_CRAWL = 250
 NOT_PAGES = (".ics", ".csv", ".json")
 
 
