@@ -124,6 +124,11 @@ def test_a_games_pages_cite_no_other_games_rule_ids(game, world: World):
                "coach": crawl(coach, starts[:1] + [reverse("league:fixture_detail", args=[played.fixture.pk])], slugs)}
 
     assert len(crawled["organiser"]) > 10 and len(crawled["coach"]) > 5, {r: list(p) for r, p in crawled.items()}
+    # A refusal says why on the page: approving a report the opponent has not
+    # confirmed needs a reason (GB-8's Decision, for every game).
+    refused = organiser.post(reverse("league:approve_result", args=[played.fixture.pk]), {"reason": ""})
+    assert refused.status_code == 400 and "approving it anyway is an override" in refused.content.decode()
+    crawled["organiser"]["approval refused"] = refused.content.decode()
     assert reverse("league:season_setup", args=[fresh]) in crawled["organiser"]
     cited = {
         (role, address, found)
