@@ -16,6 +16,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from league import rules
+from league.rules import rulebook
+from league.rules.base import TOPICS
 from tests.world import GAMES, World, world_in_transaction
 
 # The ids a game's pages must not show: every other game's.
@@ -24,6 +27,7 @@ FOREIGN = {
     "dungeonbowl": ("GB-", "DR-"),
     "dreadball": ("GB-", "DB-"),
 }
+FAMILY = {"guildball": "GB", "dungeonbowl": "DB", "dreadball": "DR"}
 PAGES_PER_CRAWL = 250
 NOT_PAGES = (".ics", ".csv", ".json")
 
@@ -146,3 +150,17 @@ def test_the_crawl_sees_a_games_own_ids(world: World):
     slug = world.games["dungeonbowl"].league.slug
     pages = crawl(organiser, [reverse("league:league_detail", args=[slug])], {slug})
     assert any("DB-5a" in text for text in pages.values())
+
+
+def test_a_game_cites_its_own_rules_for_what_the_engine_speaks_of():
+    """``GameRules.cites``: every id a game gives the engine's pages is one of its own
+    rules on /rules/, and the engine asks for nothing it does not know."""
+    known = rulebook.by_id()
+    for system, game in rules.GAMES.items():
+        assert set(game.cites) <= set(TOPICS), system
+        assert {rule_id.split("-")[0] for rule_id in game.cites.values()} <= {FAMILY.get(system)}, system
+        assert set(game.cites.values()) <= set(known), system
+    assert rules.rules_class("dreadball").cite("divisions") == ""
+    assert rules.rules_class("dungeonbowl").cited("divisions", "Drawn.") == "Drawn (DB-2)."
+    with pytest.raises(ValueError):
+        rules.rules_class("guildball").cite("weather")

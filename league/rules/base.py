@@ -27,15 +27,15 @@ HOME_WIN = "home"
 AWAY_WIN = "away"
 DRAW = "draw"
 ABANDONED = "abandoned"  # abandoned or unplayed: a loss for both (GB-6, DB-5a)
+OUTCOMES = (HOME_WIN, AWAY_WIN, DRAW, ABANDONED)
+
+SIDES = ("home", "away")
 
 # What the engine's shared pages speak of that a game's rules may decide, each cited
 # by the game's own rule id (``GameRules.cites``): how many sides a season needs, the
 # round robin, the days between rounds, divisions, friendlies, and the organiser
 # accepting a result the rules or the opponent have not.
 TOPICS = ("entrants", "fixtures", "cadence", "divisions", "friendlies", "override")
-OUTCOMES = (HOME_WIN, AWAY_WIN, DRAW, ABANDONED)
-
-SIDES = ("home", "away")
 
 
 def other_side(side: str) -> str:
@@ -328,8 +328,8 @@ class GameRules:
         """A result has just become approved by ``by``. Nothing to derive by default."""
 
     def results_approved(self, results, *, by) -> None:
-        """An import by ``by`` approved ``results`` at once (issue 13's bulk path):
-        derive what each would have, in order. By default ``result_approved`` for each."""
+        """An import by ``by`` approved ``results`` at once (the bulk path): derive
+        what each would have, in order. By default ``result_approved`` for each."""
         for result in results:
             self.result_approved(result, by=by)
 
