@@ -10,6 +10,7 @@ class CampaignsConfig(AppConfig):
         # Big League adds itself to it here.
         from django.db.models import Q
 
+        from campaigns.rulebook import SECTION
         from campaigns.layer import LAYER
         from django.db.models.signals import m2m_changed
 
@@ -19,8 +20,10 @@ class CampaignsConfig(AppConfig):
         )
         from league import layers
         from league.caching import versions
+        from league.rules import rulebook
 
         layers.register(LAYER)
+        rulebook.register(SECTION)
         # The league page's panel (title race, Final Day titles) is rendered into the
         # page's cached body: every row it reads bumps the season's version.
         versions.track(Campaign, lambda campaign: Q(pk=campaign.season_id))

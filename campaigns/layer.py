@@ -137,7 +137,7 @@ LAYER = Layer(
     results_imported=ledgers.derive_season,
     correction_warnings=ledgers.correction_warnings,
     lock_sides=guards.lock_fixture_sides,
-    season_started=setup.ensure_campaign,
+    season_started=lambda season, *, by: setup.ensure_campaign(season),  # the season's rows, whoever starts it
     import_columns=ImportColumns(columns=imports.COLUMNS, parse=imports.parse_cp, apply=imports.apply_cp,
                                  apply_all=imports.apply_cp_in_bulk),
     panels={

@@ -314,9 +314,11 @@ OTHER_CARDS = "result approved again with other cards"
 
 
 # The layer's hooks -------------------------------------------------------------------
+# Each is told who acted (``by``); the lines a result derives are its consequences,
+# the same whoever approved it, and carry no author (an organiser's adjustment does).
 
 
-def on_result_approved(result: Result) -> None:
+def on_result_approved(result: Result, *, by) -> None:
     """A result became approved (called inside the engine's transaction): CP and
     Favours of the cards achieved (GB-17, from the catalogue), the match Favours of
     this result and of the later matches it decides (GB-18), then any Moments now
@@ -360,7 +362,7 @@ def on_result_approved(result: Result) -> None:
     sync_moments_for(coaches)
 
 
-def on_result_withdrawn(result: Result) -> None:
+def on_result_withdrawn(result: Result, *, by) -> None:
     """An approved result is about to be corrected or reopened: reverse exactly the
     lines it created (match Favours and achieved cards) and bring the GB-18 lines of
     the later matches it decided up to date without it. Moments stay recorded and
@@ -395,7 +397,7 @@ def on_result_withdrawn(result: Result) -> None:
         result.__dict__[CLEARED] = coaches
 
 
-def derive_season(season: Season) -> None:
+def derive_season(season: Season, *, by) -> None:
     """Every approved result's lines at once (GB-17, GB-18) and the Moments they
     reach (GB-13): the bulk path of an import, which approves every result first and
     then derives once. The lines are the ones approving the results one by one

@@ -1,7 +1,7 @@
 """The coach's campaign page in pictures: CP over the season with the Moment
 thresholds (GB-11, GB-12) and Favours earned and spent (GB-18 to GB-24), built
 from the ledger lines the page already reads (no query here) with the pure SVG
-builders of league/web/charts.py."""
+builders of campaigns/charts.py."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ from collections.abc import Sequence
 
 from django.utils.safestring import SafeString
 
-from campaigns import rules
-from league.web import charts
+from campaigns import charts, rules
 
 
 def _line_key(line) -> tuple[str, str]:

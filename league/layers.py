@@ -7,7 +7,9 @@ the list through the functions below and never imports the layer:
 - ``lock_sides``: the layer's rows for a fixture's sides, locked in the one
   lock order (league/locks.py) before a workflow step writes;
 - approval hooks, called inside the engine's transaction when a result becomes
-  approved or is about to stop counting (corrected or reopened), and the warnings
+  approved or is about to stop counting (corrected or reopened), each told who
+  acted (``by``: the user approving, entering, correcting or reopening it; None
+  for the system's own jobs), and the warnings
   the organiser must acknowledge before a correction goes ahead; ``results_imported``
   derives once for a whole season after an import approved its results in bulk
   (without it, ``result_approved`` is called for each result in turn);
@@ -93,12 +95,12 @@ class Layer:
     # The layer's Django app, when it has models of its own: the organisers get
     # their permissions (league.accounts.permissions.organiser_apps).
     app_label: str | None = None
-    result_approved: Callable[[Any], None] | None = None
-    result_withdrawn: Callable[[Any], None] | None = None
+    result_approved: Callable[..., None] | None = None  # (result, *, by) -> None
+    result_withdrawn: Callable[..., None] | None = None  # (result, *, by) -> None
     # The import's bulk path: every result is approved, then this derives
     # once for the season what approving them one by one would have.
-    results_imported: Callable[[Any], None] | None = None
-    season_started: Callable[[Any], None] | None = None
+    results_imported: Callable[..., None] | None = None  # (season, *, by) -> None
+    season_started: Callable[..., None] | None = None  # (season, *, by) -> None
     # Called before an approved result is corrected; returns what to call once the
     # correction is applied (same transaction) to list what the organiser must be
     # warned of before going ahead (a Big League debt, GB-20).
@@ -165,28 +167,28 @@ def panels_kept(game_system: str, page: str) -> bool:
     return all(page in layer.kept_panels for layer in layers_for(game_system) if page in layer.panels)
 
 
-def result_approved(result) -> None:
+def result_approved(result, *, by) -> None:
     for layer in layers_for(result.fixture.round.season.league.game_system):
         if layer.result_approved is not None:
-            layer.result_approved(result)
+            layer.result_approved(result, by=by)
 
 
-def result_withdrawn(result) -> None:
+def result_withdrawn(result, *, by) -> None:
     for layer in layers_for(result.fixture.round.season.league.game_system):
         if layer.result_withdrawn is not None:
-            layer.result_withdrawn(result)
+            layer.result_withdrawn(result, by=by)
 
 
-def results_imported(season, results) -> None:
-    """After a bulk approval of ``results`` (in the order one-by-one approval would
-    have taken them): each layer derives once, or per result when it has no bulk
-    hook."""
+def results_imported(season, results, *, by) -> None:
+    """After a bulk approval of ``results`` by ``by`` (in the order one-by-one
+    approval would have taken them): each layer derives once, or per result when it
+    has no bulk hook."""
     for layer in layers_for(season.league.game_system):
         if layer.results_imported is not None:
-            layer.results_imported(season)
+            layer.results_imported(season, by=by)
         elif layer.result_approved is not None:
             for result in results:
-                layer.result_approved(result)
+                layer.result_approved(result, by=by)
 
 
 def lock_sides(fixture) -> None:
@@ -213,10 +215,10 @@ def correction_check(result) -> Callable[[], list[str]]:
     return lambda: [warning for check in checks for warning in check()]
 
 
-def season_started(season) -> None:
+def season_started(season, *, by) -> None:
     for layer in layers_for(season.league.game_system):
         if layer.season_started is not None:
-            layer.season_started(season)
+            layer.season_started(season, by=by)
 
 
 def import_columns(game_system: str) -> list[ImportColumns]:

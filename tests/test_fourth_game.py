@@ -32,6 +32,13 @@ def test_ringball_is_registered_like_any_game():
     assert "fourth_game" in organiser_apps()
 
 
+@pytest.mark.django_db
+def test_ringballs_rules_are_on_the_rules_page_after_the_engines(client):
+    page = client.get(reverse("rules")).content.decode()
+    assert '<h2>Ringball</h2>' in page and 'id="RB-1"' in page
+    assert page.index('id="LG-1"') < page.index('id="GB-1"') < page.index('id="RB-1"')
+
+
 def test_no_file_of_the_project_names_the_fourth_game():
     """Only tests/ knows Ringball: the engine, the games and the layers do not."""
     for package in ("league", "campaigns", "templates"):

@@ -51,7 +51,15 @@ def test_every_rule_id_in_rules_md_has_a_summary():
     if not path.exists():
         pytest.skip("../shared/RULES.md is not next to the repository")
     ids = set(re.findall(r"^- ((?:GB|DB|DR)-\d+[a-z]?) ", path.read_text(), flags=re.MULTILINE))
-    assert ids and ids <= set(rulebook.BY_ID)
+    assert ids and ids <= set(rulebook.by_id())
+
+
+def test_the_engine_holds_its_own_rule_ids_and_each_game_its_own():
+    families = {section.key: {rule.id.split("-")[0] for rule in section.rules} for section in rulebook.sections()}
+    assert {rule.id.split("-")[0] for rule in rulebook.ENGINE.rules} == {"LG"}
+    assert {key: families[key] for key in ("seasons", "guildball", "bigleague", "dungeonbowl", "dreadball")} == {
+        "seasons": {"LG"}, "guildball": {"GB"}, "bigleague": {"GB"}, "dungeonbowl": {"DB"}, "dreadball": {"DR"},
+    }
 
 
 @pytest.mark.django_db
@@ -59,7 +67,7 @@ def test_rules_page_lists_ids_with_anchors(client):
     page = client.get(reverse("rules")).content.decode()
     for rule_id in ("GB-9", "DB-5a", "DR-4"):
         assert f'id="{rule_id}"' in page
-    assert rulebook.BY_ID["GB-7"].summary in page
+    assert rulebook.by_id()["GB-7"].summary in page
 
 
 @pytest.mark.django_db

@@ -1,5 +1,7 @@
 """What the organiser's admin actions ask before they call the services:
-rearranging, abandoning, entering or correcting a result, giving a reason."""
+rearranging, abandoning, entering or correcting a result, giving a reason. One
+action may span leagues of several games, so their words cite no game's rule
+unless only that game's leagues can see them (GB-20's warning)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from league.text.plaintext import PlainTextField
 
 
 class RearrangeForm(forms.Form):
-    new_date = MatchDateField(widget=AdminDateWidget, help_text="GB-5: the fixture keeps its round.")
+    new_date = MatchDateField(widget=AdminDateWidget, help_text="The fixture keeps its round.")
     reason = PlainTextField(max_length=250, widget=forms.Textarea(attrs={"rows": 3}), help_text="Every coach of the season with an email address is told.")
 
 
@@ -68,5 +70,5 @@ class ReasonForm(forms.Form):
 class OverrideReasonForm(forms.Form):
     reason = PlainTextField(
         max_length=500, widget=forms.Textarea(attrs={"rows": 3}), label="Why approve without the opponent's confirmation",
-        help_text="GB-8: kept in the history of each result approved.",
+        help_text="Kept in the history of each result approved.",
     )

@@ -145,7 +145,7 @@ class SeasonAdmin(OrganiserScopedAdmin):
             queryset,
             form_class=DivisionDrawForm,
             title="Draw divisions",
-            intro="DB-2: 2 to 4 divisions, as equal in size as possible, never fewer than 4 entries each. "
+            intro="2 to 4 divisions, as equal in size as possible, never fewer than 4 entries each. "
             "To split them yourself, add divisions below the season and choose each entry's division.",
             apply=lambda season, data: season_services.draw_season_divisions(
                 season=season, by=request.user, count=data["count"], seed=data["seed"]

@@ -107,7 +107,7 @@ class ResultAdmin(OrganiserScopedAdmin):
             title="Approve results",
             intro=(
                 f"{unconfirmed} of the selected results have not been confirmed by the opponent (reported or "
-                "disputed). Approving them anyway is an override (GB-8): the reason is kept in each one's history."
+                "disputed). Approving them anyway is an override: the reason is kept in each one's history."
             ),
             apply=lambda result, data: services.approve_result(result=result, by=request.user, reason=data["reason"]),
             done_message="{count} result(s) approved.",

@@ -15,8 +15,11 @@ class DreadBallConfig(AppConfig):
         from league.dreadball import demo
         from league.dreadball.panels import my_fixtures_panel, roster_panel, viewer_panel
         from league.dreadball.rules import DreadBallRules
+        from league.dreadball.rulebook import SECTION
+        from league.rules import rulebook
 
         rules.register(DreadBallRules)
+        rulebook.register(SECTION)
 
         # DR-5: the coach's page shows the team's roster (a panel, so the engine's
         # template knows nothing of DreadBall).

@@ -19,8 +19,11 @@ class DungeonBowlConfig(AppConfig):
         from league.dungeonbowl.models import Honour, PlayoffGame, Redraft, Team, TeamSeason
         from league.dungeonbowl.panels import fixture_panel, league_panel, my_fixtures_panel, organiser_panel, viewer_panel
         from league.dungeonbowl.rules import DungeonBowlRules
+        from league.dungeonbowl.rulebook import SECTION
+        from league.rules import rulebook
 
         rules.register(DungeonBowlRules)
+        rulebook.register(SECTION)
 
         # A team's place in a season links its standings row to the team (versions.py).
         versions.track(TeamSeason, lambda ts: Q(entries__pk=ts.entry_id))

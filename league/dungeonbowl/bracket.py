@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from league.web.charts import FAINT, GRID, INK, MUTED, _short, _svg
+from league.web.charts import FAINT, GRID, INK, MUTED, _short, svg
 
 WIDTH, HEIGHT = 360, 236
 BOX_W, BOX_H, ROW = 160, 48, 22
@@ -65,7 +65,7 @@ def bracket_svg(games: Sequence[Game], *, chart_id: str = "bracket", title: str 
     known = [describe(by_slot[s]) for s in sorted(by_slot)]
     if 3 not in by_slot:
         known.append("The final and the match for third place follow once both semi-finals are decided.")
-    return _svg(chart_id, WIDTH, HEIGHT, title, " ".join(known), mark_safe("".join(parts)))
+    return svg(chart_id, WIDTH, HEIGHT, title, " ".join(known), mark_safe("".join(parts)))
 
 
 def _connector() -> str:

@@ -140,7 +140,7 @@ def _check_divisions(teams: list[TeamLines]) -> None:
     try:
         check_split(list(sizes.values()))
     except ValueError as error:
-        raise BadRow(teams[-1].last_line, f"{teams[0].league}: {error}") from None
+        raise BadRow(teams[-1].last_line, f"{teams[0].league}: {str(error).rstrip('.')} (DB-2)") from None
 
 
 # Writing ----------------------------------------------------------------------

@@ -337,8 +337,9 @@ def _winner_loser(game: PlayoffGame):
     return (fixture.home, fixture.away) if result.winner_side() == HOME_WIN else (fixture.away, fixture.home)
 
 
-def after_approval(result) -> None:
-    """DB-5b, DB-14: what an approved play-off result sets going (see the module)."""
+def after_approval(result, *, by) -> None:
+    """DB-5b, DB-14: what an approved play-off result sets going (see the module);
+    the prizes are paid as ``by``'s, who approved or entered it."""
     fixture = result.fixture
     if not is_playoff(fixture):
         return
@@ -361,17 +362,16 @@ def after_approval(result) -> None:
         return
     decided = _winner_loser(final), _winner_loser(third)
     if all(decided):
-        _award(season, champion=decided[0][0], runner_up=decided[0][1], third=decided[1][0], result=result)
+        _award(season, champion=decided[0][0], runner_up=decided[0][1], third=decided[1][0], by=by)
 
 
-def _award(season: Season, *, champion, runner_up, third, result) -> None:
+def _award(season: Season, *, champion, runner_up, third, by) -> None:
     """DB-14: the honours and the prizes, paid into the Treasury ledgers."""
     by_entry = {ts.entry_id: ts.team_id for ts in TeamSeason.objects.filter(
         entry_id__in=[champion.pk, runner_up.pk, third.pk])}
     teams = {t.pk: t for t in Team.objects.select_for_update().filter(pk__in=by_entry.values()).order_by("pk")}
     if len(teams) != 3:
         raise ValidationError("Every team of the final and the third-place match must be a team of the league.")
-    by = _acting_user(result)
     for placing, entry in ((1, champion), (2, runner_up), (3, third)):
         team = teams[by_entry[entry.pk]]
         prize = pr.PRIZES[placing]
@@ -382,18 +382,14 @@ def _award(season: Season, *, champion, runner_up, third, result) -> None:
                                     reason=f"{label} (DB-14)", created_by=by)
 
 
-def _acting_user(result):
-    event = result.fixture.events.order_by("-at", "-id").first()
-    return event.by if event is not None else None
-
-
-def before_withdrawal(result) -> None:
-    """Undo what ``after_approval`` did before ``result`` stops counting. A regular
-    result cannot change once the play-offs are seeded from it, a semi-final whose
-    final or third-place match has a result cannot either, nor any play-off result
-    once a later season of the league exists (its off-season has been run on
-    these placings), nor any result of the season once a team has begun
-    re-drafting from it (DB-15 counts its games, wins and prizes)."""
+def before_withdrawal(result, *, by) -> None:
+    """Undo what ``after_approval`` did before ``result`` stops counting, as ``by``,
+    who corrects or reopens it. A regular result cannot change once the play-offs
+    are seeded from it, a semi-final whose final or third-place match has a result
+    cannot either, nor any play-off result once a later season of the league exists
+    (its off-season has been run on these placings), nor any result of the season
+    once a team has begun re-drafting from it (DB-15 counts its games, wins and
+    prizes)."""
     fixture = result.fixture
     season = fixture.round.season
     if Redraft.objects.filter(season=season).exists():
@@ -435,10 +431,10 @@ def before_withdrawal(result) -> None:
             game.fixture.delete()  # its PlayoffGame goes with it
         Round.objects.filter(pk__in=rounds, fixtures__isnull=True).delete()
         return
-    _take_back_prizes(season, result)
+    _take_back_prizes(season, by=by)
 
 
-def _take_back_prizes(season: Season, result) -> None:
+def _take_back_prizes(season: Season, *, by) -> None:
     """DB-14 reversed: a reversing line per prize (the ledger is never edited) and
     the season's honours removed: the Trophy goes back to the previous champion."""
     honours = list(Honour.objects.filter(season=season))
@@ -449,7 +445,6 @@ def _take_back_prizes(season: Season, result) -> None:
         reverses__isnull=True, reversed_by__isnull=True,
     ).order_by("team_id"))
     list(Team.objects.select_for_update().filter(pk__in=[line.team_id for line in lines]).order_by("pk"))
-    by = _acting_user(result)
     for line in lines:
         TreasuryLine.objects.create(
             team_id=line.team_id, amount=-line.amount, kind=TreasuryLine.Kind.CORRECTION, reverses=line,

@@ -46,12 +46,6 @@ def _teams(result) -> dict[str, Team]:
     return lock_teams(result.fixture)
 
 
-def _acting_user(result):
-    """Who approved or entered the result (the engine logs the step first)."""
-    event = result.fixture.events.order_by("-at", "-id").first()
-    return event.by if event is not None else None
-
-
 def _outcome(result, report: GameReport) -> Outcome:
     if report.ending == Ending.UNPLAYED or result.outcome == "abandoned":
         return Outcome.UNPLAYED
@@ -136,10 +130,11 @@ def _hire_wizard(team: Team, result, by) -> None:
          f"College Wizard ({team.college.wizard}) hired for {result.fixture}", result, by)
 
 
-def apply_postgame(result) -> None:
+def apply_postgame(result, *, by) -> None:
     """DB-9 to DB-13 for an approved result: the College Wizards hired for it out of
     the Treasury (DB-6), winnings and the Treasure Room bonus into it, SPP and MVP awards, injuries, and recovery of the players
-    who missed this game. League points are the standings' own (DB-4)."""
+    who missed this game. League points are the standings' own (DB-4). The gold
+    moved and the dice rolled are ``by``'s, who approved or entered the result."""
     report = GameReport.objects.filter(result=result).first()
     if report is None:
         return
@@ -149,7 +144,6 @@ def apply_postgame(result) -> None:
     teams = _teams(result)
     if set(teams) != set(SIDES):
         raise ValidationError("Both sides of a Dungeon Bowl fixture must be teams entered in the season.")
-    by = _acting_user(result)
     fixture = result.fixture
 
     # DB-6: a College Wizard hired for the game was paid for before it.
@@ -208,10 +202,10 @@ def apply_postgame(result) -> None:
     PlayerEffect.objects.bulk_create(effects.values())
 
 
-def reverse_postgame(result) -> None:
+def reverse_postgame(result, *, by) -> None:
     """Undo exactly what ``apply_postgame`` did for ``result``: reversing Treasury
-    lines (never edits), and each player's SPP, MVP, injury and recovery put back.
-    The rolls stay in the log."""
+    lines (never edits), written as ``by``'s, who corrects or reopens it, and each
+    player's SPP, MVP, injury and recovery put back. The rolls stay in the log."""
     lines = list(TreasuryLine.objects.filter(
         cause_type=ContentType.objects.get_for_model(result), cause_id=result.pk,
         reverses__isnull=True, reversed_by__isnull=True,
@@ -220,7 +214,6 @@ def reverse_postgame(result) -> None:
     if not lines and not effects:
         return
     _teams(result)  # lock the teams before their players and gold change
-    by = _acting_user(result)
     for line in lines:
         TreasuryLine.objects.create(
             team=line.team, amount=-line.amount, kind=TreasuryLine.Kind.CORRECTION, reverses=line, cause=result,

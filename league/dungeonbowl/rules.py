@@ -81,6 +81,8 @@ class DungeonBowlRules(GameRules):
     min_entries = team_rules.MIN_TEAMS  # DB-1
     friendlies = True  # DB-5a: cross-division friendlies, added by the organiser
     own_next_season = True  # DB-15: the next season opens with the re-drafted teams, on its own page
+    # DB-5a: teams play every other team of their division, once or twice.
+    cites = {"entrants": "DB-1", "fixtures": "DB-5a", "divisions": "DB-2", "friendlies": "DB-5a"}
 
     @classmethod
     def divisions_wanted(cls, states):
@@ -436,12 +438,12 @@ class DungeonBowlRules(GameRules):
         else:
             lock_teams(fixture)
 
-    def result_approved(self, result) -> None:
+    def result_approved(self, result, *, by) -> None:
         """DB-9 to DB-13, then what a play-off result sets going (DB-5b, DB-14)."""
         playoffs.check_winner(result)
-        apply_postgame(result)
-        playoffs.after_approval(result)
+        apply_postgame(result, by=by)
+        playoffs.after_approval(result, by=by)
 
-    def result_withdrawn(self, result) -> None:
-        playoffs.before_withdrawal(result)
-        reverse_postgame(result)
+    def result_withdrawn(self, result, *, by) -> None:
+        playoffs.before_withdrawal(result, by=by)
+        reverse_postgame(result, by=by)

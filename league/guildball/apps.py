@@ -10,6 +10,9 @@ class GuildBallConfig(AppConfig):
         # The engine reads its games from one explicit registry (league.rules), as it
         # reads its layers; Guild Ball adds itself here.
         from league import rules
+        from league.guildball.rulebook import SECTION
         from league.guildball.rules import GuildBallRules
+        from league.rules import rulebook
 
         rules.register(GuildBallRules)
+        rulebook.register(SECTION)

@@ -39,6 +39,7 @@ class GuildBallRules(GameRules):
     feed_columns = ("position", "tied", "coach", "played", "won", "lost", "lp", "vp_for", "vp_against", "vp_diff")
     settings_model = GuildBallSettings
     settings_fields = ("vp_target",)  # GB-8
+    cites = {"entrants": "GB-2", "fixtures": "GB-4", "cadence": "GB-5", "override": "GB-8"}
     import_columns = ("home_vp", "away_vp")
     import_statuses = ("played", "abandoned", "scheduled")
 

@@ -31,6 +31,12 @@ OUTCOMES = (HOME_WIN, AWAY_WIN, DRAW, ABANDONED)
 
 SIDES = ("home", "away")
 
+# What the engine's shared pages speak of that a game's rules may decide, each cited
+# by the game's own rule id (``GameRules.cites``): how many sides a season needs, the
+# round robin, the days between rounds, divisions, friendlies, and the organiser
+# accepting a result the rules or the opponent have not.
+TOPICS = ("entrants", "fixtures", "cadence", "divisions", "friendlies", "override")
+
 
 def other_side(side: str) -> str:
     return "away" if side == "home" else "home"
@@ -127,6 +133,10 @@ class GameRules:
     # The settings a new league is asked for on the site, fields of
     # ``settings_model`` shown with their rulebook defaults; the rest keep theirs.
     settings_fields: ClassVar[tuple[str, ...]] = ()
+    # The game's own rule id for each thing the engine's shared pages, forms and
+    # messages speak of (``TOPICS``), so a page cites its league's game and no other;
+    # a topic the game's rules say nothing of is cited by none.
+    cites: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, settings: Any = None):
         self.settings = settings
@@ -150,12 +160,27 @@ class GameRules:
             return None
         return forms.modelform_factory(cls.settings_model, fields=cls.settings_fields)
 
+    @classmethod
+    def cite(cls, topic: str) -> str:
+        """The game's rule id for ``topic`` (one of ``TOPICS``), or "" when it has
+        none: the ``rule`` filter shows nothing for ""."""
+        if topic not in TOPICS:
+            raise ValueError(f"Not a topic a game cites: {topic}")
+        return cls.cites.get(topic, "")
+
+    @classmethod
+    def cited(cls, topic: str, text: str) -> str:
+        """``text``, a sentence, with the game's rule id for ``topic`` before its full
+        stop when the game has one."""
+        rule = cls.cite(topic)
+        return f"{text.rstrip('.')} ({rule})." if rule else text
+
     def too_few_entries(self, count: int) -> str | None:
         """Why a season of ``count`` entries cannot start (get its fixtures, from the
         site, the admin, an import or the next season), or None when it can."""
         if count >= self.min_entries:
             return None
-        return "A season needs at least two coaches before fixtures can be generated (GB-2)."
+        return self.cited("entrants", "A season needs at least two coaches before fixtures can be generated.")
 
     # The season checklist (league/web/checklist.py) ------------------------------------
 
@@ -289,8 +314,9 @@ class GameRules:
         return ""
 
     # The game's own post-game sequence (Dungeon Bowl's winnings and injuries), called
-    # inside the engine's transaction. Layers on top of a game (The Big League) hook in
-    # through league.layers instead.
+    # inside the engine's transaction and told who acted (``by``: the user approving,
+    # entering, correcting or reopening the result; None for the system's own jobs).
+    # Layers on top of a game (The Big League) hook in through league.layers instead.
 
     def lock_sides(self, fixture) -> None:
         """Lock the game's own rows for the fixture's two sides (what
@@ -298,15 +324,15 @@ class GameRules:
         through ``league.locks.rows_in_order``: step 3 of the one lock order
         (league/locks.py). Nothing by default."""
 
-    def result_approved(self, result) -> None:
-        """A result has just become approved. Nothing to derive by default."""
+    def result_approved(self, result, *, by) -> None:
+        """A result has just become approved by ``by``. Nothing to derive by default."""
 
-    def results_approved(self, results) -> None:
-        """An import approved ``results`` at once (the bulk path): derive
+    def results_approved(self, results, *, by) -> None:
+        """An import by ``by`` approved ``results`` at once (the bulk path): derive
         what each would have, in order. By default ``result_approved`` for each."""
         for result in results:
-            self.result_approved(result)
+            self.result_approved(result, by=by)
 
-    def result_withdrawn(self, result) -> None:
+    def result_withdrawn(self, result, *, by) -> None:
         """An approved result is about to be corrected or reopened: undo what
         ``result_approved`` derived from it. Nothing by default."""

@@ -76,13 +76,14 @@ MIN_PER_DIVISION = 4
 
 def division_sizes(entries: int, divisions: int) -> list[int]:
     """DB-2: 2 to 4 divisions, as equal in size as possible (larger ones first),
-    never fewer than 4 entries each. Raises ValueError with the reason otherwise."""
+    never fewer than 4 entries each. Raises ValueError with the reason otherwise, in
+    words that cite no game: the caller cites its league's game's rule."""
     if not MIN_DIVISIONS <= divisions <= MAX_DIVISIONS:
-        raise ValueError(f"A season has 2 to 4 divisions (DB-2), not {divisions}.")
+        raise ValueError(f"A season has 2 to 4 divisions, not {divisions}.")
     if entries < divisions * MIN_PER_DIVISION:
         raise ValueError(
             f"{divisions} divisions need at least {divisions * MIN_PER_DIVISION} entries "
-            f"({MIN_PER_DIVISION} each, DB-2); this season has {entries}."
+            f"({MIN_PER_DIVISION} each); this season has {entries}."
         )
     base, extra = divmod(entries, divisions)
     return [base + 1 if i < extra else base for i in range(divisions)]
@@ -94,11 +95,11 @@ def check_split(sizes: Sequence[int]) -> None:
     Decision on "as equal as possible"). Raises ValueError with the reason."""
     division_sizes(sum(sizes), len(sizes))
     if min(sizes) < MIN_PER_DIVISION:
-        raise ValueError(f"A division needs at least {MIN_PER_DIVISION} entries (DB-2).")
+        raise ValueError(f"A division needs at least {MIN_PER_DIVISION} entries.")
     if max(sizes) - min(sizes) > 1:
         expected = "/".join(map(str, division_sizes(sum(sizes), len(sizes))))
         raise ValueError(
-            f"Divisions are as equal in size as possible (DB-2): {sum(sizes)} entries in {len(sizes)} divisions "
+            f"Divisions are as equal in size as possible: {sum(sizes)} entries in {len(sizes)} divisions "
             f"split {expected}, not {'/'.join(map(str, sorted(sizes, reverse=True)))}."
         )
 

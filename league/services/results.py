@@ -176,7 +176,7 @@ def approve_result(*, result: Result, by, reason: str = "") -> Result:
     result.approved_at = timezone.now()
     result.save(update_fields=["status", "approved_at"])
     _event(result, ResultEvent.Action.APPROVED, by, note=note[:500])
-    _after_approval(result)
+    _after_approval(result, by=by)
     notifications.result_approved(result)
     webhooks.result_approved(result)
     history.advance(result.fixture.round.season_id, before, result)  # the last write
@@ -190,10 +190,10 @@ def _approval_note(result: Result, reason: str) -> str:
     # A result the organiser entered (then reopened) has no opponent to confirm it.
     if result.status != Result.Status.CONFIRMED and result.confirming_side is not None:
         if not reason:
-            raise ValidationError(
-                f"The opponent has not confirmed this result ({result.get_status_display().lower()}): approving "
-                f"it anyway is an override; give the reason (GB-8)."
-            )
+            raise ValidationError(result.fixture.round.season.league.rules.cited(
+                "override", f"The opponent has not confirmed this result ({result.get_status_display().lower()}): "
+                            f"approving it anyway is an override; give the reason."
+            ))
         return f"approved without the opponent's confirmation ({result.get_status_display().lower()}): {reason}"
     return reason
 
@@ -268,8 +268,8 @@ def record_results_in_bulk(*, season: Season, items: list[BulkResult], by) -> li
     )
     for result in results:
         result.fixture.round.season = season  # one Season and League instance for the hooks
-    rules.results_approved(results)
-    layers.results_imported(season, results)
+    rules.results_approved(results, by=who)
+    layers.results_imported(season, results, by=who)
     versions.bump(Q(pk=season.pk))  # bulk writes send no signals
     return results
 
@@ -306,7 +306,7 @@ def record_result(
     # A correction takes an approved result out first: the next page builds the history.
     before = None if was_approved else history.locked_version(fixture.round.season_id)
     if was_approved:
-        _before_withdrawal(result)
+        _before_withdrawal(result, by=by)
     if result is None:
         result = Result(fixture=fixture)
         action = ResultEvent.Action.ABANDONED if abandoned else ResultEvent.Action.ENTERED
@@ -317,7 +317,7 @@ def record_result(
     result.override_reason = reason if override else ""
     _store(result, verdict, rules)
     _event(result, action, by, note=reason)
-    _after_approval(result)
+    _after_approval(result, by=by)
     notifications.result_approved(result, corrected=action == ResultEvent.Action.CORRECTED)
     webhooks.result_approved(result)
     if not acknowledged and (found := warnings()):
@@ -338,7 +338,7 @@ def reopen_result(*, result: Result, by, reason: str) -> Result:
     reason = reason.strip()
     if not reason:
         raise ValidationError("Give a reason: it is kept in the fixture's history.")
-    _before_withdrawal(result)
+    _before_withdrawal(result, by=by)
     result.status = Result.Status.REPORTED
     result.approved_at = None
     result.save(update_fields=["status", "approved_at"])
@@ -349,19 +349,19 @@ def reopen_result(*, result: Result, by, reason: str) -> Result:
 # Hooks for the game layer ----------------------------------------------------
 
 
-def _after_approval(result: Result) -> None:
+def _after_approval(result: Result, *, by) -> None:
     """Let the game (Dungeon Bowl's post-game sequence) and then its layers (a Big
     League campaign) derive what follows from a newly approved result, inside the
-    same transaction."""
-    result.fixture.round.season.league.rules.result_approved(result)
-    layers.result_approved(result)
+    same transaction; ``by`` approved or entered it."""
+    result.fixture.round.season.league.rules.result_approved(result, by=by)
+    layers.result_approved(result, by=by)
 
 
-def _before_withdrawal(result: Result) -> None:
+def _before_withdrawal(result: Result, *, by) -> None:
     """Let the layers, then the game, reverse what an approved result gave before it
-    changes (the reverse order of ``_after_approval``)."""
-    layers.result_withdrawn(result)
-    result.fixture.round.season.league.rules.result_withdrawn(result)
+    changes (the reverse order of ``_after_approval``); ``by`` corrects or reopens it."""
+    layers.result_withdrawn(result, by=by)
+    result.fixture.round.season.league.rules.result_withdrawn(result, by=by)
 
 
 # Helpers --------------------------------------------------------------------

@@ -44,9 +44,9 @@ def generate_fixtures(*, season: Season, by=None, seed: int | None = None) -> li
         raise ValidationError(refusal)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    schedule = merge_rounds(
-        [round_robin(group, double=season.double_round_robin, seed=seed) for group in _division_groups(entries)]
-    )
+    schedule = merge_rounds([
+        round_robin(group, double=season.double_round_robin, seed=seed) for group in _division_groups(entries, season)
+    ])
     # Every round's date within league/datebounds.py's range, at most MAX_ROUNDS rounds.
     datebounds.validate_season_dates(season.start_date, rounds=len(schedule), days_between=season.cadence_days)
     dates = round_dates(season.start_date, len(schedule), season.cadence_days)
@@ -60,11 +60,11 @@ def generate_fixtures(*, season: Season, by=None, seed: int | None = None) -> li
     )
     season.schedule_seed = seed
     season.save(update_fields=["schedule_seed"])  # also a new version for the bulk-created fixtures
-    layers.season_started(season)
+    layers.season_started(season, by=by)
     return rounds
 
 
-def _division_groups(entries: list[Entry]) -> list[list[Entry]]:
+def _division_groups(entries: list[Entry], season: Season) -> list[list[Entry]]:
     """The entries that play each other: the whole season, or each division (DB-2,
     DB-5a: teams play every other team of their division)."""
     if not any(entry.division_id for entry in entries):
@@ -81,7 +81,7 @@ def _division_groups(entries: list[Entry]) -> list[list[Entry]]:
     try:  # DB-2 however the entries were placed (the admin's entry by entry included)
         check_split([len(group) for group in groups.values()])
     except ValueError as error:
-        raise ValidationError(str(error)) from error
+        raise ValidationError(season.league.rules.cited("divisions", str(error))) from error
     return [groups[key] for key in sorted(groups)]
 
 
@@ -96,7 +96,7 @@ def draw_season_divisions(*, season: Season, by, count: int, seed: int | None = 
     try:
         groups = draw_divisions(entries, count, seed=seed)
     except ValueError as error:
-        raise ValidationError(str(error)) from error
+        raise ValidationError(season.league.rules.cited("divisions", str(error))) from error
     return _place_in_divisions(season, {f"Division {chr(ord('A') + i)}": group for i, group in enumerate(groups)})
 
 
@@ -112,11 +112,12 @@ def set_season_divisions(*, season: Season, by, divisions: dict[str, list[Entry]
         raise ValidationError("Every entry of the season must be in exactly one division.")
     small = [name for name, group in divisions.items() if len(group) < MIN_PER_DIVISION]
     if small and MIN_DIVISIONS <= len(divisions) <= MAX_DIVISIONS:
-        raise ValidationError(f"A division needs at least {MIN_PER_DIVISION} entries (DB-2): {', '.join(small)}.")
+        raise ValidationError(season.league.rules.cited(
+            "divisions", f"A division needs at least {MIN_PER_DIVISION} entries: {', '.join(small)}."))
     try:
         check_split([len(group) for group in divisions.values()])
     except ValueError as error:
-        raise ValidationError(str(error)) from error
+        raise ValidationError(season.league.rules.cited("divisions", str(error))) from error
     return _place_in_divisions(season, divisions)
 
 

@@ -7,6 +7,9 @@ numbers as a table or list beside it. The Content-Security-Policy forbids inline
 styles, so colours are presentation attributes (``fill=``, ``stroke=``). A line's
 colour is its name's badge colour (league/templatetags/site_tags.py), so a coach
 or team looks the same in the table, the badges and the chart.
+
+These are the engine's pictures, for every game; a layer draws its own on the same
+frame (``svg``): The Big League's CP and Favours in campaigns/charts.py.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ def _short(name: str, limit: int = 16) -> str:
     return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
-def _svg(chart_id: str, width: int, height: int, title: str, desc: str, body: SafeString) -> SafeString:
+def svg(chart_id: str, width: int, height: int, title: str, desc: str, body: SafeString) -> SafeString:
     return format_html(
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" '
         'aria-labelledby="{i}-title {i}-desc" class="chart-svg" font-family="system-ui, sans-serif">'
@@ -171,7 +174,7 @@ def bump_chart(
     height = max(height, round(floor) + 12)
     desc = bump_description(series, rounds, highlight)
     body = format_html("{}{}{}{}", grid, axis, mark_safe("".join(lines)), mark_safe("".join(labels)))
-    return _svg(chart_id, BUMP_WIDTH, height, title, desc, body)
+    return svg(chart_id, BUMP_WIDTH, height, title, desc, body)
 
 
 def bump_description(series: Sequence[Series], rounds: int, highlight: str | None = None) -> str:
@@ -206,108 +209,7 @@ def form_guide(outcomes: Sequence[str], *, chart_id: str = "form") -> SafeString
         "", '<rect x="{}" y="0" width="{}" height="{}" rx="4" fill="{}"/><text x="{}" y="15.5" font-size="12" font-weight="700" fill="#fff" text-anchor="middle">{}</text>',
         ((i * (size + gap), size, size, OUTCOME_FILL[m], i * (size + gap) + size / 2, m) for i, m in enumerate(marks)),
     )
-    return _svg(chart_id, width, size, f"Form: {''.join(marks)}", f"Last {len(marks)} results, oldest first: {words}.", body)
-
-
-# Campaign Points and Favours ----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Step:
-    label: str  # what the x axis says: "R3", "start"
-    value: int  # running total after this step
-
-
-CP_WIDTH, CP_LEFT, CP_RIGHT, CP_TOP, CP_HEIGHT = 360, 34, 12, 12, 150
-
-
-def cp_chart(steps: Sequence[Step], thresholds: Sequence[tuple[int, str]], *, chart_id: str = "cp") -> SafeString:
-    """The running CP total by match with the Moment thresholds (GB-12) as dashed
-    lines, each named; the scale reaches the next threshold above the total."""
-    if not steps:
-        return mark_safe("")
-    top_value = max(s.value for s in steps)
-    above = [t for t, _ in thresholds if t > top_value]
-    scale = max(above[0] if above else top_value, 20)
-    plot_bottom = CP_TOP + CP_HEIGHT
-    span = CP_WIDTH - CP_LEFT - CP_RIGHT
-    step_x = span / max(len(steps) - 1, 1)
-
-    def y(value: int) -> float:
-        return round(plot_bottom - CP_HEIGHT * max(value, 0) / scale, 1)
-
-    marks = format_html_join(
-        "", '<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-dasharray="4 3"/><text x="{}" y="{}" font-size="9.5" fill="{}">{} · {}</text>'
-        '<text x="{}" y="{}" font-size="10" fill="{}" text-anchor="end">{}</text>',
-        ((CP_LEFT, y(t), CP_WIDTH - CP_RIGHT, y(t), "#c79a2b", CP_LEFT + 4, y(t) - 3, MUTED, t, name,
-          CP_LEFT - 5, y(t) + 3.5, MUTED, t)
-         for t, name in thresholds if 0 < t <= scale),
-    )
-    points = [(round(CP_LEFT + i * step_x, 1), y(s.value)) for i, s in enumerate(steps)]
-    line = format_html(
-        '<polyline points="{}" fill="none" stroke="#1f6fb2" stroke-width="2.5" stroke-linejoin="round"/>{}',
-        " ".join(f"{x},{yy}" for x, yy in points),
-        format_html_join("", '<circle cx="{}" cy="{}" r="3" fill="#1f6fb2"/>', points),
-    )
-    labels = format_html_join(
-        "", '<text x="{}" y="{}" font-size="9.5" fill="{}" text-anchor="middle">{}</text>',
-        ((x, plot_bottom + 13, MUTED, s.label) for (x, _), s in zip(points, steps) if len(steps) <= 12 or s is steps[-1]),
-    )
-    base = format_html(
-        '<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}"/><text x="{}" y="{}" font-size="10" fill="{}" text-anchor="end">0</text>',
-        CP_LEFT, plot_bottom, CP_WIDTH - CP_RIGHT, plot_bottom, GRID, CP_LEFT - 5, plot_bottom + 3.5, MUTED,
-    )
-    reached = [name for t, name in thresholds if t <= top_value]
-    desc = f"Campaign Points after each step: {', '.join(f'{s.label} {s.value}' for s in steps)}."
-    if reached:
-        desc += f" Moments reached: {', '.join(reached)}."
-    if above:
-        nxt = next(name for t, name in thresholds if t == above[0])
-        desc += f" Next: {nxt} at {above[0]} CP."
-    body = format_html("{}{}{}{}", base, marks, line, labels)
-    return _svg(chart_id, CP_WIDTH, plot_bottom + 20, f"Campaign Points: {steps[-1].value}", desc, body)
-
-
-@dataclass(frozen=True)
-class FavourBar:
-    label: str
-    earned: int
-    spent: int  # a positive number
-
-
-def favours_chart(bars: Sequence[FavourBar], *, chart_id: str = "favours") -> SafeString:
-    """Favours earned (up, green) and spent (down, red) at each step."""
-    bars = [b for b in bars if b.earned or b.spent]
-    if not bars:
-        return mark_safe("")
-    width, left, mid, half = 360, 24, 70, 56
-    most = max(max(b.earned, b.spent) for b in bars) or 1
-    slot = (width - left - 8) / len(bars)
-    bar_w = max(min(slot * 0.6, 26), 4)
-    parts = [format_html('<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}"/>', left, mid, width - 8, mid, GRID)]
-    for i, b in enumerate(bars):
-        x = round(left + i * slot + (slot - bar_w) / 2, 1)
-        up = round(half * b.earned / most, 1)
-        down = round(half * b.spent / most, 1)
-        if b.earned:
-            parts.append(format_html(
-                '<rect x="{}" y="{}" width="{}" height="{}" fill="#1f7a3a"/><text x="{}" y="{}" font-size="9.5" fill="{}" text-anchor="middle">+{}</text>',
-                x, mid - up, bar_w, up, x + bar_w / 2, mid - up - 3, INK, b.earned,
-            ))
-        if b.spent:
-            parts.append(format_html(
-                '<rect x="{}" y="{}" width="{}" height="{}" fill="#9b2c1f"/><text x="{}" y="{}" font-size="9.5" fill="{}" text-anchor="middle">−{}</text>',
-                x, mid, bar_w, down, x + bar_w / 2, mid + down + 10, INK, b.spent,
-            ))
-        if len(bars) <= 12:
-            parts.append(format_html(
-                '<text x="{}" y="{}" font-size="9" fill="{}" text-anchor="middle">{}</text>', x + bar_w / 2, 2 * half + 24, MUTED, b.label
-            ))
-    earned, spent = sum(b.earned for b in bars), sum(b.spent for b in bars)
-    desc = f"Favours earned {earned} and spent {spent}: " + "; ".join(
-        f"{b.label} +{b.earned} −{b.spent}" for b in bars
-    ) + "."
-    return _svg(chart_id, width, 2 * half + 30, f"Favours: {earned} earned, {spent} spent", desc, mark_safe("".join(parts)))
+    return svg(chart_id, width, size, f"Form: {''.join(marks)}", f"Last {len(marks)} results, oldest first: {words}.", body)
 
 
 # From the engine's values ----------------------------------------------------------------

@@ -1,8 +1,9 @@
 """The season checklist: what an organiser must still do to start,
 run and close a season, each item a link or a one-click action.
 
-The engine's own items are the entrants (GB-2, DB-1), the divisions a season asks
-for (DB-2), the fixtures (GB-4) and the next season. Each game adds its items
+The engine's own items are the entrants, the divisions a season asks for, the
+fixtures and the next season, each citing its league's game's rule
+(``GameRules.cite``: GB-2 or DB-1, DB-2, GB-4 or DB-5a). Each game adds its items
 through ``GameRules.checklist`` (Dungeon Bowl's drafts, teams, play-offs and
 re-drafts) and each layer through ``Layer.checklist`` (The Big League's Final
 Day); the engine imports neither.
@@ -121,8 +122,8 @@ def season_setup_url(league: League) -> str:
 
 
 def engine_items(state: SeasonState) -> list[Item]:
-    """The engine's items for a season: entrants (GB-2, DB-1), divisions (DB-2),
-    fixtures (GB-4) and, once every regular match is approved, the next season."""
+    """The engine's items for a season: entrants, divisions, fixtures and, once every
+    regular match is approved, the next season; each cites the game's rule, if any."""
     league, rules = state.league, rules_class(state.league.game_system)
     slug = league.slug
     items: list[Item] = []
@@ -130,23 +131,24 @@ def engine_items(state: SeasonState) -> list[Item]:
         short = rules().too_few_entries(state.entries)
         if short:
             items.append(Item("entrants", f"Entrants missing: {short}", season_setup_url(league), "Add entrants",
-                              rule="DB-1" if rules.min_entries > 2 else "GB-2"))
+                              rule=rules.cite("entrants")))
         wanted = state.extra.get("divisions_wanted", 0)
         placed = state.divisions == wanted and state.unplaced == 0
         if wanted and not placed:
             if state.entries >= wanted * MIN_PER_DIVISION:
                 items.append(Item("divisions", f"Divisions not drawn: the season asks for {wanted}.",
                                   reverse("league:checklist_divisions", args=[slug]), f"Draw {wanted} divisions",
-                                  post=True, rule="DB-2"))
+                                  post=True, rule=rules.cite("divisions")))
             else:
                 items.append(Item(
                     "divisions", f"Divisions not drawn: {wanted} divisions need at least "
                                  f"{wanted * MIN_PER_DIVISION} entrants ({MIN_PER_DIVISION} each); the season has "
-                                 f"{state.entries}.", season_setup_url(league), "Add entrants", rule="DB-2"))
+                                 f"{state.entries}.", season_setup_url(league), "Add entrants",
+                    rule=rules.cite("divisions")))
         elif not short:
             items.append(Item("fixtures", "Fixtures not generated: the season cannot start without them.",
                               reverse("league:checklist_fixtures", args=[slug]), "Generate fixtures", post=True,
-                              rule="GB-4"))
+                              rule=rules.cite("fixtures")))
     elif state.regular_over and not rules.own_next_season:
         items.append(Item("next_season", f"{state.season.name} is over: the next season is not opened.",
                           reverse("league:checklist_next_season", args=[slug]), "Open the next season", post=True))

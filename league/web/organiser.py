@@ -118,12 +118,13 @@ def checklist_divisions(request: HttpRequest, slug: str) -> HttpResponse:
         if season is None:
             raise ValidationError("This league has no season yet.")
         state = checklist.season_states([season])[season.pk]
-        wanted = rules_class(league.game_system).divisions_wanted([state]).get(season.pk, 0)
+        game = rules_class(league.game_system)
+        wanted = game.divisions_wanted([state]).get(season.pk, 0)
         if not wanted:
             raise ValidationError(f"{season.name} asks for no divisions.")
         drawn = season_services.draw_season_divisions(season=season, by=request.user, count=wanted)
-        return f"{len(drawn)} divisions drawn for {season.name} (DB-2): " + "; ".join(
-            f"{division.name}: {division.entries.count()}" for division in drawn) + " entrants."
+        return game.cited("divisions", f"{len(drawn)} divisions drawn for {season.name}: " + "; ".join(
+            f"{division.name}: {division.entries.count()}" for division in drawn) + " entrants.")
 
     return _checklist_action(request, slug, act)
 
@@ -210,7 +211,7 @@ def add_friendly(request: HttpRequest, slug: str) -> HttpResponse:
                     form.add_error(None, message)
             else:
                 messages.success(request, f"Friendly added: {fixture.home} v {fixture.away} on {fixture.date:%d %b %Y}. "
-                                          "It counts for nothing in the standings (DB-5a).")
+                                          + league.rules.cited("friendlies", "It counts for nothing in the standings."))
                 return redirect(fixture.get_absolute_url())
         status = 400
     return render(request, "league/add_friendly.html", {"league": league, "season": season, "form": form},

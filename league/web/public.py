@@ -426,7 +426,8 @@ def _ics_response(body: str, filename: str) -> HttpResponse:
 
 
 def rules_page(request: HttpRequest) -> HttpResponse:
-    """Every rule id the site cites, with a line in our own words (league/rules/rulebook.py)."""
+    """Every rule id the site cites, with a line in our own words: the engine's and
+    each game's (league/rules/rulebook.py)."""
     from league.rules import rulebook
 
-    return render(request, "league/rules.html", {"games": rulebook.GAMES})
+    return render(request, "league/rules.html", {"games": rulebook.sections()})

@@ -145,7 +145,7 @@ def new_league(request: HttpRequest) -> HttpResponse:
     rules = rules_class(game)
     settings_class = rules.settings_form_class()
     posted = request.POST if request.method == "POST" else None
-    form = NewLeagueForm(posted)
+    form = NewLeagueForm(posted, game=rules)
     game_form = settings_class(posted, prefix="settings") if settings_class else None
     status = 200
     if posted is not None:
@@ -187,7 +187,7 @@ def season_setup(request: HttpRequest, slug: str) -> HttpResponse:
         "paste": PasteNamesForm(request.POST if action == "paste" else None),
         "invite": AddCoachForm(request.POST if action == "invite" else None, initial={"enter": True}),
         "link": JoinLinkForm(request.POST if action == "link" else None, prefix="link"),
-        "fixtures": GenerateForm(request.POST if action == "fixtures" else None),
+        "fixtures": GenerateForm(request.POST if action == "fixtures" else None, game=rules_class(league.game_system)),
     }
     forms["invite"].fields.pop("enter")
     status = 200

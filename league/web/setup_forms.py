@@ -11,11 +11,13 @@ from league.models import (
     DEFAULT_JOIN_SIGNUPS_PER_HOUR, MAX_CADENCE_DAYS, MAX_JOIN_SIGNUPS_PER_HOUR, MAX_JOIN_USES, League, Season,
 )
 from league.text.plaintext import PlainTextField
+from league.rules import GameRules
 from league.rules.scheduling import MAX_DIVISIONS, MIN_DIVISIONS
 
 
 class NewLeagueForm(forms.Form):
-    """The league's name and its first season (GB-4, GB-5); the game's own settings
+    """The league's name and its first season: its round robin and the days between
+    rounds, citing ``game``'s rules for them (GB-4, GB-5); the game's own settings
     are a second form, from its GameRules."""
 
     name = PlainTextField(max_length=League._meta.get_field("name").max_length, label="League name")
@@ -27,17 +29,17 @@ class NewLeagueForm(forms.Form):
     )
     cadence_days = forms.IntegerField(
         label="Days between rounds", min_value=1, max_value=MAX_CADENCE_DAYS, initial=7,
-        help_text="GB-5: 7 is one round a week.",
     )
     double_round_robin = forms.TypedChoiceField(
         label="Everyone meets everyone", coerce=lambda value: value == "double", initial="single",
         choices=[("single", "Once"), ("double", "Twice, home and away")], widget=forms.RadioSelect,
-        help_text="GB-4",
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, game: type[GameRules], **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["start_date"].initial = timezone.localdate()
+        self.fields["cadence_days"].help_text = game.cited("cadence", "7 is one round a week.")
+        self.fields["double_round_robin"].help_text = game.cite("fixtures")
 
 
 class PasteNamesForm(forms.Form):
@@ -70,8 +72,11 @@ class GenerateForm(forms.Form):
         label="Divisions", coerce=int, initial=0, required=False, empty_value=0,
         choices=[(0, "One table, no divisions"), *((n, f"{n} divisions, drawn at random") for n in
                                                    range(MIN_DIVISIONS, MAX_DIVISIONS + 1))],
-        help_text="DB-2: each division plays its own round robin.",
     )
+
+    def __init__(self, *args, game: type[GameRules], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["divisions"].help_text = game.cited("divisions", "Each division plays its own round robin.")
 
 
 class JoinForm(forms.Form):

@@ -213,5 +213,5 @@ def test_correction_reverses_exactly_what_the_result_gave(season, organiser):
 def test_hooks_do_nothing_for_a_bye(organiser):
     season = SeasonFactory()
     fixture = FixtureFactory(round__season=season, away=None)
-    ledgers.on_result_withdrawn(type("R", (), {"fixture_id": fixture.pk, "pk": 0})())
+    ledgers.on_result_withdrawn(type("R", (), {"fixture_id": fixture.pk, "pk": 0})(), by=None)
     assert not Campaign.objects.exists()

@@ -216,6 +216,21 @@ def test_a_correction_reverses_exactly_and_reuses_the_roll(client, organiser, fi
     assert lines.count() == 2 and all(line.reverses is not None for line in lines)
 
 
+def test_the_gold_moved_is_whoever_approved_or_reopened_the_result(client, organiser, other_organiser, fixture,
+                                                                   season):
+    """The post-game sequence is told who acted: the winnings are the approver's,
+    their reversal the other organiser's who reopens the result (not the approver's,
+    whose step was the last in the history when the reversal began)."""
+    season.league.organisers.add(other_organiser)
+    home, _ = teams(fixture)
+    result = report_and_approve(client, fixture, organiser)
+    paid = TreasuryLine.objects.filter(team=home, kind="winnings")
+    assert [line.created_by for line in paid] == [organiser]
+    engine.reopen_result(result=result, by=other_organiser, reason="wrong MVP")
+    reversed_ = TreasuryLine.objects.filter(team=home, kind="correction")
+    assert reversed_.count() == 2 and {line.created_by for line in reversed_} == {other_organiser}
+
+
 def test_an_unplayed_fixture_pays_nothing(organiser, fixture, season):
     home, away = teams(fixture)
     before = home.treasury()

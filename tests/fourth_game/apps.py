@@ -8,6 +8,9 @@ class RingballConfig(AppConfig):
 
     def ready(self) -> None:
         from league import rules
+        from league.rules import rulebook
+        from tests.fourth_game.rulebook import SECTION
         from tests.fourth_game.rules import RingballRules
 
         rules.register(RingballRules)
+        rulebook.register(SECTION)

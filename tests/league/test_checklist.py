@@ -56,20 +56,22 @@ def gb_league(organiser):
 # The engine's items, for every game -----------------------------------------------------
 
 
-@pytest.mark.parametrize("game", ["guildball", "dreadball"])
-def test_entrants_then_fixtures_for_a_game_of_coaches(client, organiser, game):
+@pytest.mark.parametrize("game, entrants_rule, fixtures_rule", [("guildball", "GB-2", "GB-4"), ("dreadball", "", "")])
+def test_entrants_then_fixtures_for_a_game_of_coaches(client, organiser, game, entrants_rule, fixtures_rule):
+    """Each item cites the league's game's rule, and none where the game has none
+    (DreadBall's rules say nothing of entrants or fixtures)."""
     league = LeagueFactory(name=f"Checklist {game}", slug=f"checklist-{game}", game_system=game, organisers=[organiser])
     season = SeasonFactory(league=league, name="Season 1", start_date=today_plus(7))
     EntryFactory(season=season)
     found = items(league)
-    assert list(found) == ["entrants"] and "GB-2" == found["entrants"].rule
+    assert list(found) == ["entrants"] and found["entrants"].rule == entrants_rule
     assert found["entrants"].url == reverse("league:season_setup", args=[league.slug])
     client.force_login(organiser)
     page = dashboard_page(client, league)
     assert "Entrants missing" in page and f'href="{found["entrants"].url}"' in page and "nothing waits" not in page
     EntryFactory(season=season)
     found = items(league)
-    assert list(found) == ["fixtures"] and found["fixtures"].post
+    assert list(found) == ["fixtures"] and found["fixtures"].post and found["fixtures"].rule == fixtures_rule
     assert to_do(client, league) == (1, 1)
     response = client.post(found["fixtures"].url)
     assert response.status_code == 302 and response["Location"] == reverse("league:organiser_dashboard", args=[league.slug])
