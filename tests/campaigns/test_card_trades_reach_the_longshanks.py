@@ -10,7 +10,7 @@ from django.urls import reverse
 from campaigns import ledgers, moments
 from campaigns.models import CardOffer, MomentUnlock, OwnedCard, PlotCard
 from league.outbox import notifications
-from league.models import Fixture
+from league.models import Coach, Fixture
 from tests.campaigns.factories import make_campaign, play, user_of
 
 pytestmark = pytest.mark.django_db
@@ -153,3 +153,20 @@ def test_the_dashboard_pages_through_many_trades(client, world, organiser):
     second = dashboard(client, organiser, "?trades=2")
     assert "Sales and swaps 11–12 of 12" in second and second.count("<li") == 2
     assert dashboard(client, organiser, "?trades=99").count("<li") == 2  # past the last: the last
+
+
+def test_a_longshanks_who_made_the_deal_is_not_told_of_it_but_the_other_organisers_are(
+    client, world, organiser, other_organiser, django_capture_on_commit_callbacks
+):
+    """The Longshanks may also play (GB-1): they know of their own deal."""
+    a, b = world[0], world[1]
+    wanted = pick_a_card(b, organiser)
+    a.campaign.season.league.organisers.add(other_organiser)
+    a.entry.coach.user.delete()
+    Coach.objects.filter(pk=a.entry.coach_id).update(user=organiser, email="")
+    a.refresh_from_db()
+    a.entry.coach.refresh_from_db()
+    offer_and_answer(client, a, b, {"kind": "purchase", "wanted": wanted.pk, "favours": 3},
+                     capture=django_capture_on_commit_callbacks)
+    told = [m.to[0] for m in mail.outbox if "bought" in m.subject]
+    assert told == [other_organiser.email]
