@@ -224,7 +224,9 @@ class LoanAdmin(ReadOnlyScopedAdmin):
 
 @admin.register(CardOffer)
 class CardOfferAdmin(ReadOnlyScopedAdmin):
-    """GB-23: every trade or sale is notified to the Longshanks here."""
+    """GB-23: every card offer, whatever became of it. An accepted one also reaches
+    the Longshanks on the dashboard, in the coaches' histories and by mail
+    (campaigns/notices.py)."""
 
     league_lookup = "proposer__campaign__season__league"
     list_display = ["__str__", "recipient", "kind", "status", "created_at", "answered_at"]

@@ -380,7 +380,8 @@ def offer_swap(*, proposer: CampaignCoach, wanted: OwnedCard, offered: OwnedCard
 @transaction.atomic
 def answer_offer(*, offer: CardOffer, accept: bool, by) -> CardOffer:
     """GB-23: the card's owner accepts or refuses. A sale moves the card to the buyer
-    and the Favours to the seller (spent by the buyer, GB-19); a swap moves both.
+    and the Favours to the seller (spent by the buyer, GB-19); a swap moves both,
+    and the Longshanks is told of either (GB-1).
     Accepting an offer the rules no longer allow (a card now in a registered deck,
     Favours spent meanwhile: GB-19, GB-20) is refused with the reason and the offer
     stays pending; both coaches' pages say why."""
@@ -417,6 +418,7 @@ def answer_offer(*, offer: CardOffer, accept: bool, by) -> CardOffer:
         _move(offered, recipient, OwnedCard.Source.SWAPPED, now)
     _answer(offer, status=Status.ACCEPTED, what="offer")
     notices.offer_answered(offer)
+    notices.card_traded(offer)
     return offer
 
 

@@ -77,19 +77,26 @@ def my_fixtures_panel(context: Mapping[str, Any]) -> str:
 
 
 MOMENTS_PER_PAGE = 10
+TRADES_PER_PAGE = 10
+
+
+def _asked_page(request, name: str) -> int:
+    asked = request.GET.get(name) if request is not None else None
+    return int(asked) if asked and asked.isdigit() and len(asked) < 6 else 1
 
 
 def organiser_panel(context: Mapping[str, Any]) -> str:
     """The organiser's dashboard: the Moments waiting for the Longshanks (GB-13),
     how many, and a page of them (``?moments=`` its number), each with its
-    confirm button. Two queries whatever the campaign's size, once per version of
-    the season and page (a confirmation bumps it)."""
+    confirm button; then the card sales and swaps the coaches agreed, newest
+    first (GB-1, GB-23: every one is notified to the Longshanks), a page at a time
+    (``?trades=``). Three queries whatever the campaign's size, once per version
+    of the season and page (a confirmation or an accepted offer bumps it)."""
     season = context.get("season")
     if season is None:
         return ""
     request = context.get("request")
-    asked = request.GET.get("moments") if request is not None else None
-    number = int(asked) if asked and asked.isdigit() and len(asked) < 6 else 1
+    number = _asked_page(request, "moments")
 
     def page() -> tuple[int, int, list[dict]]:
         lines = Paginator(
@@ -105,9 +112,29 @@ def organiser_panel(context: Mapping[str, Any]) -> str:
         "campaigns/panels/organiser_dashboard.html",
         {"league": context["league"], "unlocks": unlocks, "count": count, "number": number, "last": last,
          "first_shown": (number - 1) * MOMENTS_PER_PAGE + 1, "last_shown": (number - 1) * MOMENTS_PER_PAGE + len(unlocks),
-         "previous": number - 1 if number > 1 else None, "next": number + 1 if number < last else None},
+         "previous": number - 1 if number > 1 else None, "next": number + 1 if number < last else None,
+         "trades": _trades_page(season, _asked_page(request, "trades"))},
         request=request,
     )
+
+
+def _trades_page(season, number: int) -> dict[str, Any]:
+    """A page of the season's card sales and swaps (GB-23) for the dashboard; a
+    page past the last shows the last."""
+
+    def page() -> tuple[int, int, list]:
+        found, shown = number, TRADES_PER_PAGE
+        count, lines = selectors.card_trades([season.pk], first=(found - 1) * shown, size=shown)
+        if not lines and count:
+            found = -(-count // shown)
+            count, lines = selectors.card_trades([season.pk], first=(found - 1) * shown, size=shown)
+        return count, found, lines
+
+    count, number, lines = versions.cached(season, f"card-trades:{number}", page)
+    last = max(1, -(-count // TRADES_PER_PAGE))
+    return {"lines": lines, "count": count, "first_shown": (number - 1) * TRADES_PER_PAGE + 1,
+            "last_shown": (number - 1) * TRADES_PER_PAGE + len(lines), "last": last,
+            "previous": number - 1 if number > 1 else None, "next": number + 1 if number < last else None}
 
 
 def final_day_checklist(states) -> dict[int, list[Item]]:

@@ -1,5 +1,6 @@
-"""Telling coaches and the Longshanks what waits on them in the Big League
-(GB-13, GB-20, GB-22, GB-23): the campaign's notification kinds, registered with
+"""Telling coaches and the Longshanks what waits on them or what they must hear of
+in the Big League (GB-1, GB-13, GB-20, GB-22, GB-23): the campaign's notification
+kinds, registered with
 the engine's notifications (league/outbox/notifications.py) through the layer, and one
 function per step, called inside that step's transaction (mail goes out once it
 commits)."""
@@ -19,8 +20,9 @@ OFFER_MADE = Kind("offer_made", "Another coach offers for one of your plot cards
 OFFER_ANSWERED = Kind("offer_answered", "Your card offer is accepted or refused (Big League)")
 MOMENT_TO_CONFIRM = Kind("moment_to_confirm", "A coach reached a Moment for you to confirm (Big League organisers)")
 CARD_TO_PICK = Kind("card_to_pick", "A Moment of yours is confirmed: a card to pick (Big League)")
+CARD_TRADED = Kind("card_traded", "Two coaches agreed a card sale or swap (Big League organisers)")
 
-KINDS = (LOAN_REQUESTED, LOAN_ANSWERED, OFFER_MADE, OFFER_ANSWERED, MOMENT_TO_CONFIRM, CARD_TO_PICK)
+KINDS = (LOAN_REQUESTED, LOAN_ANSWERED, OFFER_MADE, OFFER_ANSWERED, MOMENT_TO_CONFIRM, CARD_TO_PICK, CARD_TRADED)
 
 
 def _coach(cc: CampaignCoach):
@@ -89,6 +91,23 @@ def offer_answered(offer: CardOffer) -> None:
         OFFER_ANSWERED, [_coach(proposer)],
         context={"league": _league(proposer), "offer": offer, "recipient": recipient},
         link=_page(proposer),
+    )
+
+
+def card_traded(offer: CardOffer) -> None:
+    """GB-1, GB-23: every accepted card sale or swap is notified to the Longshanks,
+    that is to the league's organisers, except one who made the deal (a Longshanks
+    who also plays knows their own). ``offer`` has its cards loaded."""
+    proposer, recipient = _load(offer.proposer, offer.recipient)
+    league = _league(proposer)
+    parties = {proposer.entry.coach.user_id, recipient.entry.coach.user_id}
+    notifications.send(
+        CARD_TRADED, [r for r in notifications.organiser_recipients(league) if r.user_id not in parties],
+        context={
+            "league": league, "offer": offer, "proposer": proposer, "recipient": recipient,
+            "purchase": offer.kind == CardOffer.Kind.PURCHASE,
+        },
+        link=reverse("league:organiser_dashboard", args=[league.slug]) + "#card-trades",
     )
 
 

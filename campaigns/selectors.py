@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import F, IntegerField, OuterRef, Q, Subquery, Sum, Value
+from django.db.models import Count, F, IntegerField, OuterRef, Q, Subquery, Sum, Value, Window
 from django.db.models.functions import Coalesce
 
 from campaigns import pictures, rules
@@ -303,6 +303,9 @@ def coach_page(campaign: Campaign, cc: CampaignCoach, joining: NewCoach | None =
         "owned": owned,
         "decks": decks,
         "offers": offers,
+        # GB-23: the cards that changed hands, for the history (a swap moves no Favour).
+        "trades": sorted((x for x in offers if x.status == Status.ACCEPTED), key=lambda x: (x.answered_at, x.pk),
+                         reverse=True),
         "loans": loans,
         "sponsorships": sponsorships,
         "cp_lines": cp_lines,
@@ -431,3 +434,20 @@ def moments_waiting(season_ids):
         .order_by("reached_at", "pk")
     )
 
+
+
+def card_trades(season_ids, *, first: int, size: int) -> tuple[int, list[CardOffer]]:
+    """GB-1, GB-23: the accepted card sales and swaps of these seasons, newest
+    first, ``size`` of them from the ``first`` (0-based), with how many there are
+    in all: one query whatever the campaign's size (the total rides on each line)."""
+    lines = list(
+        CardOffer.objects.filter(proposer__campaign__season__in=season_ids, status=Status.ACCEPTED)
+        .select_related("proposer__entry__coach", "recipient__entry__coach", "wanted__card", "offered__card")
+        .annotate(total=Window(Count("pk")))
+        .order_by("-answered_at", "-pk")[first:first + size]
+    )
+    if lines:
+        return lines[0].total, lines
+    if first:  # past the last page: how many there are still answers which page is last
+        return CardOffer.objects.filter(proposer__campaign__season__in=season_ids, status=Status.ACCEPTED).count(), []
+    return 0, []

@@ -7,12 +7,13 @@ published team's roster)."""
 from __future__ import annotations
 
 from django.contrib import admin
+from django.core.exceptions import ValidationError
 from django.db.models import Count
 
 from league.admin import OrganiserScopedAdmin, OrganiserScopedInline
-from league.admin.scoping import BoundedInlineMixin, SuperuserEditsAdminMixin
+from league.admin.scoping import BoundedInlineMixin, CheckedModelForm, SuperuserEditsAdminMixin
 from league.dreadball.models import DreadBallResult, DreadBallTeam, PublishedPlayer, RosterPlayer, TeamType
-from league.dreadball.services import give_published_roster, name_entry
+from league.dreadball.services import give_published_roster, name_entry, refuse_published_team_change, replace_roster
 from league.models import League
 from league import admin_site as cockpit
 
@@ -85,6 +86,20 @@ class RosterPlayerInline(OrganiserScopedInline, admin.TabularInline):
     extra = 0
 
 
+class DreadBallTeamForm(CheckedModelForm):
+    """DR-5: the published team changes only while the team has played no game
+    (the service's own check, on the row as it is before the change)."""
+
+    def clean_team_type(self):
+        team_type = self.cleaned_data["team_type"]
+        if self.instance.pk is not None and team_type.pk != self.instance.team_type_id:
+            try:
+                refuse_published_team_change(self.instance)
+            except ValidationError as error:
+                raise ValidationError(error.message_dict["team_type"]) from None
+        return team_type
+
+
 @admin.register(DreadBallTeam)
 class DreadBallTeamAdmin(OrganiserScopedAdmin):
     cockpit_group = cockpit.EVERYDAY
@@ -95,6 +110,7 @@ class DreadBallTeamAdmin(OrganiserScopedAdmin):
     list_select_related = ["team_type", "entry__coach", "entry__season__league"]
     search_fields = ["name", "entry__coach__name"]
     inlines = [RosterPlayerInline]
+    form = DreadBallTeamForm
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related(*self.list_select_related)
@@ -124,6 +140,8 @@ class DreadBallTeamAdmin(OrganiserScopedAdmin):
         super().save_related(request, form, formsets, change)
         if not change:  # DR-5: a new team without hand-typed players starts with its published roster
             give_published_roster(form.instance)
+        elif "team_type" in form.changed_data:  # DR-5: before its first game (the form checked), the new one's
+            replace_roster(form.instance)
 
 
 @admin.register(DreadBallResult)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Q
 
 from league.dreadball.models import (
     MAX_COST,
@@ -16,7 +17,7 @@ from league.dreadball.models import (
     RosterPlayer,
     TeamType,
 )
-from league.models import Entry
+from league.models import Entry, Result
 
 STATS = ("strength", "agility", "speed", "skill", "armour")
 
@@ -40,7 +41,10 @@ def _require_coach_or_organiser(entry: Entry, by) -> None:
 @transaction.atomic
 def register_team(*, entry: Entry, name: str, team_type: TeamType, by) -> DreadBallTeam:
     """DR-5: the coach's team for the season: its name and the published team it
-    plays. The entry's ``team`` carries the name to every page and feed."""
+    plays. The entry's ``team`` carries the name to every page and feed. A new
+    team starts with its published team's roster; changing the published team
+    replaces the roster with the new one's while the team has played no game and
+    is refused afterwards."""
     entry = _lock_entry(entry)
     _require_coach_or_organiser(entry, by)
     if entry.season.league.game_system != "dreadball":
@@ -51,11 +55,42 @@ def register_team(*, entry: Entry, name: str, team_type: TeamType, by) -> DreadB
     max_length = DreadBallTeam._meta.get_field("name").max_length
     if len(name) > max_length:
         raise ValidationError(f"A team name is at most {max_length} characters.")
-    team, created = DreadBallTeam.objects.update_or_create(entry=entry, defaults={"name": name, "team_type": team_type})
-    name_entry(team)
-    if created:
+    team = DreadBallTeam.objects.select_related("team_type").filter(entry=entry).first()
+    if team is None:
+        team = DreadBallTeam.objects.create(entry=entry, name=name, team_type=team_type)
+        name_entry(team)
         give_published_roster(team)
+        return team
+    changes_type = team.team_type_id != team_type.pk
+    if changes_type:
+        refuse_published_team_change(team)
+    team.name, team.team_type = name, team_type
+    team.save(update_fields=["name", "team_type"])
+    name_entry(team)
+    if changes_type:
+        replace_roster(team)
     return team
+
+
+def refuse_published_team_change(team: DreadBallTeam) -> None:
+    """DR-5: a team's players are its published team's. Once the team has played
+    (any result on record for its entry, whatever its status) its games were
+    played with that roster, so the published team stays; before, a change is a
+    correction and the roster follows it (``replace_roster``). One query."""
+    entry_id = team.entry_id
+    if Result.objects.filter(Q(fixture__home_id=entry_id) | Q(fixture__away_id=entry_id)).exists():
+        raise ValidationError({"team_type": (
+            f"{team.name} has played a game as the {team.team_type.name}, so it keeps that published team "
+            f"and its roster (DR-5)."
+        )})
+
+
+def replace_roster(team: DreadBallTeam) -> list[RosterPlayer]:
+    """DR-5: a team whose published team changed before its first game drops its
+    players, the old published team's, and starts with the new one's roster.
+    Runs in the caller's transaction."""
+    team.players.all().delete()
+    return give_published_roster(team)
 
 
 def give_published_roster(team: DreadBallTeam) -> list[RosterPlayer]:

@@ -47,8 +47,7 @@ def register_team(request: HttpRequest, slug: str) -> HttpResponse:
             team = services.register_team(entry=entry, name=form.cleaned_data["name"],
                                           team_type=form.cleaned_data["team_type"], by=request.user)
         except ValidationError as error:
-            for message in error.messages:
-                form.add_error(None, message)
+            form.add_error(None, error)  # a refusal naming a field (DR-5's published team) shows at it
         else:
             messages.success(request, f"{team.name} plays the {team.team_type.name} (DR-5).")
             return redirect(reverse("league:coach_detail", args=[league.slug, entry.coach_id]))
