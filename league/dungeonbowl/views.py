@@ -18,7 +18,7 @@ from league.dungeonbowl.draft_forms import DraftForm, EntryForm, NewTeamForm
 from league.dungeonbowl.models import GAME_SYSTEM, College, DiceRoll, Player, Position, Skill, Team, TeamSeason
 from league.dungeonbowl.units import gp
 from league.web.idfields import IdChoiceField
-from league.models import League
+from league.models import League, Result
 from league.accounts.permissions import coach_for
 from league.text.plaintext import PlainTextField
 from league.text.words import possessive
@@ -32,14 +32,20 @@ def _league(slug: str) -> League:
 
 
 def team_detail(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
-    league = _league(slug)
+    return _team_page(request, _league(slug), team_slug)
+
+
+def _team_page(request: HttpRequest, league: League, team_slug: str, *, journeyman_form: forms.Form | None = None,
+               status: int = 200) -> HttpResponse:
+    """The team page; a refused Journeyman hire shows it again with its form's reasons."""
     sheet = selectors.team_sheet(league, team_slug)
     team = sheet.team
     context = {"league": league, "sheet": sheet, "team": team}
     if request.user.is_authenticated and (team.coach.user_id == request.user.pk or league.is_organised_by(request.user)):
         context.update(hire_form=HireForm(team=team), fire_form=FireForm(team=team), advance_form=AdvanceForm(team=team),
-                       reroll_cost=2 * team.college.reroll_cost)
-    return render(request, "dungeonbowl/team_detail.html", context)
+                       reroll_cost=2 * team.college.reroll_cost, squad_full=len(sheet.players) >= team_rules.MAX_PLAYERS,
+                       journeyman_form=journeyman_form or JourneymanForm(team=team))
+    return render(request, "dungeonbowl/team_detail.html", context, status=status)
 
 
 def team_json(request: HttpRequest, slug: str, team_slug: str) -> JsonResponse:
@@ -250,6 +256,40 @@ class HireForm(forms.Form):
         self.fields["position"].error_messages["invalid_pk_value"] = "Choose a position of the team's college."
 
 
+class JourneymanForm(forms.Form):
+    """DB-12: a Journeyman who played in one of the team's approved games joins it
+    permanently, as one of the college's 0-16 linemen."""
+
+    game = IdChoiceField(queryset=Result.objects.none(), label="The game they played in", error_messages={
+        "required": "Choose the game the Journeyman played in.",
+        "invalid_choice": "Choose an approved game of this team in which it fielded Journeymen."})
+    position = IdChoiceField(queryset=Position.objects.none(), error_messages={
+        "required": "Choose the Journeyman's position.",
+        "invalid_choice": "Journeymen are the college's 0-16 linemen: choose one of them."})
+    name = PlainTextField(max_length=60, required=False)
+
+    def __init__(self, *args, team: Team, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].queryset = selectors.journeyman_games(team)
+        self.fields["game"].error_messages["invalid_pk_value"] = self.fields["game"].error_messages["invalid_choice"]
+        self.fields["position"].queryset = Position.objects.filter(
+            college_id=team.college_id, group__max_count__gte=team_rules.MAX_PLAYERS).order_by("group__order", "order")
+        self.fields["position"].error_messages["invalid_pk_value"] = self.fields["position"].error_messages[
+            "invalid_choice"]
+        self.fields["position"].label_from_instance = lambda p: f"{p.name} ({gp(p.cost)})"
+        self.fields["game"].label_from_instance = _journeyman_game_label
+
+    @property
+    def offers_games(self) -> bool:
+        return self.fields["game"].queryset.exists()
+
+
+def _journeyman_game_label(result: Result) -> str:
+    fixture, report = result.fixture, result.dungeonbowl_report
+    return (f"{fixture.title}: {fixture.home.team or fixture.home} v {fixture.away.team or fixture.away} "
+            f"(Journeymen {report.home_journeymen} and {report.away_journeymen})")
+
+
 class FireForm(forms.Form):
     player = IdChoiceField(queryset=Player.objects.none(), error_messages={"invalid_choice": "Choose a player on the draft list."})
 
@@ -348,6 +388,44 @@ def fire_player(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse
                          "comes back (DB-12)."),
         )
     return _spend(request, slug, team_slug, act, ask)
+
+
+@login_required
+@require_POST
+def hire_journeyman(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
+    """DB-12: the team's coach (or the commissioner) hires a Journeyman who played,
+    permanently, at the roster price from the Treasury, while the team has fewer than
+    16 players. Asked first (it cannot be undone); a bad choice or a refusal shows the
+    team page again with the reason (400) and writes nothing."""
+    league = _league(slug)
+    team = get_object_or_404(Team.objects.select_related("coach", "college"), league=league, slug=team_slug)
+    if team.coach.user_id != request.user.pk and not league.is_organised_by(request.user):
+        raise PermissionDenied("Only the team's coach or the league's commissioner spends its Treasury.")
+    form = JourneymanForm(request.POST, team=team)
+    if form.is_valid():
+        data = form.cleaned_data
+        position = data["position"]
+        back = reverse("dungeonbowl:team_detail", args=[league.slug, team.slug])
+        if not confirmation.confirmed(request):
+            name = data["name"] or position.name
+            return confirmation.ask(
+                request, title=f"Hire {name} permanently?", back=back, button=f"Hire {name} for {gp(position.cost)}",
+                consequence=(f"{name}, a Journeyman who played in {data['game'].fixture}, joins "
+                             f"{possessive(team.name)} draft list for good as a {position.name}: {gp(position.cost)} "
+                             f"from the Treasury, which holds {gp(team.treasury())}. Gold spent does not come "
+                             "back (DB-12)."),
+            )
+        try:
+            player = spending.hire_journeyman(team=team, result=data["game"], position=position, name=data["name"],
+                                              by=request.user)
+        except ValidationError as error:
+            for message in error.messages:
+                form.add_error(None, message)
+        else:
+            messages.success(request, f"#{player.number} {player.name} ({position.name}) joins {team.name} "
+                                      f"permanently for {gp(position.cost)}.")
+            return redirect(back)
+    return _team_page(request, league, team.slug, journeyman_form=form, status=400)
 
 
 @login_required
