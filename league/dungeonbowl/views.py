@@ -299,22 +299,29 @@ class FireForm(forms.Form):
 
 
 class AdvanceForm(forms.Form):
-    """DB-11: spend SPP. Only the chosen options: random skills need the Blood Bowl
-    skill tables, which the league's data does not hold."""
+    """DB-11: spend SPP on a chosen skill, a random one or a characteristic. A random
+    skill is rolled by the site when no skill is given, or was rolled at the table:
+    then the skill it gave and its 2D6 are entered (DB-16)."""
 
     KINDS = [
+        (player_rules.Advancement.RANDOM_PRIMARY.value, "Random primary skill (3/4/6/8/10/15 SPP, +20,000 gp)"),
         (player_rules.Advancement.CHOSEN_PRIMARY.value, "Chosen primary skill (6/8/12/16/20/30 SPP, +20,000 gp)"),
+        (player_rules.Advancement.RANDOM_SECONDARY.value, "Random secondary skill (6/8/12/16/20/30 SPP, +40,000 gp)"),
         (player_rules.Advancement.CHOSEN_SECONDARY.value, "Chosen secondary skill (12/14/18/22/26/40 SPP, +40,000 gp)"),
         (player_rules.Advancement.CHARACTERISTIC.value, "A characteristic (18/20/24/28/32/50 SPP, +10,000 to +80,000 gp)"),
     ]
     player = IdChoiceField(queryset=Player.objects.none(), error_messages={
         "required": "Choose the player.", "invalid_choice": "Choose a player on the draft list."})
     kind = forms.ChoiceField(label="Advancement", choices=KINDS, error_messages={
-        "invalid_choice": "Choose a chosen skill or a characteristic (random skills are not offered)."})
+        "invalid_choice": "Choose a skill (chosen or random) or a characteristic."})
     category = forms.ChoiceField(label="Skill category", required=False,
                                  choices=[("", "—"), *player_rules.SKILL_CATEGORIES.items()])
-    skill = IdChoiceField(queryset=Skill.objects.all(), required=False, help_text="For a skill: from the league's list.",
+    skill = IdChoiceField(queryset=Skill.objects.all(), required=False,
+                          help_text="A chosen skill, or the skill a random roll at the table gave; leave it empty "
+                                    "for the site to roll a random one.",
                           error_messages={"invalid_choice": "Choose a skill from the list."})
+    table_dice = PlainTextField(label="The 2D6 rolled at the table", max_length=20, required=False,
+                                help_text='For a random skill rolled at the table, like "3 5".')
     characteristic = forms.ChoiceField(required=False, choices=[("", "—"), ("ma", "MA"), ("st", "ST"), ("ag", "AG"),
                                                                  ("pa", "PA"), ("av", "AV")])
 
@@ -327,6 +334,14 @@ class AdvanceForm(forms.Form):
             f"#{p.number} {p.name} ({p.position.name}, {p.spp} SPP, primary {p.position.primary or '-'}, "
             f"secondary {p.position.secondary or '-'})"
         )
+
+    def clean_table_dice(self) -> list[int] | None:
+        text = self.cleaned_data["table_dice"].replace(",", " ").split()
+        if not text:
+            return None
+        if len(text) != 2 or not all(value in "123456" and len(value) == 1 for value in text):
+            raise forms.ValidationError('Enter the two D6 rolled at the table, like "3 5".')
+        return [int(value) for value in text]
 
 
 def _spend(request: HttpRequest, slug: str, team_slug: str, act, ask=None) -> HttpResponse:
@@ -436,11 +451,15 @@ def advance_player(request: HttpRequest, slug: str, team_slug: str) -> HttpRespo
         line = spending.advance_player(
             player=data["player"], kind=data["kind"], category=data["category"],
             skill=data["skill"].name if data["skill"] else "",
-            characteristic=data["characteristic"], by=request.user,
+            characteristic=data["characteristic"], table_dice=data["table_dice"], by=request.user,
         )
         gained = line.skill or f"+1 {line.characteristic.upper()}"
+        rolled = ""
+        if line.kind in player_rules.RANDOM_ADVANCEMENTS:
+            rolled = (f" Rolled {'at the table' if data['skill'] else 'by the site'}: every roll is in the "
+                      "league's dice log (DB-16).")
         return (f"{data['player']} takes advancement {line.number}: {gained} for {line.spp_cost} SPP; "
-                f"value +{line.value_increase:,} gp.")
+                f"value +{line.value_increase:,} gp.{rolled}")
     return _spend(request, slug, team_slug, act)
 
 
