@@ -101,6 +101,16 @@ def hire_journeyman(*, team: Team, result: Result, position: Position, name: str
     price, while the team has fewer than 16 players; no more than the game's report
     says played, and only from the college's 0-16 line."""
     team = _lock(team, by)
+    number = check_journeyman(team=team, result=result, position=position)
+    player = _new_player(team, position, name, number)
+    _pay(team, position.cost, f"Journeyman #{number} {player.name} hired permanently (game {result.pk})", player, by)
+    return player
+
+
+def check_journeyman(*, team: Team, result: Result, position: Position) -> int:
+    """DB-12's checks for hiring a Journeyman, writing nothing: the confirmation page
+    runs them before asking, the service again under the team's lock. Returns the
+    number the player would wear; a ``ValidationError`` says why not."""
     position = Position.objects.select_related("group").get(pk=position.pk)
     if position.group.max_count < team_rules.MAX_PLAYERS:
         raise ValidationError("Journeymen are the college's 0-16 linemen.")
@@ -120,9 +130,11 @@ def hire_journeyman(*, team: Team, result: Result, position: Position, name: str
     if hired >= played:
         raise ValidationError(f"{team} fielded {played} Journeymen in that game and has hired {hired} of them.")
     number = _check_room(team, position)
-    player = _new_player(team, position, name, number)
-    _pay(team, position.cost, f"Journeyman #{number} {player.name} hired permanently (game {result.pk})", player, by)
-    return player
+    balance = team.treasury()
+    if balance < position.cost:
+        raise ValidationError(f"A {position.name} costs {gp(position.cost)}; the Treasury holds {gp(balance)} "
+                              f"({gp(position.cost - balance)} short).")
+    return number
 
 
 def purchase_lines(team: Team):
@@ -130,7 +142,8 @@ def purchase_lines(team: Team):
     return TreasuryLine.objects.filter(team=team, kind=TreasuryLine.Kind.PURCHASE).select_related("cause_type")
 
 
-__all__ = ["advance_player", "buy_reroll", "fire_player", "hire_journeyman", "hire_player", "ContentType"]
+__all__ = ["advance_player", "buy_reroll", "check_journeyman", "fire_player", "hire_journeyman", "hire_player",
+           "ContentType"]
 
 
 # Advancements (DB-11) ----------------------------------------------------------------

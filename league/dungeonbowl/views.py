@@ -405,6 +405,16 @@ def fire_player(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse
     return _spend(request, slug, team_slug, act, ask)
 
 
+def _ask_journeyman(request: HttpRequest, team: Team, game: Result, position: Position, name: str,
+                    back: str) -> HttpResponse:
+    return confirmation.ask(
+        request, title=f"Hire {name} permanently?", back=back, button=f"Hire {name} for {gp(position.cost)}",
+        consequence=(f"{name}, a Journeyman who played in {game.fixture}, joins {possessive(team.name)} draft list "
+                     f"for good as a {position.name}: {gp(position.cost)} from the Treasury, which holds "
+                     f"{gp(team.treasury())}. Gold spent does not come back (DB-12)."),
+    )
+
+
 @login_required
 @require_POST
 def hire_journeyman(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
@@ -419,19 +429,14 @@ def hire_journeyman(request: HttpRequest, slug: str, team_slug: str) -> HttpResp
     form = JourneymanForm(request.POST, team=team)
     if form.is_valid():
         data = form.cleaned_data
-        position = data["position"]
+        game, position = data["game"], data["position"]
         back = reverse("dungeonbowl:team_detail", args=[league.slug, team.slug])
-        if not confirmation.confirmed(request):
-            name = data["name"] or position.name
-            return confirmation.ask(
-                request, title=f"Hire {name} permanently?", back=back, button=f"Hire {name} for {gp(position.cost)}",
-                consequence=(f"{name}, a Journeyman who played in {data['game'].fixture}, joins "
-                             f"{possessive(team.name)} draft list for good as a {position.name}: {gp(position.cost)} "
-                             f"from the Treasury, which holds {gp(team.treasury())}. Gold spent does not come "
-                             "back (DB-12)."),
-            )
         try:
-            player = spending.hire_journeyman(team=team, result=data["game"], position=position, name=data["name"],
+            if not confirmation.confirmed(request):
+                # The service's own checks first, so the page never asks for what it would refuse.
+                spending.check_journeyman(team=team, result=game, position=position)
+                return _ask_journeyman(request, team, game, position, data["name"] or position.name, back)
+            player = spending.hire_journeyman(team=team, result=game, position=position, name=data["name"],
                                               by=request.user)
         except ValidationError as error:
             for message in error.messages:

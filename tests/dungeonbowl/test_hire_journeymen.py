@@ -6,6 +6,7 @@ nothing written."""
 import pytest
 from django.urls import reverse
 
+from league.dungeonbowl import spending
 from league.dungeonbowl.models import Player, Position, Team, TreasuryLine
 from league.models import Fixture
 from league.services import results as engine
@@ -122,9 +123,26 @@ def test_a_slayer_another_teams_game_or_a_full_squad_is_refused(client, organise
                               ma=5, st=1, ag=3, pa=5, av=6)
     assert "The team has 16 players: fire one first" in client.get(page_url).content.decode()
     before, treasury = _written(team), team.treasury()
-    full = client.post(url, {"game": game.pk, "position": gnoblar.pk, "confirmed": "yes"})
-    assert full.status_code == 400 and "already has 16 players; fire one first" in full.content.decode()
+    for confirmed in ({}, {"confirmed": "yes"}):  # refused before it is asked, and when confirmed
+        full = client.post(url, {"game": game.pk, "position": gnoblar.pk, **confirmed})
+        text = full.content.decode()
+        assert full.status_code == 400 and "already has 16 players; fire one first" in text
+        assert 'name="confirmed"' not in text
     assert _written(team) == before and team.treasury() == treasury
+
+
+def test_a_treasury_short_of_the_price_is_refused_before_it_is_asked(client, team, game):
+    url, _ = _urls(team)
+    for _ in range(3):
+        spending.buy_reroll(team=team, by=team.coach.user)
+    treasury = team.treasury()  # 355,000 - 3 x 100,000
+    before = _written(team)
+    client.force_login(team.coach.user)
+    response = client.post(url, {"game": game.pk, "position": Position.objects.get(name="Dwarf Blocker Lineman").pk})
+    assert response.status_code == 400
+    assert "A Dwarf Blocker Lineman costs 70,000 gp; the Treasury holds 55,000 gp (15,000 gp short)." in \
+        response.content.decode()
+    assert _written(team) == before and team.treasury() == treasury == 55_000
 
 
 def test_a_team_without_journeymen_is_told_so(client, team):
