@@ -210,6 +210,8 @@ MATRIX: dict[str, Row] = {
     "league:add_friendly": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400"), DB,
                                elsewhere=(s("302 403 403 403 403 404"), s("302 403 403 403 403 404"))),
     "dungeonbowl:advance_player": Row(s(POST_ONLY), s("302 403 403 302 403 302"), DB, elsewhere=NOT_THIS_GAME_ACTION),
+    # DB-12: an empty POST is a refused form, the team page again with its errors.
+    "dungeonbowl:hire_journeyman": Row(s(POST_ONLY), s("302 403 403 400 403 400"), DB, elsewhere=NOT_THIS_GAME_ACTION),
     # The commissioner's "Teams and drafts" page and its two one-click
     # steps (the live league's drafts are not locked yet: locking them writes).
     "dungeonbowl:entrants": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 200"), DB,

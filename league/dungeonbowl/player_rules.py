@@ -190,9 +190,31 @@ def random_skill(table: Sequence[str], first_d6: int, second_d6: int, owned: Ite
 # Skill access (DB-11) ----------------------------------------------------------------
 
 SKILL_CATEGORIES: Mapping[str, str] = {"G": "General", "A": "Agility", "S": "Strength", "P": "Passing", "M": "Mutation"}
-# Random skills need Blood Bowl 2020's twelve-skill tables per category, which the
-# seed does not print and the project does not hold: only chosen skills are offered.
-OFFERED_ADVANCEMENTS = (Advancement.CHOSEN_PRIMARY, Advancement.CHOSEN_SECONDARY, Advancement.CHARACTERISTIC)
+RANDOM_ADVANCEMENTS = (Advancement.RANDOM_PRIMARY, Advancement.RANDOM_SECONDARY)
+PRIMARY_ADVANCEMENTS = (Advancement.RANDOM_PRIMARY, Advancement.CHOSEN_PRIMARY)
+
+
+def skill_dice(count: int) -> str:
+    """DB-11, DB-16: what the site rolls for a random skill on a category's list of
+    ``count`` skills (the list, in name order, is the table). Blood Bowl 2020's
+    tables hold twelve skills and are rolled with 2D6 (``random_skill``); the seed
+    prints none, so a list of another length is rolled with one die of as many
+    sides as it has skills."""
+    if not 1 <= count <= 99:
+        raise ValueError("A skill category's list holds 1 to 99 skills to roll on.")
+    return "2D6" if count == 12 else f"D{count}"
+
+
+def skill_on_list(table: Sequence[str], values: Sequence[int]) -> str:
+    """The skill a ``skill_dice`` roll lands on, whether or not the player has it
+    (``random_skill`` says when to roll again)."""
+    if len(table) == 12:
+        first, second = values
+        return random_skill(table, first, second)
+    (value,) = values
+    if not 1 <= value <= len(table):
+        raise ValueError(f"A D{len(table)} roll is a number from 1 to {len(table)}, not {value}.")
+    return table[value - 1]
 
 
 def skill_categories(access: str) -> tuple[str, ...]:
@@ -219,9 +241,6 @@ def check_advancement(
     """DB-11 Decision: what an advancement costs in SPP and adds to the player's value,
     or a ``ValueError`` saying why it cannot be taken (every reason a coach can fix)."""
     kind = Advancement(kind)
-    if kind not in OFFERED_ADVANCEMENTS:
-        raise ValueError("Random skills need the Blood Bowl skill tables, which this league does not hold: "
-                         "choose the skill instead.")
     number = advancements_taken + 1
     if number > MAX_ADVANCEMENTS:
         raise ValueError(f"A player takes at most {MAX_ADVANCEMENTS} advancements; this one has them all.")
@@ -234,8 +253,8 @@ def check_advancement(
         if not profile.improved(characteristic)[1]:
             raise ValueError(f"{characteristic.upper()} is already at its best value.")
         return AdvancementCheck(cost, value_increase(kind, characteristic), number)
-    allowed = skill_categories(primary if kind == Advancement.CHOSEN_PRIMARY else secondary)
-    which = "primary" if kind == Advancement.CHOSEN_PRIMARY else "secondary"
+    allowed = skill_categories(primary if kind in PRIMARY_ADVANCEMENTS else secondary)
+    which = "primary" if kind in PRIMARY_ADVANCEMENTS else "secondary"
     if not allowed:
         raise ValueError(f"This position has no {which} skill categories.")
     if category not in allowed:

@@ -66,10 +66,15 @@ def is_playoff(fixture: Fixture) -> bool:
 
 def final_tables(season: Season, rows) -> dict[str, list[pr.Standing]]:
     """The standings rows (``league.standings.season``) as DB-5b's divisions: each row's key
-    is League points then the game's tiebreakers (DB-5a), higher is better."""
+    is League points then the game's tiebreakers (DB-5a), higher is better. A withdrawn
+    entrant stays in the standings but is seeded into no play-off (LG-2): its row is
+    left out, so its place goes to the next eligible team in table order."""
     rules = season.league.rules
+    withdrawn = set(season.entries.filter(withdrawn_at__isnull=False).values_list("pk", flat=True))
     tables: dict[str, list[pr.Standing]] = {}
     for row in rows:
+        if row.entry_id in withdrawn:
+            continue
         key = (row.lp, *(row.stats[name] for name in rules.tiebreakers))
         tables.setdefault(row.division or season.name, []).append(pr.Standing(row.name, key))
     return tables

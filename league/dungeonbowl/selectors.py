@@ -19,7 +19,7 @@ from league.dungeonbowl.playoff_rules import PLACING_NAMES
 from league.dungeonbowl.redraft_selectors import waiting_redrafts
 from league.dungeonbowl.seasons import trophy_holder_id
 from league.dungeonbowl.units import gp
-from league.models import Entry
+from league.models import Entry, Result
 
 
 @dataclass
@@ -62,6 +62,19 @@ def team_sheet(league, slug: str) -> TeamSheet:
         latest.entry.division.name if latest and latest.entry.division_id else None,
         latest.entry.season.name if latest else None,
         trophy, honours,
+    )
+
+
+def journeyman_games(team: Team):
+    """DB-12: the team's approved games in which it fielded Journeymen, newest first:
+    the games a Journeyman may be hired permanently from. One query."""
+    entries = TeamSeason.objects.filter(team=team).values("entry_id")
+    return (
+        Result.objects.filter(status=Result.Status.APPROVED)
+        .filter(Q(fixture__home_id__in=entries, dungeonbowl_report__home_journeymen__gt=0)
+                | Q(fixture__away_id__in=entries, dungeonbowl_report__away_journeymen__gt=0))
+        .select_related("fixture__home", "fixture__away", "fixture__round", "dungeonbowl_report")
+        .order_by("-fixture__date", "-pk")
     )
 
 

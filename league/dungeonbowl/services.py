@@ -273,7 +273,7 @@ def refuse_team(*, team: Team, by) -> str:
 
 # Dice (DB-16) --------------------------------------------------------------------------
 
-_DICE = re.compile(r"^([1-9])?D(3|6|8|16)$")
+_DICE = re.compile(r"^([1-9])?D([1-9][0-9]?)$")  # a random skill rolls one side per skill on its list
 _rng = random.SystemRandom()
 
 

@@ -7,14 +7,17 @@ line whose cause is what was bought. Refusals say what is missing and by how muc
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from league.dungeonbowl import player_rules, team_rules
 from league.dungeonbowl.models import (
-    MAX_NUMBER, GameReport, Player, PlayerAdvancement, Position, Skill, Team, TreasuryLine,
+    MAX_NUMBER, DiceRoll, GameReport, Player, PlayerAdvancement, Position, Skill, Team, TreasuryLine,
 )
+from league.dungeonbowl.services import record_roll
 from league.dungeonbowl.units import gp
 from league.models import Result
 
@@ -98,6 +101,16 @@ def hire_journeyman(*, team: Team, result: Result, position: Position, name: str
     price, while the team has fewer than 16 players; no more than the game's report
     says played, and only from the college's 0-16 line."""
     team = _lock(team, by)
+    number = check_journeyman(team=team, result=result, position=position)
+    player = _new_player(team, position, name, number)
+    _pay(team, position.cost, f"Journeyman #{number} {player.name} hired permanently (game {result.pk})", player, by)
+    return player
+
+
+def check_journeyman(*, team: Team, result: Result, position: Position) -> int:
+    """DB-12's checks for hiring a Journeyman, writing nothing: the confirmation page
+    runs them before asking, the service again under the team's lock. Returns the
+    number the player would wear; a ``ValidationError`` says why not."""
     position = Position.objects.select_related("group").get(pk=position.pk)
     if position.group.max_count < team_rules.MAX_PLAYERS:
         raise ValidationError("Journeymen are the college's 0-16 linemen.")
@@ -117,9 +130,11 @@ def hire_journeyman(*, team: Team, result: Result, position: Position, name: str
     if hired >= played:
         raise ValidationError(f"{team} fielded {played} Journeymen in that game and has hired {hired} of them.")
     number = _check_room(team, position)
-    player = _new_player(team, position, name, number)
-    _pay(team, position.cost, f"Journeyman #{number} {player.name} hired permanently (game {result.pk})", player, by)
-    return player
+    balance = team.treasury()
+    if balance < position.cost:
+        raise ValidationError(f"A {position.name} costs {gp(position.cost)}; the Treasury holds {gp(balance)} "
+                              f"({gp(position.cost - balance)} short).")
+    return number
 
 
 def purchase_lines(team: Team):
@@ -127,28 +142,38 @@ def purchase_lines(team: Team):
     return TreasuryLine.objects.filter(team=team, kind=TreasuryLine.Kind.PURCHASE).select_related("cause_type")
 
 
-__all__ = ["advance_player", "buy_reroll", "fire_player", "hire_journeyman", "hire_player", "ContentType"]
+__all__ = ["advance_player", "buy_reroll", "check_journeyman", "fire_player", "hire_journeyman", "hire_player",
+           "ContentType"]
 
 
 # Advancements (DB-11) ----------------------------------------------------------------
 
 
+MAX_SKILL_ROLLS = 50  # a roll that lands on a skill the player has is rolled again; fifty do not happen
+
+
 @transaction.atomic
 def advance_player(
-    *, player: Player, kind: str, category: str = "", skill: str = "", characteristic: str = "", by
+    *, player: Player, kind: str, category: str = "", skill: str = "", characteristic: str = "",
+    table_dice: Sequence[int] | None = None, by,
 ):
     """DB-11: spend a player's SPP on an advancement from the Decision table: a chosen
     primary or secondary skill from the position's categories, picked from the
-    skill list (``Skill``) and not one the player has, or +1 to a
+    skill list (``Skill``) and not one the player has; a random one from a category
+    of the position's, on that category's list (``_random_skill``); or +1 to a
     characteristic (never past its best). The player's value rises by the Decision's
-    amount. Random skills are refused: the Blood Bowl skill tables are not in the
-    data. Lock order: team, then the player."""
+    amount. Lock order: team, then the player."""
     team = _lock(player.team, by)
     player = Player.objects.select_for_update(of=("self",)).select_related("position").get(pk=player.pk, team=team)
     if player.status != Player.Status.ACTIVE:
         raise ValidationError(f"{player} is not on the draft list.")
     skill = " ".join((skill or "").split())
-    if kind != player_rules.Advancement.CHARACTERISTIC:
+    if kind in player_rules.RANDOM_ADVANCEMENTS:
+        check = _check(player, kind, category=category)
+        skill = _random_skill(team=team, player=player, kind=kind, category=category, typed=skill,
+                              table_dice=table_dice, by=by)
+        characteristic = ""
+    elif kind != player_rules.Advancement.CHARACTERISTIC:
         if not skill:
             raise ValidationError("Choose the skill the player learns.")
         known = Skill.objects.filter(name__iexact=skill[:40]).first() if len(skill) <= 40 else None
@@ -167,14 +192,8 @@ def advance_player(
         characteristic = ""
     else:
         skill, category = "", ""
-    try:
-        check = player_rules.check_advancement(
-            kind, advancements_taken=player.advancements, spp=player.spp, category=category,
-            primary=player.position.primary, secondary=player.position.secondary,
-            characteristic=characteristic or None, profile=player.profile,
-        )
-    except ValueError as error:
-        raise ValidationError(f"{player}: {error}") from None
+    if kind not in player_rules.RANDOM_ADVANCEMENTS:
+        check = _check(player, kind, category=category, characteristic=characteristic)
     if characteristic:
         profile, _ = player.profile.improved(characteristic)
         for name in player_rules.CHARACTERISTICS:
@@ -189,3 +208,58 @@ def advance_player(
         player=player, number=check.number, kind=kind, category=category, skill=skill,
         characteristic=characteristic, spp_cost=check.spp_cost, value_increase=check.value_increase, created_by=by,
     )
+
+
+def _check(player: Player, kind: str, *, category: str, characteristic: str = "") -> player_rules.AdvancementCheck:
+    try:
+        return player_rules.check_advancement(
+            kind, advancements_taken=player.advancements, spp=player.spp, category=category,
+            primary=player.position.primary, secondary=player.position.secondary,
+            characteristic=characteristic or None, profile=player.profile,
+        )
+    except ValueError as error:
+        raise ValidationError(f"{player}: {error}") from None
+
+
+def _random_skill(*, team: Team, player: Player, kind: str, category: str, typed: str,
+                  table_dice: Sequence[int] | None, by) -> str:
+    """DB-11, DB-16: the skill a random advancement gives, from the category's skills
+    on the league's list. Rolled at the table, the coach types the skill and the
+    2D6 they rolled; a skill the player has is refused (roll again at the table).
+    Rolled by the site, the list in name order is the table (``skill_dice``) and a
+    roll landing on a skill the player has is rolled again. Every roll is logged
+    with who entered it or had the site roll it."""
+    table = list(Skill.objects.filter(category=category).order_by("name").values_list("name", flat=True))
+    label = player_rules.SKILL_CATEGORIES[category]
+    owned = {name.lower() for name in player.skills}
+    which = "primary" if kind in player_rules.PRIMARY_ADVANCEMENTS else "secondary"
+    about = f"Random {which} skill ({label}) for #{player.number} {player.name}"
+    if not table:
+        raise ValidationError(f"The league's skill list holds no {label} skills to roll on: the site's "
+                              "administrator puts skills in that list first.")
+    if typed:
+        known = next((name for name in table if name.lower() == typed.lower()), None)
+        if known is None:
+            raise ValidationError(f"{typed[:40]} is not a {label} skill of the league's list.")
+        if known.lower() in owned:
+            raise ValidationError(f"{player} already has {known}: roll again at the table (DB-11) and enter "
+                                  "the new roll.")
+        if not table_dice:
+            raise ValidationError("Enter the 2D6 rolled at the table (DB-16).")
+        record_roll(league=team.league, purpose=DiceRoll.Purpose.ADVANCEMENT, dice="2D6", values=list(table_dice),
+                    by=by, team=team, cause=player, description=f"{about}: {known}, rolled at the table")
+        return known
+    if table_dice:
+        raise ValidationError("Dice rolled at the table come with the skill they gave: choose it, or leave both "
+                              "empty for the site to roll.")
+    if all(name.lower() in owned for name in table):
+        raise ValidationError(f"{player} already has every {label} skill of the league's list.")
+    dice = player_rules.skill_dice(len(table))
+    for attempt in range(MAX_SKILL_ROLLS):
+        roll = record_roll(league=team.league, purpose=DiceRoll.Purpose.ADVANCEMENT, dice=dice, by=by, team=team,
+                           cause=player, description=f"{about} on {len(table)} skills"
+                           + (" (rolled again: the last landed on a skill the player has)" if attempt else ""))
+        landed = player_rules.skill_on_list(table, roll.values)
+        if landed.lower() not in owned:
+            return landed
+    raise ValidationError("The dice kept landing on skills the player has; try again.")  # pragma: no cover

@@ -13,6 +13,7 @@ urlpatterns = [
     path("leagues/<slug:slug>/teams/<slug:team_slug>/refuse/", views.refuse_team, name="refuse_team"),
     path("leagues/<slug:slug>/teams/<slug:team_slug>/reroll/", views.buy_reroll, name="buy_reroll"),
     path("leagues/<slug:slug>/teams/<slug:team_slug>/hire/", views.hire_player, name="hire_player"),
+    path("leagues/<slug:slug>/teams/<slug:team_slug>/journeyman/", views.hire_journeyman, name="hire_journeyman"),
     path("leagues/<slug:slug>/teams/<slug:team_slug>/fire/", views.fire_player, name="fire_player"),
     path("leagues/<slug:slug>/teams/<slug:team_slug>/advance/", views.advance_player, name="advance_player"),
     path("leagues/<slug:slug>/teams/<slug:team_slug>/redraft/", redraft_views.redraft_page, name="redraft"),

@@ -18,7 +18,7 @@ from league.dungeonbowl.draft_forms import DraftForm, EntryForm, NewTeamForm
 from league.dungeonbowl.models import GAME_SYSTEM, College, DiceRoll, Player, Position, Skill, Team, TeamSeason
 from league.dungeonbowl.units import gp
 from league.web.idfields import IdChoiceField
-from league.models import League
+from league.models import League, Result
 from league.accounts.permissions import coach_for
 from league.text.plaintext import PlainTextField
 from league.text.words import possessive
@@ -32,14 +32,20 @@ def _league(slug: str) -> League:
 
 
 def team_detail(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
-    league = _league(slug)
+    return _team_page(request, _league(slug), team_slug)
+
+
+def _team_page(request: HttpRequest, league: League, team_slug: str, *, journeyman_form: forms.Form | None = None,
+               status: int = 200) -> HttpResponse:
+    """The team page; a refused Journeyman hire shows it again with its form's reasons."""
     sheet = selectors.team_sheet(league, team_slug)
     team = sheet.team
     context = {"league": league, "sheet": sheet, "team": team}
     if request.user.is_authenticated and (team.coach.user_id == request.user.pk or league.is_organised_by(request.user)):
         context.update(hire_form=HireForm(team=team), fire_form=FireForm(team=team), advance_form=AdvanceForm(team=team),
-                       reroll_cost=2 * team.college.reroll_cost)
-    return render(request, "dungeonbowl/team_detail.html", context)
+                       reroll_cost=2 * team.college.reroll_cost, squad_full=len(sheet.players) >= team_rules.MAX_PLAYERS,
+                       journeyman_form=journeyman_form or JourneymanForm(team=team))
+    return render(request, "dungeonbowl/team_detail.html", context, status=status)
 
 
 def team_json(request: HttpRequest, slug: str, team_slug: str) -> JsonResponse:
@@ -250,6 +256,40 @@ class HireForm(forms.Form):
         self.fields["position"].error_messages["invalid_pk_value"] = "Choose a position of the team's college."
 
 
+class JourneymanForm(forms.Form):
+    """DB-12: a Journeyman who played in one of the team's approved games joins it
+    permanently, as one of the college's 0-16 linemen."""
+
+    game = IdChoiceField(queryset=Result.objects.none(), label="The game they played in", error_messages={
+        "required": "Choose the game the Journeyman played in.",
+        "invalid_choice": "Choose an approved game of this team in which it fielded Journeymen."})
+    position = IdChoiceField(queryset=Position.objects.none(), error_messages={
+        "required": "Choose the Journeyman's position.",
+        "invalid_choice": "Journeymen are the college's 0-16 linemen: choose one of them."})
+    name = PlainTextField(max_length=60, required=False)
+
+    def __init__(self, *args, team: Team, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].queryset = selectors.journeyman_games(team)
+        self.fields["game"].error_messages["invalid_pk_value"] = self.fields["game"].error_messages["invalid_choice"]
+        self.fields["position"].queryset = Position.objects.filter(
+            college_id=team.college_id, group__max_count__gte=team_rules.MAX_PLAYERS).order_by("group__order", "order")
+        self.fields["position"].error_messages["invalid_pk_value"] = self.fields["position"].error_messages[
+            "invalid_choice"]
+        self.fields["position"].label_from_instance = lambda p: f"{p.name} ({gp(p.cost)})"
+        self.fields["game"].label_from_instance = _journeyman_game_label
+
+    @property
+    def offers_games(self) -> bool:
+        return self.fields["game"].queryset.exists()
+
+
+def _journeyman_game_label(result: Result) -> str:
+    fixture, report = result.fixture, result.dungeonbowl_report
+    return (f"{fixture.title}: {fixture.home.team or fixture.home} v {fixture.away.team or fixture.away} "
+            f"(Journeymen {report.home_journeymen} and {report.away_journeymen})")
+
+
 class FireForm(forms.Form):
     player = IdChoiceField(queryset=Player.objects.none(), error_messages={"invalid_choice": "Choose a player on the draft list."})
 
@@ -259,22 +299,29 @@ class FireForm(forms.Form):
 
 
 class AdvanceForm(forms.Form):
-    """DB-11: spend SPP. Only the chosen options: random skills need the Blood Bowl
-    skill tables, which the league's data does not hold."""
+    """DB-11: spend SPP on a chosen skill, a random one or a characteristic. A random
+    skill is rolled by the site when no skill is given, or was rolled at the table:
+    then the skill it gave and its 2D6 are entered (DB-16)."""
 
     KINDS = [
+        (player_rules.Advancement.RANDOM_PRIMARY.value, "Random primary skill (3/4/6/8/10/15 SPP, +20,000 gp)"),
         (player_rules.Advancement.CHOSEN_PRIMARY.value, "Chosen primary skill (6/8/12/16/20/30 SPP, +20,000 gp)"),
+        (player_rules.Advancement.RANDOM_SECONDARY.value, "Random secondary skill (6/8/12/16/20/30 SPP, +40,000 gp)"),
         (player_rules.Advancement.CHOSEN_SECONDARY.value, "Chosen secondary skill (12/14/18/22/26/40 SPP, +40,000 gp)"),
         (player_rules.Advancement.CHARACTERISTIC.value, "A characteristic (18/20/24/28/32/50 SPP, +10,000 to +80,000 gp)"),
     ]
     player = IdChoiceField(queryset=Player.objects.none(), error_messages={
         "required": "Choose the player.", "invalid_choice": "Choose a player on the draft list."})
     kind = forms.ChoiceField(label="Advancement", choices=KINDS, error_messages={
-        "invalid_choice": "Choose a chosen skill or a characteristic (random skills are not offered)."})
+        "invalid_choice": "Choose a skill (chosen or random) or a characteristic."})
     category = forms.ChoiceField(label="Skill category", required=False,
                                  choices=[("", "—"), *player_rules.SKILL_CATEGORIES.items()])
-    skill = IdChoiceField(queryset=Skill.objects.all(), required=False, help_text="For a skill: from the league's list.",
+    skill = IdChoiceField(queryset=Skill.objects.all(), required=False,
+                          help_text="A chosen skill, or the skill a random roll at the table gave; leave it empty "
+                                    "for the site to roll a random one.",
                           error_messages={"invalid_choice": "Choose a skill from the list."})
+    table_dice = PlainTextField(label="The 2D6 rolled at the table", max_length=20, required=False,
+                                help_text='For a random skill rolled at the table, like "3 5".')
     characteristic = forms.ChoiceField(required=False, choices=[("", "—"), ("ma", "MA"), ("st", "ST"), ("ag", "AG"),
                                                                  ("pa", "PA"), ("av", "AV")])
 
@@ -287,6 +334,14 @@ class AdvanceForm(forms.Form):
             f"#{p.number} {p.name} ({p.position.name}, {p.spp} SPP, primary {p.position.primary or '-'}, "
             f"secondary {p.position.secondary or '-'})"
         )
+
+    def clean_table_dice(self) -> list[int] | None:
+        text = self.cleaned_data["table_dice"].replace(",", " ").split()
+        if not text:
+            return None
+        if len(text) != 2 or not all(value in "123456" and len(value) == 1 for value in text):
+            raise forms.ValidationError('Enter the two D6 rolled at the table, like "3 5".')
+        return [int(value) for value in text]
 
 
 def _spend(request: HttpRequest, slug: str, team_slug: str, act, ask=None) -> HttpResponse:
@@ -350,6 +405,49 @@ def fire_player(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse
     return _spend(request, slug, team_slug, act, ask)
 
 
+def _ask_journeyman(request: HttpRequest, team: Team, game: Result, position: Position, name: str,
+                    back: str) -> HttpResponse:
+    return confirmation.ask(
+        request, title=f"Hire {name} permanently?", back=back, button=f"Hire {name} for {gp(position.cost)}",
+        consequence=(f"{name}, a Journeyman who played in {game.fixture}, joins {possessive(team.name)} draft list "
+                     f"for good as a {position.name}: {gp(position.cost)} from the Treasury, which holds "
+                     f"{gp(team.treasury())}. Gold spent does not come back (DB-12)."),
+    )
+
+
+@login_required
+@require_POST
+def hire_journeyman(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
+    """DB-12: the team's coach (or the commissioner) hires a Journeyman who played,
+    permanently, at the roster price from the Treasury, while the team has fewer than
+    16 players. Asked first (it cannot be undone); a bad choice or a refusal shows the
+    team page again with the reason (400) and writes nothing."""
+    league = _league(slug)
+    team = get_object_or_404(Team.objects.select_related("coach", "college"), league=league, slug=team_slug)
+    if team.coach.user_id != request.user.pk and not league.is_organised_by(request.user):
+        raise PermissionDenied("Only the team's coach or the league's commissioner spends its Treasury.")
+    form = JourneymanForm(request.POST, team=team)
+    if form.is_valid():
+        data = form.cleaned_data
+        game, position = data["game"], data["position"]
+        back = reverse("dungeonbowl:team_detail", args=[league.slug, team.slug])
+        try:
+            if not confirmation.confirmed(request):
+                # The service's own checks first, so the page never asks for what it would refuse.
+                spending.check_journeyman(team=team, result=game, position=position)
+                return _ask_journeyman(request, team, game, position, data["name"] or position.name, back)
+            player = spending.hire_journeyman(team=team, result=game, position=position, name=data["name"],
+                                              by=request.user)
+        except ValidationError as error:
+            for message in error.messages:
+                form.add_error(None, message)
+        else:
+            messages.success(request, f"#{player.number} {player.name} ({position.name}) joins {team.name} "
+                                      f"permanently for {gp(position.cost)}.")
+            return redirect(back)
+    return _team_page(request, league, team.slug, journeyman_form=form, status=400)
+
+
 @login_required
 @require_POST
 def advance_player(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
@@ -358,11 +456,15 @@ def advance_player(request: HttpRequest, slug: str, team_slug: str) -> HttpRespo
         line = spending.advance_player(
             player=data["player"], kind=data["kind"], category=data["category"],
             skill=data["skill"].name if data["skill"] else "",
-            characteristic=data["characteristic"], by=request.user,
+            characteristic=data["characteristic"], table_dice=data["table_dice"], by=request.user,
         )
         gained = line.skill or f"+1 {line.characteristic.upper()}"
+        rolled = ""
+        if line.kind in player_rules.RANDOM_ADVANCEMENTS:
+            rolled = (f" Rolled {'at the table' if data['skill'] else 'by the site'}: every roll is in the "
+                      "league's dice log (DB-16).")
         return (f"{data['player']} takes advancement {line.number}: {gained} for {line.spp_cost} SPP; "
-                f"value +{line.value_increase:,} gp.")
+                f"value +{line.value_increase:,} gp.{rolled}")
     return _spend(request, slug, team_slug, act)
 
 

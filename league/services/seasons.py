@@ -151,6 +151,9 @@ def add_friendly(*, season: Season, by, home: Entry, away: Entry, date: datetime
         raise ValidationError("Both sides of a friendly must be entries of this season.")
     if home.pk == away.pk:
         raise ValidationError("A friendly needs two different sides.")
+    gone = Entry.objects.filter(pk__in=[home.pk, away.pk], withdrawn_at__isnull=False).select_related("coach").first()
+    if gone is not None:  # LG-2: nothing is arranged for a withdrawn entrant
+        raise ValidationError(f"{gone} has withdrawn from {season.name}: no friendly is arranged for them.")
     datebounds.validate_match_date(date)
     rnd = season.rounds.filter(date__lte=date).order_by("-number").first() or season.rounds.order_by("number").first()
     if rnd is None:

@@ -128,7 +128,8 @@ class RearrangeForm(forms.Form):
 
 
 class FriendlyForm(forms.Form):
-    """DB-5a: a friendly between two entries of a season (across divisions too)."""
+    """DB-5a: a friendly between two entries of a season (across divisions too); a
+    withdrawn entrant is offered for none (LG-2)."""
 
     home = forms.ModelChoiceField(queryset=None, label="Home")
     away = forms.ModelChoiceField(queryset=None, label="Away")
@@ -136,7 +137,8 @@ class FriendlyForm(forms.Form):
 
     def __init__(self, *args, season, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        entries = season.entries.select_related("coach", "division").order_by("team", "coach__name")
+        entries = season.entries.filter(withdrawn_at__isnull=True).select_related("coach", "division").order_by(
+            "team", "coach__name")
         for side in ("home", "away"):
             self.fields[side].queryset = entries
             self.fields[side].label_from_instance = _entry_label

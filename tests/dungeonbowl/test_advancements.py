@@ -33,8 +33,10 @@ def test_check_advancement_costs_values_and_refusals():
         r.check_advancement(A.CHOSEN_PRIMARY, advancements_taken=1, spp=7, category="G", primary="G")
     with pytest.raises(ValueError, match="primary skill comes from General, Strength, not Agility"):
         r.check_advancement(A.CHOSEN_PRIMARY, advancements_taken=0, spp=10, category="A", primary="Gs")
-    with pytest.raises(ValueError, match="Random skills need the Blood Bowl skill tables"):
-        r.check_advancement(A.RANDOM_PRIMARY, advancements_taken=0, spp=10)
+    random = r.check_advancement(A.RANDOM_PRIMARY, advancements_taken=0, spp=3, category="G", primary="Gs")
+    assert (random.spp_cost, random.value_increase) == (3, 20_000)
+    with pytest.raises(ValueError, match="secondary skill comes from Agility, Passing, not General"):
+        r.check_advancement(A.RANDOM_SECONDARY, advancements_taken=0, spp=10, category="G", secondary="Ap")
     with pytest.raises(ValueError, match="at most 6 advancements"):
         r.check_advancement(A.CHOSEN_PRIMARY, advancements_taken=6, spp=99, category="G", primary="G")
     with pytest.raises(ValueError, match="ST is already at its best"):
@@ -97,13 +99,13 @@ def test_the_advance_form_for_every_role(client, organiser, team):
     assert client.post(url, data).status_code == 403 and not PlayerAdvancement.objects.exists()
     client.force_login(team.coach.user)
     body = client.get(page).content.decode()
-    assert "Spend Star Player Points" in body and "Random skills are not offered" in body
+    assert "Spend Star Player Points" in body and "Random primary skill (3/4/6/8/10/15 SPP" in body
     done = client.post(url, data, follow=True).content.decode()
     assert "takes advancement 1: Sidestep for 12 SPP; value +40,000 gp." in done
     refused = client.post(url, {**data, "skill": Skill.objects.get(name="Dodge").pk}, follow=True).content.decode()
     assert "costs 14 SPP; the player has 0 (14 short)" in refused
-    bad = client.post(url, {**data, "kind": "random_primary"}, follow=True).content.decode()
-    assert "random skills are not offered" in bad
+    bad = client.post(url, {**data, "kind": "lucky"}, follow=True).content.decode()
+    assert "Choose a skill (chosen or random) or a characteristic." in bad
     client.force_login(organiser)
     Player.objects.filter(pk=slayer.pk).update(spp=20)
     done = client.post(url, {"player": slayer.pk, "kind": "characteristic", "characteristic": "av"}, follow=True)

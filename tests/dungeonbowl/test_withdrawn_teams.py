@@ -1,0 +1,68 @@
+"""LG-2 in a Dungeon Bowl league: a withdrawn team keeps its place in the standings
+but is offered for no friendly and seeded into no play-off; its place goes to the
+next eligible team in table order (DB-5b)."""
+
+import datetime
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from league.dungeonbowl.models import PlayoffGame
+from league.models import Entry, Fixture
+from league.services import entrants as entrant_services
+from league.services import seasons as season_services
+from tests.dungeonbowl.builders import db_season
+from tests.dungeonbowl.playoff_builders import play_regular
+
+pytestmark = pytest.mark.django_db
+
+RANK = ["Team 01", "Team 02", "Team 03", "Team 04", "Team 05"]
+
+
+@pytest.fixture
+def season(organiser):
+    """One division of five, every regular game played (01 > 02 > ... > 05), then
+    Team 02 withdraws: its approved results stand."""
+    season = db_season(organiser, teams=5, playoffs=1)
+    play_regular(season, organiser, RANK)
+    entrant_services.withdraw(entry=Entry.objects.get(season=season, team="Team 02"), by=organiser)
+    return season
+
+
+def test_the_play_offs_seed_the_next_eligible_team_instead(client, organiser, season):
+    client.force_login(organiser)
+    page = client.get(reverse("dungeonbowl:playoffs", args=[season.league.slug])).content.decode()
+    assert "Team 05" in page
+    response = client.post(reverse("dungeonbowl:start_playoffs", args=[season.league.slug]), follow=True)
+    assert "The play-offs have started: Team 01 v Team 05; Team 03 v Team 04." in response.content.decode()
+    semis = PlayoffGame.objects.filter(season=season).select_related("fixture__home", "fixture__away")
+    assert sorted((g.fixture.home.team, g.fixture.away.team) for g in semis) == [
+        ("Team 01", "Team 05"), ("Team 03", "Team 04")]
+
+
+def test_the_friendly_page_offers_no_withdrawn_team(client, organiser, season):
+    gone = Entry.objects.get(season=season, team="Team 02")
+    other = Entry.objects.get(season=season, team="Team 03")
+    url = reverse("league:add_friendly", args=[season.league.slug])
+    client.force_login(organiser)
+    page = client.get(url).content.decode()
+    assert "Team 03" in page and "Team 02" not in page
+    friendlies = Fixture.objects.filter(stage=Fixture.Stage.FRIENDLY)
+    day = (datetime.date.today() + datetime.timedelta(days=7)).isoformat()
+    for home, away in [(gone, other), (other, gone)]:
+        refused = client.post(url, {"home": home.pk, "away": away.pk, "date": day})
+        assert refused.status_code == 400 and "Select a valid choice" in refused.content.decode()
+    assert not friendlies.exists()
+    assert client.post(url, {"home": other.pk, "away": Entry.objects.get(season=season, team="Team 04").pk,
+                             "date": day}).status_code == 302
+    assert friendlies.count() == 1
+
+
+def test_the_friendly_service_refuses_a_withdrawn_team(organiser, season):
+    gone = Entry.objects.get(season=season, team="Team 02")
+    with pytest.raises(ValidationError, match="Coach of Team 02 has withdrawn from Season 1"):
+        season_services.add_friendly(season=season, by=organiser, home=gone,
+                                     away=Entry.objects.get(season=season, team="Team 03"),
+                                     date=datetime.date.today() + datetime.timedelta(days=7))
+    assert not Fixture.objects.filter(stage=Fixture.Stage.FRIENDLY).exists()
