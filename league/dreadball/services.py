@@ -3,6 +3,9 @@ it changes; refusals are ValidationError (a message) or PermissionDenied."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
@@ -38,9 +41,14 @@ def _require_coach_or_organiser(entry: Entry, by) -> None:
 
 
 @transaction.atomic
-def register_team(*, entry: Entry, name: str, team_type: TeamType, by) -> DreadBallTeam:
+def register_team(
+    *, entry: Entry, name: str, team_type: TeamType, by, players: Sequence[Mapping[str, Any]] = (),
+) -> DreadBallTeam:
     """DR-5: the coach's team for the season: its name and the published team it
-    plays. The entry's ``team`` carries the name to every page and feed."""
+    plays. The entry's ``team`` carries the name to every page and feed. The
+    ``players`` typed for it (each ``add_player``'s name, role, stats and cost,
+    checked as it checks them) join its roster; a new team with none typed starts
+    with its published team's roster."""
     entry = _lock_entry(entry)
     _require_coach_or_organiser(entry, by)
     if entry.season.league.game_system != "dreadball":
@@ -53,6 +61,8 @@ def register_team(*, entry: Entry, name: str, team_type: TeamType, by) -> DreadB
         raise ValidationError(f"A team name is at most {max_length} characters.")
     team, created = DreadBallTeam.objects.update_or_create(entry=entry, defaults={"name": name, "team_type": team_type})
     name_entry(team)
+    for player in players:
+        add_player(team=team, by=by, **player)
     if created:
         give_published_roster(team)
     return team
