@@ -100,10 +100,15 @@ class EntryAdminForm(CheckedModelForm):
 
 
 class EntryInline(OrganiserScopedInline, admin.TabularInline):
+    """A season's entrants: a new one joins through ``season_entrants.place`` (LG-1,
+    ``SeasonAdmin.save_formset``); one leaves with the entries' "Withdraw" action
+    (LG-2), never by deleting the row with its fixtures and results."""
+
     model = Entry
     form = EntryAdminForm
     extra = 1
     fields = ["coach", "team", "division"]
+    can_delete = False
 
     def get_formset(self, request, obj=None, **kwargs):
         self.season = obj  # an inline instance serves one request
@@ -136,6 +141,19 @@ class SeasonAdmin(OrganiserScopedAdmin):
             .select_related(*self.list_select_related)
             .annotate(entry_count=Count("entries", distinct=True), round_count=Count("rounds", distinct=True))
         )
+
+    def save_formset(self, request, form, formset, change):
+        """LG-1: a new entrant joins through the site's service, as on the season
+        set-up page; an existing entry's team or division is its row's own edit."""
+        if formset.model is not Entry:
+            return super().save_formset(request, form, formset, change)
+        added = [entry_form for entry_form in formset.extra_forms
+                 if entry_form.has_changed() and not formset._should_delete_form(entry_form)]
+        formset.save_existing_objects()
+        formset.new_objects = [
+            self.call_service(request, season_entrants.place, by=request.user, **_entrant(entry_form, form.instance))
+            for entry_form in added
+        ]
 
     @admin.action(description="Draw divisions (random, before the fixtures)", permissions=["change"])
     def draw_divisions(self, request, queryset):
@@ -179,8 +197,22 @@ class SeasonAdmin(OrganiserScopedAdmin):
                 self.message_user(request, f"{season}: {len(rounds)} rounds of fixtures generated.", messages.SUCCESS)
 
 
+def _entrant(form, season: Season) -> dict:
+    """What ``season_entrants.place`` needs from an entry form's row."""
+    data = form.cleaned_data
+    return {"season": season, "coach": data["coach"], "team": data.get("team") or "", "division": data.get("division")}
+
+
+class WithdrawForm(forms.Form):
+    """Nothing to fill in: the page says what withdrawing does and asks to go ahead."""
+
+
 @admin.register(Entry)
 class EntryAdmin(OrganiserScopedAdmin):
+    """Entrants join through ``season_entrants.place`` (LG-1) and leave through
+    ``season_entrants.withdraw`` (LG-2), the site's services: an entry is never
+    deleted here, which would take its fixtures and approved results with it."""
+
     form = EntryAdminForm
     cockpit_group = cockpit.EVERYDAY  # issue 21.6
     cockpit_rank = cockpit.ENTRIES
@@ -189,10 +221,35 @@ class EntryAdmin(OrganiserScopedAdmin):
     list_filter = [("season", ScopedRelatedFilter)]
     list_select_related = ["coach", "season__league"]
     search_fields = ["coach__name", "team"]
+    actions = ["withdraw"]
 
     def get_readonly_fields(self, request, obj=None):
         # An entry's fixtures belong to its season: it never moves to another one.
         return ["season"] if obj is not None else []
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        if change:  # the team's name or the division: the row's own edit
+            return super().save_model(request, obj, form, change)
+        obj.pk = self.call_service(request, season_entrants.place, by=request.user, **_entrant(form, obj.season)).pk
+
+    @admin.action(description="Withdraw from the season (LG-2)", permissions=["change"])
+    def withdraw(self, request, queryset):
+        """LG-2: approved results stand; fixtures without one are removed, with any
+        result not yet approved. Before the fixtures exist the entry just leaves."""
+        return self.run_form_action(
+            request,
+            queryset.select_related("coach", "season"),
+            form_class=WithdrawForm,
+            title="Withdraw from the season",
+            intro="Each selected entrant leaves their season. Their approved results stand; their fixtures without an "
+            "approved result are not played and count for nothing for either side: they are removed, with any "
+            "result not yet approved (LG-2). Before a season's fixtures exist, the entrant just leaves it.",
+            apply=lambda entry, data: season_entrants.withdraw(entry=entry, by=request.user),
+            done_message="{count} entrant(s) withdrawn.",
+        )
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related(*self.list_select_related)
