@@ -10,11 +10,28 @@ from django.db import models
 from django.db.models import Count
 
 from league.services import entrants as season_entrants
+from league.services import founding
 from league.services import seasons as season_services
 from league.rules.scheduling import MAX_DIVISIONS
 from league.admin.scoping import BoundedInlineMixin, CheckedModelForm, OrganiserScopedAdmin, OrganiserScopedInline, ScopedRelatedFilter, error_text
 from league.models import Division, Entry, League, Season
 from league import admin_site as cockpit
+from league.web.setup_forms import NewLeagueForm
+
+
+class NewLeagueAdminForm(CheckedModelForm):
+    """The site's new-league step (``founding.create_league``, GB-4, GB-5): the
+    league with its first season; the game's settings start at the rulebook's
+    defaults and are edited on the league's page once it exists."""
+
+    season_name = NewLeagueForm.base_fields["season_name"]
+    start_date = NewLeagueForm.base_fields["start_date"]
+    cadence_days = NewLeagueForm.base_fields["cadence_days"]
+    double_round_robin = NewLeagueForm.base_fields["double_round_robin"]
+
+    class Meta:
+        model = League
+        fields = ["name", "game_system", "description", "organisers"]
 
 
 @admin.register(League)
@@ -29,7 +46,6 @@ class LeagueAdmin(OrganiserScopedAdmin):
     list_display = ["name", "slug", "game_system"]
     list_filter = ["game_system"]
     search_fields = ["name", "slug"]
-    prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["organisers"]
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}  # the Discord webhook
 
@@ -48,11 +64,31 @@ class LeagueAdmin(OrganiserScopedAdmin):
             return []
         return [_settings_inline(obj.rules.settings_model)]
 
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        if obj is None:
+            kwargs["form"] = NewLeagueAdminForm
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def get_fields(self, request, obj=None):
+        if obj is not None:
+            return super().get_fields(request, obj)
+        chosen = ["organisers"] if request.user.is_superuser else []
+        return ["name", "game_system", "description", *chosen, "season_name", "start_date", "cadence_days",
+                "double_round_robin"]
+
     def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        model = obj.rules.settings_model
-        if not change and model is not None:
-            model.objects.get_or_create(league=obj)
+        if change:
+            return super().save_model(request, obj, form, change)
+        # The site's new-league step: the league, its game's settings at the rulebook's
+        # defaults, its first season, its creator as an organiser (save_related keeps
+        # a superuser's own choice of organisers).
+        data = form.cleaned_data
+        league = self.call_service(
+            request, founding.create_league, by=request.user, name=obj.name, game_system=obj.game_system,
+            description=obj.description, settings={}, season_name=data["season_name"], start_date=data["start_date"],
+            cadence_days=data["cadence_days"], double_round_robin=data["double_round_robin"],
+        )
+        vars(obj).update(vars(league))  # the page's object is the saved league, for its organisers and the log
 
     @admin.display(description="Organisers")
     def organiser_names(self, obj: League) -> str:

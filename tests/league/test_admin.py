@@ -257,26 +257,34 @@ def test_organiser_cannot_add_a_season_to_another_league(organiser_client, world
 # Leagues and coaches -----------------------------------------------------------
 
 
+# The site's new-league form's first season (founding.create_league), as the admin's add page asks it.
+FIRST_SEASON = {"season_name": "Season 1", "start_date": "2026-09-07", "cadence_days": 7, "double_round_robin": "single"}
+
+
 def test_organiser_adds_a_league_and_runs_it(organiser_client, organiser):
     content = organiser_client.get(reverse("admin:league_league_add")).content.decode()
     assert "id_organisers" not in content  # only a superuser picks organisers
+    assert 'name="season_name"' in content and 'name="slug"' not in content
     response = organiser_client.post(
         reverse("admin:league_league_add"),
-        {"name": "Northern League", "slug": "northern", "game_system": "guildball", "vp_target": 8, "description": ""},
+        {"name": "Northern League", "game_system": "guildball", "description": "", **FIRST_SEASON},
         follow=True,
     )
     assert response.status_code == 200
-    league = League.objects.get(slug="northern")
+    league = League.objects.get(slug="northern-league")  # the site's slug for the name
     assert list(league.organisers.all()) == [organiser]
+    assert list(league.seasons.values_list("name", "start_date", "cadence_days", "double_round_robin")) == [
+        ("Season 1", datetime.date(2026, 9, 7), 7, False)
+    ]
     assert "Northern League" in organiser_client.get(changelist("league")).content.decode()
 
 
 def test_the_games_settings_start_at_the_rulebook_defaults_and_are_edited_inline(organiser_client):
     organiser_client.post(
         reverse("admin:league_league_add"),
-        {"name": "Quick League", "slug": "quick", "game_system": "guildball", "description": ""},
+        {"name": "Quick League", "game_system": "guildball", "description": "", **FIRST_SEASON},
     )
-    league = League.objects.get(slug="quick")
+    league = League.objects.get(name="Quick League")
     settings_row = GuildBallSettings.objects.get(league=league)
     assert settings_row.vp_target == 12  # GB-8: a standard game
     page = organiser_client.get(change_url(league)).content.decode()
@@ -314,7 +322,7 @@ def test_superuser_chooses_organisers(client, superuser, other_organiser):
     assert "id_organisers" in client.get(reverse("admin:league_league_add")).content.decode()
     client.post(
         reverse("admin:league_league_add"),
-        {"name": "Southern", "slug": "southern", "game_system": "guildball", "vp_target": 12, "organisers": [other_organiser.pk]},
+        {"name": "Southern", "game_system": "guildball", "organisers": [other_organiser.pk], **FIRST_SEASON},
     )
     assert list(League.objects.get(slug="southern").organisers.all()) == [other_organiser]
 
