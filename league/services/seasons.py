@@ -158,6 +158,33 @@ def add_friendly(*, season: Season, by, home: Entry, away: Entry, date: datetime
 
 
 @transaction.atomic
+def add_fixture(*, round: Round, home: Entry, away: Entry | None, date: datetime.date, by) -> Fixture:
+    """One fixture added by hand to a round of a season (a match the generated list
+    lacks, a bye without ``away``): both sides entrants of the season who have not
+    withdrawn (LG-2), the date within bounds. A fixture between entries of two
+    divisions is a friendly (DB-5a, ``Fixture.stage_between``); any other plays
+    each side once a round."""
+    season = Season.objects.select_for_update(of=("self",)).select_related("league").get(pk=round.season_id)
+    require_organiser(season.league, by)
+    sides = [entry for entry in (home, away) if entry is not None]
+    for entry in sides:
+        if entry.season_id != season.pk:
+            raise ValidationError(f"{entry} is not entered in {season}.")
+        if entry.withdrawn_at is not None:
+            raise ValidationError(f"{entry} has withdrawn from {season.name} (LG-2).")
+    if away is not None and home.pk == away.pk:
+        raise ValidationError("A fixture needs two different sides.")
+    datebounds.validate_match_date(date)
+    stage = Fixture.stage_between(home, away, Fixture.Stage.REGULAR)
+    if stage == Fixture.Stage.REGULAR:
+        playing = Fixture.objects.filter(round=round, stage=Fixture.Stage.REGULAR)
+        for entry in sides:
+            if playing.filter(Q(home=entry) | Q(away=entry)).exists():
+                raise ValidationError(f"{entry} already plays in {round}.")
+    return Fixture.objects.create(round=round, home=home, away=away, date=date, stage=stage)
+
+
+@transaction.atomic
 def open_next_season(*, league, by, today: datetime.date | None = None) -> Season:
     """The season checklist's "Open the next season" (issue 21.3), for a game
     without a page of its own for it (Dungeon Bowl re-drafts first: DB-15): once
