@@ -327,10 +327,14 @@ def test_superuser_chooses_organisers(client, superuser, other_organiser):
     assert list(League.objects.get(slug="southern").organisers.all()) == [other_organiser]
 
 
-def test_coach_created_by_organiser(organiser_client, organiser):
-    organiser_client.post(reverse("admin:league_coach_add"), {"name": "Fresh Face", "email": "fresh@example.com"})
+def test_coach_created_by_organiser(organiser_client, organiser, world):
+    page = organiser_client.get(reverse("admin:league_coach_add")).content.decode()
+    assert "Midlands Big League" in page and "Faraway Cup" not in page  # the leagues they run
+    organiser_client.post(
+        reverse("admin:league_coach_add"), {"name": "Fresh Face", "email": "fresh@example.com", "league": world["season"].league.pk}
+    )
     coach = Coach.objects.get(name="Fresh Face")
-    assert coach.created_by == organiser
+    assert coach.created_by == organiser and not coach.entries.exists()
     content = organiser_client.get(changelist("coach") + "?q=fresh").content.decode()
     assert "Fresh Face" in content and "Velocity" not in content
 
@@ -676,3 +680,18 @@ def test_read_only_pages_have_no_save_button(client, organiser, world):
 
     page = client.get(reverse("admin:campaigns_guild_change", args=[Guild.objects.first().pk])).content.decode()
     assert 'name="_save"' not in page and "Close" in page
+
+
+def test_a_coach_added_in_the_admin_is_checked_as_on_the_coaches_page(organiser_client, organiser, world):
+    """invitations.add_coach decides: a name that differs from a coach of the league
+    only by its width is the same name, refused with the site's words."""
+    league = world["season"].league
+    response = organiser_client.post(
+        reverse("admin:league_coach_add"), {"name": "Ｖelocity", "email": "", "league": league.pk}, follow=True
+    )
+    assert "There is already a coach called Ｖelocity" in response.content.decode()
+    assert not Coach.objects.filter(name="Ｖelocity").exists()
+    foreign = organiser_client.post(
+        reverse("admin:league_coach_add"), {"name": "Fresh Face", "email": "", "league": world["foreign_league"].pk}
+    )
+    assert foreign.status_code == 200 and not Coach.objects.filter(name="Fresh Face").exists()
