@@ -138,7 +138,7 @@ class EntryAdminForm(CheckedModelForm):
 class EntryInline(OrganiserScopedInline, admin.TabularInline):
     """A season's entrants: a new one joins through ``season_entrants.place`` (LG-1,
     ``SeasonAdmin.save_formset``); one leaves with the entries' "Withdraw" action
-    (LG-2), never by deleting the row with its fixtures and results."""
+    (LG-2), never by deleting its row."""
 
     model = Entry
     form = EntryAdminForm
@@ -246,8 +246,9 @@ class WithdrawForm(forms.Form):
 @admin.register(Entry)
 class EntryAdmin(OrganiserScopedAdmin):
     """Entrants join through ``season_entrants.place`` (LG-1) and leave through
-    ``season_entrants.withdraw`` (LG-2), the site's services: an entry is never
-    deleted here, which would take its fixtures and approved results with it."""
+    ``season_entrants.withdraw`` (LG-2), the site's services. An entry is never
+    deleted here: that removed its unplayed fixtures without the withdrawal the
+    tables and the fixtures page show (LG-2)."""
 
     form = EntryAdminForm
     cockpit_group = cockpit.EVERYDAY  # issue 21.6
