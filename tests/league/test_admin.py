@@ -457,6 +457,16 @@ def test_organiser_cannot_delete_a_result(organiser_client, world):
     assert "delete_selected" not in organiser_client.get(changelist("result")).content.decode()
 
 
+def test_nobody_deletes_a_result_or_what_holds_one(client, superuser, world):
+    """The site reopens a result (results.reopen_result); no service deletes one."""
+    client.force_login(superuser)
+    result = world["reported"]
+    assert client.post(change_url(result, "delete"), {"post": "yes"}).status_code == 403
+    for holder in (world["season"], world["round"]):
+        client.post(change_url(holder, "delete"), {"post": "yes"})
+    assert Result.objects.filter(pk=result.pk).exists() and Season.objects.filter(pk=world["season"].pk).exists()
+
+
 def test_correct_result(organiser_client, world):
     result = world["reported"]
     form = run_action(organiser_client, "result", "correct", [result])
