@@ -178,6 +178,17 @@ class SeasonAdmin(OrganiserScopedAdmin):
             .annotate(entry_count=Count("entries", distinct=True), round_count=Count("rounds", distinct=True))
         )
 
+    def save_model(self, request, obj, form, change):
+        if change:  # its name, or its schedule before the fixtures exist: the row's own edit
+            return super().save_model(request, obj, form, change)
+        # The site's "Open the next season": once the last one is over, with its
+        # entrants (LG-3); a Dungeon Bowl league opens it on its re-draft page (DB-15).
+        season = self.call_service(
+            request, season_services.open_next_season, league=obj.league, by=request.user, name=obj.name,
+            start_date=obj.start_date, cadence_days=obj.cadence_days, double_round_robin=obj.double_round_robin,
+        )
+        vars(obj).update(vars(season))
+
     def save_formset(self, request, form, formset, change):
         """LG-1: a new entrant joins through the site's service, as on the season
         set-up page; an existing entry's team or division is its row's own edit."""
