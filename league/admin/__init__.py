@@ -10,6 +10,14 @@ Every write of the result workflow goes through ``league.services.results``: res
 read-only here and change only through the admin actions (approve, correct, reopen;
 on fixtures: enter a result, abandon, rearrange), which call the services and turn
 their ``ValidationError``/``PermissionDenied`` into admin messages.
+
+An add page that starts a workflow step calls the site's service for it, through
+``ServiceSaveMixin.call_service`` (a refusal is a message, nothing written): a
+league (``founding.create_league``), a season (``season_services.open_next_season``),
+a coach (``invitations.add_coach``), an entrant (``season_entrants.place``; they
+leave with the "Withdraw" action), a fixture (``season_services.add_fixture``). What remains a row's own edit here
+(a name, a date, an entry's division) is checked by the model's constraints and,
+for divisions, again when the fixtures are generated (DB-2).
 """
 
 from django.contrib import admin

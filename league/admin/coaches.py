@@ -3,12 +3,14 @@ sees another person's email), invitations sent from the list."""
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 
 from league.admin.scoping import CheckedModelForm, OrganiserScopedAdmin, organised_leagues
-from league.models import Coach, Entry
+from league.accounts import invitations
+from league.models import Coach, Entry, League
 from league import admin_site as cockpit
 
 
@@ -30,6 +32,18 @@ class CoachAdminForm(CheckedModelForm):
         if creator is not None and Coach.objects.filter(created_by_id=self.instance.created_by_id, name=name).exclude(pk=self.instance.pk).exists():
             raise ValidationError(f"{creator.get_username()} already added a coach called {name}.")
         return name
+
+
+class NewCoachAdminForm(CoachAdminForm):
+    """A new coach is added to one of the creator's leagues, as on the site's
+    Coaches page (``invitations.add_coach`` decides)."""
+
+    league = forms.ModelChoiceField(queryset=League.objects.none(), help_text="The league you add the coach to.")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.creator is not None:
+            self.fields["league"].queryset = League.objects.organised_by(self.creator)
 
 
 @admin.register(Coach)
@@ -76,9 +90,7 @@ class CoachAdmin(OrganiserScopedAdmin):
 
     @admin.display(description="Email")
     def masked_email(self, obj: Coach) -> str:
-        from league.accounts.invitations import mask_email
-
-        return mask_email(obj.email) or "–"
+        return invitations.mask_email(obj.email) or "–"
 
     @admin.display(description="Has an account", boolean=True)
     def has_account(self, obj: Coach) -> bool:
@@ -88,8 +100,6 @@ class CoachAdmin(OrganiserScopedAdmin):
     def invite(self, request, queryset):
         """league/accounts/invitations.py: a signed link, valid a week, used once. Sent for
         coaches with an address and no account; the others are named."""
-        from league.accounts import invitations
-
         leagues = {
             coach_id: league
             for coach_id, league in (
@@ -127,11 +137,20 @@ class CoachAdmin(OrganiserScopedAdmin):
             return ["created_by"]
         return ["user", "created_by"]
 
+    def get_fields(self, request, obj=None):
+        # A new coach: the site's step asks the name, the address and the league;
+        # a superuser links an account on the coach's page once it exists.
+        return super().get_fields(request, obj) if obj is not None else ["name", "email", "league"]
+
     def get_form(self, request, obj=None, change=False, **kwargs):
+        if obj is None:
+            kwargs["form"] = NewCoachAdminForm
         form_class = super().get_form(request, obj, change=change, **kwargs)
         return form_class if obj is not None else type("NewCoachForm", (form_class,), {"creator": request.user})
 
     def save_model(self, request, obj, form, change):
-        if not change and obj.created_by_id is None:
-            obj.created_by = request.user
-        super().save_model(request, obj, form, change)
+        if change:
+            return super().save_model(request, obj, form, change)
+        coach = self.call_service(request, invitations.add_coach, league=form.cleaned_data["league"], season=None,
+                                  by=request.user, name=obj.name, email=obj.email)
+        vars(obj).update(vars(coach))

@@ -7,6 +7,7 @@ from django.contrib import admin, messages
 from django.db.models import Count, Q
 
 from league.services import results as services
+from league.services import seasons as season_services
 from league.admin.forms import RearrangeForm, ReasonForm, _game_rules, _record, _result_form_class
 from league.admin.scoping import BoundedInlineMixin, CheckedModelForm, OrganiserScopedAdmin, ScopedRelatedFilter, is_id
 from league.web.forms import abandon_form_class
@@ -193,6 +194,13 @@ class FixtureAdmin(OrganiserScopedAdmin):
             field.queryset = field.queryset.select_related("coach", "season__league")
             field.label_from_instance = lambda entry: f"{entry.coach} ({entry.season})"
         return field
+
+    def save_model(self, request, obj, form, change):
+        """A fixture is added by ``season_services.add_fixture`` (the form said what it
+        could in words); the change page is read-only."""
+        fixture = self.call_service(request, season_services.add_fixture, round=obj.round, home=obj.home,
+                                    away=obj.away, date=obj.date, by=request.user)
+        vars(obj).update(vars(fixture))
 
     @admin.display(description="season", ordering="round__season")
     def season(self, obj: Fixture) -> Season:

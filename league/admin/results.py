@@ -85,8 +85,11 @@ class ResultAdmin(OrganiserScopedAdmin):
         return super().has_change_permission(request, obj)
 
     def has_delete_permission(self, request, obj=None):
-        # Deleting a result would skip the services (and a campaign's ledgers).
-        return request.user.is_superuser and super().has_delete_permission(request, obj)
+        # Deleting a result would skip the services (a game's post-game records go
+        # with it, a campaign's ledgers refuse): "Reopen" takes one out of the
+        # standings, for the superuser too. Deleting its fixture, round, season or
+        # league is refused for the same reason while it exists.
+        return False
 
     @admin.display(description="season", ordering="fixture__round__season")
     def season(self, obj: Result) -> Season:

@@ -21,6 +21,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, FieldDoesNotExist, Permissi
 from django.db import models
 from django.forms.models import _get_foreign_key
 from django.http import HttpRequest, HttpResponseRedirect
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.text import smart_split
 
@@ -41,6 +42,32 @@ def error_text(exc: Exception) -> str:
     if isinstance(exc, ValidationError):
         return " ".join(exc.messages)
     return str(exc) or "You are not allowed to do this."
+
+
+class Refused(Exception):
+    """A service refused what an admin page saves: its reason is already shown as a
+    message, and the page's transaction is rolled back (``ServiceSaveMixin``)."""
+
+
+class ServiceSaveMixin:
+    """For an admin whose add or change page saves through a service (the site's
+    own): ``call_service`` runs it with the page's values, and a refusal
+    (``ValidationError``/``PermissionDenied``) becomes an error message and the same
+    page again, with nothing written (the admin saves a page in one transaction,
+    which the refusal rolls back)."""
+
+    def call_service(self, request: HttpRequest, service: Callable[..., Any], **kwargs) -> Any:
+        try:
+            return service(**kwargs)
+        except (ValidationError, PermissionDenied) as error:
+            self.message_user(request, error_text(error), messages.ERROR)
+            raise Refused from error
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except Refused:
+            return redirect(request.get_full_path())
 
 
 class CheckedModelForm(forms.ModelForm):
@@ -184,7 +211,7 @@ class BoundedSelectionMixin:
         return super().response_action(request, queryset)
 
 
-class OrganiserScopedAdmin(BoundedSelectionMixin, ScopedChoicesMixin, admin.ModelAdmin):
+class OrganiserScopedAdmin(ServiceSaveMixin, BoundedSelectionMixin, ScopedChoicesMixin, admin.ModelAdmin):
     """A ModelAdmin for a model that belongs to a league (GB-1: each league has its
     own Longshanks).
 

@@ -13,7 +13,7 @@ from django.db.models import Count
 from league.admin import OrganiserScopedAdmin, OrganiserScopedInline
 from league.admin.scoping import BoundedInlineMixin, CheckedModelForm, SuperuserEditsAdminMixin
 from league.dreadball.models import DreadBallResult, DreadBallTeam, PublishedPlayer, RosterPlayer, TeamType
-from league.dreadball.services import give_published_roster, name_entry, refuse_published_team_change, replace_roster
+from league.dreadball.services import add_player, refuse_published_team_change, register_team, replace_roster
 from league.models import League
 from league import admin_site as cockpit
 
@@ -132,16 +132,47 @@ class DreadBallTeamAdmin(OrganiserScopedAdmin):
     def season(self, obj: DreadBallTeam) -> str:
         return str(obj.entry.season)
 
+    # DR-5 through the site's own service (``services.register_team``): the team's
+    # name and published team, the entry's name on the engine's pages, and a new
+    # team's roster: the players typed here, else its published team's.
+
     def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        name_entry(obj)  # the engine's pages show Entry.team
+        if change:
+            self.call_service(request, register_team, entry=obj.entry, name=obj.name, team_type=obj.team_type,
+                              by=request.user)
+        # A new team is registered with its typed players, once they are known (save_related).
 
     def save_related(self, request, form, formsets, change):
-        super().save_related(request, form, formsets, change)
-        if not change:  # DR-5: a new team without hand-typed players starts with its published roster
-            give_published_roster(form.instance)
-        elif "team_type" in form.changed_data:  # DR-5: before its first game (the form checked), the new one's
-            replace_roster(form.instance)
+        if change:
+            super().save_related(request, form, formsets, change)
+            if "team_type" in form.changed_data:  # DR-5: before its first game (the form checked), the new one's
+                replace_roster(form.instance)
+            return
+        team = form.instance
+        typed = [_player(player_form) for formset in formsets for player_form in _added(formset)]
+        registered = self.call_service(request, register_team, entry=team.entry, name=team.name,
+                                       team_type=team.team_type, by=request.user, players=typed)
+        team.pk = registered.pk
+        for formset in formsets:  # saved by the service: the admin's log names no row
+            formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
+
+    def save_formset(self, request, form, formset, change):
+        """A player added to a team's roster is checked by ``services.add_player``
+        (DR-5's bounds); correcting or removing one edits its row."""
+        formset.save_existing_objects()
+        formset.new_objects = [
+            self.call_service(request, add_player, team=form.instance, by=request.user, **_player(player_form))
+            for player_form in _added(formset)
+        ]
+
+
+def _added(formset) -> list:
+    """The inline's new rows that were filled in and not ticked for deletion."""
+    return [form for form in formset.extra_forms if form.has_changed() and not formset._should_delete_form(form)]
+
+
+def _player(form) -> dict:
+    return {field: form.cleaned_data[field] for field in RosterPlayerInline.fields}
 
 
 @admin.register(DreadBallResult)

@@ -3,6 +3,9 @@ it changes; refusals are ValidationError (a message) or PermissionDenied."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
@@ -39,12 +42,16 @@ def _require_coach_or_organiser(entry: Entry, by) -> None:
 
 
 @transaction.atomic
-def register_team(*, entry: Entry, name: str, team_type: TeamType, by) -> DreadBallTeam:
+def register_team(
+    *, entry: Entry, name: str, team_type: TeamType, by, players: Sequence[Mapping[str, Any]] = (),
+) -> DreadBallTeam:
     """DR-5: the coach's team for the season: its name and the published team it
-    plays. The entry's ``team`` carries the name to every page and feed. A new
-    team starts with its published team's roster; changing the published team
-    replaces the roster with the new one's while the team has played no game and
-    is refused afterwards."""
+    plays. The entry's ``team`` carries the name to every page and feed. The
+    ``players`` typed for it (each ``add_player``'s name, role, stats and cost,
+    checked as it checks them) join its roster; a new team with none typed starts
+    with its published team's roster. Changing the published team replaces the
+    roster with the new one's while the team has played no game and is refused
+    afterwards."""
     entry = _lock_entry(entry)
     _require_coach_or_organiser(entry, by)
     if entry.season.league.game_system != "dreadball":
@@ -59,7 +66,9 @@ def register_team(*, entry: Entry, name: str, team_type: TeamType, by) -> DreadB
     if team is None:
         team = DreadBallTeam.objects.create(entry=entry, name=name, team_type=team_type)
         name_entry(team)
-        give_published_roster(team)
+        for player in players:
+            add_player(team=team, by=by, **player)
+        give_published_roster(team)  # none when players were typed
         return team
     changes_type = team.team_type_id != team_type.pk
     if changes_type:
@@ -69,6 +78,8 @@ def register_team(*, entry: Entry, name: str, team_type: TeamType, by) -> DreadB
     name_entry(team)
     if changes_type:
         replace_roster(team)
+    for player in players:
+        add_player(team=team, by=by, **player)
     return team
 
 

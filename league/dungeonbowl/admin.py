@@ -12,7 +12,6 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count
-from django.shortcuts import redirect
 from django.utils.text import slugify
 
 from league.admin.scoping import (
@@ -221,20 +220,10 @@ class TeamAdmin(OrganiserScopedAdmin):
     def save_model(self, request, obj, form, change):
         if change:
             return
-        try:
-            team = services.create_team(league=obj.league, coach=obj.coach, name=obj.name, college=obj.college,
-                                        by=request.user)
-        except (ValidationError, PermissionDenied) as error:
-            # The form checked what it could; the service's refusal is shown, nothing written.
-            self.message_user(request, error_text(error), messages.ERROR)
-            raise _Refused from error
+        # The form checked what it could; the service's refusal is shown, nothing written.
+        team = self.call_service(request, services.create_team, league=obj.league, coach=obj.coach, name=obj.name,
+                                 college=obj.college, by=request.user)
         obj.pk, obj.slug = team.pk, team.slug
-
-    def add_view(self, request, form_url="", extra_context=None):
-        try:
-            return super().add_view(request, form_url, extra_context)
-        except _Refused:
-            return redirect(request.get_full_path())
 
     @admin.display(description="draft")
     def draft_state(self, obj: Team) -> str:
@@ -273,10 +262,6 @@ class TeamAdmin(OrganiserScopedAdmin):
                 done += 1
         if done:
             self.message_user(request, f"{done} draft(s) locked.", messages.SUCCESS)
-
-
-class _Refused(Exception):
-    pass
 
 
 class PlayerAdminForm(CheckedModelForm):

@@ -39,7 +39,7 @@ def free_slug(name: str) -> str:
 @transaction.atomic
 def create_league(
     *, by, name: str, game_system: str, settings: Mapping[str, Any], season_name: str,
-    start_date: datetime.date, cadence_days: int, double_round_robin: bool,
+    start_date: datetime.date, cadence_days: int, double_round_robin: bool, description: str = "",
 ) -> League:
     if not may_create_league(by):
         raise PermissionDenied("Your account cannot create leagues yet.")
@@ -49,7 +49,7 @@ def create_league(
     if not name or not season_name:
         raise ValidationError("Give the league and its first season a name.")
     datebounds.validate_match_date(start_date)
-    league = League.objects.create(name=name, slug=free_slug(name), game_system=game_system)
+    league = League.objects.create(name=name, slug=free_slug(name), game_system=game_system, description=description)
     league.organisers.add(by)
     model = rules_class(game_system).settings_model
     if model is not None:

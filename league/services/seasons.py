@@ -162,7 +162,37 @@ def add_friendly(*, season: Season, by, home: Entry, away: Entry, date: datetime
 
 
 @transaction.atomic
-def open_next_season(*, league, by, today: datetime.date | None = None) -> Season:
+def add_fixture(*, round: Round, home: Entry, away: Entry | None, date: datetime.date, by) -> Fixture:
+    """One fixture added by hand to a round of a season (a match the generated list
+    lacks, a bye without ``away``): both sides entrants of the season who have not
+    withdrawn (LG-2), the date within bounds. A fixture between entries of two
+    divisions is a friendly (DB-5a, ``Fixture.stage_between``); any other plays
+    each side once a round."""
+    season = Season.objects.select_for_update(of=("self",)).select_related("league").get(pk=round.season_id)
+    require_organiser(season.league, by)
+    sides = [entry for entry in (home, away) if entry is not None]
+    for entry in sides:
+        if entry.season_id != season.pk:
+            raise ValidationError(f"{entry} is not entered in {season}.")
+        if entry.withdrawn_at is not None:
+            raise ValidationError(f"{entry} has withdrawn from {season.name} (LG-2).")
+    if away is not None and home.pk == away.pk:
+        raise ValidationError("A fixture needs two different sides.")
+    datebounds.validate_match_date(date)
+    stage = Fixture.stage_between(home, away, Fixture.Stage.REGULAR)
+    if stage == Fixture.Stage.REGULAR:
+        playing = Fixture.objects.filter(round=round, stage=Fixture.Stage.REGULAR)
+        for entry in sides:
+            if playing.filter(Q(home=entry) | Q(away=entry)).exists():
+                raise ValidationError(f"{entry} already plays in {round}.")
+    return Fixture.objects.create(round=round, home=home, away=away, date=date, stage=stage)
+
+
+@transaction.atomic
+def open_next_season(
+    *, league, by, today: datetime.date | None = None, name: str = "", start_date: datetime.date | None = None,
+    cadence_days: int | None = None, double_round_robin: bool | None = None,
+) -> Season:
     """The season checklist's "Open the next season" (LG-3), for a game
     without a page of its own for it (Dungeon Bowl re-drafts first: DB-15): once
     every regular match of the newest season has its approved result, a new
@@ -170,19 +200,31 @@ def open_next_season(*, league, by, today: datetime.date | None = None) -> Seaso
     and its entrants (Decision LG-3: the same coaches with the same teams, without
     divisions; the organiser adds or withdraws entrants before generating the
     fixtures). A league without a season gets its first, empty. It starts today,
-    or the day after the last round when that is later."""
+    or the day after the last round when that is later.
+
+    The admin's add page names it and chooses its start (never before the day
+    after the last round) and its schedule; left out, they are chosen as above."""
     require_organiser(league, by)
     today = today or datetime.date.today()
     # The league's row, locked: two clicks at once open one season (the second finds it).
     League.objects.select_for_update().filter(pk=league.pk).first()
     seasons = Season.objects.filter(league=league).order_by("-start_date", "-id")
     last = seasons.first()
+    if last is not None and league.rules.own_next_season:
+        raise ValidationError(f"A {league.rules.name} league opens its next season on its own page.")
     names = set(seasons.values_list("name", flat=True))
     number = len(names) + 1
     while f"Season {number}" in names:
         number += 1
+    name = name.strip() or f"Season {number}"
+    if name in names:
+        raise ValidationError(f"{league} already has a season called {name}.")
+    if start_date is not None:
+        datebounds.validate_match_date(start_date)
+    chosen = {key: value for key, value in (("cadence_days", cadence_days), ("double_round_robin", double_round_robin))
+              if value is not None}
     if last is None:
-        return Season.objects.create(league=league, name=f"Season {number}", start_date=today)
+        return Season.objects.create(league=league, name=name, start_date=start_date or today, **chosen)
     if not last.rounds.exists():
         raise ValidationError(f"{last.name} has no fixtures yet: generate them, or add its entrants, before a next season.")
     unplayed = Fixture.objects.filter(round__season=last).regular().unplayed().count()
@@ -191,9 +233,11 @@ def open_next_season(*, league, by, today: datetime.date | None = None) -> Seaso
             f"{last.name} is not over: {unplayed} match{'es' if unplayed != 1 else ''} still without an approved result."
         )
     after = (last.rounds.order_by("-date").values_list("date", flat=True).first() or today) + datetime.timedelta(days=1)
+    if start_date is not None and start_date < after:
+        raise ValidationError(f"{name} starts after the last round of {last.name}: on {after:%d %b %Y} or later.")
     season = Season.objects.create(
-        league=league, name=f"Season {number}", start_date=max(today, after), cadence_days=last.cadence_days,
-        double_round_robin=last.double_round_robin,
+        league=league, name=name, start_date=start_date or max(today, after),
+        **{"cadence_days": last.cadence_days, "double_round_robin": last.double_round_robin, **chosen},
     )
     Entry.objects.bulk_create(
         Entry(season=season, coach_id=coach_id, team=team)

@@ -257,26 +257,34 @@ def test_organiser_cannot_add_a_season_to_another_league(organiser_client, world
 # Leagues and coaches -----------------------------------------------------------
 
 
+# The site's new-league form's first season (founding.create_league), as the admin's add page asks it.
+FIRST_SEASON = {"season_name": "Season 1", "start_date": "2026-09-07", "cadence_days": 7, "double_round_robin": "single"}
+
+
 def test_organiser_adds_a_league_and_runs_it(organiser_client, organiser):
     content = organiser_client.get(reverse("admin:league_league_add")).content.decode()
     assert "id_organisers" not in content  # only a superuser picks organisers
+    assert 'name="season_name"' in content and 'name="slug"' not in content
     response = organiser_client.post(
         reverse("admin:league_league_add"),
-        {"name": "Northern League", "slug": "northern", "game_system": "guildball", "vp_target": 8, "description": ""},
+        {"name": "Northern League", "game_system": "guildball", "description": "", **FIRST_SEASON},
         follow=True,
     )
     assert response.status_code == 200
-    league = League.objects.get(slug="northern")
+    league = League.objects.get(slug="northern-league")  # the site's slug for the name
     assert list(league.organisers.all()) == [organiser]
+    assert list(league.seasons.values_list("name", "start_date", "cadence_days", "double_round_robin")) == [
+        ("Season 1", datetime.date(2026, 9, 7), 7, False)
+    ]
     assert "Northern League" in organiser_client.get(changelist("league")).content.decode()
 
 
 def test_the_games_settings_start_at_the_rulebook_defaults_and_are_edited_inline(organiser_client):
     organiser_client.post(
         reverse("admin:league_league_add"),
-        {"name": "Quick League", "slug": "quick", "game_system": "guildball", "description": ""},
+        {"name": "Quick League", "game_system": "guildball", "description": "", **FIRST_SEASON},
     )
-    league = League.objects.get(slug="quick")
+    league = League.objects.get(name="Quick League")
     settings_row = GuildBallSettings.objects.get(league=league)
     assert settings_row.vp_target == 12  # GB-8: a standard game
     page = organiser_client.get(change_url(league)).content.decode()
@@ -314,15 +322,19 @@ def test_superuser_chooses_organisers(client, superuser, other_organiser):
     assert "id_organisers" in client.get(reverse("admin:league_league_add")).content.decode()
     client.post(
         reverse("admin:league_league_add"),
-        {"name": "Southern", "slug": "southern", "game_system": "guildball", "vp_target": 12, "organisers": [other_organiser.pk]},
+        {"name": "Southern", "game_system": "guildball", "organisers": [other_organiser.pk], **FIRST_SEASON},
     )
     assert list(League.objects.get(slug="southern").organisers.all()) == [other_organiser]
 
 
-def test_coach_created_by_organiser(organiser_client, organiser):
-    organiser_client.post(reverse("admin:league_coach_add"), {"name": "Fresh Face", "email": "fresh@example.com"})
+def test_coach_created_by_organiser(organiser_client, organiser, world):
+    page = organiser_client.get(reverse("admin:league_coach_add")).content.decode()
+    assert "Midlands Big League" in page and "Faraway Cup" not in page  # the leagues they run
+    organiser_client.post(
+        reverse("admin:league_coach_add"), {"name": "Fresh Face", "email": "fresh@example.com", "league": world["season"].league.pk}
+    )
     coach = Coach.objects.get(name="Fresh Face")
-    assert coach.created_by == organiser
+    assert coach.created_by == organiser and not coach.entries.exists()
     content = organiser_client.get(changelist("coach") + "?q=fresh").content.decode()
     assert "Fresh Face" in content and "Velocity" not in content
 
@@ -443,6 +455,16 @@ def test_result_change_page_is_read_only(organiser_client, world):
 def test_organiser_cannot_delete_a_result(organiser_client, world):
     assert organiser_client.get(change_url(world["reported"], "delete")).status_code == 403
     assert "delete_selected" not in organiser_client.get(changelist("result")).content.decode()
+
+
+def test_nobody_deletes_a_result_or_what_holds_one(client, superuser, world):
+    """The site reopens a result (results.reopen_result); no service deletes one."""
+    client.force_login(superuser)
+    result = world["reported"]
+    assert client.post(change_url(result, "delete"), {"post": "yes"}).status_code == 403
+    for holder in (world["season"], world["round"]):
+        client.post(change_url(holder, "delete"), {"post": "yes"})
+    assert Result.objects.filter(pk=result.pk).exists() and Season.objects.filter(pk=world["season"].pk).exists()
 
 
 def test_correct_result(organiser_client, world):
@@ -668,3 +690,18 @@ def test_read_only_pages_have_no_save_button(client, organiser, world):
 
     page = client.get(reverse("admin:campaigns_guild_change", args=[Guild.objects.first().pk])).content.decode()
     assert 'name="_save"' not in page and "Close" in page
+
+
+def test_a_coach_added_in_the_admin_is_checked_as_on_the_coaches_page(organiser_client, organiser, world):
+    """invitations.add_coach decides: a name that differs from a coach of the league
+    only by its width is the same name, refused with the site's words."""
+    league = world["season"].league
+    response = organiser_client.post(
+        reverse("admin:league_coach_add"), {"name": "Ｖelocity", "email": "", "league": league.pk}, follow=True
+    )
+    assert "There is already a coach called Ｖelocity" in response.content.decode()
+    assert not Coach.objects.filter(name="Ｖelocity").exists()
+    foreign = organiser_client.post(
+        reverse("admin:league_coach_add"), {"name": "Fresh Face", "email": "", "league": world["foreign_league"].pk}
+    )
+    assert foreign.status_code == 200 and not Coach.objects.filter(name="Fresh Face").exists()

@@ -83,9 +83,9 @@ def test_coach_rename_to_a_name_the_organiser_already_has_is_a_form_error(organi
     assert Coach.objects.get(pk=other.pk).name == "Sprocket"
 
 
-def test_another_organisers_coach_name_is_free(organiser_client, organiser):
+def test_another_organisers_coach_name_is_free(organiser_client, organiser, league):
     Coach.objects.create(name="Hollis", created_by=UserFactory(username="someone"))
-    response = organiser_client.post(reverse("admin:league_coach_add"), {"name": "Hollis", "email": ""})
+    response = organiser_client.post(reverse("admin:league_coach_add"), {"name": "Hollis", "email": "", "league": league.pk})
     assert response.status_code == 302
     assert Coach.objects.get(name="Hollis", created_by=organiser)
 

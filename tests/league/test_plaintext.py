@@ -141,7 +141,8 @@ def test_a_dispute_reason_typed_on_several_lines_is_kept_on_one(client, fixture,
 @pytest.mark.django_db
 def test_the_admin_refuses_on_the_field_and_keeps_a_description_on_several_lines(client, organiser):
     client.force_login(organiser)
-    data = {"name": "North\u202eern", "slug": "northern", "game_system": "guildball", "description": "Tuesdays."}
+    data = {"name": "North\u202eern", "game_system": "guildball", "description": "Tuesdays.", "season_name": "Season 1",
+            "start_date": "2026-09-07", "cadence_days": 7, "double_round_robin": "single"}
     response = client.post(reverse("admin:league_league_add"), data)
     assert response.status_code == 200 and "Remove the text-direction control U+202E" in response.content.decode()
     assert not League.objects.filter(slug="northern").exists()
