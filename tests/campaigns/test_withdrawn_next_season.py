@@ -72,8 +72,12 @@ def test_final_day_then_next_season(client, organiser, finished):
     client.post(reverse("league:checklist_fixtures", args=[league.slug]))
     assert new.rounds.exists()
     assert carried_over(new) == {name: 5 for name in untitled(season, stayed)}
-    campaign_page = client.get(reverse("campaigns:coach_page", args=[league.slug, leaver.coach_id])).content.decode()
-    assert "carried over" not in campaign_page
+    def campaign_page(coach_id: int) -> str:
+        return client.get(reverse("campaigns:coach_page", args=[league.slug, coach_id])).content.decode()
+
+    finisher = next(entry for entry in stayed if entry.coach.name in untitled(season, stayed))
+    assert "carried over from Season 1" in campaign_page(finisher.coach_id)
+    assert "carried over" not in campaign_page(leaver.coach_id)
 
 
 def test_next_season_then_final_day(client, organiser, finished):
