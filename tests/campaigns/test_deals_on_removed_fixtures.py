@@ -112,6 +112,7 @@ def test_generating_the_fixtures_again_cancels_the_deals_after_asking(client, se
     assert Fixture.objects.filter(Q(home=latecomer) | Q(away=latecomer)).exists()
     assert not Fixture.objects.filter(pk__in=fixtures).exists()
     assert_cancelled(buyer, lender, "the fixtures of Season 1 were generated again (LG-5)", before, phase=0)
+    assert 'id="LG-5"' in client.get(reverse("rules")).content.decode()
 
 
 def test_adding_by_generating_again_asks_nothing_when_nothing_is_cancelled(client, season, organiser):

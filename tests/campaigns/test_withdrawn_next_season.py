@@ -78,6 +78,7 @@ def test_final_day_then_next_season(client, organiser, finished):
     finisher = next(entry for entry in stayed if entry.coach.name in untitled(season, stayed))
     assert "carried over from Season 1" in campaign_page(finisher.coach_id)
     assert "carried over" not in campaign_page(leaver.coach_id)
+    assert 'id="LG-4"' in client.get(reverse("rules")).content.decode()
 
 
 def test_next_season_then_final_day(client, organiser, finished):
