@@ -110,8 +110,9 @@ def buy_sponsorship(*, coach: CampaignCoach, sponsorship: Sponsorship, by) -> Sp
     require_own(coach, by)
     require_running(coach.campaign)
     phase = _refuse_spend("sponsorship", coach, what=f"The sponsorship {sponsorship.name}")
-    held = coach.sponsorships.exclude(fixture__result__status=Result.Status.APPROVED).values_list(
-        "sponsorship__name", flat=True
+    held = (
+        coach.sponsorships.filter(fixture__isnull=False)  # a cancelled one (LG-5) is held no more
+        .exclude(fixture__result__status=Result.Status.APPROVED).values_list("sponsorship__name", flat=True)
     )
     refusal = rules.check_sponsorship(name=sponsorship.name, held=held)
     if refusal:

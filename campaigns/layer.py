@@ -11,7 +11,7 @@ from django.core.paginator import Paginator
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from campaigns import demo, guards, imports, ledgers, notices, selectors, setup, waiting
+from campaigns import cancelling, demo, guards, imports, ledgers, notices, selectors, setup, waiting
 from campaigns.models import Campaign, Title
 from league.caching import versions
 from league.web.checklist import Item
@@ -165,6 +165,8 @@ LAYER = Layer(
     correction_warnings=ledgers.correction_warnings,
     lock_sides=guards.lock_fixture_sides,
     season_started=lambda season, *, by: setup.ensure_campaign(season),  # the season's rows, whoever starts it
+    held_by_fixtures=cancelling.held_by_fixtures,
+    release_fixtures=cancelling.release_fixtures,
     import_columns=ImportColumns(columns=imports.COLUMNS, parse=imports.parse_cp, apply=imports.apply_cp,
                                  apply_all=imports.apply_cp_in_bulk),
     panels={

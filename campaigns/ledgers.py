@@ -127,13 +127,14 @@ def _key(line) -> tuple:
 
 
 def reversals(lines: Iterable, why: str) -> list[dict]:
-    """The lines (as rows for ``insert_lines``) that reverse ``lines``."""
+    """The lines (as rows for ``insert_lines``) that reverse ``lines``; a spend's
+    reversal is in the spend's phase, so it is no longer counted as spent (GB-19)."""
     out = []
     for e in lines:
         row = {"coach_id": e.coach_id, "amount": -e.amount, "kind": e.kind, "reason": f"{why}: {e.reason}"[:300],
                "result_id": e.result_id, "card_id": e.card_id, "reverses_id": e.pk}
         if isinstance(e, FavourLine):
-            row.update(sponsorship_id=e.sponsorship_id, loan_id=e.loan_id, offer_id=e.offer_id)
+            row.update(sponsorship_id=e.sponsorship_id, loan_id=e.loan_id, offer_id=e.offer_id, phase=e.phase)
         out.append(row)
     return out
 

@@ -216,7 +216,8 @@ class CampaignPointLine(LedgerLine):
 class FavourLine(LedgerLine):
     """GB-18 to GB-26. ``phase`` is set on spending lines only: the number of League
     Matches the coach had played when spending (the Wheeling & Dealing phase, GB-19),
-    so "Favours spent" is the sum of lines with a phase."""
+    and on the line that reverses one (a deal cancelled, LG-5), so "Favours spent"
+    is the sum of lines with a phase."""
 
     phase = models.PositiveSmallIntegerField(null=True, blank=True)
     sponsorship = models.ForeignKey(
@@ -236,8 +237,11 @@ class FavourLine(LedgerLine):
             models.CheckConstraint(
                 condition=Q(amount__gte=-MAX_ADJUSTMENT, amount__lte=MAX_ADJUSTMENT), name="favour_entry_bounded"
             ),
-            # Spending is always a debit.
-            models.CheckConstraint(condition=Q(phase__isnull=True) | Q(amount__lt=0), name="favour_spend_is_debit"),
+            # Spending is always a debit; only its reversal gives it back in its phase.
+            models.CheckConstraint(
+                condition=Q(phase__isnull=True) | Q(amount__lt=0) | Q(reverses__isnull=False),
+                name="favour_spend_is_debit",
+            ),
             # GB-26: one carry-over per coach per finished campaign.
             models.UniqueConstraint(
                 fields=["coach", "carried_from"],
@@ -355,19 +359,30 @@ class Achievement(models.Model):
 
 
 class SponsorshipPurchase(models.Model):
-    """GB-21: bought for the coach's next fixture, returned when that match ends."""
+    """GB-21: bought for the coach's next fixture, returned when that match ends.
+    LG-5: cancelled when a withdrawal or a re-generation of fixtures removes that
+    fixture: it then has none, and says why."""
 
     coach = models.ForeignKey(CampaignCoach, on_delete=models.CASCADE, related_name="sponsorships")
     sponsorship = models.ForeignKey(Sponsorship, on_delete=models.PROTECT, related_name="+")
-    fixture = models.ForeignKey("league.Fixture", on_delete=models.CASCADE, related_name="campaign_sponsorships")
+    fixture = models.ForeignKey(
+        "league.Fixture", null=True, blank=True, on_delete=models.CASCADE, related_name="campaign_sponsorships"
+    )
     bought_at = models.DateTimeField(default=timezone.now)
+    cancelled_reason = models.CharField(max_length=300, blank=True, help_text="Why it was cancelled (LG-5).")
 
     class Meta:
         ordering = ["fixture", "sponsorship__order"]
         constraints = [
             models.UniqueConstraint(
                 fields=["coach", "sponsorship", "fixture"], name="sponsorship_one_copy_per_match"
-            )
+            ),
+            # For a match, or cancelled with the reason (LG-5).
+            models.CheckConstraint(
+                condition=Q(fixture__isnull=False, cancelled_reason="")
+                | (Q(fixture__isnull=True) & ~Q(cancelled_reason="")),
+                name="sponsorship_for_a_match_or_cancelled",
+            ),
         ]
 
     def __str__(self) -> str:

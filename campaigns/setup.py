@@ -101,7 +101,8 @@ def ensure_campaign(season: Season) -> Campaign:
 
 def carry_over_sources(coach_ids: list[int], season: Season) -> dict[int, Campaign]:
     """GB-26: by coach, their previous campaign in this league if it ended (Final
-    Day declared) without a title for them: joining ``season`` earns 5 Favours."""
+    Day declared) without a title for them: joining ``season`` earns 5 Favours.
+    LG-4: not when they withdrew from it (the carry-over is for finishing it)."""
     earlier = (
         CampaignCoach.objects.filter(
             entry__coach_id__in=coach_ids,
@@ -120,7 +121,7 @@ def carry_over_sources(coach_ids: list[int], season: Season) -> dict[int, Campai
     return {
         coach_id: cc.campaign
         for coach_id, cc in latest.items()
-        if cc.campaign.is_over and cc.pk not in titled
+        if cc.campaign.is_over and cc.pk not in titled and cc.entry.withdrawn_at is None
     }
 
 

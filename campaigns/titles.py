@@ -30,8 +30,9 @@ def final_day_refusal(campaign: Campaign) -> str | None:
 @transaction.atomic
 def declare_final_day(*, campaign: Campaign, by) -> list[Title]:
     """GB-26: once every League Match has its approved result, the Longshanks fixes
-    the three titles (GB-3) and every coach without one gets 5 Favours in their
-    next campaign in this league (now if it exists, otherwise when they join it)."""
+    the three titles (GB-3) and every coach without one who finished the campaign
+    (LG-4: not who withdrew) gets 5 Favours in their next campaign in this league
+    (now if it exists, otherwise when they join it)."""
     from campaigns.selectors import campaign_rows, title_race
 
     campaign = Campaign.objects.select_for_update(of=("self",)).select_related("season__league").get(pk=campaign.pk)
@@ -55,8 +56,9 @@ def declare_final_day(*, campaign: Campaign, by) -> list[Title]:
     campaign.final_day_declared_by = by
     campaign.save(update_fields=["final_day_declared_at", "final_day_declared_by"])
     titled = {t.coach_id for t in titles}
+    withdrew = set(season.entries.filter(withdrawn_at__isnull=False).values_list("coach_id", flat=True))
     for row in rows:
-        if row.cc_id in titled:
+        if row.cc_id in titled or row.coach_id in withdrew:
             continue
         later = (
             CampaignCoach.objects.filter(

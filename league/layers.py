@@ -16,6 +16,10 @@ the list through the functions below and never imports the layer:
 - ``season_started``, called inside ``generate_fixtures``'s transaction, so the
   rows a layer needs for a season exist before any page reads them (a GET never
   writes: STYLE habit 14);
+- LG-5: ``held_by_fixtures`` says what the layer attached to fixtures a withdrawal
+  or a re-generation of fixtures is about to remove (a Big League sponsorship or
+  loan), for the confirmation page; ``release_fixtures`` cancels it inside that
+  change's transaction, before the fixtures go;
 - extra import columns (``home_cp,away_cp``): parsed per line without the
   database, applied after the line's result is written;
 - ``checklist``: the layer's items of the organiser's season checklist
@@ -101,6 +105,11 @@ class Layer:
     # once for the season what approving them one by one would have.
     results_imported: Callable[..., None] | None = None  # (season, *, by) -> None
     season_started: Callable[..., None] | None = None  # (season, *, by) -> None
+    # LG-5: given fixtures (a queryset) about to be removed, what the layer holds on
+    # them, a sentence each; then, in the same transaction, cancel it and give back
+    # what it moved, saying ``why``.
+    held_by_fixtures: Callable[[Any], list[str]] | None = None
+    release_fixtures: Callable[..., None] | None = None  # (fixtures, *, why, by) -> None
     # Called before an approved result is corrected; returns what to call once the
     # correction is applied (same transaction) to list what the organiser must be
     # warned of before going ahead (a Big League debt, GB-20).
@@ -219,6 +228,23 @@ def season_started(season, *, by) -> None:
     for layer in layers_for(season.league.game_system):
         if layer.season_started is not None:
             layer.season_started(season, by=by)
+
+
+def held_by_fixtures(season, fixtures) -> list[str]:
+    """LG-5: what the layers of ``season``'s game hold on ``fixtures`` (a queryset
+    of its fixtures about to be removed), a sentence each, for the confirmation page."""
+    return [
+        held for layer in layers_for(season.league.game_system) if layer.held_by_fixtures is not None
+        for held in layer.held_by_fixtures(fixtures)
+    ]
+
+
+def release_fixtures(season, fixtures, *, why: str, by) -> None:
+    """LG-5: inside the transaction that removes ``fixtures``, before they go: each
+    layer cancels what it holds on them and gives back what that moved."""
+    for layer in layers_for(season.league.game_system):
+        if layer.release_fixtures is not None:
+            layer.release_fixtures(fixtures, why=why, by=by)
 
 
 def import_columns(game_system: str) -> list[ImportColumns]:

@@ -30,6 +30,7 @@ from league.accounts.forms import (
 )
 from league.models import Coach, Entry
 from league.accounts.permissions import coach_for, get_league_for_organiser
+from league.web import confirm as confirmation
 
 
 
@@ -50,6 +51,15 @@ def organiser_coaches(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data
+            cancels = _regeneration_cancels(request, season, data)
+            if cancels:
+                return confirmation.ask(
+                    request, title=f"Generate the fixtures of {season.name} again?",
+                    consequence=(f"{data['name']} joins {season.name} and its fixtures are generated again. Cancelled, "
+                                 f"with every Favour they moved given back (LG-5): {'; '.join(cancels)}."),
+                    button=f"Add {data['name']} and generate the fixtures again",
+                    back=reverse("league:organiser_coaches", args=[league.slug]),
+                )
             try:
                 coach = invitations.add_coach(
                     league=league, season=season if data["enter"] else None, by=request.user,
@@ -71,6 +81,16 @@ def organiser_coaches(request: HttpRequest, slug: str) -> HttpResponse:
         request, "league/organiser_coaches.html",
         {"league": league, "season": season, "entries": entries, "form": form}, status=status,
     )
+
+
+def _regeneration_cancels(request: HttpRequest, season, data: dict) -> list[str]:
+    """LG-5: what adding a coach by generating the fixtures again would cancel, to
+    be confirmed first; nothing to ask once confirmed, or when the fixtures cannot
+    be generated again (the addition is then refused with why)."""
+    if (season is None or not data["enter"] or data.get("when_fixtures_exist") != season_entrants.REGENERATE
+            or confirmation.confirmed(request) or season_entrants.any_result(season)):
+        return []
+    return season_entrants.regeneration_cancels(season)
 
 
 @login_required

@@ -338,8 +338,11 @@ def _apply_extras(rows: list[ImportRow], fixtures: list[Fixture], *, season: Sea
 
 def _fixture(row: ImportRow, rnd: Round, entries, existing: list[Fixture], summary: ImportSummary) -> Fixture:
     """The row's fixture among those of its round (``existing``, which a new one
-    joins unsaved: the caller inserts them at once), or a line refused for a clash."""
+    joins unsaved: the caller inserts them at once), or a line refused for a clash
+    or for naming an entrant who withdrew (LG-2)."""
     home, away = entries[row.home], entries[row.away]
+    if home.withdrawn_at is not None or away.withdrawn_at is not None:
+        return _withdrawn_fixture(row, rnd, home, away, existing)
     for fixture in existing:
         if fixture.home_id == home.pk and fixture.away_id == away.pk:
             return fixture
@@ -358,6 +361,24 @@ def _fixture(row: ImportRow, rnd: Round, entries, existing: list[Fixture], summa
     existing.append(fixture)
     summary.fixtures += 1
     return fixture
+
+
+def _withdrawn_fixture(row: ImportRow, rnd: Round, home: Entry, away: Entry, existing: list[Fixture]) -> Fixture:
+    """LG-2: an entrant who withdrew keeps the results approved before, and nothing
+    is imported for them afterwards: a line naming one is refused unless it is
+    about such a match (whose result ``_result`` then compares), so no removed
+    fixture comes back and no result of theirs counts again."""
+    for fixture in existing:
+        if fixture.home_id == home.pk and fixture.away_id == away.pk:
+            result = fixture.result_or_none
+            if result is not None and result.is_approved:
+                return fixture
+    name = row.home if home.withdrawn_at is not None else row.away
+    raise BadRow(
+        row.line,
+        f"{name} withdrew from {rnd.season.name}: their matches without an approved result are not played, and "
+        "nothing can be reported or imported for them (LG-2)",
+    )
 
 
 def _result(row: ImportRow, fixture: Fixture, *, fresh: bool, rules: GameRules, source: str,

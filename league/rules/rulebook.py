@@ -34,6 +34,10 @@ ENGINE = Section("seasons", "Every game: who plays in a season", (
                  "an approved result are not played and count for nothing for either side (no double loss)."),
     Rule("LG-3", "Decision: the next season opens with the same coaches and teams, without divisions; the organiser "
                  "adds or withdraws entrants before generating its fixtures (Dungeon Bowl re-drafts first: DB-15)."),
+    Rule("LG-4", "Decision: an entrant who withdrew is not in the next season unless the organiser enters them "
+                 "again, and gains no end-of-season carry-over (The Big League's 5 Favours are for finishing)."),
+    Rule("LG-5", "Decision: a sponsorship or a loan bought for a fixture that a withdrawal or new fixtures remove is "
+                 "cancelled and its Favours go back, as ledger lines saying why; the organiser is told first."),
 ))
 
 # Filled from the games' and layers' ready(), in INSTALLED_APPS order, after the engine's.

@@ -15,6 +15,10 @@ decides how an entrant joins a season and how one leaves it, whatever the path
   double loss): they are removed with any result not yet approved, and the tables
   and the fixtures page say who withdrew. Before the fixtures exist, withdrawing
   just takes the entry out of the season.
+- LG-5 Decision: what a game's layer attached to a fixture that a withdrawal or a
+  re-generation removes (a Big League sponsorship or loan) is cancelled and its
+  Favours given back, in the same transaction (``layers.release_fixtures``); the
+  confirmation page says what first (``withdrawal_cancels``, ``regeneration_cancels``).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
+from league import layers
 from league.caching import versions
 from league.models import Coach, Division, Entry, Fixture, Result, Round, Season
 from league.accounts.permissions import require_organiser
@@ -109,13 +114,39 @@ def regenerate(*, season: Season, by) -> None:
     cadence; a new shuffle."""
     from league.services.seasons import generate_fixtures
 
+    layers.release_fixtures(season, Fixture.objects.filter(round__season=season),
+                            why=f"the fixtures of {season.name} were generated again (LG-5)", by=by)
     Round.objects.filter(season=season).delete()
     generate_fixtures(season=season, by=by)
 
 
+def regeneration_cancels(season: Season) -> list[str]:
+    """LG-5: what generating ``season``'s fixtures again would cancel, a sentence
+    each, for the confirmation page (reads only)."""
+    return layers.held_by_fixtures(season, Fixture.objects.filter(round__season=season))
+
+
+def _removed_by_withdrawal(season: Season, entry: Entry):
+    """LG-2: the fixtures a withdrawal removes: the entrant's, without an approved
+    result, play-offs aside."""
+    return (
+        Fixture.objects.filter(Q(home=entry) | Q(away=entry), round__season=season)
+        .exclude(stage=Fixture.Stage.PLAYOFF).exclude(result__status=Result.Status.APPROVED)
+    )
+
+
+def withdrawal_cancels(*, season: Season, entry: Entry) -> list[str]:
+    """LG-5: what withdrawing ``entry`` from ``season`` (its league loaded) would
+    cancel, a sentence each, for the confirmation page (reads only)."""
+    if not has_fixtures(season):
+        return []
+    return layers.held_by_fixtures(season, _removed_by_withdrawal(season, entry))
+
+
 @transaction.atomic
 def withdraw(*, entry: Entry, by) -> int:
-    """LG-2: ``entry`` leaves its season. Returns how many fixtures were removed."""
+    """LG-2: ``entry`` leaves its season. Returns how many fixtures were removed;
+    what the layers attached to them is cancelled first (LG-5)."""
     season = Season.objects.select_for_update(of=("self",)).select_related("league").get(pk=entry.season_id)
     require_organiser(season.league, by)
     entry = Entry.objects.select_related("coach").get(pk=entry.pk)
@@ -124,11 +155,9 @@ def withdraw(*, entry: Entry, by) -> int:
     if not has_fixtures(season):
         entry.delete()
         return 0
-    remaining = (
-        Fixture.objects.filter(Q(home=entry) | Q(away=entry), round__season=season)
-        .exclude(stage=Fixture.Stage.PLAYOFF).exclude(result__status=Result.Status.APPROVED)
-    )
+    remaining = _removed_by_withdrawal(season, entry)
     removed = remaining.count()
+    layers.release_fixtures(season, remaining, why=f"{entry.coach} withdrew from {season.name} (LG-5)", by=by)
     remaining.delete()
     entry.withdrawn_at = timezone.now()
     entry.save(update_fields=["withdrawn_at"])

@@ -199,8 +199,9 @@ def open_next_season(
     season with its settings (cadence GB-5, single or double round robin GB-4)
     and its entrants (Decision LG-3: the same coaches with the same teams, without
     divisions; the organiser adds or withdraws entrants before generating the
-    fixtures). A league without a season gets its first, empty. It starts today,
-    or the day after the last round when that is later.
+    fixtures; LG-4: not who withdrew, unless the organiser enters them again). A
+    league without a season gets its first, empty. It starts today, or the day after
+    the last round when that is later.
 
     The admin's add page names it and chooses its start (never before the day
     after the last round) and its schedule; left out, they are chosen as above."""
@@ -239,9 +240,10 @@ def open_next_season(
         league=league, name=name, start_date=start_date or max(today, after),
         **{"cadence_days": last.cadence_days, "double_round_robin": last.double_round_robin, **chosen},
     )
+    stayed = last.entries.filter(withdrawn_at__isnull=True)  # LG-4
     Entry.objects.bulk_create(
         Entry(season=season, coach_id=coach_id, team=team)
-        for coach_id, team in last.entries.order_by("pk").values_list("coach_id", "team")
+        for coach_id, team in stayed.order_by("pk").values_list("coach_id", "team")
     )
     versions.bump(Q(pk=season.pk))  # bulk writes send no signals
     return season

@@ -271,6 +271,9 @@ def withdraw_entry(request: HttpRequest, slug: str, entry_id: int) -> HttpRespon
                            "with any result not yet approved (LG-2).")
         else:
             consequence = f"{entry.coach} leaves {season.name} before its fixtures are generated."
+        cancels = season_entrants.withdrawal_cancels(season=season, entry=entry)
+        if cancels:
+            consequence += " Cancelled, with every Favour they moved given back (LG-5): " + "; ".join(cancels) + "."
         return confirmation.ask(request, title=f"Withdraw {entry.coach} from {season.name}?", consequence=consequence,
                                 button=f"Withdraw {entry.coach}", back=back)
     try:
