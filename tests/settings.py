@@ -10,9 +10,9 @@ from league.settings import *  # noqa: F403
 INSTALLED_APPS = [*INSTALLED_APPS, "tests.fourth_game"]  # noqa: F405
 
 # The change mark (league/caching/change_mark.py) is on in every test run, on both
-# databases. A file in the temporary directory: runs side by side that share it
-# only read their versions again more often. Put in the environment, so the
-# processes a test starts share it too.
+# databases. A file of this run's own in the temporary directory (another run's
+# writes would make a test that counts a warm page's queries see one), put in the
+# environment so the processes a test starts share it.
 CHANGE_MARK_FILE = os.environ.setdefault(
-    "CHANGE_MARK_FILE", os.path.join(tempfile.gettempdir(), "league-tests-change.mark")
+    "CHANGE_MARK_FILE", os.path.join(tempfile.gettempdir(), f"league-tests-change-{os.getpid()}.mark")
 )

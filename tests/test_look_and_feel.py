@@ -106,7 +106,8 @@ def test_calendar_links_use_the_request_when_site_url_is_unset(client, season, s
     fixture = FixtureFactory(round__season=season)
     body = client.get(reverse("league:league_ics", args=[season.league.slug]), HTTP_HOST="league.example.org").content.decode()
     assert f"URL:http://league.example.org{fixture.get_absolute_url()}" in body
-    assert "@league.example.org" in body
+    # The link follows the request; the event's UID does not (the same whatever the host).
+    assert "@league.example.org" not in body and f"UID:fixture-{fixture.pk}@" in body
     coach = client.get(
         reverse("league:coach_ics", args=[season.league.slug, fixture.home.coach_id]), HTTP_HOST="league.example.org"
     ).content.decode()

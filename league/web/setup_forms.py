@@ -60,11 +60,15 @@ class JoinLinkForm(forms.Form):
         widget=forms.DateInput(attrs={"type": "date"}), help_text="Empty to keep it open until you withdraw it.",
     )
     signups_per_hour = forms.IntegerField(
-        label="New accounts an hour", min_value=1, max_value=MAX_JOIN_SIGNUPS_PER_HOUR,
+        label="New accounts an hour", min_value=1, max_value=MAX_JOIN_SIGNUPS_PER_HOUR, required=False,
         initial=DEFAULT_JOIN_SIGNUPS_PER_HOUR,
         help_text="How many people may sign up through this link within an hour, all from one shop's Wi-Fi if "
                   "need be; sign-ups without a link stay limited per network.",
     )
+
+    def clean_signups_per_hour(self) -> int:
+        """Left empty: the default."""
+        return self.cleaned_data["signups_per_hour"] or DEFAULT_JOIN_SIGNUPS_PER_HOUR
 
 
 class GenerateForm(forms.Form):
