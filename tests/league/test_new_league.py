@@ -52,7 +52,8 @@ def test_new_league_with_the_rulebook_defaults(client, creator, game, django_ass
     assert page.status_code == 200 and rules_class(game).name in page.content.decode()
     form = page.context["game_form"]
     assert {name: form[name].value() for name in DEFAULTS[game]} == DEFAULTS[game]
-    with django_assert_max_num_queries(56):  # a fixed cost: one new league (its rate limit counted in the database), whatever else exists
+    # A fixed cost: one new league (its rate limit counted in the database), whatever else exists.
+    with django_assert_max_num_queries(56):
         response = client.post(reverse("league:new_league"), _post(game, double_round_robin="double"))
     league = League.objects.get()
     assert response["Location"] == reverse("league:season_setup", args=[league.slug])
