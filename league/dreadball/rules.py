@@ -108,6 +108,8 @@ class DreadBallRules(GameRules):
     )
     settings_model = DreadBallSettings
     settings_fields = ("landslide_win", "win", "draw", "loss")  # DR-4
+    # DR-4: League Points per result, the same for every match of a season.
+    settings_locked = {"landslide_win": "DR-4", "win": "DR-4", "draw": "DR-4", "loss": "DR-4"}
     detail_values = {"difference": "dreadball_detail__difference", "landslide": "dreadball_detail__landslide"}
     detail_models = (DreadBallResult,)
     import_columns = ("winner", "difference", "rush", "sudden_death")

@@ -133,6 +133,11 @@ class GameRules:
     # The settings a new league is asked for on the site, fields of
     # ``settings_model`` shown with their rulebook defaults; the rest keep theirs.
     settings_fields: ClassVar[tuple[str, ...]] = ()
+    # The fields of ``settings_model`` fixed once a result is recorded in the
+    # league's current season, each with the rule id that says why (League Points,
+    # tiebreakers, what an approved game already gave): the organiser's settings
+    # page shows them read-only. Every other field stays the organiser's to change.
+    settings_locked: ClassVar[Mapping[str, str]] = {}
     # The game's own rule id for each thing the engine's shared pages, forms and
     # messages speak of (``TOPICS``), so a page cites its league's game and no other;
     # a topic the game's rules say nothing of is cited by none.
