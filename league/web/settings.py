@@ -18,7 +18,7 @@ from league.accounts.permissions import get_league_for_organiser
 from league.models import League
 from league.rules import rules_class
 from league.services import settings as league_settings
-from league.web.settings_forms import LeagueForm, OrganiserForm, WebhooksForm, game_settings_form
+from league.web.settings_forms import LeagueForm, OrganiserForm, WebhooksForm, game_settings_form, help_and_rule
 
 # Each section's form, and the part of the page it goes back to.
 SECTIONS = {"league": "league", "game": "game", "webhooks": "webhooks", "test_webhooks": "webhooks",
@@ -63,8 +63,8 @@ def organiser_settings(request: HttpRequest, slug: str) -> HttpResponse:
     organisers = list(league.organisers.order_by("username"))
     return render(request, "league/organiser_settings.html", {
         "league": league, "forms": forms_, "game_name": game.name, "locked": locked, "organisers": organisers,
-        "game_fields": [(forms_["game"][name], locked.get(name, "")) for name in forms_["game"].fields]
-        if "game" in forms_ else [],
+        "game_fields": [(forms_["game"][name], locked.get(name, ""), *help_and_rule(field.help_text))
+                        for name, field in forms_["game"].fields.items()] if "game" in forms_ else [],
     }, status=status)
 
 

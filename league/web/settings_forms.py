@@ -3,11 +3,15 @@ cleans what one section posts; the services (league/services/settings.py) decide
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from django import forms
 
 from league.models import League
+
+# A model's help text that starts with the rule it follows ("DR-4: a win by 7.").
+RULE_FIRST = re.compile(r"^((?:GB|DB|DR|LG)-\d{1,2}[a-z]?)(?::\s*(.*))?$", re.DOTALL)
 
 
 class LeagueForm(forms.Form):
@@ -27,9 +31,10 @@ class WebhooksForm(forms.Form):
         label="Signed webhook", required=False, max_length=League._meta.get_field("webhook_url").max_length,
         widget=forms.URLInput, help_text=League._meta.get_field("webhook_url").help_text,
     )
+    # No help text: it would come between the label and the box, which the phone's
+    # stylesheet shows as one 44 px target only when they are next to each other.
     new_secret = forms.BooleanField(
-        label="Make a new signing secret", required=False,
-        help_text="The old one stops working: give the receiver the new one.",
+        label="Make a new signing secret (the old one stops working: give the receiver the new one)", required=False,
     )
 
 
@@ -49,3 +54,12 @@ def game_settings_form(model, *, locked: Mapping[str, str], data=None, instance=
         if name in form.fields:
             form.fields[name].disabled = True
     return form
+
+
+def help_and_rule(help_text: str) -> tuple[str, str]:
+    """A help text in words and the rule id it started with, if any, shown apart
+    (the rule as a small link): "DR-4: a win by 7." -> ("a win by 7.", "DR-4")."""
+    found = RULE_FIRST.match(str(help_text))
+    if found is None:
+        return str(help_text), ""
+    return (found.group(2) or "").strip(), found.group(1)

@@ -327,3 +327,11 @@ def test_the_page_costs_the_same_whatever_the_leagues_size(client, founder, djan
     with django_assert_max_num_queries(12):
         assert client.get(url(league)).status_code == 200
     assert get_user_model().objects.filter(organised_leagues=league).count() == 4
+
+
+def test_help_texts_say_the_rule_in_words_with_a_small_link(client, founder):
+    league = LeagueFactory(name="Nine Moons", slug="nine-moons", game_system="dreadball", organisers=[founder])
+    logged_in(client, founder)
+    page = client.get(url(league)).content.decode()
+    assert "DR-4: a win by 7." not in page
+    assert 'a win by 7. <a class="rule" href="/rules/#DR-4">DR-4</a>' in page

@@ -1,0 +1,42 @@
+"""The organiser's settings page in a real Chromium at 390 px: every section fits
+without sideways scroll at 360 px, every control is a thumb's target (44 px), and
+a change saved from the phone is in the database. The screenshot goes to
+artifacts/screenshots/settings-phone.png."""
+
+import pytest
+from django.urls import reverse
+
+from league.dungeonbowl.models import DungeonBowlSettings
+from league.models import League
+from tests.browser.chromium import CHROMIUM_ONLY, log_in, shot
+from tests.browser.test_thumbs_forms import fits_and_taps
+from tests.factories import LeagueFactory, SeasonFactory, UserFactory
+
+pytestmark = CHROMIUM_ONLY
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_settings_on_a_phone(live_server, phone, password):
+    founder = UserFactory(username="founder")
+    league = LeagueFactory(name="Altdorf Colleges", slug="altdorf", game_system="dungeonbowl", organisers=[founder])
+    league.organisers.add(UserFactory(username="partner"))
+    DungeonBowlSettings.objects.create(league=league)
+    SeasonFactory(league=league, name="Season 1")
+    League.objects.filter(pk=league.pk).update(
+        discord_webhook="https://discord.com/api/webhooks/1/abc", webhook_url="https://hooks.example.org/league"
+    )
+    log_in(phone, live_server, "founder", password)
+    phone.goto(live_server.url + reverse("league:organiser_settings", args=[league.slug]))
+    forms = len(phone.query_selector_all("main form"))
+    assert forms == 7  # name, game, webhooks, test message, two organisers' buttons, add one
+    for number in range(forms):
+        fits_and_taps(phone, f"main form >> nth={number}")
+    phone.click("#webhooks summary")  # the signing secret, 64 characters, wraps
+    fits_and_taps(phone, "#webhooks form >> nth=0")
+    phone.evaluate("window.scrollTo(0, 0)")
+    shot(phone, "settings-phone.png")
+    phone.fill("#id_game-draft_budget", "1100000")
+    phone.locator("#game button[type=submit]").click()
+    phone.wait_for_url("**#game")
+    assert DungeonBowlSettings.objects.get(league=league).draft_budget == 1_100_000
+    assert "The game's settings are saved." in phone.content()
