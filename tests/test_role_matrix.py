@@ -229,6 +229,11 @@ MATRIX: dict[str, Row] = {
     # too: their own); the organiser registers anyone's. An empty POST is a form error.
     "dreadball:register_team": Row(s("302 403 200 200 403 200"), s("302 403 400 400 403 400"), ("dreadball",),
                                    elsewhere=NOT_THIS_GAME_LOGIN),
+    # DR-5: the league's own published teams, its organiser's page; an empty POST
+    # names no action (400). In another game's league only its organiser learns
+    # there are none.
+    "dreadball:published_teams": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400"), ("dreadball",),
+                                     elsewhere=(s("302 403 403 403 403 404"), s("302 403 403 403 403 404"))),
 }
 
 

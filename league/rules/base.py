@@ -204,6 +204,13 @@ class GameRules:
         leagues. A fixed number of queries whatever their number. Nothing by default."""
         return {}
 
+    @classmethod
+    def data_pages(cls, league) -> list[tuple[str, str, str]]:
+        """The game's pages where the organiser edits data of the league's own
+        (DreadBall's published teams): (link words, address, what it holds), listed
+        on the league's settings page. No query. None by default."""
+        return []
+
     # Reporting -------------------------------------------------------------------
 
     def report_form_class(self) -> type[forms.Form]:

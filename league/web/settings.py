@@ -62,7 +62,7 @@ def organiser_settings(request: HttpRequest, slug: str) -> HttpResponse:
         status = 400
     organisers = list(league.organisers.order_by("username"))
     return render(request, "league/organiser_settings.html", {
-        "league": league, "forms": forms_, "game_name": game.name, "locked": locked, "organisers": organisers,
+        "league": league, "forms": forms_, "game_name": game.name, "data_pages": game.data_pages(league), "locked": locked, "organisers": organisers,
         "game_fields": [(forms_["game"][name], locked.get(name, ""), *help_and_rule(field.help_text))
                         for name, field in forms_["game"].fields.items()] if "game" in forms_ else [],
     }, status=status)
