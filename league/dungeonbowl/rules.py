@@ -73,6 +73,11 @@ class DungeonBowlRules(GameRules):
     # (DB-15) at the re-draft, so both stay open.
     settings_locked = {"draft_budget": "DB-6", "casualty_bonus": "DB-4",
                        **{f"spp_{name}": "DB-11" for name in DungeonBowlSettings.SPP_FIELDS}}
+
+    @classmethod
+    def data_pages(cls, league) -> list[tuple[str, str, str]]:
+        return [("Skills", reverse("dungeonbowl:league_skills", args=[league.slug]),
+                 "The skills players learn: every league's, and those you add for this league.")]
     # GameReport's casualty totals feed the standings; PlayerEffect rows change with approvals.
     detail_models = (GameReport, PlayerEffect)
     detail_values = {"home_cas": "dungeonbowl_report__home_cas", "away_cas": "dungeonbowl_report__away_cas"}

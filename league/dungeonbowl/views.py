@@ -329,6 +329,7 @@ class AdvanceForm(forms.Form):
         super().__init__(*args, **kwargs)
         players = team.players.on_draft_list().select_related("position").order_by("number")
         self.fields["player"].queryset = players
+        self.fields["skill"].queryset = Skill.for_league(team.league_id)
         self.fields["skill"].label_from_instance = lambda skill: skill.label
         self.fields["player"].label_from_instance = lambda p: (
             f"#{p.number} {p.name} ({p.position.name}, {p.spp} SPP, primary {p.position.primary or '-'}, "

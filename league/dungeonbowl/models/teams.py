@@ -148,16 +148,24 @@ class Skill(models.Model):
     adds, as with colleges. ``category`` is the skill list it belongs to where known
     (G, A, S, P, M); empty, the coach's chosen category stands."""
 
-    name = models.CharField(max_length=40, unique=True)
+    name = models.CharField(max_length=40)
     category = models.CharField(
         max_length=1, blank=True, choices=list(player_rules.SKILL_CATEGORIES.items()),
         help_text="The skill list it belongs to; empty when the rulebooks at hand do not say.",
+    )
+    # Empty: every league's skill, the superuser's. A league's own: its organiser's,
+    # on that league's list only (``for_league``).
+    league = models.ForeignKey(
+        "league.League", null=True, blank=True, on_delete=models.CASCADE, related_name="dungeonbowl_skills",
+        help_text="Empty: every league's. A league's own skill is its organiser's to edit.",
     )
 
     class Meta:
         ordering = ["name"]
         constraints = [
-            models.UniqueConstraint(Lower("name"), name="dbskill_name_unique_in_any_case"),
+            models.UniqueConstraint(Lower("name"), condition=Q(league__isnull=True),
+                                    name="dbskill_name_unique_in_any_case"),
+            models.UniqueConstraint(Lower("name"), "league", name="dbskill_name_unique_in_league"),
             models.CheckConstraint(
                 condition=Q(category__in=["", *player_rules.SKILL_CATEGORIES]), name="dbskill_category_valid"
             ),
@@ -165,6 +173,11 @@ class Skill(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @classmethod
+    def for_league(cls, league_id: int | None) -> models.QuerySet[Skill]:
+        """The league's list of skills: every league's and its own."""
+        return cls.objects.filter(Q(league__isnull=True) | Q(league_id=league_id))
 
     @property
     def label(self) -> str:
