@@ -40,3 +40,29 @@ def test_settings_on_a_phone(live_server, phone, password):
     phone.wait_for_url("**#game")
     assert DungeonBowlSettings.objects.get(league=league).draft_budget == 1_100_000
     assert "The game's settings are saved." in phone.content()
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_the_games_data_pages_on_a_phone(live_server, phone, password):
+    """DreadBall's published teams and Dungeon Bowl's skills, with a league's own
+    beside every league's: no sideways scroll, 44 px targets in every form."""
+    from league.dreadball.models import PublishedPlayer, TeamType
+    from league.dungeonbowl.models import Skill
+
+    founder = UserFactory(username="founder")
+    dread = LeagueFactory(name="Nine Moons", slug="nine-moons", game_system="dreadball", organisers=[founder])
+    sirens = TeamType.objects.create(name="Void Sirens", race="Sirens", league=dread)
+    PublishedPlayer.objects.create(team_type=sirens, name="Striker", role="striker", move=6, strength=5, agility=3,
+                                   speed=3, skill=4, armour=5, cost=12, starting=2, maximum=4)
+    dungeon = LeagueFactory(name="Altdorf Colleges", slug="altdorf", game_system="dungeonbowl", organisers=[founder])
+    Skill.objects.create(name="Glowing Runes", category="M", league=dungeon)
+    log_in(phone, live_server, "founder", password)
+    for name, league, shot_name in (("dreadball:published_teams", dread, "published-teams-phone.png"),
+                                    ("dungeonbowl:league_skills", dungeon, "league-skills-phone.png")):
+        phone.goto(live_server.url + reverse(name, args=[league.slug]))
+        for summary in phone.query_selector_all("main summary"):
+            summary.click()
+        for number in range(len(phone.query_selector_all("main form"))):
+            fits_and_taps(phone, f"main form >> nth={number}")
+        phone.evaluate("window.scrollTo(0, 0)")
+        shot(phone, shot_name)
