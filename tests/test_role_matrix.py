@@ -229,6 +229,10 @@ MATRIX: dict[str, Row] = {
     # too: their own); the organiser registers anyone's. An empty POST is a form error.
     "dreadball:register_team": Row(s("302 403 200 200 403 200"), s("302 403 400 400 403 400"), ("dreadball",),
                                    elsewhere=NOT_THIS_GAME_LOGIN),
+    # DB-6, DB-7: the league's own colleges, its organiser's page; an empty POST
+    # names no action (400).
+    "dungeonbowl:league_colleges": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400"), DB,
+                                       elsewhere=(s("302 403 403 403 403 404"), s("302 403 403 403 403 404"))),
     # DB-11: the league's own skills, its organiser's page; an empty POST is the
     # add form without a name (400).
     "dungeonbowl:league_skills": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400"), DB,

@@ -76,7 +76,10 @@ class DungeonBowlRules(GameRules):
 
     @classmethod
     def data_pages(cls, league) -> list[tuple[str, str, str]]:
-        return [("Skills", reverse("dungeonbowl:league_skills", args=[league.slug]),
+        return [("Colleges of Magic", reverse("dungeonbowl:league_colleges", args=[league.slug]),
+                 "The colleges teams draft from, with their rosters: every league's, and those you add for "
+                 "this league."),
+                ("Skills", reverse("dungeonbowl:league_skills", args=[league.slug]),
                  "The skills players learn: every league's, and those you add for this league.")]
     # GameReport's casualty totals feed the standings; PlayerEffect rows change with approvals.
     detail_models = (GameReport, PlayerEffect)
