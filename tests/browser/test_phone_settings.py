@@ -47,7 +47,7 @@ def test_the_games_data_pages_on_a_phone(live_server, phone, password):
     """DreadBall's published teams and Dungeon Bowl's skills, with a league's own
     beside every league's: no sideways scroll, 44 px targets in every form."""
     from league.dreadball.models import PublishedPlayer, TeamType
-    from league.dungeonbowl.models import Skill
+    from league.dungeonbowl.models import College, PositionGroup, Skill
 
     founder = UserFactory(username="founder")
     dread = LeagueFactory(name="Nine Moons", slug="nine-moons", game_system="dreadball", organisers=[founder])
@@ -56,9 +56,12 @@ def test_the_games_data_pages_on_a_phone(live_server, phone, password):
                                    speed=3, skill=4, armour=5, cost=12, starting=2, maximum=4)
     dungeon = LeagueFactory(name="Altdorf Colleges", slug="altdorf", game_system="dungeonbowl", organisers=[founder])
     Skill.objects.create(name="Glowing Runes", category="M", league=dungeon)
+    embers = College.objects.create(name="College of Embers", slug="college-of-embers", wizard="W", league=dungeon)
+    PositionGroup.objects.create(college=embers, name="Runners", max_count=16)
     log_in(phone, live_server, "founder", password)
     for name, league, shot_name in (("dreadball:published_teams", dread, "published-teams-phone.png"),
-                                    ("dungeonbowl:league_skills", dungeon, "league-skills-phone.png")):
+                                    ("dungeonbowl:league_skills", dungeon, "league-skills-phone.png"),
+                                    ("dungeonbowl:league_colleges", dungeon, "league-colleges-phone.png")):
         phone.goto(live_server.url + reverse(name, args=[league.slug]))
         for summary in phone.query_selector_all("main summary"):
             summary.click()
