@@ -14,6 +14,7 @@ from league.imports import views as import_views
 from league.web import offline
 from league.web import organiser as organiser_views
 from league.web import fixtures as result_views
+from league.web import settings as settings_views
 from league.web import setup as setup_views
 from league.web import public as views
 
@@ -31,6 +32,7 @@ league_patterns = [
     path("leagues/<slug:slug>/organiser/", organiser_views.organiser_dashboard, name="organiser_dashboard"),
     path("leagues/<slug:slug>/organiser/approve/", organiser_views.approve_from_dashboard, name="dashboard_approve"),
     path("leagues/<slug:slug>/organiser/season/", setup_views.season_setup, name="season_setup"),
+    path("leagues/<slug:slug>/organiser/settings/", settings_views.organiser_settings, name="organiser_settings"),
     path("join/<str:token>/", setup_views.join, name="join"),
     path("leagues/<slug:slug>/organiser/coaches/", account_views.organiser_coaches, name="organiser_coaches"),
     path("leagues/<slug:slug>/organiser/checklist/fixtures/", organiser_views.checklist_fixtures,

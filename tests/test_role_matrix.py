@@ -128,6 +128,8 @@ MATRIX: dict[str, Row] = {
     "league:organiser_coaches": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400")),
     "league:invite_coach": Row(s("302 403 403 403 403 302"), s("302 403 403 403 403 302")),
     "league:organiser_lockouts": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 200")),
+    # The league's settings: a POST naming no section is refused (400), nothing written.
+    "league:organiser_settings": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400")),
     # The web import; a POST without a file is the form again, 400.
     "league:league_import": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400")),
     # The right coach is not locked out: the organiser's POST says so and deletes nothing.
@@ -227,6 +229,19 @@ MATRIX: dict[str, Row] = {
     # too: their own); the organiser registers anyone's. An empty POST is a form error.
     "dreadball:register_team": Row(s("302 403 200 200 403 200"), s("302 403 400 400 403 400"), ("dreadball",),
                                    elsewhere=NOT_THIS_GAME_LOGIN),
+    # DB-6, DB-7: the league's own colleges, its organiser's page; an empty POST
+    # names no action (400).
+    "dungeonbowl:league_colleges": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400"), DB,
+                                       elsewhere=(s("302 403 403 403 403 404"), s("302 403 403 403 403 404"))),
+    # DB-11: the league's own skills, its organiser's page; an empty POST is the
+    # add form without a name (400).
+    "dungeonbowl:league_skills": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400"), DB,
+                                     elsewhere=(s("302 403 403 403 403 404"), s("302 403 403 403 403 404"))),
+    # DR-5: the league's own published teams, its organiser's page; an empty POST
+    # names no action (400). In another game's league only its organiser learns
+    # there are none.
+    "dreadball:published_teams": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400"), ("dreadball",),
+                                     elsewhere=(s("302 403 403 403 403 404"), s("302 403 403 403 403 404"))),
 }
 
 

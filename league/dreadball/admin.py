@@ -62,7 +62,7 @@ class TeamTypeAdmin(SuperuserEditsAdminMixin, admin.ModelAdmin):
     """Published teams are the superuser's to add; a DreadBall organiser enters a
     published team's roster here (its name and race stay the superuser's)."""
 
-    list_display = ["name", "race", "roster_lines"]
+    list_display = ["name", "race", "league", "roster_lines"]
     search_fields = ["name", "race"]
     inlines = [PublishedPlayerInline]
 

@@ -126,7 +126,7 @@ def load_demo(*, today: datetime.date | None = None) -> list[Credentials]:
     season = Season.objects.create(
         league=league, name=DEMO_SEASON, start_date=this_monday - datetime.timedelta(weeks=CURRENT_ROUND - 1)
     )
-    types = {t.name: t for t in TeamType.objects.filter(name__in=ROSTERS)}
+    types = {t.name: t for t in TeamType.objects.filter(name__in=ROSTERS, league__isnull=True)}
     demo_coach = None
     for name, username, team_name, team_type in COACHES:
         user = _account(username, COACH_PASSWORD, first_name=name.split()[0])

@@ -4,6 +4,7 @@ whether Sudden Death was played. Landslide follows from the difference."""
 from __future__ import annotations
 
 from django import forms
+from django.db.models import Q
 
 from league.dreadball.models import MAX_DIFFERENCE, MAX_RUSH, DreadBallTeam, TeamType
 from league.web.idfields import IdChoiceField
@@ -77,6 +78,9 @@ class RegisterTeamForm(forms.Form):
 
     def __init__(self, *args, season, organiser: bool, **kwargs):
         super().__init__(*args, **kwargs)
+        # Every league's published teams and the league's own, in one list.
+        self.fields["team_type"].queryset = TeamType.objects.filter(
+            Q(league__isnull=True) | Q(league_id=season.league_id)).order_by("name")
         if organiser:
             self.fields["entry"].queryset = season.entries.filter(withdrawn_at__isnull=True).select_related("coach")
             self.fields["entry"].required = True

@@ -110,15 +110,26 @@ class DreadBallResult(models.Model):
 
 
 class TeamType(models.Model):
-    """DR-5: a published team (the boxed game's two, then any a superuser adds)."""
+    """DR-5: a published team (the boxed game's two, then any a superuser adds).
+    Those without a ``league`` are every league's, the superuser's to add; one with
+    a league is its organiser's, offered to that league only, beside the others."""
 
-    name = models.CharField(max_length=80, unique=True)
+    name = models.CharField(max_length=80)
     race = models.CharField(max_length=80, help_text="The race or faction its players are: Robots, Yndij ...")
     notes = models.TextField(blank=True)
+    league = models.ForeignKey(
+        "league.League", null=True, blank=True, on_delete=models.CASCADE, related_name="dreadball_team_types",
+        help_text="Empty: every league's. A league's own published team is its organiser's to edit.",
+    )
 
     class Meta:
         ordering = ["name"]
         verbose_name = "published team"
+        constraints = [
+            models.UniqueConstraint(fields=["name"], condition=Q(league__isnull=True),
+                                    name="dreadball_team_type_name_unique_site_wide"),
+            models.UniqueConstraint(fields=["league", "name"], name="dreadball_team_type_name_unique_in_league"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.race})"

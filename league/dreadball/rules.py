@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 
 from league.dreadball.forms import DreadBallResultForm
 from league.dreadball.models import (
@@ -108,6 +109,14 @@ class DreadBallRules(GameRules):
     )
     settings_model = DreadBallSettings
     settings_fields = ("landslide_win", "win", "draw", "loss")  # DR-4
+    # DR-4: League Points per result, the same for every match of a season.
+    settings_locked = {"landslide_win": "DR-4", "win": "DR-4", "draw": "DR-4", "loss": "DR-4"}
+
+    @classmethod
+    def data_pages(cls, league) -> list[tuple[str, str, str]]:
+        return [("Published teams", reverse("dreadball:published_teams", args=[league.slug]),
+                 "The published teams your coaches pick from, with their rosters: every league's, "
+                 "and those you add for this league.")]
     detail_values = {"difference": "dreadball_detail__difference", "landslide": "dreadball_detail__landslide"}
     detail_models = (DreadBallResult,)
     import_columns = ("winner", "difference", "rush", "sudden_death")

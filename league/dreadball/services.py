@@ -56,6 +56,8 @@ def register_team(
     _require_coach_or_organiser(entry, by)
     if entry.season.league.game_system != "dreadball":
         raise ValidationError("Only an entry of a DreadBall league fields a DreadBall team.")
+    if team_type.league_id not in (None, entry.season.league_id):
+        raise ValidationError({"team_type": "Choose one of the published teams this league offers."})
     name = " ".join(name.split())
     if not name:
         raise ValidationError("Give the team a name.")

@@ -76,6 +76,10 @@ class NewTeamForm(forms.Form):
         error_messages={"required": "Choose a College of Magic.", "invalid_choice": "Choose one of the colleges listed."},
     )
 
+    def __init__(self, *args, league, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["college"].queryset = College.for_league(league.pk).order_by("name")
+
 
 class EntryForm(forms.Form):
     """The commissioner enters a drafted team in one of the league's seasons, in a

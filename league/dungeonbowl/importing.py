@@ -153,7 +153,7 @@ def import_teams(teams: list[TeamLines], *, by, season_name: str = DEFAULT_SEASO
     ``by`` commissions the leagues the file creates: never a league nobody organises."""
     check_season_options(season_name, start_date)
     summary = TeamImportSummary()
-    colleges = {c.name.lower(): c for c in College.objects.all()}
+    every_league = list(College.objects.filter(league__isnull=True))
     by_league: dict[str, list[TeamLines]] = {}
     for team in teams:
         by_league.setdefault(slugify(team.league), []).append(team)
@@ -163,6 +163,8 @@ def import_teams(teams: list[TeamLines], *, by, season_name: str = DEFAULT_SEASO
             league=league, name=season_name, defaults={"start_date": start_date or timezone.localdate()})
         summary.seasons += created
         budget = league.rules.settings.draft_budget
+        # Every league's colleges and the league's own (a league the file creates has none).
+        colleges = {c.name.lower(): c for c in [*every_league, *College.objects.filter(league=league)]}
         for lines in league_teams:
             _import_team(lines, league=league, season=season, budget=budget, colleges=colleges, by=by, summary=summary)
         # DB-1: the season these teams start must have at least 4 of them.

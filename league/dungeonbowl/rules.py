@@ -67,6 +67,20 @@ class DungeonBowlRules(GameRules):
     feed_columns = ("position", "tied", "team", "coach", "played", "won", "drawn", "lost", "lp", "td_for", "td_against", "cas_for")
     settings_model = DungeonBowlSettings
     settings_fields = ("draft_budget", "casualty_bonus", "playoffs", "redraft_cap")  # DB-6, DB-4, DB-5b, DB-15
+    # Once a game is recorded: every team drafted on one budget (DB-6), League
+    # points the same for every match (DB-4), SPP the same for every game (DB-11).
+    # The play-off format (DB-5b) is read when the play-offs start and the cap
+    # (DB-15) at the re-draft, so both stay open.
+    settings_locked = {"draft_budget": "DB-6", "casualty_bonus": "DB-4",
+                       **{f"spp_{name}": "DB-11" for name in DungeonBowlSettings.SPP_FIELDS}}
+
+    @classmethod
+    def data_pages(cls, league) -> list[tuple[str, str, str]]:
+        return [("Colleges of Magic", reverse("dungeonbowl:league_colleges", args=[league.slug]),
+                 "The colleges teams draft from, with their rosters: every league's, and those you add for "
+                 "this league."),
+                ("Skills", reverse("dungeonbowl:league_skills", args=[league.slug]),
+                 "The skills players learn: every league's, and those you add for this league.")]
     # GameReport's casualty totals feed the standings; PlayerEffect rows change with approvals.
     detail_models = (GameReport, PlayerEffect)
     detail_values = {"home_cas": "dungeonbowl_report__home_cas", "away_cas": "dungeonbowl_report__away_cas"}

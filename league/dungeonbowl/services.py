@@ -103,6 +103,8 @@ def _new_team(*, league: League | None, coach: Coach | None, name: str, college:
         raise ValidationError("A new team needs its league, coach, name and college.")
     if league.game_system != GAME_SYSTEM:
         raise ValidationError(f"{league} is not a Dungeon Bowl league.")
+    if college.league_id not in (None, league.pk):
+        raise ValidationError("Choose one of the colleges this league offers.")
     name = name.strip()
     slug = slugify(name)
     if not slug:

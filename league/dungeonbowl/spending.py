@@ -176,10 +176,10 @@ def advance_player(
     elif kind != player_rules.Advancement.CHARACTERISTIC:
         if not skill:
             raise ValidationError("Choose the skill the player learns.")
-        known = Skill.objects.filter(name__iexact=skill[:40]).first() if len(skill) <= 40 else None
+        known = Skill.for_league(team.league_id).filter(name__iexact=skill[:40]).first() if len(skill) <= 40 else None
         if known is None:
             raise ValidationError(f"{skill[:40]} is not a skill of the league's list; choose one from it (the "
-                                  "site's administrator adds skills).")
+                                  "organiser adds skills on the league's settings page).")
         skill = known.name
         if known.category:
             category = category or known.category
@@ -229,14 +229,15 @@ def _random_skill(*, team: Team, player: Player, kind: str, category: str, typed
     Rolled by the site, the list in name order is the table (``skill_dice``) and a
     roll landing on a skill the player has is rolled again. Every roll is logged
     with who entered it or had the site roll it."""
-    table = list(Skill.objects.filter(category=category).order_by("name").values_list("name", flat=True))
+    table = list(Skill.for_league(team.league_id).filter(category=category).order_by("name")
+                 .values_list("name", flat=True))
     label = player_rules.SKILL_CATEGORIES[category]
     owned = {name.lower() for name in player.skills}
     which = "primary" if kind in player_rules.PRIMARY_ADVANCEMENTS else "secondary"
     about = f"Random {which} skill ({label}) for #{player.number} {player.name}"
     if not table:
-        raise ValidationError(f"The league's skill list holds no {label} skills to roll on: the site's "
-                              "administrator puts skills in that list first.")
+        raise ValidationError(f"The league's skill list holds no {label} skills to roll on: the organiser "
+                              "adds skills to it on the league's settings page first.")
     if typed:
         known = next((name for name in table if name.lower() == typed.lower()), None)
         if known is None:

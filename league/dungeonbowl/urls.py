@@ -1,6 +1,6 @@
 from django.urls import path
 
-from league.dungeonbowl import playoff_views, redraft_views, views
+from league.dungeonbowl import college_views, playoff_views, redraft_views, skill_views, views
 
 app_name = "dungeonbowl"
 
@@ -18,6 +18,8 @@ urlpatterns = [
     path("leagues/<slug:slug>/teams/<slug:team_slug>/advance/", views.advance_player, name="advance_player"),
     path("leagues/<slug:slug>/teams/<slug:team_slug>/redraft/", redraft_views.redraft_page, name="redraft"),
     path("leagues/<slug:slug>/next-season/", redraft_views.next_season_page, name="next_season"),
+    path("leagues/<slug:slug>/organiser/skills/", skill_views.skills_page, name="league_skills"),
+    path("leagues/<slug:slug>/organiser/colleges/", college_views.colleges_page, name="league_colleges"),
     path("leagues/<slug:slug>/dice/", views.dice_log, name="dice_log"),
     path("leagues/<slug:slug>/draft/", views.draft, name="draft"),
     path("leagues/<slug:slug>/entries/", views.enter_team, name="enter_team"),

@@ -75,8 +75,9 @@ def draft(request: HttpRequest, slug: str) -> HttpResponse:
     organiser = league.is_organised_by(request.user)
     if coach is None and not organiser:
         raise PermissionDenied("Only a coach with an account drafts a team.")
-    college = get_object_or_404(College, slug=request.GET.get("college")) if request.GET.get("college") else None
-    colleges = list(College.objects.order_by("name"))
+    offered = College.for_league(league.pk)
+    college = get_object_or_404(offered, slug=request.GET.get("college")) if request.GET.get("college") else None
+    colleges = list(offered.order_by("name"))
     college = college or colleges[0]
     existing = (
         Team.objects.filter(league=league, coach=coach).exclude(redrafts__step=0).select_related("college").first()
@@ -152,7 +153,7 @@ def create_team(request: HttpRequest, slug: str) -> HttpResponse:
     coach = coach_for(request.user)
     if coach is None:
         raise PermissionDenied("Only a coach with an account creates a team.")
-    form = NewTeamForm(request.POST or None)
+    form = NewTeamForm(request.POST or None, league=league)
     if request.method == "POST" and form.is_valid():
         try:
             team = services.create_team(league=league, coach=coach, name=form.cleaned_data["name"],
@@ -329,6 +330,7 @@ class AdvanceForm(forms.Form):
         super().__init__(*args, **kwargs)
         players = team.players.on_draft_list().select_related("position").order_by("number")
         self.fields["player"].queryset = players
+        self.fields["skill"].queryset = Skill.for_league(team.league_id)
         self.fields["skill"].label_from_instance = lambda skill: skill.label
         self.fields["player"].label_from_instance = lambda p: (
             f"#{p.number} {p.name} ({p.position.name}, {p.spp} SPP, primary {p.position.primary or '-'}, "

@@ -39,6 +39,8 @@ class GuildBallRules(GameRules):
     feed_columns = ("position", "tied", "coach", "played", "won", "lost", "lp", "vp_for", "vp_against", "vp_diff")
     settings_model = GuildBallSettings
     settings_fields = ("vp_target",)  # GB-8
+    # GB-8: the target decides which recorded scores are valid; GB-9 sums the VP.
+    settings_locked = {"vp_target": "GB-8"}
     cites = {"entrants": "GB-2", "fixtures": "GB-4", "cadence": "GB-5", "override": "GB-8"}
     import_columns = ("home_vp", "away_vp")
     import_statuses = ("played", "abandoned", "scheduled")

@@ -79,6 +79,29 @@ def result_approved(result) -> None:
     )
 
 
+def queue_test(league) -> list[str]:
+    """Queue a test post to each of the league's webhooks, the organiser's check
+    that the address works: a line naming the league, to Discord as a message and
+    to the signed webhook as a ``test`` event. Called inside the organiser's write's
+    transaction; returns where it goes ("Discord", "the signed webhook"), empty
+    when the league has neither address."""
+    line = f"**{league.name}**: a test message from the league's settings page. Approved results will be posted here."
+    link = f"{site_root()}{league.get_absolute_url()}"
+    queued = []
+    if league.discord_webhook:
+        body = json.dumps({"content": f"{line}\n{link}"[:MAX_CONTENT], "allowed_mentions": {"parse": []}})
+        tasks.enqueue_with_write(post, url=league.discord_webhook, body=body, headers={})
+        queued.append("Discord")
+    if league.webhook_url and league.webhook_secret:
+        body = json.dumps({"event": "test", "league": league.slug, "text": line, "url": link}, sort_keys=True)
+        tasks.enqueue_with_write(
+            post, url=league.webhook_url, body=body,
+            headers={SIGNATURE_HEADER: sign(league.webhook_secret, body.encode())},
+        )
+        queued.append("the signed webhook")
+    return queued
+
+
 @task()
 def announce(*, season_id: int, line: str, link: str, event: dict[str, Any], discord: str, signed: str) -> str:
     """Read the season's table now and queue the posts: to Discord, and, signed

@@ -133,6 +133,11 @@ class GameRules:
     # The settings a new league is asked for on the site, fields of
     # ``settings_model`` shown with their rulebook defaults; the rest keep theirs.
     settings_fields: ClassVar[tuple[str, ...]] = ()
+    # The fields of ``settings_model`` fixed once a result is recorded in the
+    # league's current season, each with the rule id that says why (League Points,
+    # tiebreakers, what an approved game already gave): the organiser's settings
+    # page shows them read-only. Every other field stays the organiser's to change.
+    settings_locked: ClassVar[Mapping[str, str]] = {}
     # The game's own rule id for each thing the engine's shared pages, forms and
     # messages speak of (``TOPICS``), so a page cites its league's game and no other;
     # a topic the game's rules say nothing of is cited by none.
@@ -198,6 +203,13 @@ class GameRules:
         play-offs to seed, teams to re-draft), for the seasons of this game's
         leagues. A fixed number of queries whatever their number. Nothing by default."""
         return {}
+
+    @classmethod
+    def data_pages(cls, league) -> list[tuple[str, str, str]]:
+        """The game's pages where the organiser edits data of the league's own
+        (DreadBall's published teams): (link words, address, what it holds), listed
+        on the league's settings page. No query. None by default."""
+        return []
 
     # Reporting -------------------------------------------------------------------
 

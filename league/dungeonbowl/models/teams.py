@@ -48,25 +48,38 @@ def target(value: int | None) -> str:
 
 
 class College(models.Model):
-    """A College of Magic and its roster. Shared by every league; a superuser adds
-    the supplements' colleges in the admin."""
+    """A College of Magic and its roster. Without a ``league`` it is every league's:
+    a superuser adds the supplements' colleges in the admin. With one it is that
+    league's own, its organiser's, offered to its coaches only (``for_league``)."""
 
-    name = models.CharField(max_length=60, unique=True)
+    name = models.CharField(max_length=60)
     slug = models.SlugField(max_length=60, unique=True)
     reroll_cost = models.PositiveIntegerField(default=team_rules.DEFAULT_REROLL_COST,
                                               help_text="DB-6: gp per team re-roll when drafting.")
     wizard = models.CharField(max_length=60, help_text="The College Wizard this college's teams hire.")
     wizard_cost = models.PositiveIntegerField(default=100_000)
+    league = models.ForeignKey(
+        "league.League", null=True, blank=True, on_delete=models.CASCADE, related_name="dungeonbowl_colleges",
+        help_text="Empty: every league's. A league's own college is its organiser's to edit.",
+    )
 
     class Meta:
         ordering = ["name"]
         constraints = [
+            models.UniqueConstraint(fields=["name"], condition=Q(league__isnull=True),
+                                    name="college_name_unique_site_wide"),
+            models.UniqueConstraint(fields=["league", "name"], name="college_name_unique_in_league"),
             models.CheckConstraint(condition=Q(reroll_cost__gt=0, reroll_cost__lte=MAX_COST), name="college_reroll_cost_in_range"),
             models.CheckConstraint(condition=Q(wizard_cost__lte=MAX_COST), name="college_wizard_cost_in_range"),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    @classmethod
+    def for_league(cls, league_id: int | None) -> models.QuerySet[College]:
+        """The colleges a league's coaches draft from: every league's and its own."""
+        return cls.objects.filter(Q(league__isnull=True) | Q(league_id=league_id))
 
     def roster(self, positions=None) -> team_rules.Roster:
         """The roster as plain values for ``team_rules.check_draft`` (one query, none
@@ -148,16 +161,24 @@ class Skill(models.Model):
     adds, as with colleges. ``category`` is the skill list it belongs to where known
     (G, A, S, P, M); empty, the coach's chosen category stands."""
 
-    name = models.CharField(max_length=40, unique=True)
+    name = models.CharField(max_length=40)
     category = models.CharField(
         max_length=1, blank=True, choices=list(player_rules.SKILL_CATEGORIES.items()),
         help_text="The skill list it belongs to; empty when the rulebooks at hand do not say.",
+    )
+    # Empty: every league's skill, the superuser's. A league's own: its organiser's,
+    # on that league's list only (``for_league``).
+    league = models.ForeignKey(
+        "league.League", null=True, blank=True, on_delete=models.CASCADE, related_name="dungeonbowl_skills",
+        help_text="Empty: every league's. A league's own skill is its organiser's to edit.",
     )
 
     class Meta:
         ordering = ["name"]
         constraints = [
-            models.UniqueConstraint(Lower("name"), name="dbskill_name_unique_in_any_case"),
+            models.UniqueConstraint(Lower("name"), condition=Q(league__isnull=True),
+                                    name="dbskill_name_unique_in_any_case"),
+            models.UniqueConstraint(Lower("name"), "league", name="dbskill_name_unique_in_league"),
             models.CheckConstraint(
                 condition=Q(category__in=["", *player_rules.SKILL_CATEGORIES]), name="dbskill_category_valid"
             ),
@@ -165,6 +186,11 @@ class Skill(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @classmethod
+    def for_league(cls, league_id: int | None) -> models.QuerySet[Skill]:
+        """The league's list of skills: every league's and its own."""
+        return cls.objects.filter(Q(league__isnull=True) | Q(league_id=league_id))
 
     @property
     def label(self) -> str:
