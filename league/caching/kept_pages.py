@@ -37,15 +37,23 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from league import layers
-from league.caching import versions
+from league.caching import markers, versions
 from league.accounts.permissions import coach_for, display_name
 
-# Plain ASCII without anything HTML escapes: a marker renders as itself in an
-# attribute (the CSRF token's value) and in text.
-NAV = "<!--kept-viewer-nav-->"
-USER = "keptviewermark0user"
-CSRF = "keptviewermark0csrf"
-IDEMPOTENCY = "<!--kept-viewer-idempotency-->"
+# Nothing a user types can read as one of these (league/caching/markers.py).
+NAV = markers.marker("viewer-nav")
+USER = markers.marker("viewer-user")
+CSRF = markers.marker("viewer-csrf")
+IDEMPOTENCY = markers.marker("viewer-idempotency")
+
+_form_key: list[Callable[[HttpRequest], str]] = []
+
+
+def fill_form_key_with(render: Callable[[HttpRequest], str]) -> None:
+    """Who renders the fresh submission key a kept page's result forms get per
+    request (``IDEMPOTENCY``): the pages register it (league/apps.py), so the cache
+    needs nothing of theirs."""
+    _form_key[:] = [render]
 
 
 def rendering_kept(request) -> bool:
@@ -119,8 +127,8 @@ def keep_for(request: HttpRequest, seconds: int) -> None:
 
 
 # Every marker, found in one pass over a page (``pieces``).
-MARKERS = re.compile("|".join([re.escape(NAV), USER, CSRF, re.escape(IDEMPOTENCY), layers.PANEL_MARKER.pattern]))
-PANEL = "<!--kept-panel:"
+MARKERS = re.compile("|".join([*map(re.escape, (NAV, USER, CSRF, IDEMPOTENCY)), layers.PANEL_MARKER.pattern]))
+PANEL = markers.PANEL
 
 
 def pieces(content: str) -> list[str]:
@@ -152,10 +160,8 @@ def fill(request: HttpRequest, content: str | list[str], panels: Callable[[str, 
         elif marker == USER:
             parts[i] = offline_mark(request)
         else:  # IDEMPOTENCY: a fresh key per form
-            from league.web import idempotency
-
-            parts[i] = format_html('<input type="hidden" name="{}" value="{}">', idempotency.FIELD,
-                                   idempotency.new_key(request.user))
+            (render,) = _form_key
+            parts[i] = render(request)
     return "".join(parts)
 
 

@@ -209,7 +209,8 @@ def _left(until: float, now: datetime.datetime) -> int:
     return max(0, int(until - now.timestamp()))
 
 
-_CSRF_INPUT = re.compile(r'(name="csrfmiddlewaretoken" value=")[A-Za-z0-9]+(")')
+# A token, or the marker a page rendered to be kept has there.
+_CSRF_INPUT = re.compile(rf'(name="csrfmiddlewaretoken" value=")(?:[A-Za-z0-9]+|{re.escape(kept_pages.CSRF)})(")')
 
 
 def cached_html(request, season: Season, name: str, build: Callable[[], tuple[str, int]]) -> SafeString:
