@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from campaigns import demo, guards, imports, ledgers, notices, selectors, setup, waiting
 from campaigns.models import Campaign, Title
-from league.caching import versions
+from league.caching import pages
 from league.web.checklist import Item
 from league.layers import ImportColumns, Layer
 from league.standings.season import standings_for
@@ -99,7 +99,7 @@ def organiser_panel(context: Mapping[str, Any]) -> str:
         ).get_page(number)
         return lines.paginator.count, lines.number, list(lines.object_list)
 
-    count, number, unlocks = versions.cached(season, f"moments-waiting:{number}", page)
+    count, number, unlocks = pages.fragment(season, f"moments-waiting:{number}", page)
     last = max(1, -(-count // MOMENTS_PER_PAGE))
     return render_to_string(
         "campaigns/panels/organiser_dashboard.html",
