@@ -16,9 +16,9 @@ viewer's own parts go, keeps it, and for each request fills in only those:
 
 The first four depend on the request alone, never on the database, so a kept page
 costs the queries its key needs (the session with its account, the versions: two)
-and a cache read. Everything else the page shows must be in its key: the view that
-calls ``serve`` says what, and a page that shows a message (``messages``) is
-built as usual, never kept.
+and a cache read. Everything else the page shows must be in its key: the view
+says what through its ``kept_page`` decorator (league/caching/pages.py), and a page
+that shows a message (``messages``) is built as usual, never kept.
 """
 
 from __future__ import annotations

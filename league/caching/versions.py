@@ -20,7 +20,8 @@ and ``post_delete`` of ``model`` to a bump of the seasons ``seasons(instance)``
 selects (a ``Q`` on Season, one UPDATE query). The engine tracks its own models in
 ``LeagueConfig.ready()``; games and layers track theirs in their own ``ready()``.
 Bulk writes (``bulk_create``, ``update``) send no signals: the services that use
-them call ``bump`` themselves.
+them say so through league/caching/writes.py (``changed``), as pages say what they
+serve through league/caching/pages.py.
 """
 
 from __future__ import annotations

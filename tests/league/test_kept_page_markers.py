@@ -29,11 +29,16 @@ OLD_MARKERS = [
 ]
 
 
+@pytest.fixture(params=OLD_MARKERS)
+def league_name(request) -> str:
+    return request.param
+
+
 @pytest.fixture
-def named(season, organiser):
+def named(season, organiser, league_name):
     """A Big League season whose league, coaches and teams are named like the old
     markers: round 1 played, a match of round 2 reported and disputed."""
-    League.objects.filter(pk=season.league_id).update(name=OLD_MARKERS[2])
+    League.objects.filter(pk=season.league_id).update(name=league_name)
     coaches = make_campaign(season, 6, organiser=organiser, prefix="Marked")
     for cc, name in zip(coaches, OLD_MARKERS):
         Coach.objects.filter(pk=cc.entry.coach_id).update(name=name)
@@ -61,18 +66,18 @@ def _shown_as_typed(page: str, names: list[str]) -> None:
         assert escape(name) in page, name
 
 
-def test_names_like_the_old_markers_show_as_typed_on_every_kept_page(client, season, organiser, named):
+def test_names_like_the_old_markers_show_as_typed_on_every_kept_page(client, season, organiser, named, league_name):
     slug = season.league.slug
     fixture = named
     home, away = fixture.home.coach, fixture.away.coach
     client.force_login(home.user)
 
     league_page = _kept(client, reverse("league:league_detail", args=[slug]))
-    _shown_as_typed(league_page, [OLD_MARKERS[2], *OLD_MARKERS])  # the league, each coach in the table
+    _shown_as_typed(league_page, [league_name, *OLD_MARKERS])  # the league, each coach in the table
     fixture_page = _kept(client, reverse("league:fixture_detail", args=[fixture.pk]))
     _shown_as_typed(fixture_page, [home.name, away.name])
     me = _kept(client, reverse("league:my_fixtures"))
-    _shown_as_typed(me, [OLD_MARKERS[2], away.name])
+    _shown_as_typed(me, [league_name, away.name])
     campaign_page = _kept(client, reverse("campaigns:coach_page", args=[slug, home.pk]))
     _shown_as_typed(campaign_page, [home.name])
     for page in (league_page, fixture_page, me, campaign_page):
@@ -82,7 +87,7 @@ def test_names_like_the_old_markers_show_as_typed_on_every_kept_page(client, sea
 
     client.force_login(organiser)
     dashboard = _kept(client, reverse("league:organiser_dashboard", args=[slug]))
-    _shown_as_typed(dashboard, [OLD_MARKERS[2], home.name, away.name])
+    _shown_as_typed(dashboard, [league_name, home.name, away.name])
 
 
 def test_a_marker_is_made_of_a_character_no_text_field_accepts():
