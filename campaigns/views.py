@@ -186,7 +186,7 @@ def _render_coach_page(
         # only with the season's version (every campaign row is tracked) or the day
         # (the phase): kept per version, coach and day; the forms are the viewer's.
         page = pages.fragment(campaign.season, f"campaign-coach:{cc.pk}:{timezone.localdate():%Y-%m-%d}",
-                               lambda: selectors.coach_page(campaign, cc))
+                              lambda: selectors.coach_page(campaign, cc))
     else:
         page = selectors.coach_page(campaign, cc, joining)
     start_unlock, pending, phase = page["start_unlock"], page["pending"], page["phase"]
