@@ -55,23 +55,26 @@ def csrf_token(request: HttpRequest) -> str:
     return kept_pages.CSRF if kept_pages.rendering_kept(request) else get_token(request)
 
 
-def public_page(*, query: Mapping[str, Callable[[str], str]] = {"season": str}, unshared: tuple[str, ...] = (),
+def public_page(*, query: Mapping[str, Callable[[str], str]] | None = None, unshared: tuple[str, ...] = (),
                 variant: Callable[[HttpRequest], str] | None = None, everyone: bool = False):
     """A public page of league ``slug`` (the view's second argument), shared per
     version of the league's seasons.
 
     ``query``: the parameters the page reads, each with its validation (the rest
-    are dropped); ``unshared``: those that make a page nobody else asks for (any
-    value is a new page), built without being shared; ``variant``: what else the
-    page depends on (``today``, the site's address). ``everyone``: the page shows
-    nothing of who asks (a feed), so a logged-in visitor gets the shared one too;
-    otherwise they get the view as decorated below (``kept_page``, or built)."""
-    params = tuple(name for name in query if name not in unshared)
+    are dropped before the page is built); without it, the page reads ``season``
+    alone (a feed) and is keyed by it. ``unshared``: parameters that make a page
+    nobody else asks for (any value is a new page), built without being shared;
+    ``variant``: what else the page depends on (``today``, the site's address).
+    ``everyone``: the page shows nothing of who asks (a feed), so a logged-in
+    visitor gets the shared one too; otherwise they get the view as decorated
+    below (``kept_page``, or built)."""
+    params = ("season",) if query is None else tuple(name for name in query if name not in unshared)
 
     def decorate(view):
         @functools.wraps(view)
         def serve(request: HttpRequest, slug: str, *args, **kwargs) -> HttpResponse:
-            only_query(request, **{name: clean(request.GET.get(name, "")) for name, clean in query.items()})
+            if query is not None:
+                only_query(request, **{name: clean(request.GET.get(name, "")) for name, clean in query.items()})
             build = functools.partial(view, request, slug, *args, **kwargs)
             if any(request.GET.get(name) for name in unshared):
                 return build()
