@@ -16,7 +16,7 @@ from django.db.models import Q
 from campaigns import rules
 from campaigns.ledgers import insert_lines, reversals
 from campaigns.models import FavourLine, Loan, SponsorshipPurchase, Status
-from league.caching import versions
+from league.caching import writes
 
 
 def _deals(fixtures) -> tuple[list[SponsorshipPurchase], list[Loan]]:
@@ -74,4 +74,4 @@ def release_fixtures(fixtures, *, why: str, by) -> None:
         loan.status = Status.CLOSED
         loan.save(update_fields=["fixture", "status", "closed_reason"])
     coaches = {p.coach_id for p in sponsorships} | {x.borrower_id for x in loans} | {x.lender_id for x in loans}
-    versions.bump(Q(campaign__coaches__pk__in=coaches))  # the raw insert sends no signals
+    writes.changed(Q(campaign__coaches__pk__in=coaches))  # the raw insert sends no signals

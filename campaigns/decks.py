@@ -12,7 +12,7 @@ from django.utils import timezone
 from campaigns import rules
 from campaigns.guards import lock_coach, require_own, require_running
 from campaigns.models import Achievement, CampaignCoach, Deck, OwnedCard, PlotCard
-from league.caching import versions
+from league.caching import writes as season_writes
 from league.models import Fixture
 
 
@@ -117,5 +117,5 @@ def record_achievements(*, coach: CampaignCoach, fixture: Fixture, cards: Iterab
     achieved = Achievement.objects.bulk_create(
         [Achievement(coach=coach, fixture=fixture, card=c, recorded_by=by) for c in cards]
     )
-    versions.bump(Q(campaign__coaches__pk=coach.pk))  # a bulk write sends no signal
+    season_writes.changed(Q(campaign__coaches__pk=coach.pk))  # a bulk write sends no signal
     return achieved

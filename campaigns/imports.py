@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q, Sum
+from django.db.models import Sum
 
 from campaigns import rules
 from campaigns.balances import active_lines
@@ -17,7 +17,7 @@ from campaigns.models import CampaignCoach, CampaignPointLine, LineKind
 from campaigns.moments import sync_moments_for
 from campaigns.setup import ensure_campaign
 from league import locks
-from league.caching import versions
+from league.caching import writes as season_writes
 from league.imports.files import BadRow
 from league.layers import ImportedLine
 from league.models import Result, Season
@@ -125,7 +125,7 @@ def record_cp_in_bulk(*, season: Season, lines: Sequence[ImportedLine], by) -> i
     touched = {row["coach_id"] for row in rows}
     sync_moments_for([coach for coach in coaches.values() if coach.pk in touched])
     if rows:
-        versions.bump(Q(pk=season.pk))  # a raw insert sends no signal
+        season_writes.changed(season)  # a raw insert sends no signal
     return len(rows)
 
 

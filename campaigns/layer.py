@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from campaigns import cancelling, demo, guards, imports, ledgers, notices, selectors, setup, waiting
 from campaigns.models import Campaign, Title
-from league.caching import versions
+from league.caching import pages
 from league.web.checklist import Item
 from league.layers import ImportColumns, Layer
 from league.standings.season import standings_for
@@ -106,7 +106,7 @@ def organiser_panel(context: Mapping[str, Any]) -> str:
         ).get_page(number)
         return lines.paginator.count, lines.number, list(lines.object_list)
 
-    count, number, unlocks = versions.cached(season, f"moments-waiting:{number}", page)
+    count, number, unlocks = pages.fragment(season, f"moments-waiting:{number}", page)
     last = max(1, -(-count // MOMENTS_PER_PAGE))
     return render_to_string(
         "campaigns/panels/organiser_dashboard.html",
@@ -130,7 +130,7 @@ def _trades_page(season, number: int) -> dict[str, Any]:
             count, lines = selectors.card_trades([season.pk], first=(found - 1) * shown, size=shown)
         return count, found, lines
 
-    count, number, lines = versions.cached(season, f"card-trades:{number}", page)
+    count, number, lines = pages.fragment(season, f"card-trades:{number}", page)
     last = max(1, -(-count // TRADES_PER_PAGE))
     return {"lines": lines, "count": count, "first_shown": (number - 1) * TRADES_PER_PAGE + 1,
             "last_shown": (number - 1) * TRADES_PER_PAGE + len(lines), "last": last,

@@ -40,7 +40,7 @@ from campaigns.models import (
 from campaigns.moments import sync_moments, sync_moments_for
 from campaigns.setup import ensure_campaign
 from league import locks
-from league.caching import versions
+from league.caching import writes as season_writes
 from league.models import Fixture, Result, Season
 from league.rules.base import ABANDONED, GameRules
 from league.selectors import approved_results
@@ -301,12 +301,12 @@ def _approved(season: Season, *, without: int | None = None, round_number: int |
 
 def _write(season: Season, *, cp: list[dict], favours: list[dict], bump: bool) -> None:
     """One insert per ledger. Raw inserts send no signals: ``bump`` gives the season
-    a new version (league/caching/versions.py). The hooks need not: the engine saves the
+    a new version (league/caching/writes.py). The hooks need not: the engine saves the
     result in the same transaction, which bumps it."""
     insert_lines(CampaignPointLine, cp)
     insert_lines(FavourLine, favours)
     if bump and (cp or favours):
-        versions.bump(Q(pk=season.pk))
+        season_writes.changed(season)
 
 
 CLEARED = "_campaign_lines_reversed"  # set on a withdrawn result for the approval that follows

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from campaigns import decks, forms, selectors
 from campaigns.models import Campaign, Deck
 from campaigns.views import _campaign, _is_organiser, _written
-from league.caching import versions
+from league.caching import pages
 from league.web.idempotency import idempotent
 from league.models import Fixture
 from league.accounts.permissions import coach_for
@@ -51,7 +51,7 @@ def _render_fixture_page(request, campaign, fixture, side, is_organiser, bound=N
     # Kept per version of the season, day (decks face up from match day,
     # GB-16) and kind of viewer (their side, the organiser), never across viewers
     # who may see different things; the forms are built per request.
-    page = versions.cached(
+    page = pages.fragment(
         campaign.season, f"campaign-fixture:{fixture.pk}:{side or '-'}:{int(is_organiser)}:{timezone.localdate():%Y-%m-%d}",
         lambda: selectors.fixture_page(campaign, fixture, side, is_organiser),
     )

@@ -16,7 +16,7 @@ from django.utils import timezone
 from campaigns import rules
 from campaigns.models import Campaign, CampaignCoach, FavourLine, Guild, LineKind, MomentUnlock, Title
 from campaigns.moments import moment_table
-from league.caching import versions
+from league.caching import writes as season_writes
 from league.models import Entry, Season
 
 
@@ -140,4 +140,4 @@ def carry_over_line(*, target: CampaignCoach, source: Campaign, by=None) -> Favo
 def carry_over(*, target: CampaignCoach, source: Campaign, by=None) -> None:
     """GB-26: credit the carry-over once (the database refuses a second)."""
     FavourLine.objects.bulk_create([carry_over_line(target=target, source=source, by=by)], ignore_conflicts=True)
-    versions.bump(Q(campaign__coaches__pk=target.pk))  # bulk writes send no signals
+    season_writes.changed(Q(campaign__coaches__pk=target.pk))  # bulk writes send no signals

@@ -10,7 +10,6 @@ refusal on the form that caused it (status 400) and writes nothing.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -27,8 +26,7 @@ from django_tables2 import RequestConfig
 from campaigns import forms, moments, selectors, setup, titles
 from campaigns.models import Campaign, CampaignCoach, Title
 from campaigns.tables import CampaignTable
-from league.caching import kept_pages
-from league.caching import versions
+from league.caching import pages
 from league.models import League, Season
 from league.accounts.permissions import coach_for
 
@@ -141,29 +139,27 @@ def campaign_json(request: HttpRequest, slug: str) -> JsonResponse:
 # A coach's campaign page ------------------------------------------------------------------
 
 
-@login_required
-def coach_page(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse:
-    """A coach's campaign page, for that coach and the Longshanks. Kept per version
-    of the season, coach, kind of viewer and day (league/caching/kept_pages.py): what it
-    shows and its unbound forms change with nothing else; the seasons' versions,
-    whether the viewer organises the league and their coach are one query."""
-    build = functools.partial(_coach_page, request, slug, coach_id)
-    if not kept_pages.keepable(request):
-        return build()
-    coach = coach_for(request.user)
-    seasons = kept_pages.league_seasons(request, slug)
+def _coach_page_viewer(request: HttpRequest, seen, slug: str, coach_id: int) -> str | None:
+    """The coach's campaign page is the same for the coach and for every organiser,
+    kept for each; a 404 (another game, no season) or a 403 is built as usual."""
+    seasons = seen.rows
     if not seasons or seasons[0][3] != "guildball":  # as ``_campaign``
-        return build()  # a 404
-    season_id, _, version, _, organises, _ = seasons[0]
+        return None
+    organises = seasons[0][4]
+    coach = coach_for(request.user)
     is_owner, is_organiser = coach is not None and coach.pk == coach_id, request.user.is_superuser or organises
     if not (is_owner or is_organiser):
-        return build()  # a 403, or a 404 for a coach not in the campaign
-    key = (f"kept:campaign-coach:{season_id}:{version}:{coach_id}:{int(is_owner)}:{int(is_organiser)}:"
-           f"{timezone.localdate():%Y-%m-%d}")
-    return kept_pages.serve(request, key, build)
+        return None  # a 403, or a 404 for a coach not in the campaign
+    return f"{int(is_owner)}:{int(is_organiser)}"
 
 
-def _coach_page(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse:
+@login_required
+@pages.kept_page(pages.league_seasons, _coach_page_viewer)
+def coach_page(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse:
+    """A coach's campaign page, for that coach and the Longshanks. Kept per version
+    of the season, coach, kind of viewer and day (league/caching/pages.py): what it
+    shows and its unbound forms change with nothing else; the seasons' versions,
+    whether the viewer organises the league and their coach are one query."""
     campaign = _campaign(slug)
     found = selectors.find_coach(campaign, coach_id)
     if found is None:
@@ -189,8 +185,8 @@ def _render_coach_page(
         # What the page shows is the same for every viewer and changes
         # only with the season's version (every campaign row is tracked) or the day
         # (the phase): kept per version, coach and day; the forms are the viewer's.
-        page = versions.cached(campaign.season, f"campaign-coach:{cc.pk}:{timezone.localdate():%Y-%m-%d}",
-                               lambda: selectors.coach_page(campaign, cc))
+        page = pages.fragment(campaign.season, f"campaign-coach:{cc.pk}:{timezone.localdate():%Y-%m-%d}",
+                              lambda: selectors.coach_page(campaign, cc))
     else:
         page = selectors.coach_page(campaign, cc, joining)
     start_unlock, pending, phase = page["start_unlock"], page["pending"], page["phase"]

@@ -19,7 +19,8 @@ class LeagueConfig(AppConfig):
 
         from league import checks
         from league.text import plaintext
-        from league.caching import versions  # noqa: F401  (checks registers the deploy checks)
+        from league.caching import kept_pages, versions  # noqa: F401  (checks registers the deploy checks)
+        from league.web import idempotency
         from league.models import Coach, Division, Entry, Fixture, League, Result, Round, Season
 
         # Every text column of every app refuses control characters: a backup cannot hold them.
@@ -34,5 +35,7 @@ class LeagueConfig(AppConfig):
         versions.track(Fixture, lambda fixture: Q(rounds__pk=fixture.round_id))
         versions.track(Result, lambda result: Q(rounds__fixtures__pk=result.fixture_id))
         versions.follow(League.organisers.through)  # who organises: the organiser's pages' key
+        # A kept page's result forms each get a fresh submission key per request.
+        kept_pages.fill_form_key_with(idempotency.hidden_field)
         # The games register themselves (and their rows) from their own ready():
         # league.rules.register, as layers do with league.layers.register.

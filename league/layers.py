@@ -37,12 +37,13 @@ the list through the functions below and never imports the layer:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
+
+from league.caching import markers
 
 PAGES = ("league_detail", "league_viewer", "fixture_detail", "coach_detail", "my_fixtures", "organiser_dashboard")
 
@@ -267,7 +268,7 @@ def render_panels(page: str, context: Mapping[str, Any]) -> SafeString:
     return mark_safe("".join(parts))
 
 
-PANEL_MARKER = re.compile(r"<!--kept-panel:([^:>]+):([a-z_]+)-->")
+PANEL_MARKER = markers.PANEL_PATTERN
 
 
 def live_panels(request) -> bool:
@@ -280,7 +281,7 @@ def live_panels(request) -> bool:
 
 def panel_marker(layer: str, page: str) -> str:
     """Where a layer's panel that is not kept goes (``PANEL_MARKER``)."""
-    return f"<!--kept-panel:{layer}:{page}-->"
+    return markers.marker(f"panel:{layer}:{page}")
 
 
 def named(name: str) -> Layer:

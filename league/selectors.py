@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from django.db.models import Case, Count, F, IntegerField, Max, Min, Q, Value, When, Window
+from django.db.models import Case, Count, F, IntegerField, Q, Value, When, Window
 from django.db.models.functions import RowNumber
 from django.http import Http404
 from django.utils import timezone

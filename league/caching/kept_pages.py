@@ -15,9 +15,9 @@ viewer's own parts go, keeps it, and for each request fills in only those:
 
 The first four depend on the request alone, never on the database, so a kept page
 costs the queries its key needs (the session with its account, the versions: two)
-and a cache read. Everything else the page shows must be in its key: the view that
-calls ``serve`` says what, and a page that shows a message (``messages``) is
-built as usual, never kept.
+and a cache read. Everything else the page shows must be in its key: the view
+says what through its ``kept_page`` decorator (league/caching/pages.py), and a page
+that shows a message (``messages``) is built as usual, never kept.
 """
 
 from __future__ import annotations
@@ -36,15 +36,23 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from league import layers
-from league.caching import versions
+from league.caching import markers, versions
 from league.accounts.permissions import coach_for, display_name
 
-# Plain ASCII without anything HTML escapes: a marker renders as itself in an
-# attribute (the CSRF token's value) and in text.
-NAV = "<!--kept-viewer-nav-->"
-USER = "keptviewermark0user"
-CSRF = "keptviewermark0csrf"
-IDEMPOTENCY = "<!--kept-viewer-idempotency-->"
+# Nothing a user types can read as one of these (league/caching/markers.py).
+NAV = markers.marker("viewer-nav")
+USER = markers.marker("viewer-user")
+CSRF = markers.marker("viewer-csrf")
+IDEMPOTENCY = markers.marker("viewer-idempotency")
+
+_form_key: list[Callable[[HttpRequest], str]] = []
+
+
+def fill_form_key_with(render: Callable[[HttpRequest], str]) -> None:
+    """Who renders the fresh submission key a kept page's result forms get per
+    request (``IDEMPOTENCY``): the pages register it (league/apps.py), so the cache
+    needs nothing of theirs."""
+    _form_key[:] = [render]
 
 
 def rendering_kept(request) -> bool:
@@ -118,8 +126,8 @@ def keep_for(request: HttpRequest, seconds: int) -> None:
 
 
 # Every marker, found in one pass over a page (``pieces``).
-MARKERS = re.compile("|".join([re.escape(NAV), USER, CSRF, re.escape(IDEMPOTENCY), layers.PANEL_MARKER.pattern]))
-PANEL = "<!--kept-panel:"
+MARKERS = re.compile("|".join([*map(re.escape, (NAV, USER, CSRF, IDEMPOTENCY)), layers.PANEL_MARKER.pattern]))
+PANEL = markers.PANEL
 
 
 def pieces(content: str) -> list[str]:
@@ -151,10 +159,8 @@ def fill(request: HttpRequest, content: str | list[str], panels: Callable[[str, 
         elif marker == USER:
             parts[i] = offline_mark(request)
         else:  # IDEMPOTENCY: a fresh key per form
-            from league.web import idempotency
-
-            parts[i] = format_html('<input type="hidden" name="{}" value="{}">', idempotency.FIELD,
-                                   idempotency.new_key(request.user))
+            (render,) = _form_key
+            parts[i] = render(request)
     return "".join(parts)
 
 

@@ -20,7 +20,8 @@ and ``post_delete`` of ``model`` to a bump of the seasons ``seasons(instance)``
 selects (a ``Q`` on Season, one UPDATE query). The engine tracks its own models in
 ``LeagueConfig.ready()``; games and layers track theirs in their own ``ready()``.
 Bulk writes (``bulk_create``, ``update``) send no signals: the services that use
-them call ``bump`` themselves.
+them say so through league/caching/writes.py (``changed``), as pages say what they
+serve through league/caching/pages.py.
 """
 
 from __future__ import annotations
@@ -57,11 +58,54 @@ def _season_model():
 _deferred: contextvars.ContextVar[list[Q] | None] = contextvars.ContextVar("versions_deferred", default=None)
 
 
+class Carried:
+    """The versions a write to a season's results starts from (``carrying``): read
+    at its first bump, with the seasons' rows locked, as that bump's UPDATE would
+    lock them. ``dropped``: the write takes an approved result out, so nothing is
+    carried and nothing is read."""
+
+    def __init__(self) -> None:
+        self.before: dict[int, Any] | None = None
+        self.dropped = False
+
+
+_carried: contextvars.ContextVar[Carried | None] = contextvars.ContextVar("versions_carried", default=None)
+
+
+@contextlib.contextmanager
+def carrying():
+    """The block's first bump reads the versions of the seasons it selects, once
+    their rows are locked, into the ``Carried`` it yields (league/caching/writes.py
+    carries a season's history from them). A block inside another joins it and
+    yields None."""
+    if _carried.get() is not None:
+        yield None
+        return
+    carried = Carried()
+    token = _carried.set(carried)
+    try:
+        yield carried
+    finally:
+        _carried.reset(token)
+
+
+def dropped() -> None:
+    """The current write takes an approved result out: its block carries nothing."""
+    carried = _carried.get()
+    if carried is not None:
+        carried.dropped = True
+
+
 def bump(seasons: Q) -> None:
     """Give every season selected by ``seasons`` a new version (once at the end of
     a ``deferred()`` block)."""
     Season = _season_model()
 
+    carried = _carried.get()
+    if carried is not None and carried.before is None and not carried.dropped:
+        carried.before = dict(
+            Season.objects.select_for_update(of=("self",)).filter(seasons).order_by("pk").values_list("pk", "version")
+        )
     pending = _deferred.get()
     if pending is not None:
         pending.append(seasons)

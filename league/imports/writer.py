@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -35,7 +34,7 @@ from league import datebounds, layers
 from league.outbox import notifications
 from league.text import plaintext
 from league.services import results as services
-from league.caching import versions
+from league.caching import writes as season_writes
 from league.imports.files import DATE_COLUMN, BadRow, ImportRow, check_rows, required_columns, verdict_for
 from league.models import Coach, Entry, Fixture, League, Result, Round, Season
 from league.rules import GAMES, GameRules
@@ -124,7 +123,7 @@ def coach_entries(*, season: Season, names: Sequence[str], by) -> dict[str, tupl
     for entry in Entry.objects.bulk_create(missing):
         held[entry.coach_id] = entry
     if missing:
-        versions.bump(Q(pk=season.pk))  # bulk_create sends no post_save
+        season_writes.changed(season)  # bulk_create sends no post_save
     new = {entry.coach_id for entry in missing}
     return {name: (held[coach.pk], created, coach.pk in new) for name, (coach, created) in coaches.items()}
 
@@ -187,7 +186,7 @@ def import_rows(
         by_slug.setdefault(row.slug, []).append(row)
     # One email per imported result would flood every coach; one new version per
     # season, not one per saved row.
-    with notifications.quiet(), versions.deferred():
+    with notifications.quiet(), season_writes.one_version_per_season():
         for slug, league_rows in by_slug.items():
             _import_league(slug, league_rows, game=rules, by=by, season_name=season_name, start_date=start_date,
                            source=source, summary=summary)
@@ -308,7 +307,7 @@ def _import_league(slug, rows, *, game: GameRules, by, season_name, start_date, 
     if items:
         _call(rows[0], services.record_results_in_bulk, season=season, items=items, by=by)
     elif missing or summary.fixtures:
-        versions.bump(Q(pk=season.pk))  # bulk writes send no signals
+        season_writes.changed(season)  # bulk writes send no signals
     _apply_extras(rows, fixtures, season=season, by=by, source=source)
 
 

@@ -29,7 +29,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from league import layers
-from league.caching import versions
+from league.caching import writes as season_writes
 from league.models import Coach, Division, Entry, Fixture, Result, Round, Season
 from league.accounts.permissions import require_organiser
 
@@ -161,7 +161,7 @@ def withdraw(*, entry: Entry, by) -> int:
     remaining.delete()
     entry.withdrawn_at = timezone.now()
     entry.save(update_fields=["withdrawn_at"])
-    versions.bump(Q(pk=season.pk))
+    season_writes.changed(season)  # bulk writes send no signals
     return removed
 
 

@@ -16,13 +16,11 @@ from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from league import datebounds, layers, locks
-from league.standings import history
 from league.outbox import notifications
-from league.caching import versions
+from league.caching import writes as season_writes
 from league.outbox import webhooks
 from league.models import Coach, Fixture, Result, ResultEvent, Season
 from league.accounts.permissions import require_organiser
@@ -70,6 +68,7 @@ def rearrange_fixture(*, fixture: Fixture, by, new_date: datetime.date, reason: 
 
 
 @transaction.atomic
+@season_writes.results_write()  # a report changes no table: the history moves on
 def report_result(*, fixture: Fixture, by, **facts) -> Result:
     """A coach in the fixture reports it with the facts the game's form asks for
     (GB-8, DB-9, DR-3); the opponent then confirms it."""
@@ -85,12 +84,10 @@ def report_result(*, fixture: Fixture, by, **facts) -> Result:
             raise ValidationError("This fixture has already been reported.")
         return _second_report(stored, rules, by=by, facts=facts)
     verdict = rules.validate(facts)
-    before = history.locked_version(fixture.round.season_id)
     result = Result(fixture=fixture, reported_side=side)
     _store(result, verdict, rules)
     _event(result, ResultEvent.Action.REPORTED, by)
     notifications.result_reported(result)
-    history.advance(fixture.round.season_id, before)  # a report changes no table: the history moves on
     return result
 
 
@@ -120,21 +117,21 @@ def _store(result: Result, verdict: Verdict, rules: GameRules) -> None:
 
 
 @transaction.atomic
+@season_writes.results_write()
 def confirm_result(*, result: Result, by) -> Result:
     """The opponent of the reporting coach agrees with the report (GB-8)."""
     result = _lock_result(result, sides=False)
     _require_confirming_coach(result, by)
     if result.status != Result.Status.REPORTED:
         raise ValidationError(f"This result is {result.get_status_display().lower()}; it cannot be confirmed now.")
-    before = history.locked_version(result.fixture.round.season_id)
     result.status = Result.Status.CONFIRMED
     result.save(update_fields=["status"])
     _event(result, ResultEvent.Action.CONFIRMED, by)
-    history.advance(result.fixture.round.season_id, before)
     return result
 
 
 @transaction.atomic
+@season_writes.results_write()
 def dispute_result(*, result: Result, by, reason: str, proposed: dict | None = None) -> Result:
     """The opponent disagrees; the organiser then settles it. ``proposed``: the
     result they say is right, in the game's report form's terms, checked by the
@@ -148,18 +145,17 @@ def dispute_result(*, result: Result, by, reason: str, proposed: dict | None = N
         raise ValidationError("Say what is wrong with the report, so the organiser can settle it.")
     rules = result.fixture.round.season.league.rules
     result.proposed_summary = rules.summary(rules.validate(proposed)) if proposed else ""
-    before = history.locked_version(result.fixture.round.season_id)
     result.proposed_facts = proposed or None
     result.status = Result.Status.DISPUTED
     result.dispute_reason = reason
     result.save(update_fields=["status", "dispute_reason", "proposed_facts", "proposed_summary"])
     _event(result, ResultEvent.Action.DISPUTED, by, note=reason)
     notifications.result_disputed(result)
-    history.advance(result.fixture.round.season_id, before)
     return result
 
 
 @transaction.atomic
+@season_writes.results_write(adds=lambda result: result)
 def approve_result(*, result: Result, by, reason: str = "") -> Result:
     """The organiser approves a reported result; only approved results count.
 
@@ -171,7 +167,6 @@ def approve_result(*, result: Result, by, reason: str = "") -> Result:
     if result.is_approved:
         raise ValidationError("This result is already approved.")
     note = _approval_note(result, reason)
-    before = history.locked_version(result.fixture.round.season_id)
     result.status = Result.Status.APPROVED
     result.approved_at = timezone.now()
     result.save(update_fields=["status", "approved_at"])
@@ -179,7 +174,6 @@ def approve_result(*, result: Result, by, reason: str = "") -> Result:
     _after_approval(result, by=by)
     notifications.result_approved(result)
     webhooks.result_approved(result)
-    history.advance(result.fixture.round.season_id, before, result)  # the last write
     return result
 
 
@@ -270,11 +264,12 @@ def record_results_in_bulk(*, season: Season, items: list[BulkResult], by) -> li
         result.fixture.round.season = season  # one Season and League instance for the hooks
     rules.results_approved(results, by=who)
     layers.results_imported(season, results, by=who)
-    versions.bump(Q(pk=season.pk))  # bulk writes send no signals
+    season_writes.changed(season)  # bulk writes send no signals
     return results
 
 
 @transaction.atomic
+@season_writes.results_write(adds=lambda result: result)
 def record_result(
     *,
     fixture: Fixture,
@@ -303,9 +298,8 @@ def record_result(
     result = fixture.result_or_none
     was_approved = result is not None and result.is_approved
     warnings = layers.correction_check(result) if was_approved else list
-    # A correction takes an approved result out first: the next page builds the history.
-    before = None if was_approved else history.locked_version(fixture.round.season_id)
     if was_approved:
+        season_writes.result_withdrawn()  # a correction: the next page builds the history
         _before_withdrawal(result, by=by)
     if result is None:
         result = Result(fixture=fixture)
@@ -322,8 +316,6 @@ def record_result(
     webhooks.result_approved(result)
     if not acknowledged and (found := warnings()):
         raise NeedsAcknowledgement(found)  # rolls the whole correction back
-    if before is not None:
-        history.advance(fixture.round.season_id, before, result)
     return result
 
 

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from league import datebounds, layers
-from league.caching import versions
+from league.caching import writes as season_writes
 from league.models import Division, Entry, Fixture, League, Round, Season
 from league.accounts.permissions import require_organiser
 from league.rules.scheduling import (
@@ -136,7 +136,7 @@ def _place_in_divisions(season: Season, groups: dict[str, list[Entry]]) -> list[
     divisions = Division.objects.bulk_create(Division(season=season, name=name.strip()) for name in groups)
     for division, group in zip(divisions, groups.values()):
         Entry.objects.filter(pk__in=[entry.pk for entry in group]).update(division=division)
-    versions.bump(Q(pk=season.pk))  # bulk writes send no signals
+    season_writes.changed(season)  # bulk writes send no signals
     return divisions
 
 
@@ -245,5 +245,5 @@ def open_next_season(
         Entry(season=season, coach_id=coach_id, team=team)
         for coach_id, team in stayed.order_by("pk").values_list("coach_id", "team")
     )
-    versions.bump(Q(pk=season.pk))  # bulk writes send no signals
+    season_writes.changed(season)  # bulk writes send no signals
     return season

@@ -8,10 +8,10 @@ each such round, two bytes an entry a round) is kept in the cache under the
 season's version (league/caching/versions.py) it is exact for, and used only for that
 version:
 
-- **Approval** (``locked_version`` and ``advance`` in the engine's result
-  services): when the history exact for the version the season had as the
-  approval took the season's row lock is kept, and the entries are unchanged, a
-  result approved in the latest round with a result (or a later one) is added to
+- **Approval** (``advance``, run for the engine's result services by
+  league/caching/writes.py ``results_write``): when the history exact for the
+  version the season had as the approval took the season's row lock is kept,
+  and the entries are unchanged, a result approved in the latest round with a result (or a later one) is added to
   the running figures and that round alone is ranked again. The result is kept
   under the version the approval leaves (nobody reads it before the approval
   commits, nor ever if it rolls back); the old one is dropped.
@@ -45,7 +45,7 @@ from league.standings.ranking import EntryInfo, StandingRow, new_rows, rank, rou
 from league.rules.base import GameRules
 from league.selectors import approved_results, played_result, result_fields, season_entries, season_inputs
 
-__all__ = ["History", "Lines", "advance", "build", "current", "for_season", "locked_version"]
+__all__ = ["History", "Lines", "advance", "build", "current", "for_season"]
 
 
 @dataclass
@@ -147,13 +147,6 @@ def for_season(season) -> History:
         cache.set(_key(season.pk, season.version), history)
     season._history_memo = (season.version, history)
     return history
-
-
-def locked_version(season_id: int):
-    """A write to a season's results, once its fixture and result are locked and
-    before it writes: the season's row locked (as its first version bump would)
-    and its version, for ``advance``."""
-    return Season.objects.select_for_update().values_list("version", flat=True).get(pk=season_id)
 
 
 def advance(season_id: int, before, result=None) -> None:

@@ -152,7 +152,7 @@ def idempotency_field(context) -> SafeString | str:
         return ""
     if kept_pages.rendering_kept(request):  # a kept page: each viewer's own key (league/caching/kept_pages.py)
         return mark_safe(kept_pages.IDEMPOTENCY)
-    return format_html('<input type="hidden" name="{}" value="{}">', idempotency.FIELD, idempotency.new_key(request.user))
+    return idempotency.hidden_field(request)
 
 
 @register.simple_tag(takes_context=True)

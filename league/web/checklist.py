@@ -20,7 +20,7 @@ import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Exists, IntegerField, OuterRef, Q, Subquery, Value
+from django.db.models import Count, Exists, IntegerField, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone

@@ -21,14 +21,12 @@ from django.core.cache import cache
 from django.core.paginator import Page, Paginator
 from django.db.models import Case, F, Value, When, Window
 from django.db.models.functions import RowNumber
-from django.middleware.csrf import get_token
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
 from league import layers
 from league.web import checklist
-from league.caching import kept_pages
-from league.caching import versions
+from league.caching import pages
 from league.web.checklist import STALE_AFTER, Item
 from league.models import Fixture, League, Result, Season
 
@@ -189,7 +187,7 @@ def board(league: League, season: Season | None) -> tuple[Counts, Queue, int]:
     if season is None:
         return waiting([league])[league.pk], Queue(), 0
     now = timezone.now()
-    key = versions.cache_key(season, f"dashboard:{timezone.localdate(now):%Y-%m-%d}")
+    key = pages.version_key(season, f"dashboard:{timezone.localdate(now):%Y-%m-%d}")
     found = cache.get(key)
     if found is None:
         counts, next_stale = _waiting([league], now=now)[league.pk]
@@ -209,14 +207,15 @@ def _left(until: float, now: datetime.datetime) -> int:
     return max(0, int(until - now.timestamp()))
 
 
-_CSRF_INPUT = re.compile(r'(name="csrfmiddlewaretoken" value=")[A-Za-z0-9]+(")')
+# A token, or the marker a page rendered to be kept has there (league/caching/pages.py).
+_CSRF_INPUT = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]+(")')
 
 
 def cached_html(request, season: Season, name: str, build: Callable[[], tuple[str, int]]) -> SafeString:
     """A part of the dashboard rendered once per version of ``season`` and per day:
     ``build()`` gives the HTML and how many seconds it may be kept. Its forms carry
     the CSRF token of whoever rendered it: each is given this request's."""
-    key = versions.cache_key(season, f"{name}:{timezone.localdate():%Y-%m-%d}")
+    key = pages.version_key(season, f"{name}:{timezone.localdate():%Y-%m-%d}")
     now = timezone.now()
     found = cache.get(key)
     if found is None:
@@ -225,9 +224,8 @@ def cached_html(request, season: Season, name: str, build: Callable[[], tuple[st
         if seconds:
             cache.set(key, found, timeout=seconds)
     html, until = found
-    kept_pages.keep_for(request, _left(until, now))  # a page kept whole keeps it no longer (league/caching/kept_pages.py)
-    # A page kept whole gets each viewer's token later (league/caching/kept_pages.py).
-    token = kept_pages.CSRF if kept_pages.rendering_kept(request) else get_token(request)
+    pages.keep_for(request, _left(until, now))  # a page kept whole keeps it no longer (league/caching/pages.py)
+    token = pages.csrf_token(request)  # a page kept whole gets each viewer's token later
     return mark_safe(_CSRF_INPUT.sub(lambda match: f"{match.group(1)}{token}{match.group(2)}", str(html)))
 
 

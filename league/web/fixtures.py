@@ -5,22 +5,18 @@ service decides, and a refusal re-shows the fixture page with it on the form (40
 
 from __future__ import annotations
 
-import functools
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from league.web import confirm as confirmation
 from league import layers
 from league.services import disputes
-from league.caching import kept_pages
+from league.caching import pages
 from league.services import results as services
-from league.caching import versions
 from league.web.idempotency import idempotent
 from league.web.forms import (
     EARLY_FIELD, ApproveForm, DisputeForm, RearrangeForm, ReasonForm, proposal_form, record_form, report_form,
@@ -29,28 +25,28 @@ from league.models import Fixture, Result
 from league.accounts.permissions import coach_for, get_fixture_for_coach, require_organiser
 
 
+def _re_shown(request: HttpRequest, pk: int, forms: dict | None = None, status: int = 200) -> bool:
+    """A refused step re-shows the page with its forms bound: built for this request."""
+    return forms is not None
+
+
+def _fixture_viewer(request: HttpRequest, seen, pk: int, *args, **kwargs) -> str | None:
+    """What the fixture page shows a logged-in viewer: the forms of their side, or
+    the organiser's; built per request when the game has a panel here that is not kept."""
+    _, _, game, home, away, organises = seen.rows
+    if not layers.panels_kept(game, "fixture_detail"):
+        return None
+    coach = coach_for(request.user)
+    side = "" if coach is None else "home" if coach.pk == home else "away" if coach.pk == away else ""
+    return f"{side}:{int(request.user.is_superuser or organises)}"
+
+
+@pages.kept_page(pages.fixture_season, _fixture_viewer, skip=_re_shown)
 def fixture_detail(request: HttpRequest, pk: int, forms: dict | None = None, status: int = 200) -> HttpResponse:
     """Public: the match, its result and its history. The two coaches and the
     organiser also get the forms for the next step of the workflow. Logged in, kept
     per version of the season, viewer's side, organiser or not and day
-    (league/caching/kept_pages.py), unless the game has a panel here that is not kept."""
-    build = functools.partial(_fixture_detail, request, pk, forms, status)
-    if forms is not None or not kept_pages.keepable(request):
-        return build()
-    coach = coach_for(request.user)
-    found = versions.fixture_versions(pk, request.user.pk)
-    if found is None:
-        return build()  # a 404
-    season_id, version, game, home, away, organises = found
-    if not layers.panels_kept(game, "fixture_detail"):
-        return build()
-    side = "" if coach is None else "home" if coach.pk == home else "away" if coach.pk == away else ""
-    organiser = int(request.user.is_superuser or organises)
-    key = f"kept:fixture:{pk}:{season_id}:{version}:{side}:{organiser}:{timezone.localdate():%Y-%m-%d}"
-    return kept_pages.serve(request, key, build)
-
-
-def _fixture_detail(request: HttpRequest, pk: int, forms: dict | None = None, status: int = 200) -> HttpResponse:
+    (league/caching/pages.py), unless the game has a panel here that is not kept."""
     fixture = get_object_or_404(
         Fixture.objects.with_related().select_related("round__season__league"), pk=pk
     )

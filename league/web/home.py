@@ -3,8 +3,6 @@ and for an organiser what waits for approval."""
 
 from __future__ import annotations
 
-import functools
-import hashlib
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -12,8 +10,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from league import layers, selectors
-from league.caching import kept_pages
-from league.caching import versions
+from league.caching import pages
 from league.models import League, Result
 from league.accounts.permissions import coach_for
 
@@ -21,33 +18,31 @@ from league.accounts.permissions import coach_for
 QUEUE_SHOWN = 30  # results waiting on an organiser that their own page lists
 
 
+def _me_viewer(request: HttpRequest, seen) -> str:
+    """/me/ is the viewer's own: kept per account and coach."""
+    coach = coach_for(request.user)
+    return f"{request.user.pk}|{coach.pk if coach else ''}"
+
+
+def _me_panels(request: HttpRequest, seen, name: str, page: str) -> str:
+    """A layer's panel that is not kept, only when the viewer has a season or a
+    league of its game (``Layer.coach_leagues``)."""
+    coach = coach_for(request.user)
+    layer = layers.named(name)
+    if coach is None or not layer.game_systems & {game for _, _, game in seen.rows}:
+        return ""
+    return layer.panels[page]({"coach": coach, "user": request.user, "request": request})
+
+
 @login_required
+@pages.kept_page(pages.coach_seasons, _me_viewer, skip=lambda request: request.user.is_superuser, panels=_me_panels)
 def my_fixtures(request: HttpRequest) -> HttpResponse:
     """What waits on me: results to confirm, matches to report, what is coming up;
     for an organiser, the results waiting for approval. Kept per viewer, day and
-    version of every season it reads (league/caching/kept_pages.py): one query for those
+    version of every season it reads (league/caching/pages.py): one query for those
     versions, then a layer's panel that is not kept (league/layers.py) only when the
-    viewer has a season or a league of its game (``Layer.coach_leagues``). A superuser, who sees every league's queue, is
-    served as built."""
-    build = functools.partial(_my_fixtures, request)
-    if not kept_pages.keepable(request) or request.user.is_superuser:
-        return build()
-    coach = coach_for(request.user)
-    seasons = versions.coach_versions(request.user.pk, coach.pk if coach is not None else None)
-    games = {game for _, _, game in seasons}
-    signature = ",".join(f"{pk}:{version}" for pk, version, _ in seasons if pk is not None)
-    raw = f"{request.get_host()}|{request.user.pk}|{coach.pk if coach else ''}|{timezone.localdate():%Y-%m-%d}|{signature}"
-
-    def panels(name: str, page: str) -> str:
-        layer = layers.named(name)
-        if coach is None or not layer.game_systems & games:
-            return ""
-        return layer.panels[page]({"coach": coach, "user": request.user, "request": request})
-
-    return kept_pages.serve(request, f"kept:me:{hashlib.sha256(raw.encode()).hexdigest()}", build, panels=panels)
-
-
-def _my_fixtures(request: HttpRequest) -> HttpResponse:
+    viewer has a season or a league of its game. A superuser, who sees every
+    league's queue, is served as built."""
     coach = coach_for(request.user)
     to_confirm, to_report, upcoming, awaiting_opponent, recent = [], [], [], [], []
     leagues: dict[int, League] = {}

@@ -37,6 +37,8 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from league.models import IdempotencyKey
 
@@ -56,6 +58,13 @@ def lifetime() -> datetime.timedelta:
 def new_key(user) -> str:
     """A fresh signed key for one rendered form of ``user``."""
     return signing.dumps({"n": secrets.token_urlsafe(18), "u": user.pk}, salt=SALT)
+
+
+def hidden_field(request: HttpRequest) -> SafeString:
+    """The hidden input of a result form for ``request``'s logged-in user, with a
+    fresh key: the template tag ``idempotency_field``, and what a kept page's forms
+    get per request (registered with league/caching/kept_pages.py in league/apps.py)."""
+    return format_html('<input type="hidden" name="{}" value="{}">', FIELD, new_key(request.user))
 
 
 def nonce_of(value: str, user) -> str:

@@ -5,8 +5,6 @@ each in again."""
 
 from __future__ import annotations
 
-import functools
-
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -15,18 +13,16 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.safestring import mark_safe
 
 from league import selectors
 from league.web import checklist
 from league.web import dashboard
-from league.caching import kept_pages
+from league.caching import pages
 from league.accounts import lockout
 from league.services import entrants as season_entrants
 from league.services import seasons as season_services
 from league.services import results as services
-from league.caching import versions
 from league.web import confirm as confirmation
 from league.web.forms import FriendlyForm
 from league.models import Coach, Entry
@@ -34,30 +30,26 @@ from league.accounts.permissions import get_league_for_organiser
 from league.rules import rules_class
 
 
-@login_required
-def organiser_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
-    """The dashboard. Its plain address is kept whole per version of the league's
-    seasons, day and staff or not (league/caching/kept_pages.py), no longer than what it
-    says stays true (``dashboard.board``); the versions and whether the viewer
-    organises the league are one query."""
-    build = functools.partial(_organiser_dashboard, request, slug)
-    if request.GET or not kept_pages.keepable(request):
-        return build()
-    seasons = kept_pages.league_seasons(request, slug)
+def _organiser_viewer(request: HttpRequest, seen, slug: str) -> str | None:
+    """The dashboard is the same for every organiser of the league, staff or not;
+    a 404, a 403 or a league with no season yet is built as usual."""
+    seasons = seen.rows
     if not seasons or not (request.user.is_superuser or seasons[0][4]):
-        return build()  # a 404, a 403, or a league with no season yet
-    key = versions.response_key(slug, [row[:3] for row in seasons], request,
-                                f"{timezone.localdate():%Y-%m-%d}|staff:{int(request.user.is_staff)}", ())
-    return kept_pages.serve(request, f"kept:dashboard:{key}", build)
+        return None
+    return f"staff:{int(request.user.is_staff)}"
 
 
-def _organiser_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
-    """The season checklist, then disputes, reports unconfirmed for
-    three days, confirmed results to approve, overdue matches and (from the
-    league's layers) Moments to confirm, for the league's current season: the
-    first few of each with their number, the rest a page at a time (``?list=``
+@login_required
+@pages.kept_page(pages.league_seasons, _organiser_viewer, skip=lambda request, slug: bool(request.GET))
+def organiser_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    """The dashboard: the season checklist, then disputes, reports
+    unconfirmed for three days, confirmed results to approve, overdue matches and
+    (from the league's layers) Moments to confirm, for the league's current season:
+    the first few of each with their number, the rest a page at a time (``?list=``
     one kind, ``&page=``). A fixed number of queries whatever its size, and none
-    for what waits while the season does not change (``dashboard.board``)."""
+    for what waits while the season does not change (``dashboard.board``).
+    Its plain address is kept whole per version of the league's seasons, day and
+    staff or not (league/caching/pages.py), no longer than what it says stays true."""
     league = get_league_for_organiser(request, slug)
     season = selectors.season_for(league)
     listing = request.GET.get("list", "")

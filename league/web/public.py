@@ -21,9 +21,8 @@ from league import layers, selectors
 from league.web import charts
 from league.web import dashboard
 from league.web import feeds
-from league.caching import kept_pages
+from league.caching import pages
 from league.services import entrants as season_entrants
-from league.caching import versions
 from league.outbox.links import site_root
 from league.models import Entry, Fixture, League, Result
 from league.accounts.permissions import coach_for
@@ -37,20 +36,21 @@ from league.web.tables import StandingsTable
 LEAGUES_PER_PAGE = 25
 
 
-def league_list(request: HttpRequest) -> HttpResponse:
-    """Every league, searchable by name, a page at a time (three queries whatever
-    the number of leagues). An anonymous visitor's page is rendered once per
-    version of what it shows (league/caching/versions.py); a search is not stored: any
-    text is a search, so storing each would store a page per request."""
+def _leagues_shown(request: HttpRequest):
+    """The league list's page of leagues (``?q=`` searches, ``?page=``): what the
+    view gets, the leagues it shows (None for a search: any text is a search, so
+    storing each would store a page per request) and what else keys it."""
     query = request.GET.get("q", "").strip()[:100]
     page = Paginator(selectors.league_search(query), LEAGUES_PER_PAGE).get_page(request.GET.get("page"))
-    if versions.anonymous(request) and not query:
-        key = versions.leagues_key(request, page.object_list, extra=f"{query}|{page.number}|{page.paginator.count}")
-        return versions.serve(request, key, lambda: _league_list(request, page, query), vary_cookie=True)
-    return _league_list(request, page, query)
+    return (page, query), None if query else page.object_list, f"{query}|{page.number}|{page.paginator.count}"
 
 
-def _league_list(request: HttpRequest, page, query: str) -> HttpResponse:
+@pages.public_listing(_leagues_shown)
+def league_list(request: HttpRequest, shown) -> HttpResponse:
+    """Every league, searchable by name, a page at a time (three queries whatever
+    the number of leagues). An anonymous visitor's page is rendered once per
+    version of what it shows (league/caching/pages.py)."""
+    page, query = shown
     page.object_list = list(page.object_list)
     selectors.attach_current_seasons(page.object_list)
     # For an organiser: what waits on them in each of their leagues (league/web/dashboard.py).
@@ -67,47 +67,6 @@ def _league_season(request: HttpRequest, slug: str):
     league = get_object_or_404(League, slug=slug)
     season = selectors.season_for(league, request.GET.get("season"))
     return league, season
-
-
-def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    """The weekly publication (GB-10): standings, this week's results and the next
-    fixtures. The body is rendered once per version of the season (and per page of
-    the table and line followed), and the whole page once per version for every
-    anonymous visitor (league/caching/versions.py). A visitor following a line
-    (``?follow=<entry>``) gets the cached body without the shared response: any
-    number is a ``follow``, so storing each response would store a page per request."""
-    follow = _digits(request.GET.get("follow", ""))
-    versions.keep_only(request, season=request.GET.get("season", ""), sort=_known_sort(request.GET.get("sort", "")),
-                       page=_digits(request.GET.get("page", ""), 4), follow=follow)
-    if follow:
-        return _league_detail(request, slug)
-    if not versions.anonymous(request):
-        return _league_detail_kept(request, slug)
-    # This week's round depends on the day as well as on the season's writes.
-    return versions.shared(request, slug, lambda: _league_detail(request, slug),
-                           variant=f"{timezone.localdate():%Y-%m-%d}", params=("season", "sort", "page"),
-                           anonymous_only=True)
-
-
-def _league_detail_kept(request: HttpRequest, slug: str) -> HttpResponse:
-    """The league page for someone logged in, kept per version (league/caching/kept_pages.py):
-    what it shows beyond the anonymous page is the organiser's link and the viewer's
-    own line in the chart, both in the key, read with the versions in one query.
-    A game whose layers greet the viewer on this page ("league_viewer" panels) is
-    built per request."""
-    build = functools.partial(_league_detail, request, slug)
-    if not kept_pages.keepable(request):
-        return build()
-    seasons = kept_pages.league_seasons(request, slug)
-    asked = request.GET.get("season", "")
-    shown = next((row for row in seasons if row[1] == asked), None) if asked else next(iter(seasons), None)
-    if shown is None or not layers.panels_kept(shown[3], "league_viewer"):
-        return build()  # no such season (a 404), no season yet, or a greeting per viewer
-    _, _, _, _, organises, own_entry = shown
-    viewer = f"viewer:{int(request.user.is_superuser or organises)}:{own_entry or ''}"
-    key = versions.response_key(slug, [row[:3] for row in seasons], request,
-                                f"{timezone.localdate():%Y-%m-%d}|{viewer}", ("season", "sort", "page"))
-    return kept_pages.serve(request, f"kept:{key}", build)
 
 
 def _digits(value: str, limit: int = 9) -> str:
@@ -133,7 +92,35 @@ TABLE_PER_PAGE = 50  # rows of the standings a page shows (bounded by what a per
 WEEK_LINES = 20  # matches of this week's and next week's round the league page lists; the fixtures page has all
 
 
-def _league_detail(request: HttpRequest, slug: str) -> HttpResponse:
+def _following(request: HttpRequest, slug: str) -> bool:
+    """A visitor following a line (``?follow=<entry>``) gets the body kept per
+    version without a whole page kept: any number is a ``follow``, so keeping each
+    page would keep a page per request."""
+    return bool(request.GET.get("follow"))
+
+
+def _league_viewer(request: HttpRequest, seen, slug: str) -> str | None:
+    """What the league page shows a logged-in viewer beyond the anonymous page: the
+    organiser's link and their own line in the chart. A game whose layers greet the
+    viewer on this page ("league_viewer" panels) has it built per request."""
+    asked = request.GET.get("season", "")
+    seasons = seen.rows
+    shown = next((row for row in seasons if row[1] == asked), None) if asked else next(iter(seasons), None)
+    if shown is None or not layers.panels_kept(shown[3], "league_viewer"):
+        return None  # no such season (a 404), no season yet, or a greeting per viewer
+    _, _, _, _, organises, own_entry = shown
+    return f"viewer:{int(request.user.is_superuser or organises)}:{own_entry or ''}"
+
+
+# This week's round depends on the day as well as on the season's writes.
+@pages.public_page(query={"season": str, "sort": _known_sort, "page": lambda page: _digits(page, 4), "follow": _digits},
+                   unshared=("follow",), variant=pages.today)
+@pages.kept_page(pages.league_seasons, _league_viewer, query=("season", "sort", "page"), skip=_following)
+def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """The weekly publication (GB-10): standings, this week's results and the next
+    fixtures. The body is rendered once per version of the season (and per page of
+    the table and line followed), and the whole page once per version for every
+    anonymous visitor and every kind of logged-in one (league/caching/pages.py)."""
     league, season = _league_season(request, slug)
     context = {
         "league": league,
@@ -145,11 +132,11 @@ def _league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         sort = _known_sort(request.GET.get("sort", ""), league.game_system)
         page = request.GET.get("page", "")
         # Another game's column is this league's default order, built from the same query.
-        versions.keep_only(request, season=request.GET.get("season", ""), sort=sort, page=page,
-                           follow=request.GET.get("follow", ""))
+        pages.only_query(request, season=request.GET.get("season", ""), sort=sort, page=page,
+                         follow=request.GET.get("follow", ""))
         followed = _followed(request, season)
         # This week's round depends on the day as well as on the season's writes.
-        context["body"] = versions.cached(
+        context["body"] = pages.fragment(
             season, f"league-page:{sort}:{page}:{followed or ''}:{timezone.localdate():%Y-%m-%d}",
             lambda: _league_body(request, league, season, followed),
         )
@@ -255,15 +242,6 @@ def _league_body(request: HttpRequest, league: League, season, followed: int | N
     return mark_safe(INDENTATION.sub("\n", html))
 
 
-def fixtures(request: HttpRequest, slug: str) -> HttpResponse:
-    """Fixtures and results one round at a time (this week's by default), with every
-    round in the navigation: the cost follows what is shown, not the season. Shared
-    by anonymous visitors like the league page."""
-    versions.keep_only(request, season=request.GET.get("season", ""), round=_round_asked(request.GET.get("round", "")))
-    return versions.shared(request, slug, lambda: _fixtures(request, slug),
-                           variant=f"{timezone.localdate():%Y-%m-%d}", params=("season", "round"), anonymous_only=True)
-
-
 def _round_asked(value: str) -> str:
     """A round number as the fixtures page keys it: ``007`` is ``7``; anything else
     asked for is round 0, which no season has (404)."""
@@ -274,7 +252,11 @@ def _round_asked(value: str) -> str:
     return "0"
 
 
-def _fixtures(request: HttpRequest, slug: str) -> HttpResponse:
+@pages.public_page(query={"season": str, "round": _round_asked}, variant=pages.today)
+def fixtures(request: HttpRequest, slug: str) -> HttpResponse:
+    """Fixtures and results one round at a time (this week's by default), with every
+    round in the navigation: the cost follows what is shown, not the season. Shared
+    by anonymous visitors like the league page."""
     league, season = _league_season(request, slug)
     context = {"league": league, "season": season, "rounds": [], "is_organiser": league.is_organised_by(request.user)}
     if season is not None:
@@ -282,7 +264,7 @@ def _fixtures(request: HttpRequest, slug: str) -> HttpResponse:
         shown = selectors.round_to_show(season, numbers, request.GET.get("round"))
         context.update(round_numbers=numbers, shown=shown)
         if shown is not None:
-            context["body"] = versions.cached(
+            context["body"] = pages.fragment(
                 season, f"fixtures:{shown}:{timezone.localdate()}", lambda: render_to_string(
                     "league/_fixtures_round.html",
                     {"rounds": selectors.by_round(selectors.season_fixtures(season, round_number=shown)), "league": league,
@@ -304,7 +286,7 @@ def coach_detail(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse
     league, season = _league_season(request, slug)
     entry = get_object_or_404(Entry.objects.select_related("coach"), season=season, coach_id=coach_id)
     page = _digits(request.GET.get("page", ""), 4) or "1"
-    body = versions.cached(season, f"coach-page:{entry.pk}:{page}", lambda: _coach_body(league, season, entry, page))
+    body = pages.fragment(season, f"coach-page:{entry.pk}:{page}", lambda: _coach_body(league, season, entry, page))
     return render(request, "league/coach_detail.html", {"league": league, "season": season, "entry": entry, **body})
 
 
@@ -344,16 +326,13 @@ def _coach_body(league: League, season, entry: Entry, page: str) -> dict[str, st
     }
 
 
+@pages.public_page(everyone=True)
 def standings_json(request: HttpRequest, slug: str) -> HttpResponse:
     """The same for everyone: one query and one cache read when warm."""
-    return versions.shared(request, slug, lambda: _standings_json(request, slug))
-
-
-def _standings_json(request: HttpRequest, slug: str) -> HttpResponse:
     league, season = _league_season(request, slug)
     if season is None:
         return JsonResponse({"error": f"{league} has no season yet."}, status=404)
-    body = versions.cached(
+    body = pages.fragment(
         season,
         "standings.json",
         lambda: json.dumps(
@@ -368,35 +347,29 @@ def _standings_json(request: HttpRequest, slug: str) -> HttpResponse:
     return HttpResponse(body, content_type="application/json")
 
 
+@pages.public_page(everyone=True)
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
-    return versions.shared(request, slug, lambda: _standings_csv(request, slug))
-
-
-def _standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     league, season = _league_season(request, slug)
     if season is None:
         return HttpResponse(f"{league} has no season yet.", status=404, content_type="text/plain")
     response = HttpResponse(
-        versions.cached(season, "standings.csv", lambda: feeds.standings_csv(standings_for(season), league.rules)),
+        pages.fragment(season, "standings.csv", lambda: feeds.standings_csv(standings_for(season), league.rules)),
         content_type="text/csv; charset=utf-8",
     )
     response["Content-Disposition"] = f'attachment; filename="{league.slug}-standings.csv"'
     return response
 
 
+@pages.public_page(variant=site_root, everyone=True)
 def league_ics(request: HttpRequest, slug: str) -> HttpResponse:
     """The whole season's calendar, built once per version of the season (and per
     address its links start with)."""
-    return versions.shared(request, slug, lambda: _league_ics(request, slug), variant=site_root(request))
-
-
-def _league_ics(request: HttpRequest, slug: str) -> HttpResponse:
     league, season = _league_season(request, slug)
     root = site_root(request)
     if season is None:
         body = feeds.fixtures_ical([], calendar_name=league.name, root=root)
     else:
-        body = versions.cached(
+        body = pages.fragment(
             season, f"fixtures.ics:{root}",
             lambda: feeds.fixtures_ical(selectors.season_fixtures(season), calendar_name=league.name, root=root),
         )

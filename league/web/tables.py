@@ -6,7 +6,6 @@ from urllib.parse import urlencode
 
 import django_tables2 as tables
 from django_tables2.utils import OrderByTuple
-from django.urls import reverse
 from django.utils.html import format_html
 
 from league.templatetags.site_tags import badge

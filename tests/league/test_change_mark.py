@@ -226,7 +226,7 @@ def test_a_write_in_another_process_shows_at_once(client, played, django_assert_
     code = (
         "import django; django.setup()\n"
         "from django.contrib.auth import get_user_model\n"
-        "from league import services\nfrom league.models import Fixture\n"
+        "from league.services import results as services\nfrom league.models import Fixture\n"
         f"fixture = Fixture.objects.get(pk={fixture.pk})\n"
         "organiser = get_user_model().objects.get(username='longshanks')\n"
         "services.record_result(fixture=fixture, by=organiser, home_score=12, away_score=2, reason='by another process')\n"

@@ -328,5 +328,5 @@ def test_the_kept_dashboard_page_lives_no_longer_than_what_it_says(client, organ
     url = reverse("league:organiser_dashboard", args=[season.league.slug])
     first = client.get(url).content.decode()
     assert client.get(url).content.decode().split('id="disputed"')[1][:300] == first.split('id="disputed"')[1][:300]
-    (key, timeout), = ((key, timeout) for key, timeout in stored.items() if key.startswith("kept:dashboard:"))
+    (key, timeout), = ((key, timeout) for key, timeout in stored.items() if key.startswith("kept:organiser_dashboard:"))
     assert 0 < timeout <= dashboard.TICKING_SECONDS

@@ -17,6 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from league import layers
 from league.caching import kept_pages
 from league.models import Result
 from tests.factories import CoachFactory, EntryFactory, FixtureFactory, LeagueFactory, SeasonFactory, UserFactory
@@ -39,7 +40,7 @@ def _queries(client, url) -> int:
 
 
 def _no_markers(page: str) -> None:
-    for marker in (kept_pages.NAV, kept_pages.USER, kept_pages.CSRF, kept_pages.IDEMPOTENCY, "<!--kept-panel:"):
+    for marker in (kept_pages.NAV, kept_pages.USER, kept_pages.CSRF, kept_pages.IDEMPOTENCY, kept_pages.PANEL):
         assert marker not in page
 
 
@@ -166,11 +167,11 @@ def test_a_kept_page_is_cut_at_its_markers_once_and_filled_in_one_pass(rf):
     request.user = user
     page = (f"<nav>{kept_pages.NAV}</nav><form>{kept_pages.CSRF}{kept_pages.IDEMPOTENCY}</form>"
             f"<form>{kept_pages.CSRF}{kept_pages.IDEMPOTENCY}</form><p>{kept_pages.USER}</p>"
-            "<!--kept-panel:campaigns:my_fixtures--><p>end</p>")
+            f"{layers.panel_marker('campaigns', 'my_fixtures')}<p>end</p>")
     panels = lambda layer, name: f"<i>{layer}/{name} {kept_pages.CSRF}</i>"  # noqa: E731
     parts = kept_pages.pieces(page)
     assert parts[1::2] == [kept_pages.NAV, kept_pages.CSRF, kept_pages.IDEMPOTENCY, kept_pages.CSRF,
-                           kept_pages.IDEMPOTENCY, kept_pages.USER, "<!--kept-panel:campaigns:my_fixtures-->"]
+                           kept_pages.IDEMPOTENCY, kept_pages.USER, layers.panel_marker("campaigns", "my_fixtures")]
     assert "".join(parts) == page
     html = kept_pages.fill(request, parts, panels)
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
