@@ -225,11 +225,13 @@ def approved_results(season: Season):
 
 
 def season_entries(season: Season) -> list[EntryInfo]:
-    """One query: the season's entries with their coaches and divisions."""
+    """One query: the season's entries with their coaches and divisions, and the
+    day each who withdrew left (LG-2: their row stays in the table, marked)."""
     return [
-        EntryInfo(entry_id=pk, coach_id=coach_id, coach=coach, team=team, division=division)
-        for pk, coach_id, coach, team, division in Entry.objects.filter(season=season)
-        .values_list("pk", "coach_id", "coach__name", "team", "division__name")
+        EntryInfo(entry_id=pk, coach_id=coach_id, coach=coach, team=team, division=division,
+                  withdrawn_on=timezone.localdate(withdrawn_at) if withdrawn_at is not None else None)
+        for pk, coach_id, coach, team, division, withdrawn_at in Entry.objects.filter(season=season)
+        .values_list("pk", "coach_id", "coach__name", "team", "division__name", "withdrawn_at")
     ]
 
 
