@@ -20,8 +20,9 @@ from league.standings.ranking import StandingRow
 def standings_columns(rules: GameRules) -> list[str]:
     """The keys of standings.json rows and the header of standings.csv: the division,
     then the game's own columns (GB: VP; DB: touchdowns and casualties; DR: Strike
-    Difference and landslides), and ``withdrawn_on``: the day an entrant who withdrew
-    left (LG-2), null for everyone else."""
+    Difference and landslides), then ``withdrawn_on``: the day an entrant who
+    withdrew left (LG-2), null for everyone else. Last, so a reader of the CSV by
+    position finds every older column where it was."""
     return ["division", *rules.feed_columns, "withdrawn_on"]
 
 
