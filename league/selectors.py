@@ -128,14 +128,15 @@ def publication(season: Season, today: datetime.date | None = None, *, shown: in
     numbers = [n for n in (current, upcoming) if n]
     # Each round's first ``shown`` fixtures, every row with its round's numbers
     # (window functions over the round): one query.
-    approved = Q(away__isnull=False, result__status=Result.Status.APPROVED)
+    # Nothing left to play of a match with an approved result or one a withdrawal cancelled (LG-2).
+    settled = Q(away__isnull=False) & (Q(result__status=Result.Status.APPROVED) | Q(cancelled_by__isnull=False))
     per_round = {"partition_by": [F("round_id")]}
     first = list(
         fixtures.filter(round__number__in=numbers).annotate(
             nth=Window(RowNumber(), order_by=[F("pk").asc()], **per_round),
             total=Window(Count("pk"), **per_round),
             left=Window(Count("pk", filter=Q(away__isnull=False)), **per_round)
-            - Window(Count("pk", filter=approved), **per_round),
+            - Window(Count("pk", filter=settled), **per_round),
         ).filter(nth__lte=shown).with_related().order_by("round__number", "pk")
     )
     groups = {g.round.number: g for g in by_round(first)}

@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 
+from league import selectors
 from league.models import Entry, Fixture, NotificationPreference, Result
 from league.services import entrants as season_entrants
 from league.services import results as services
@@ -200,17 +201,18 @@ def test_the_withdrawn_coach_has_nothing_left_to_do_in_the_season(
     assert Entry.objects.get(pk=dmitri.pk).withdrawn_at is not None
 
 
-def test_a_season_whose_only_unplayed_fixtures_are_cancelled_is_played_out(organiser, league):
-    """Every other match approved: the withdrawal leaves nothing to play, so the
-    season is over (the pages' "all played", the next season's check)."""
+def test_the_league_page_says_the_season_is_played_out(client, organiser, league):
+    """The last round's only match left is one a withdrawal cancelled: nothing is
+    left to play this week or in the season (the league page's week, the next
+    season's and the Final Day's checks)."""
     season = SeasonFactory(league=league, name="Season 1",
                            start_date=timezone.localdate() - datetime.timedelta(days=60))
     season_with_results(coaches=4, played_rounds=2, season=season)
     left = Fixture.objects.filter(round__season=season).unplayed()
     gone = left.first().home
-    other = left.exclude(Q(home=gone) | Q(away=gone)).get()
-    Result.objects.create(fixture=other, home_score=12, away_score=0, outcome="home", summary="12 – 0",
-                          status=Result.Status.APPROVED, approved_at=timezone.now())
-    assert left.exists()
+    Result.objects.create(fixture=left.exclude(Q(home=gone) | Q(away=gone)).get(), home_score=12, away_score=0,
+                          outcome="home", summary="12 – 0", status=Result.Status.APPROVED, approved_at=timezone.now())
     season_entrants.withdraw(entry=gone, by=organiser)
     assert not Fixture.objects.filter(round__season=season).unplayed().exists()
+    publication = selectors.publication(season)
+    assert publication.this_week_done and publication.all_played
