@@ -5,6 +5,7 @@ next eligible team in table order (DB-5b)."""
 import datetime
 
 import pytest
+from django.core import mail
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
@@ -66,3 +67,22 @@ def test_the_friendly_service_refuses_a_withdrawn_team(organiser, season):
                                      away=Entry.objects.get(season=season, team="Team 03"),
                                      date=datetime.date.today() + datetime.timedelta(days=7))
     assert not Fixture.objects.filter(stage=Fixture.Stage.FRIENDLY).exists()
+
+
+def test_a_withdrawn_teams_unplayed_games_are_named_by_the_team(client, organiser, django_capture_on_commit_callbacks):
+    """LG-2 in a league that names sides by team: the page, the table and the
+    opponent's mail say which team withdrew."""
+    season = db_season(organiser, teams=4)
+    gone = Entry.objects.select_related("coach").get(season=season, team="Team 02")
+    fixture = Fixture.objects.filter(home=gone).matches().select_related("away__coach").first() or (
+        Fixture.objects.filter(away=gone).select_related("home__coach").first())
+    opponent = fixture.away if fixture.home_id == gone.pk else fixture.home
+    with django_capture_on_commit_callbacks(execute=True):
+        entrant_services.withdraw(entry=gone, by=organiser)
+    page = client.get(fixture.get_absolute_url()).content.decode()
+    assert "Not played: Team 02 withdrew" in page and f"Team 02 ({gone.coach}) withdrew from Season 1" in page
+    round_page = client.get(reverse("league:fixtures", args=[season.league.slug]), {"round": fixture.round.number})
+    assert "not played: Team 02 withdrew" in round_page.content.decode()
+    (message,) = [m for m in mail.outbox if m.to == [opponent.coach.email]]
+    assert message.subject == f"[{season.league.name}] Team 02 withdrew: your match is not played"
+    assert f"Team 02 ({gone.coach}) has withdrawn from {season.league.name} (Season 1)." in message.body
