@@ -6,6 +6,7 @@ their own, at a fixed number of queries."""
 import datetime
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -129,3 +130,7 @@ def test_nothing_waits_on_a_coach_who_withdrew(client, season, organiser):
     assert "Nothing to answer, pick or register in your campaigns." in page
     assert "Record my starting card" not in client.get(coach_page).content.decode()
     assert "choose your starting Guild card" in home(client, user_of(b))  # the others' stay
+    cancelled = fixture_between(a, b)
+    assert cancelled.cancelled_by_id == a.entry_id
+    with pytest.raises(ValidationError, match="not played: a coach withdrew"):
+        decks.register_deck(coach=b, fixture=cancelled, cards=base_deck([starting_card(b)]), by=user_of(b))
