@@ -132,5 +132,8 @@ def test_nothing_waits_on_a_coach_who_withdrew(client, season, organiser):
     assert "choose your starting Guild card" in home(client, user_of(b))  # the others' stay
     cancelled = fixture_between(a, b)
     assert cancelled.cancelled_by_id == a.entry_id
+    client.force_login(user_of(b))
+    match_page = client.get(reverse("campaigns:fixture_page", args=["midlands", cancelled.pk])).content.decode()
+    assert "Register" not in match_page
     with pytest.raises(ValidationError, match="not played: a coach withdrew"):
         decks.register_deck(coach=b, fixture=cancelled, cards=base_deck([starting_card(b)]), by=user_of(b))
