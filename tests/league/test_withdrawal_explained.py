@@ -102,6 +102,10 @@ def test_the_fixtures_stay_listed_and_their_pages_say_why(
 
     round_page = client.get(reverse("league:fixtures", args=[league.slug]), {"round": fixture.round.number})
     assert "not played: Dmitri withdrew" in round_page.content.decode()
+    coach_page = client.get(reverse("league:coach_detail", args=[league.slug, opponent.coach_id])).content.decode()
+    assert "not played: Dmitri withdrew" in coach_page
+    week = client.get(league.get_absolute_url()).content.decode()  # this week is the last round: Dmitri's cancelled
+    assert "not played: Dmitri withdrew" in week
 
     client.force_login(organiser)
     organiser_view = client.get(fixture.get_absolute_url()).content.decode()
