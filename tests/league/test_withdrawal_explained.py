@@ -172,6 +172,8 @@ def test_the_table_keeps_the_row_marked_with_the_day(
     page = client.get(league.get_absolute_url()).content.decode()
     assert f'<small class="withdrew">withdrew {date_format(today, "j M")}</small>' in page
     assert page.count('class="withdrew"') == 1
+    own = client.get(reverse("league:coach_detail", args=[league.slug, dmitri.coach_id])).content.decode()
+    assert f"Withdrew {date_format(today, 'j M')}: the approved results stand, the matches left are not played." in own
 
 
 def test_the_cancelled_fixtures_count_for_nobody(organiser, season, dmitri):
