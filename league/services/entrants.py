@@ -160,10 +160,9 @@ def withdraw(*, entry: Entry, by) -> int:
     if not has_fixtures(season):
         entry.delete()
         return 0
-    cancelled = list(
-        _cancelled_by_withdrawal(season, entry).select_for_update(of=("self",)).order_by("pk")
-    )
-    ids = [fixture.pk for fixture in cancelled]
+    # Locked, so a report arriving meanwhile waits and then finds its match cancelled.
+    ids = list(_cancelled_by_withdrawal(season, entry).select_for_update(of=("self",))
+               .order_by("pk").values_list("pk", flat=True))
     layers.release_fixtures(season, Fixture.objects.filter(pk__in=ids),
                             why=f"{entry.coach} withdrew from {season.name} (LG-5)", by=by)
     Result.objects.filter(fixture_id__in=ids).delete()
