@@ -1,13 +1,14 @@
-"""LG-5 Decision: a sponsorship or a loan bought for a fixture that a withdrawal or
-a re-generation of fixtures removes is cancelled, and every Favour it moved goes
-back (a sponsorship's 1 to its buyer; a loan's 3 to the borrower, 2 of them from
-the lender and 1 from the council) as lines reversing the deal's own, naming why.
+"""LG-5 Decision: a sponsorship or a loan bought for a fixture that a withdrawal
+cancels (LG-2: it stays, not played) or a re-generation of fixtures removes is
+cancelled, and every Favour it moved goes back (a sponsorship's 1 to its buyer; a
+loan's 3 to the borrower, 2 of them from the lender and 1 from the council) as
+lines reversing the deal's own, naming why.
 A balance this leaves below zero is a debt, as after a correction (GB-20).
 
 The engine asks through its layer hooks (``league.layers.held_by_fixtures`` for
 the confirmation page, ``release_fixtures`` inside the change's transaction,
-before the fixtures are deleted): the rows stay, without their fixture, so the
-ledger lines that point at them keep their cause."""
+before the fixtures are marked cancelled or deleted): the rows stay, without their
+fixture, so the ledger lines that point at them keep their cause."""
 
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ def held_by_fixtures(fixtures) -> list[str]:
 
 def release_fixtures(fixtures, *, why: str, by) -> None:
     """The Layer hook, inside the engine's transaction before ``fixtures`` are
-    deleted: each deal on them loses its fixture, is marked cancelled with
+    cancelled or deleted: each deal on them loses its fixture, is marked cancelled with
     ``why``, and its active Favour lines are reversed (one insert)."""
     sponsorships, loans = _deals(fixtures)
     if not sponsorships and not loans:

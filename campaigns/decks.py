@@ -56,6 +56,8 @@ def register_deck(*, coach: CampaignCoach, fixture: Fixture, cards: Iterable[Plo
     _fixture_side(coach, fixture)
     if fixture.result_or_none is not None:
         raise ValidationError("This match has been reported: its deck is fixed (GB-16).")
+    if fixture.is_cancelled:
+        raise ValidationError("This match is not played: a coach withdrew, so no deck is registered for it (LG-2).")
     deck = Deck.objects.filter(coach=coach, fixture=fixture).first()
     if deck is not None and timezone.localdate() >= fixture.date:
         raise ValidationError(

@@ -53,10 +53,11 @@ class Phase:
 
 def next_match(fixtures: list[Fixture]) -> Fixture | None:
     """GB-20 Decision: the coach's next League Match is their first fixture by date
-    (a rearranged fixture counts at its new date) without an approved result.
+    (a rearranged fixture counts at its new date) without an approved result,
+    one a withdrawal cancelled aside (LG-2: it is never played).
     ``fixtures`` are the coach's League Matches with their results loaded."""
     ordered = sorted(fixtures, key=lambda f: (f.date, f.round.number, f.pk))
-    return next((f for f in ordered if not _approved(f)), None)
+    return next((f for f in ordered if not _approved(f) and not f.is_cancelled), None)
 
 
 def _approved(fixture: Fixture) -> bool:

@@ -385,7 +385,9 @@ def fixture_page(campaign: Campaign, fixture: Fixture, side: str | None, is_orga
             "achieved": achieved.get(cc.pk, []) if cc.pk else [],
             "sponsorships": sponsorships.get(cc.pk, []) if cc.pk else [],
             # GB-16: the form is offered only where registering can go through.
-            "deck_open": own and result is None and not campaign.is_over and (deck is None or not visible),
+            # LG-2: nor for a match a withdrawal cancelled.
+            "deck_open": own and result is None and not fixture.is_cancelled and not campaign.is_over
+            and (deck is None or not visible),
             "achievements_open": (own or is_organiser) and open_for_achievements and deck is not None,
         })
     return {"result": result, "sides": sides, "loans": loans, "decks_visible": visible}

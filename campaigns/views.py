@@ -191,7 +191,8 @@ def _render_coach_page(
         page = selectors.coach_page(campaign, cc, joining)
     start_unlock, pending, phase = page["start_unlock"], page["pending"], page["phase"]
     forms_ = {}
-    if is_owner and not campaign.is_over:  # GB-26: no pick once the campaign is over
+    # GB-26: no pick once the campaign is over; LG-2: nor once the coach has withdrawn.
+    if is_owner and not campaign.is_over and cc.entry.withdrawn_at is None:
         if start_unlock is not None and start_unlock.picked_card is None:
             forms_["start"] = bound.get("start") or forms.StartingPickForm(coach=cc)
         for u in pending:

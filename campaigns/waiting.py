@@ -33,7 +33,9 @@ def waiting_on(coach, fixtures) -> list[Waiting]:
     """``fixtures``: the coach's fixtures in every league with round, sides and
     result loaded (the home page has them already)."""
     places = list(
-        CampaignCoach.objects.filter(entry__coach=coach, campaign__final_day_declared_at__isnull=True)
+        # LG-2: nothing waits on a coach in a season they withdrew from.
+        CampaignCoach.objects.filter(entry__coach=coach, entry__withdrawn_at__isnull=True,
+                                     campaign__final_day_declared_at__isnull=True)
         .select_related("campaign__season__league", "entry")
     )
     if not places:

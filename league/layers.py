@@ -17,9 +17,9 @@ the list through the functions below and never imports the layer:
   rows a layer needs for a season exist before any page reads them (a GET never
   writes: STYLE habit 14);
 - LG-5: ``held_by_fixtures`` says what the layer attached to fixtures a withdrawal
-  or a re-generation of fixtures is about to remove (a Big League sponsorship or
-  loan), for the confirmation page; ``release_fixtures`` cancels it inside that
-  change's transaction, before the fixtures go;
+  is about to cancel or a re-generation of fixtures to remove (a Big League
+  sponsorship or loan), for the confirmation page; ``release_fixtures`` cancels it
+  inside that change's transaction, before the fixtures are marked or go;
 - extra import columns (``home_cp,away_cp``): parsed per line without the
   database, applied after the line's result is written;
 - ``checklist``: the layer's items of the organiser's season checklist
@@ -106,7 +106,7 @@ class Layer:
     # once for the season what approving them one by one would have.
     results_imported: Callable[..., None] | None = None  # (season, *, by) -> None
     season_started: Callable[..., None] | None = None  # (season, *, by) -> None
-    # LG-5: given fixtures (a queryset) about to be removed, what the layer holds on
+    # LG-5: given fixtures (a queryset) about to be cancelled or removed, what the layer holds on
     # them, a sentence each; then, in the same transaction, cancel it and give back
     # what it moved, saying ``why``.
     held_by_fixtures: Callable[[Any], list[str]] | None = None
@@ -233,7 +233,7 @@ def season_started(season, *, by) -> None:
 
 def held_by_fixtures(season, fixtures) -> list[str]:
     """LG-5: what the layers of ``season``'s game hold on ``fixtures`` (a queryset
-    of its fixtures about to be removed), a sentence each, for the confirmation page."""
+    of its fixtures about to be cancelled or removed), a sentence each, for the confirmation page."""
     return [
         held for layer in layers_for(season.league.game_system) if layer.held_by_fixtures is not None
         for held in layer.held_by_fixtures(fixtures)
@@ -241,7 +241,7 @@ def held_by_fixtures(season, fixtures) -> list[str]:
 
 
 def release_fixtures(season, fixtures, *, why: str, by) -> None:
-    """LG-5: inside the transaction that removes ``fixtures``, before they go: each
+    """LG-5: inside the transaction that cancels or removes ``fixtures``, before: each
     layer cancels what it holds on them and gives back what that moved."""
     for layer in layers_for(season.league.game_system):
         if layer.release_fixtures is not None:

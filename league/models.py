@@ -208,7 +208,7 @@ class Entry(models.Model):
     withdrawn_at = models.DateTimeField(
         null=True, blank=True,
         help_text="LG-2 Decision: when the entrant left the season; its approved results stand, its fixtures "
-                  "without one were removed (league/services/entrants.py).",
+                  "without one are not played (Fixture.cancelled_by, league/services/entrants.py).",
     )
 
     class Meta:
@@ -259,7 +259,13 @@ class FixtureQuerySet(models.QuerySet):
         return self.filter(result__status=Result.Status.APPROVED)
 
     def unplayed(self) -> FixtureQuerySet:
-        return self.matches().exclude(result__status=Result.Status.APPROVED)
+        """Matches still to be played: no approved result, and not cancelled by a
+        withdrawal (LG-2: those are never played, so they keep no season open)."""
+        return self.matches().to_play().exclude(result__status=Result.Status.APPROVED)
+
+    def to_play(self) -> FixtureQuerySet:
+        """Not cancelled by a withdrawal (LG-2)."""
+        return self.filter(cancelled_by__isnull=True)
 
 
 class Fixture(models.Model):
@@ -285,6 +291,11 @@ class Fixture(models.Model):
         max_length=40, blank=True,
         help_text='A name of its own instead of its round\'s: a play-off game ("Semi-final 1", "Final"); set by the game.',
     )
+    cancelled_by = models.ForeignKey(
+        Entry, null=True, blank=True, on_delete=models.CASCADE, related_name="cancelled_fixtures",
+        help_text="LG-2 Decision: the side whose withdrawal means this fixture is not played; it stays listed, "
+                  "counts for nothing for either side, and nothing can be reported or arranged for it.",
+    )
 
     objects = FixtureQuerySet.as_manager()
 
@@ -300,6 +311,10 @@ class Fixture(models.Model):
             ),
             models.CheckConstraint(condition=Q(stage__in=["regular", "playoff", "friendly"]), name="fixture_stage_valid"),
             models.CheckConstraint(condition=_date_within_bounds("date"), name="fixture_date_bounded"),
+            models.CheckConstraint(
+                condition=Q(cancelled_by__isnull=True) | Q(cancelled_by=F("home")) | Q(cancelled_by=F("away")),
+                name="fixture_cancelled_by_one_of_its_sides",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -343,6 +358,25 @@ class Fixture(models.Model):
     @property
     def is_bye(self) -> bool:
         return self.away_id is None
+
+    @property
+    def is_cancelled(self) -> bool:
+        """LG-2: not played because one side withdrew."""
+        return self.cancelled_by_id is not None
+
+    @property
+    def withdrawn_side(self) -> Entry | None:
+        """The side whose withdrawal cancelled this fixture (LG-2), from the
+        fixture's own loaded sides: no query."""
+        if self.cancelled_by_id is None:
+            return None
+        return self.home if self.cancelled_by_id == self.home_id else self.away
+
+    @property
+    def cancelled_reason(self) -> str:
+        """What every page says of a fixture a withdrawal cancelled (LG-2)."""
+        side = self.withdrawn_side
+        return f"not played: {side} withdrew" if side is not None else ""
 
     def side_of(self, coach: Coach | None) -> str | None:
         """'home' or 'away' for a coach in this fixture, None for anyone else."""

@@ -128,14 +128,15 @@ def publication(season: Season, today: datetime.date | None = None, *, shown: in
     numbers = [n for n in (current, upcoming) if n]
     # Each round's first ``shown`` fixtures, every row with its round's numbers
     # (window functions over the round): one query.
-    approved = Q(away__isnull=False, result__status=Result.Status.APPROVED)
+    # Nothing left to play of a match with an approved result or one a withdrawal cancelled (LG-2).
+    settled = Q(away__isnull=False) & (Q(result__status=Result.Status.APPROVED) | Q(cancelled_by__isnull=False))
     per_round = {"partition_by": [F("round_id")]}
     first = list(
         fixtures.filter(round__number__in=numbers).annotate(
             nth=Window(RowNumber(), order_by=[F("pk").asc()], **per_round),
             total=Window(Count("pk"), **per_round),
             left=Window(Count("pk", filter=Q(away__isnull=False)), **per_round)
-            - Window(Count("pk", filter=approved), **per_round),
+            - Window(Count("pk", filter=settled), **per_round),
         ).filter(nth__lte=shown).with_related().order_by("round__number", "pk")
     )
     groups = {g.round.number: g for g in by_round(first)}
@@ -225,11 +226,13 @@ def approved_results(season: Season):
 
 
 def season_entries(season: Season) -> list[EntryInfo]:
-    """One query: the season's entries with their coaches and divisions."""
+    """One query: the season's entries with their coaches and divisions, and the
+    day each who withdrew left (LG-2: their row stays in the table, marked)."""
     return [
-        EntryInfo(entry_id=pk, coach_id=coach_id, coach=coach, team=team, division=division)
-        for pk, coach_id, coach, team, division in Entry.objects.filter(season=season)
-        .values_list("pk", "coach_id", "coach__name", "team", "division__name")
+        EntryInfo(entry_id=pk, coach_id=coach_id, coach=coach, team=team, division=division,
+                  withdrawn_on=timezone.localdate(withdrawn_at) if withdrawn_at is not None else None)
+        for pk, coach_id, coach, team, division, withdrawn_at in Entry.objects.filter(season=season)
+        .values_list("pk", "coach_id", "coach__name", "team", "division__name", "withdrawn_at")
     ]
 
 

@@ -86,8 +86,8 @@ def test_a_ringball_season_runs_through_the_workflow_and_the_feeds(client, organ
     assert (rows[away.name]["lp"], rows[away.name]["rings_for"], rows[away.name]["rings_against"]) == (0, 2, 5)
 
     table = list(csv.reader(io.StringIO(client.get(reverse("league:standings_csv", args=[league.slug])).content.decode())))
-    assert table[0][-2:] == ["rings_for", "rings_against"]
-    assert [line for line in table if home.name in line][0][-2:] == ["5", "2"]
+    assert table[0][-3:] == ["rings_for", "rings_against", "withdrawn_on"]
+    assert [line for line in table if home.name in line][0][-3:] == ["5", "2", ""]
 
     ics = client.get(reverse("league:league_ics", args=[league.slug])).content.decode()
     assert ics.count("BEGIN:VEVENT") == season.rounds.count() and f"{home.name}" in ics

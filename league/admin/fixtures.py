@@ -42,6 +42,8 @@ class FixtureInline(BoundedInlineMixin, admin.TabularInline):
 def _result_status(fixture: Fixture) -> str:
     if fixture.is_bye:
         return "bye"
+    if fixture.is_cancelled:  # LG-2
+        return fixture.cancelled_reason
     result = fixture.result_or_none
     if result is None:
         return "not played"

@@ -285,16 +285,17 @@ class EntryAdmin(OrganiserScopedAdmin):
 
     @admin.action(description="Withdraw from the season (LG-2)", permissions=["change"])
     def withdraw(self, request, queryset):
-        """LG-2: approved results stand; fixtures without one are removed, with any
-        result not yet approved. Before the fixtures exist the entry just leaves."""
+        """LG-2: approved results stand; fixtures without one are not played (kept,
+        marked), any result not yet approved dropped. Before the fixtures exist the
+        entry just leaves."""
         return self.run_form_action(
             request,
             queryset.select_related("coach", "season"),
             form_class=WithdrawForm,
             title="Withdraw from the season",
             intro="Each selected entrant leaves their season. Their approved results stand; their fixtures without an "
-            "approved result are not played and count for nothing for either side: they are removed, with any "
-            "result not yet approved (LG-2). Before a season's fixtures exist, the entrant just leaves it.",
+            "approved result are not played and count for nothing for either side: they stay listed as not "
+            "played, any result not yet approved is dropped, and each opponent is told (LG-2). Before a season's fixtures exist, the entrant just leaves it.",
             apply=lambda entry, data: season_entrants.withdraw(entry=entry, by=request.user),
             done_message="{count} entrant(s) withdrawn.",
         )

@@ -124,7 +124,7 @@ def why_not_startable(season: Season, rows) -> str:
     regular = Fixture.objects.filter(round__season=season, stage=Fixture.Stage.REGULAR, away__isnull=False)
     if not regular.exists():
         return "The regular season has no fixtures yet."
-    waiting = regular.exclude(result__status=Result.Status.APPROVED).count()
+    waiting = regular.unplayed().count()  # LG-2: a game a withdrawal cancelled waits for nothing
     if waiting:
         return (f"The regular season is not complete: {waiting} fixture{'s' * (waiting != 1)} still "
                 f"wait{'s' * (waiting == 1)} for an approved result.")

@@ -53,9 +53,9 @@ def waiting_redrafts(teams: Sequence[Team]) -> dict[int, int]:
         league__in={league_id for *_, league_id in latest.values()}, playoffs__gt=0).values_list("league_id", flat=True))
     regular = dict(
         Fixture.objects.filter(round__season__in=seasons, stage=Fixture.Stage.REGULAR).values("round__season")
-        .annotate(n=Count("pk"), open=Count("pk", filter=~Q(result__status=Result.Status.APPROVED)))
+        .annotate(n=Count("pk"), open=Count("pk", filter=~Q(result__status=Result.Status.APPROVED) & Q(cancelled_by__isnull=True)))
         .values_list("round__season", "open")
-    )  # seasons with regular fixtures -> how many still wait for an approved result
+    )  # seasons with regular fixtures -> how many still wait for an approved result (LG-2: none cancelled)
     steps = dict(Redraft.objects.filter(team__in=teams, season__in=seasons).values_list("team_id", "step"))
     out = {}
     for team_id, (_, season_id, league_id) in latest.items():

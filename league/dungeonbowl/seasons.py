@@ -18,7 +18,8 @@ def season_over(season: Season) -> bool:
     if settings is not None and settings.playoffs:
         return False
     regular = Fixture.objects.filter(round__season=season, stage=Fixture.Stage.REGULAR)
-    return regular.exists() and not regular.exclude(result__status=Result.Status.APPROVED).exists()
+    # LG-2: a game a withdrawal cancelled is never played, so it keeps no season open.
+    return regular.exists() and not regular.to_play().exclude(result__status=Result.Status.APPROVED).exists()
 
 
 def trophy_holder_id(league) -> int | None:

@@ -53,8 +53,11 @@ RESULT_REPORTED = Kind("result_reported", "Your opponent reported a result for y
 RESULT_DISPUTED = Kind("result_disputed", "A result in a league you organise is disputed")
 RESULT_APPROVED = Kind("result_approved", "A result of yours is approved or corrected by the organiser")
 FIXTURE_REARRANGED = Kind("fixture_rearranged", "A fixture in your league is rearranged")
+OPPONENT_WITHDREW = Kind("opponent_withdrew", "An opponent withdraws and your match with them is not played")
 
-ENGINE_KINDS: tuple[Kind, ...] = (RESULT_REPORTED, RESULT_DISPUTED, RESULT_APPROVED, FIXTURE_REARRANGED)
+ENGINE_KINDS: tuple[Kind, ...] = (
+    RESULT_REPORTED, RESULT_DISPUTED, RESULT_APPROVED, FIXTURE_REARRANGED, OPPONENT_WITHDREW,
+)
 
 
 def kinds() -> list[Kind]:
@@ -280,4 +283,16 @@ def fixture_rearranged(fixture, old_date) -> None:
             "old_date": old_date, "reason": fixture.rearranged_reason,
         },
         link=fixture.get_absolute_url(),
+    )
+
+
+def opponent_withdrew(*, season, withdrawn, opponent, fixtures) -> None:
+    """LG-2: to an opponent of an entrant who withdrew, naming their ``fixtures``
+    that are now not played (both sides and the round loaded)."""
+    send(
+        OPPONENT_WITHDREW,
+        [coach_recipient(opponent.coach)],
+        context={"season": season, "league": season.league, "withdrawn": withdrawn, "opponent": opponent,
+                 "fixtures": fixtures},
+        link=season.league.get_absolute_url(),
     )

@@ -31,12 +31,13 @@ ENGINE = Section("seasons", "Every game: who plays in a season", (
     Rule("LG-1", "Decision: once a season's fixtures exist nobody joins it without fixtures: a newcomer goes to the "
                  "next season, or, while no result is reported, the fixtures are generated again with them in."),
     Rule("LG-2", "Decision: an entrant who withdraws mid-season keeps their approved results; their fixtures without "
-                 "an approved result are not played and count for nothing for either side (no double loss)."),
+                 "an approved result are not played and count for nothing for either side (no double loss): they stay "
+                 "listed, marked as not played because of the withdrawal, and nothing is reported or arranged for them."),
     Rule("LG-3", "Decision: the next season opens with the same coaches and teams, without divisions; the organiser "
                  "adds or withdraws entrants before generating its fixtures (Dungeon Bowl re-drafts first: DB-15)."),
     Rule("LG-4", "Decision: an entrant who withdrew is not in the next season unless the organiser enters them "
                  "again, and gains no end-of-season carry-over (The Big League's 5 Favours are for finishing)."),
-    Rule("LG-5", "Decision: a sponsorship or a loan bought for a fixture that a withdrawal or new fixtures remove is "
+    Rule("LG-5", "Decision: a sponsorship or a loan bought for a fixture that a withdrawal or new fixtures take away is "
                  "cancelled and its Favours go back, as ledger lines saying why; the organiser is told first."),
 ))
 

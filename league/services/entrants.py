@@ -12,11 +12,13 @@ decides how an entrant joins a season and how one leaves it, whatever the path
 - LG-2 Decision: an entrant withdrawn mid-season keeps its approved results (its
   opponents' points from them stand); its fixtures without an approved result are
   not played and count for nothing for either side (no abandonment, no DB-5a
-  double loss): they are removed with any result not yet approved, and the tables
-  and the fixtures page say who withdrew. Before the fixtures exist, withdrawing
-  just takes the entry out of the season.
-- LG-5 Decision: what a game's layer attached to a fixture that a withdrawal or a
-  re-generation removes (a Big League sponsorship or loan) is cancelled and its
+  double loss): they stay listed, marked as not played because of the withdrawal
+  (``Fixture.cancelled_by``), any result not yet approved on them is dropped,
+  nothing can be reported, imported or arranged for them afterwards, and each
+  opponent is told. The tables mark the entrant's row with the date. Before the
+  fixtures exist, withdrawing just takes the entry out of the season.
+- LG-5 Decision: what a game's layer attached to a fixture that a withdrawal
+  cancels or a re-generation removes (a Big League sponsorship or loan) is cancelled and its
   Favours given back, in the same transaction (``layers.release_fixtures``); the
   confirmation page says what first (``withdrawal_cancels``, ``regeneration_cancels``).
 """
@@ -30,6 +32,7 @@ from django.utils import timezone
 
 from league import layers
 from league.caching import writes as season_writes
+from league.outbox import notifications
 from league.models import Coach, Division, Entry, Fixture, Result, Round, Season
 from league.accounts.permissions import require_organiser
 
@@ -126,11 +129,11 @@ def regeneration_cancels(season: Season) -> list[str]:
     return layers.held_by_fixtures(season, Fixture.objects.filter(round__season=season))
 
 
-def _removed_by_withdrawal(season: Season, entry: Entry):
-    """LG-2: the fixtures a withdrawal removes: the entrant's, without an approved
+def _cancelled_by_withdrawal(season: Season, entry: Entry):
+    """LG-2: the fixtures a withdrawal cancels: the entrant's, without an approved
     result, play-offs aside."""
     return (
-        Fixture.objects.filter(Q(home=entry) | Q(away=entry), round__season=season)
+        Fixture.objects.filter(Q(home=entry) | Q(away=entry), round__season=season, cancelled_by__isnull=True)
         .exclude(stage=Fixture.Stage.PLAYOFF).exclude(result__status=Result.Status.APPROVED)
     )
 
@@ -140,13 +143,15 @@ def withdrawal_cancels(*, season: Season, entry: Entry) -> list[str]:
     cancel, a sentence each, for the confirmation page (reads only)."""
     if not has_fixtures(season):
         return []
-    return layers.held_by_fixtures(season, _removed_by_withdrawal(season, entry))
+    return layers.held_by_fixtures(season, _cancelled_by_withdrawal(season, entry))
 
 
 @transaction.atomic
 def withdraw(*, entry: Entry, by) -> int:
-    """LG-2: ``entry`` leaves its season. Returns how many fixtures were removed;
-    what the layers attached to them is cancelled first (LG-5)."""
+    """LG-2: ``entry`` leaves its season. Returns how many fixtures are now not
+    played: they stay, marked as cancelled by the withdrawal, with any result not
+    yet approved dropped; what the layers attached to them is cancelled first
+    (LG-5), and each opponent is told."""
     season = Season.objects.select_for_update(of=("self",)).select_related("league").get(pk=entry.season_id)
     require_organiser(season.league, by)
     entry = Entry.objects.select_related("coach").get(pk=entry.pk)
@@ -155,14 +160,30 @@ def withdraw(*, entry: Entry, by) -> int:
     if not has_fixtures(season):
         entry.delete()
         return 0
-    remaining = _removed_by_withdrawal(season, entry)
-    removed = remaining.count()
-    layers.release_fixtures(season, remaining, why=f"{entry.coach} withdrew from {season.name} (LG-5)", by=by)
-    remaining.delete()
+    # Locked, so a report arriving meanwhile waits and then finds its match cancelled.
+    ids = list(_cancelled_by_withdrawal(season, entry).select_for_update(of=("self",))
+               .order_by("pk").values_list("pk", flat=True))
+    layers.release_fixtures(season, Fixture.objects.filter(pk__in=ids),
+                            why=f"{entry.coach} withdrew from {season.name} (LG-5)", by=by)
+    Result.objects.filter(fixture_id__in=ids).delete()
+    Fixture.objects.filter(pk__in=ids).update(cancelled_by=entry)
     entry.withdrawn_at = timezone.now()
     entry.save(update_fields=["withdrawn_at"])
-    season_writes.changed(season)  # bulk writes send no signals
-    return removed
+    season_writes.changed(season)  # the fixtures' bulk update sends no signal
+    _tell_opponents(season, entry, ids)
+    return len(ids)
+
+
+def _tell_opponents(season: Season, entry: Entry, fixture_ids: list[int]) -> None:
+    """LG-2: each opponent of a cancelled fixture is told, once, with their fixtures."""
+    fixtures = Fixture.objects.filter(pk__in=fixture_ids).matches().with_related().select_related(
+        "home__coach__user", "away__coach__user").order_by("date", "round__number", "pk")
+    by_opponent: dict[int, tuple[Entry, list[Fixture]]] = {}
+    for fixture in fixtures:
+        opponent = fixture.away if fixture.home_id == entry.pk else fixture.home
+        by_opponent.setdefault(opponent.pk, (opponent, []))[1].append(fixture)
+    for opponent, theirs in by_opponent.values():
+        notifications.opponent_withdrew(season=season, withdrawn=entry, opponent=opponent, fixtures=theirs)
 
 
 def withdrawn(season: Season) -> list[Entry]:

@@ -46,6 +46,7 @@ def rearrange_fixture(*, fixture: Fixture, by, new_date: datetime.date, reason: 
     require_organiser(fixture.round.season.league, by)
     if fixture.is_bye:
         raise ValidationError("A bye has no match to rearrange.")
+    _check_not_cancelled(fixture)
     result = fixture.result_or_none
     if result is not None and result.is_approved:
         raise ValidationError("This fixture already has an approved result; correct the result instead.")
@@ -391,6 +392,15 @@ def _require_confirming_coach(result: Result, user) -> None:
 def _check_has_match(fixture: Fixture) -> None:
     if fixture.is_bye:
         raise ValidationError(f"{fixture.home} has a bye in {fixture.round}: there is no match to report.")
+    _check_not_cancelled(fixture)
+
+
+def _check_not_cancelled(fixture: Fixture) -> None:
+    """LG-2: nothing is reported, entered, imported or arranged for a fixture a
+    withdrawal cancelled."""
+    if fixture.is_cancelled:
+        raise ValidationError(f"{fixture.title}, {fixture.home} v {fixture.away}, is {fixture.cancelled_reason}: "
+                              "nothing can be reported or arranged for it.")
 
 
 def _event(result: Result, action: str, by, note: str = "") -> ResultEvent:

@@ -8,6 +8,7 @@ access: league/standings/season.py and league/standings/sums.py read the rows an
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
@@ -51,6 +52,7 @@ class StandingRow:
     note: str = ""
     movement: int | None = None  # places gained since the previous round (+) or lost (-)
     history: list[int] = field(default_factory=list)  # position after each played round
+    withdrawn_on: datetime.date | None = None  # LG-2: the row stays, marked with the day the entrant left
 
     @property
     def position_label(self) -> str:
@@ -70,6 +72,7 @@ class EntryInfo:
     coach: str
     team: str = ""
     division: str | None = None
+    withdrawn_on: datetime.date | None = None  # LG-2
 
 
 def compute_table(entries: Iterable[EntryInfo], results: Iterable[PlayedResult], rules: GameRules) -> list[StandingRow]:
@@ -93,6 +96,7 @@ def new_rows(entries: Iterable[EntryInfo], rules: GameRules) -> dict[int, Standi
             division=e.division,
             name=(e.team or e.coach) if rules.rows_named_by_team else e.coach,
             stats=dict(blank),
+            withdrawn_on=e.withdrawn_on,
         )
         for e in entries
     }

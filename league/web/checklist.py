@@ -101,7 +101,7 @@ def season_states(seasons: Sequence[Season], *, now: datetime.datetime | None = 
         n_to_approve=_count(results.filter(status=status.CONFIRMED), "fixture__round__season"),
         n_stale=_count(results.filter(status=status.REPORTED, reported_at__lte=now - STALE_AFTER),
                        "fixture__round__season"),
-        n_overdue=_count(Fixture.objects.matches().filter(date__lt=today, result__isnull=True), "round__season"),
+        n_overdue=_count(Fixture.objects.matches().to_play().filter(date__lt=today, result__isnull=True), "round__season"),
         next_stale=Subquery(
             results.filter(fixture__round__season=OuterRef("pk"), status=status.REPORTED,
                            reported_at__gt=now - STALE_AFTER).order_by("reported_at").values("reported_at")[:1]

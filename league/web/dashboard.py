@@ -72,7 +72,7 @@ _RESULT_ORDER = ("fixture__date", "fixture__round__number", "pk")
 def _overdue(season: Season, now: datetime.datetime):
     return (
         Fixture.objects.filter(round__season=season, date__lt=timezone.localdate(now), result__isnull=True)
-        .matches()
+        .matches().to_play()
         .with_related()
         .order_by("date", "round__number", "pk")
     )

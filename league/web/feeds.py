@@ -20,8 +20,10 @@ from league.standings.ranking import StandingRow
 def standings_columns(rules: GameRules) -> list[str]:
     """The keys of standings.json rows and the header of standings.csv: the division,
     then the game's own columns (GB: VP; DB: touchdowns and casualties; DR: Strike
-    Difference and landslides)."""
-    return ["division", *rules.feed_columns]
+    Difference and landslides), then ``withdrawn_on``: the day an entrant who
+    withdrew left (LG-2), null for everyone else. Last, so a reader of the CSV by
+    position finds every older column where it was."""
+    return ["division", *rules.feed_columns, "withdrawn_on"]
 
 
 def standings_rows(table: Iterable[StandingRow], rules: GameRules) -> list[dict]:
@@ -33,9 +35,11 @@ def standings_rows(table: Iterable[StandingRow], rules: GameRules) -> list[dict]
 
 def csv_value(value):
     """A JSON value as standings.csv writes it: true/false as in standings.json
-    (Python would write True/False), None as an empty cell."""
+    (Python would write True/False), a date as ISO 8601, None as an empty cell."""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, datetime.date):
+        return value.isoformat()
     return value
 
 
@@ -69,7 +73,8 @@ def uid_domain() -> str:
 
 
 def fixtures_ical(fixtures: Iterable[Fixture], *, calendar_name: str, root: str = "") -> str:
-    """One all-day event per match (byes are not events). ``root`` starts each
+    """One all-day event per match (byes are not events); a match a withdrawal
+    cancelled (LG-2) stays, marked ``STATUS:CANCELLED``. ``root`` starts each
     event's link (league/outbox/links.py: SITE_URL, else the request's address).
 
     The ``icalendar`` library writes the text: RFC 5545 escaping (3.3.11), folding at
@@ -94,7 +99,9 @@ def fixtures_ical(fixtures: Iterable[Fixture], *, calendar_name: str, root: str 
         description = []
         if result is not None and result.is_approved:
             description.append(f"Result: {home} {result.summary.replace(' – ', ' - ')} {away}")
-        if fixture.rearranged_reason:
+        if fixture.is_cancelled:  # LG-2
+            description.append(f"Not played: {side_name(fixture.withdrawn_side, league)} withdrew")
+        elif fixture.rearranged_reason:
             description.append(f"Rearranged: {fixture.rearranged_reason}")
         event = icalendar.Event()
         event.add("uid", f"fixture-{fixture.pk}@{host}")
@@ -103,6 +110,10 @@ def fixtures_ical(fixtures: Iterable[Fixture], *, calendar_name: str, root: str 
         event.add("dtend", fixture.date + datetime.timedelta(days=1))
         event.add("summary", f"{league.name} {fixture.title}: {home} v {away}")
         event.add("url", f"{root}{fixture.get_absolute_url()}")
+        if fixture.is_cancelled:
+            # The same UID with STATUS:CANCELLED: a subscribed calendar marks the
+            # event it holds as called off instead of silently losing it.
+            event.add("status", "CANCELLED")
         if description:
             event.add("description", "\n".join(description))
         calendar.add_component(event)

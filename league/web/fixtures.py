@@ -72,7 +72,7 @@ def fixture_detail(request: HttpRequest, pk: int, forms: dict | None = None, sta
         "events": fixture.events.select_related("by__coach").order_by("at", "id"),
         "rules": rules,
     }
-    if not fixture.is_bye:
+    if not fixture.is_bye and not fixture.is_cancelled:  # LG-2: nothing to do for a cancelled match
         if side and result is None:
             context["report_form"] = forms.get("report") or report_form(rules, fixture)
         if side and result is not None and result.status == Result.Status.REPORTED and side == result.confirming_side:

@@ -50,6 +50,8 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
     if coach is not None:
         for fixture in fixtures:
             leagues.setdefault(fixture.round.season.league_id, fixture.round.season.league)
+            if fixture.is_cancelled:  # LG-2: nothing waits on anyone for it
+                continue
             if fixture.is_bye:
                 upcoming.append(fixture)
                 continue

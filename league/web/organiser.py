@@ -259,8 +259,8 @@ def withdraw_entry(request: HttpRequest, slug: str, entry_id: int) -> HttpRespon
     if not confirmation.confirmed(request):
         if season_entrants.has_fixtures(season):
             consequence = (f"{entry.coach} leaves {season.name}. Their approved results stand; their fixtures without "
-                           "an approved result are not played and count for nothing for either side: they are removed, "
-                           "with any result not yet approved (LG-2).")
+                           "an approved result are not played and count for nothing for either side: they stay listed as "
+                           "not played, any result not yet approved is dropped, and each opponent is told (LG-2).")
         else:
             consequence = f"{entry.coach} leaves {season.name} before its fixtures are generated."
         cancels = season_entrants.withdrawal_cancels(season=season, entry=entry)
@@ -274,5 +274,5 @@ def withdraw_entry(request: HttpRequest, slug: str, entry_id: int) -> HttpRespon
         messages.error(request, " ".join(error.messages))
     else:
         messages.success(request, f"{entry.coach} has withdrawn from {season.name}; "
-                                  f"{removed} fixture{'s' if removed != 1 else ''} without a result removed (LG-2).")
+                                  f"{removed} fixture{'s' if removed != 1 else ''} without a result not played (LG-2).")
     return redirect(back)

@@ -6,6 +6,7 @@ from urllib.parse import urlencode
 
 import django_tables2 as tables
 from django_tables2.utils import OrderByTuple
+from django.utils.formats import date_format
 from django.utils.html import format_html
 
 from league.templatetags.site_tags import badge
@@ -106,13 +107,23 @@ class StandingsTable(BaseTable):
             url += "?" + urlencode({"season": self.season.name})
         return format_html('<a href="{}">{}</a>', url, value)
 
+    @staticmethod
+    def _withdrew(record) -> str:
+        """LG-2: the row of an entrant who withdrew stays, marked with the day."""
+        if record.withdrawn_on is None:
+            return ""
+        return format_html(' <small class="withdrew">withdrew {}</small>', date_format(record.withdrawn_on, "j M"))
+
     def render_coach(self, record, value):
-        return value if self.rules.rows_named_by_team else self._link(record, value)
+        if self.rules.rows_named_by_team:
+            return value
+        return format_html("{}{}", self._link(record, value), self._withdrew(record))
 
     def render_team(self, record, value):
         # The team's colour badge wherever its name appears (league/templatetags/site_tags.py).
         if self.rules.rows_named_by_team:
-            return format_html('<span class="side">{}<small>{}</small></span>', self._link(record, badge(value)), record.coach)
+            return format_html('<span class="side">{}<small>{}</small></span>{}', self._link(record, badge(value)),
+                               record.coach, self._withdrew(record))
         return badge(value)
 
     def render_movement(self, record):

@@ -54,7 +54,7 @@ def assert_cancelled(buyer, lender, why: str, before: list[int], phase: int) -> 
 
 
 @pytest.mark.parametrize("leaver", ["opponent", "buyer"])
-def test_withdrawal_cancels_the_deals_on_the_fixtures_it_removes(client, season, organiser, leaver):
+def test_withdrawal_cancels_the_deals_on_the_fixtures_it_cancels(client, season, organiser, leaver):
     coaches = make_campaign(season, 4, organiser=organiser)
     for fixture in Fixture.objects.filter(round__season=season, round__number=1).select_related("home"):
         play(fixture, winner=fixture.home.campaign_coach, organiser=organiser)
@@ -77,7 +77,7 @@ def test_withdrawal_cancels_the_deals_on_the_fixtures_it_removes(client, season,
     done = client.post(url, {"confirmed": "yes"}, follow=True)
     assert done.status_code == 200 and f"{entry.coach} has withdrawn from Season 1" in done.content.decode()
     assert Entry.objects.get(pk=entry.pk).withdrawn_at is not None
-    assert not Fixture.objects.filter(pk=match.pk).exists()
+    assert Fixture.objects.get(pk=match.pk).cancelled_by_id == entry.pk  # LG-2: kept, not played
     assert_cancelled(buyer, lender, f"{entry.coach} withdrew from Season 1 (LG-5)", before, phase=1)
 
     coach_page = client.get(reverse("campaigns:coach_page", args=[season.league.slug, buyer.entry.coach_id]))

@@ -6,6 +6,7 @@ their own, at a fixed number of queries."""
 import datetime
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -14,6 +15,7 @@ from django.urls import reverse
 from campaigns import dealing, decks, ledgers, moments
 from campaigns.models import MomentUnlock, PlotCard
 from league.models import Fixture
+from league.services import entrants as season_entrants
 from tests.campaigns.factories import base_deck, fixture_between, make_campaign, set_match_day, starting_card, user_of
 
 pytestmark = pytest.mark.django_db
@@ -109,3 +111,29 @@ def test_a_coachs_home_costs_the_same_at_4_and_40_coaches(client, organiser):
         assert "3 Favours before" in page and "your deck for Round 1" in page
         counts[size] = len(queries)
     assert counts[4] == counts[40], counts
+
+
+def test_nothing_waits_on_a_coach_who_withdrew(client, season, organiser):
+    """LG-2: the withdrawn coach's to-dos in that season go, on their home and on
+    their campaign page: no starting card to choose, no deck, no dealing."""
+    a, b, c, d = make_campaign(season, 4, organiser=organiser)
+    ledgers.adjust(coach=a, ledger="favours", amount=4, reason="grant", by=organiser)
+    page = home(client, user_of(a))
+    assert "choose your starting Guild card" in page and "your deck for" in page
+    coach_page = reverse("campaigns:coach_page", args=["midlands", a.entry.coach_id])
+    assert "Record my starting card" in client.get(coach_page).content.decode()
+
+    season_entrants.withdraw(entry=a.entry, by=organiser)
+    page = home(client, user_of(a))
+    assert "choose your starting Guild card" not in page and "your deck for" not in page
+    assert "Favours before" not in page
+    assert "Nothing to answer, pick or register in your campaigns." in page
+    assert "Record my starting card" not in client.get(coach_page).content.decode()
+    assert "choose your starting Guild card" in home(client, user_of(b))  # the others' stay
+    cancelled = fixture_between(a, b)
+    assert cancelled.cancelled_by_id == a.entry_id
+    client.force_login(user_of(b))
+    match_page = client.get(reverse("campaigns:fixture_page", args=["midlands", cancelled.pk])).content.decode()
+    assert "Register" not in match_page
+    with pytest.raises(ValidationError, match="not played: a coach withdrew"):
+        decks.register_deck(coach=b, fixture=cancelled, cards=base_deck([starting_card(b)]), by=user_of(b))

@@ -18,7 +18,8 @@ from tests.factories import LeagueFactory, SeasonFactory
 pytestmark = pytest.mark.django_db
 
 MAX_QUERIES = 15  # the engine's bound for every page (tests/league/test_query_counts.py)
-COLUMNS = ["division", "position", "tied", "coach", "team", "played", "won", "drawn", "lost", "landslides", "lp", "strike_diff"]
+COLUMNS = ["division", "position", "tied", "coach", "team", "played", "won", "drawn", "lost", "landslides", "lp", "strike_diff",
+           "withdrawn_on"]
 
 
 def _league(organiser, slug):

@@ -36,7 +36,7 @@ def test_standings_json_and_league_page(client, organiser):
     assert set(data) == {"league", "season", "standings"}
     row = data["standings"][0]
     assert list(row) == ["division", "position", "tied", "team", "coach", "played", "won", "drawn", "lost", "lp",
-                         "td_for", "td_against", "cas_for"]
+                         "td_for", "td_against", "cas_for", "withdrawn_on"]
     assert [r["division"] for r in data["standings"]] == ["Division A"] * 4 + ["Division B"] * 4
     assert [r["position"] for r in data["standings"][:4]] == sorted(r["position"] for r in data["standings"][:4])
     winner = next(r for r in data["standings"] if r["won"])

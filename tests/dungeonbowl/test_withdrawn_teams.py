@@ -5,6 +5,7 @@ next eligible team in table order (DB-5b)."""
 import datetime
 
 import pytest
+from django.core import mail
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
@@ -12,8 +13,10 @@ from league.dungeonbowl.models import PlayoffGame
 from league.models import Entry, Fixture
 from league.services import entrants as entrant_services
 from league.services import seasons as season_services
-from tests.dungeonbowl.builders import db_season
-from tests.dungeonbowl.playoff_builders import play_regular
+from tests.dungeonbowl.builders import db_league, db_season
+from league.dungeonbowl import seasons as db_seasons
+from league.services import results as engine
+from tests.dungeonbowl.playoff_builders import facts, play_regular
 
 pytestmark = pytest.mark.django_db
 
@@ -66,3 +69,45 @@ def test_the_friendly_service_refuses_a_withdrawn_team(organiser, season):
                                      away=Entry.objects.get(season=season, team="Team 03"),
                                      date=datetime.date.today() + datetime.timedelta(days=7))
     assert not Fixture.objects.filter(stage=Fixture.Stage.FRIENDLY).exists()
+
+
+def test_a_withdrawn_teams_unplayed_games_are_named_by_the_team(client, organiser, django_capture_on_commit_callbacks):
+    """LG-2 in a league that names sides by team: the page, the table and the
+    opponent's mail say which team withdrew."""
+    season = db_season(organiser, teams=4)
+    gone = Entry.objects.select_related("coach").get(season=season, team="Team 02")
+    fixture = Fixture.objects.filter(home=gone).matches().select_related("away__coach").first() or (
+        Fixture.objects.filter(away=gone).select_related("home__coach").first())
+    opponent = fixture.away if fixture.home_id == gone.pk else fixture.home
+    with django_capture_on_commit_callbacks(execute=True):
+        entrant_services.withdraw(entry=gone, by=organiser)
+    page = client.get(fixture.get_absolute_url()).content.decode()
+    assert "Not played: Team 02 withdrew" in page and f"Team 02 ({gone.coach}) withdrew from Season 1" in page
+    round_page = client.get(reverse("league:fixtures", args=[season.league.slug]), {"round": fixture.round.number})
+    assert "not played: Team 02 withdrew" in round_page.content.decode()
+    (message,) = [m for m in mail.outbox if m.to == [opponent.coach.email]]
+    assert message.subject == f"[{season.league.name}] Team 02 withdrew: your match is not played"
+    assert f"Team 02 ({gone.coach}) has withdrawn from {season.league.name} (Season 1)." in message.body
+
+
+def test_a_team_withdrawn_mid_season_keeps_neither_the_play_offs_nor_the_off_season_waiting(client, organiser):
+    """LG-2: its cancelled games are never played, so once every other game is
+    approved the play-offs may start (DB-5b), and in a league without play-offs
+    the season is over (DB-3)."""
+    season = db_season(organiser, teams=5, playoffs=1)
+    entrant_services.withdraw(entry=Entry.objects.get(season=season, team="Team 02"), by=organiser)
+    regular = Fixture.objects.filter(round__season=season, stage=Fixture.Stage.REGULAR, away__isnull=False)
+    assert regular.filter(cancelled_by__isnull=False).count() == 4
+    for fixture in regular.to_play().with_related():
+        winner = "home" if RANK.index(fixture.home.team) < RANK.index(fixture.away.team) else "away"
+        engine.record_result(fixture=fixture, by=organiser, reason="result sheet", **facts(winner))
+    client.force_login(organiser)
+    response = client.post(reverse("dungeonbowl:start_playoffs", args=[season.league.slug]), follow=True)
+    assert "The play-offs have started: Team 01 v Team 05; Team 03 v Team 04." in response.content.decode()
+
+    plain = db_season(organiser, teams=4, prefix="Side", league=db_league(organiser, slug="plain"))
+    entrant_services.withdraw(entry=Entry.objects.get(season=plain, team="Side 02"), by=organiser)
+    assert not db_seasons.season_over(plain)
+    for fixture in Fixture.objects.filter(round__season=plain, away__isnull=False).to_play().with_related():
+        engine.record_result(fixture=fixture, by=organiser, reason="result sheet", **facts("home"))
+    assert db_seasons.season_over(plain)

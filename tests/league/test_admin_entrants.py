@@ -32,7 +32,7 @@ def withdraw(client, entries, **data):
     return client.post(reverse("admin:league_entry_changelist"), payload, follow=True)
 
 
-def test_lg2_withdrawing_in_the_admin_keeps_played_results_and_removes_the_rest(client, organiser, league):
+def test_lg2_withdrawing_in_the_admin_keeps_played_results_and_cancels_the_rest(client, organiser, league):
     season = running(league, played_rounds=1)
     entry = season.entries.order_by("pk").first()
     played = Fixture.objects.filter(Q(home=entry) | Q(away=entry), result__status=Result.Status.APPROVED)
@@ -44,8 +44,11 @@ def test_lg2_withdrawing_in_the_admin_keeps_played_results_and_removes_the_rest(
     assert Entry.objects.get(pk=entry.pk).withdrawn_at is None  # the first POST only asks
     done = withdraw(client, [entry], apply="1")
     assert "1 entrant(s) withdrawn." in [str(m) for m in done.context["messages"]]
-    remaining = Fixture.objects.filter(Q(home=entry) | Q(away=entry))
-    assert set(remaining.values_list("pk", flat=True)) == played_ids
+    theirs = Fixture.objects.filter(Q(home=entry) | Q(away=entry))
+    assert set(theirs.filter(cancelled_by__isnull=True).values_list("pk", flat=True)) == played_ids
+    assert set(theirs.filter(cancelled_by=entry).values_list("pk", flat=True)) == set(
+        theirs.values_list("pk", flat=True)) - played_ids  # LG-2: kept, not played
+    assert not Result.objects.filter(fixture__cancelled_by=entry).exists()
     assert Entry.objects.get(pk=entry.pk).withdrawn_at is not None
     again = withdraw(client, [entry], apply="1").content.decode()
     assert "already withdrawn" in again

@@ -152,6 +152,7 @@ def test_standings_json_shape(client, small_league):
         "vp_for": 24,
         "vp_against": 13,
         "vp_diff": 11,
+        "withdrawn_on": None,
     }
     assert [row["coach"] for row in data["standings"]] == ["Anvil", "Rage", "Velocity", "Brisket"]
 
@@ -177,10 +178,11 @@ def test_standings_csv_same_columns(client, small_league):
     response = client.get(reverse("league:standings_csv", args=["midlands"]))
     assert response["Content-Type"].startswith("text/csv")
     rows = list(csv.DictReader(io.StringIO(response.content.decode())))
-    assert list(rows[0]) == ["division", "position", "tied", "coach", "played", "won", "lost", "lp", "vp_for", "vp_against", "vp_diff"]
+    assert list(rows[0]) == ["division", "position", "tied", "coach", "played", "won", "lost", "lp", "vp_for", "vp_against", "vp_diff",
+                             "withdrawn_on"]
     assert rows[1] == {
         "division": "", "position": "2", "tied": "false", "coach": "Rage", "played": "2", "won": "1", "lost": "1",
-        "lp": "3", "vp_for": "24", "vp_against": "16", "vp_diff": "8",
+        "lp": "3", "vp_for": "24", "vp_against": "16", "vp_diff": "8", "withdrawn_on": "",
     }
 
 

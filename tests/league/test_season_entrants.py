@@ -4,7 +4,7 @@ every path through ``league.accounts.invitations.add_coach`` / ``league.services
 LG-1 Decision: once the fixtures exist a newcomer goes to the next season, or the
 fixtures are generated again with them in while no result is reported; never an
 entrant without fixtures. LG-2 Decision: a withdrawn entrant's approved results
-stand, its other fixtures are removed and count for nothing; the tables and the
+stand, its other fixtures are not played and count for nothing; the tables and the
 fixtures page say so."""
 
 import datetime
@@ -127,7 +127,7 @@ def test_lg2_withdrawal_for_every_role(client, organiser, other_organiser, leagu
     assert Fixture.objects.count() == before and Entry.objects.get(pk=entry.pk).withdrawn_at is None
 
 
-def test_lg2_withdrawal_keeps_played_results_and_removes_the_rest(client, organiser, league):
+def test_lg2_withdrawal_keeps_played_results_and_cancels_the_rest(client, organiser, league):
     season = running(league, played_rounds=1)
     entry = season.entries.order_by("pk").first()
     played = Fixture.objects.filter(Q(home=entry) | Q(away=entry), result__status=Result.Status.APPROVED)
@@ -140,8 +140,11 @@ def test_lg2_withdrawal_keeps_played_results_and_removes_the_rest(client, organi
     assert Entry.objects.get(pk=entry.pk).withdrawn_at is None  # the first POST only asks
     done = client.post(url, {"confirmed": "yes"}, follow=True).content.decode()
     assert "has withdrawn from Season 1" in done and "withdrew" in done
-    remaining = Fixture.objects.filter(Q(home=entry) | Q(away=entry))
-    assert set(remaining.values_list("pk", flat=True)) == played_ids
+    theirs = Fixture.objects.filter(Q(home=entry) | Q(away=entry))
+    assert set(theirs.filter(cancelled_by__isnull=True).values_list("pk", flat=True)) == played_ids
+    assert set(theirs.filter(cancelled_by=entry).values_list("pk", flat=True)) == set(
+        theirs.values_list("pk", flat=True)) - played_ids  # LG-2: kept, not played
+    assert not Result.objects.filter(fixture__cancelled_by=entry).exists()
     assert Entry.objects.get(pk=entry.pk).withdrawn_at is not None
     league_page = client.get(league.get_absolute_url()).content.decode()
     assert "Withdrawn:" in league_page and "LG-2" in league_page
