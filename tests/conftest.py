@@ -57,3 +57,17 @@ def _empty_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _bulk_writes_bump_their_seasons(monkeypatch):
+    """Every bulk write of a tracked model by the site's code is followed by a version
+    bump (tests/bulk_writes.py): a page is never left stale by a write that sends
+    no signal."""
+    from tests.bulk_writes import Guard
+
+    guard = Guard()
+    guard.watch(monkeypatch)
+    yield guard
+    if guard.unbumped:
+        pytest.fail("Bulk writes of tracked models with no version bump after them: " + "; ".join(guard.unbumped))

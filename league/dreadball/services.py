@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
 
+from league.caching import writes
 from league.dreadball.models import (
     MAX_COST,
     MAX_MOVE,
@@ -131,8 +132,11 @@ def give_published_roster(team: DreadBallTeam) -> list[RosterPlayer]:
 
 
 def name_entry(team: DreadBallTeam) -> None:
-    """Keep ``Entry.team`` (what the engine shows) the team's name."""
+    """Keep ``Entry.team`` (what the engine shows) the team's name: the league page,
+    the feeds and the fixtures show the new name at once (a bulk update sends no
+    signal, so the season is told here)."""
     Entry.objects.filter(pk=team.entry_id).update(team=team.name)
+    writes.changed(Q(entries__pk=team.entry_id))
 
 
 @transaction.atomic
