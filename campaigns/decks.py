@@ -98,7 +98,7 @@ def record_achievements(*, coach: CampaignCoach, fixture: Fixture, cards: Iterab
             "Report the match first: cards are recorded as achieved once it has been played (GB-17)."
         )
     if result.is_approved:
-        raise ValidationError("The result is approved; the Longshanks must reopen it to change achieved cards.")
+        raise ValidationError("The result is approved; the organiser must reopen it to change achieved cards.")
     cards = list({c.pk: c for c in cards}.values())
     deck = Deck.objects.filter(coach=coach, fixture=fixture).first()
     if cards and deck is None:

@@ -52,7 +52,7 @@ def require_own(coach: CampaignCoach, by) -> None:
 
 def require_organiser(campaign: Campaign, by) -> None:
     if not campaign.season.league.is_organised_by(by):
-        raise PermissionDenied("Only the Longshanks of this league can do this (GB-1).")
+        raise PermissionDenied("Only the organiser of this league can do this (GB-1).")
 
 
 def require_running(campaign: Campaign) -> None:

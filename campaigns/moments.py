@@ -135,7 +135,7 @@ def pick_card(*, unlock: MomentUnlock, card: PlotCard, by) -> OwnedCard:
     if unlock.threshold == 0:
         raise ValidationError("The Plotting card is your starting pick (GB-14): use the starting card form.")
     if unlock.confirmed_at is None:
-        raise ValidationError(f"The Longshanks has not confirmed {unlock.name} yet (GB-13).")
+        raise ValidationError(f"The organiser has not confirmed {unlock.name} yet (GB-13).")
     total = cp_total(coach)
     if total < unlock.threshold:
         raise ValidationError(f"{unlock.name} needs {unlock.threshold} CP and you now have {total} (GB-12).")

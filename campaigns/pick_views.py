@@ -54,7 +54,7 @@ def pick(request: HttpRequest, slug: str, unlock_id: int) -> HttpResponse:
 def confirm_unlock(request: HttpRequest, slug: str, unlock_id: int) -> HttpResponse:
     campaign = _campaign(slug)
     if not _is_organiser(request, campaign):
-        raise PermissionDenied("Only the Longshanks confirms Moments (GB-13).")
+        raise PermissionDenied("Only the organiser confirms Moments (GB-13).")
     unlock = get_object_or_404(MomentUnlock.objects.select_related("coach__entry"), pk=unlock_id, coach__campaign__season=campaign.season)
 
     def act(cc, form):
@@ -88,7 +88,7 @@ def adjust(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse:
 def declare_final_day(request: HttpRequest, slug: str) -> HttpResponse:
     campaign = _campaign(slug)
     if not _is_organiser(request, campaign):
-        raise PermissionDenied("Only the Longshanks declares the Final Day (GB-26).")
+        raise PermissionDenied("Only the organiser declares the Final Day (GB-26).")
     refusal = titles.final_day_refusal(campaign)
     if refusal:
         messages.error(request, refusal)

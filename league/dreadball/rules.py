@@ -146,7 +146,7 @@ class DreadBallRules(GameRules):
         )
 
     def abandon_help(self) -> str:
-        return "Abandoned: both coaches record a loss, with no Strike Difference (DR-4); the result boxes are ignored"
+        return "Abandoned: both coaches record a loss, with no Strike Difference; the result boxes are ignored"
 
     def validate(self, facts: Mapping[str, Any], *, override: bool = False, abandoned: bool = False) -> Verdict:
         if abandoned:

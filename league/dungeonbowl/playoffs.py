@@ -195,7 +195,7 @@ def honours_until(season: Season) -> list[Honour]:
 def _lock_season(season: Season, by) -> Season:
     season = Season.objects.select_for_update(of=("self",)).select_related("league").get(pk=season.pk)
     if by is None or not season.league.is_organised_by(by):
-        raise PermissionDenied("Only the league's commissioner runs the play-offs.")
+        raise PermissionDenied("Only the league's organiser runs the play-offs.")
     if season.league.game_system != GAME_SYSTEM:
         raise ValidationError(f"{season.league} is not a Dungeon Bowl league.")
     if PlayoffGame.objects.filter(season=season).exists():

@@ -46,7 +46,7 @@ MIN_TEAMS = team_rules.MIN_TEAMS  # DB-1
 def _locked_team(team: Team, by) -> Team:
     team = Team.objects.select_for_update(of=("self",)).select_related("league", "coach", "college").get(pk=team.pk)
     if not services._may_act_for(by, league=team.league, coach=team.coach):
-        raise PermissionDenied("Only the team's coach or the league's commissioner re-drafts it.")
+        raise PermissionDenied("Only the team's coach or the league's organiser re-drafts it.")
     return team
 
 
@@ -82,7 +82,7 @@ def _current(team: Team, by, *, expect: int) -> Redraft:
     if redraft.step != expect:
         raise ValidationError(
             f"{possessive(team)} re-draft is at '{redraft.get_step_display()}', not '{Step(expect).label}'. "
-            "The commissioner can take it back to an earlier step."
+            "The organiser can take it back to an earlier step."
         )
     return redraft
 
@@ -99,7 +99,7 @@ def _advance(redraft: Redraft, step: int, **fields) -> Redraft:
 def _table_rolls(table: Mapping[int, Sequence[int]] | None, league: League, by) -> Mapping[int, Sequence[int]]:
     """DB-16: the organiser may enter rolls made at the table instead of the app's."""
     if table and not league.is_organised_by(by):
-        raise PermissionDenied("Only the league's commissioner enters rolls made at the table (DB-16).")
+        raise PermissionDenied("Only the league's organiser enters rolls made at the table (DB-16).")
     return table or {}
 
 
@@ -150,7 +150,7 @@ def raise_funds(*, team: Team, by) -> Redraft:
     redraft = _current(team, by, expect=Step.FUNDS)
     treasury = team.treasury()
     if treasury < 0:
-        raise ValidationError(f"{possessive(team)} Treasury is {gp(treasury)}; the commissioner corrects it first.")
+        raise ValidationError(f"{possessive(team)} Treasury is {gp(treasury)}; the organiser corrects it first.")
     cap = bool(team.league.rules.settings and team.league.rules.settings.redraft_cap)
     games, wins = games_and_wins(team, redraft.season)
     budget = redraft_rules.redraft_budget(
@@ -285,7 +285,7 @@ def go_back(*, team: Team, to: int, by) -> Redraft:
     current, players who left by a step come back."""
     team = Team.objects.select_for_update(of=("self",)).select_related("league").get(pk=team.pk)
     if by is None or not team.league.is_organised_by(by):
-        raise PermissionDenied("Only the league's commissioner takes a re-draft back to an earlier step.")
+        raise PermissionDenied("Only the league's organiser takes a re-draft back to an earlier step.")
     season = off_season(team)
     redraft = Redraft.objects.select_for_update().filter(team=team, season=season).first() if season else None
     if redraft is None:
@@ -303,7 +303,7 @@ def go_back(*, team: Team, to: int, by) -> Redraft:
         return _advance(redraft, Step.SCOUTING)
     if to >= now:
         raise ValidationError(f"{possessive(team)} re-draft is at step {now}; go back to an earlier step.")
-    why = f"taken back to step {to} by the commissioner (the off-season after {season.name})"
+    why = f"taken back to step {to} by the organiser (the off-season after {season.name})"
     list(team.players.select_for_update().values_list("pk", flat=True))  # lock order: team, then its players
     players = Player.objects.filter(team=team)
     if now == Step.DONE:
@@ -357,7 +357,7 @@ def open_next_season(*, league: League, by, name: str, start_date: datetime.date
     the smallest), drawn again (2 to 4, DB-2) or none (0), and the fixtures."""
     league = League.objects.select_for_update().get(pk=league.pk)
     if by is None or not league.is_organised_by(by):
-        raise PermissionDenied("Only the league's commissioner opens the next season.")
+        raise PermissionDenied("Only the league's organiser opens the next season.")
     plan = next_season(league)
     last = plan.season
     if last is None or not season_over(last):

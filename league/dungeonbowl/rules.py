@@ -126,7 +126,7 @@ class DungeonBowlRules(GameRules):
             form.fields[f"{side}_journeymen"].label = f"{names[side]}: Journeymen who played"
         for side, (wizard, cost) in college_wizards(fixture).items():
             form.fields[f"{side}_wizard"].label = (
-                f"{names[side]}: hired its College Wizard, the {wizard} ({gp(cost)} from the Treasury, one a game, DB-6)"
+                f"{names[side]}: hired its College Wizard, the {wizard} ({gp(cost)} from the Treasury, one a game)"
             )
         labels = dict(Ending.choices)
         form.fields["ending"].choices = [
@@ -167,7 +167,7 @@ class DungeonBowlRules(GameRules):
         )
 
     def abandon_help(self) -> str:
-        return "Unplayed by the deadline (DB-5a: a loss for both, 0 touchdowns, no winnings, no SPP)"
+        return "Unplayed by the deadline (a loss for both, 0 touchdowns, no winnings, no SPP)"
 
     def validate(self, facts: Mapping[str, Any], *, override: bool = False, abandoned: bool = False) -> Verdict:
         if facts.get("playoff"):  # DB-5b: a play-off needs a winner

@@ -25,7 +25,7 @@ from league.models import Result
 def _lock(team: Team, by) -> Team:
     team = Team.objects.select_for_update(of=("self",)).select_related("league", "coach", "college").get(pk=team.pk)
     if by is None or not by.is_authenticated or (team.coach.user_id != by.pk and not team.league.is_organised_by(by)):
-        raise PermissionDenied("Only the team's coach or the league's commissioner spends its Treasury.")
+        raise PermissionDenied("Only the team's coach or the league's organiser spends its Treasury.")
     if team.draft_submitted_at is None:
         raise ValidationError(f"{team} has no draft yet: draft the team first.")
     return team

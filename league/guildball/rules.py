@@ -55,7 +55,7 @@ class GuildBallRules(GameRules):
         if fixture.away_id:
             form.fields["away_score"].label = f"{fixture.away} (VP)"
         if "override" in form.fields:
-            form.fields["override"].label = "Accept a score the VP rules reject (GB-8; the reason is recorded)"
+            form.fields["override"].label = "Accept a score the VP rules reject (the reason is recorded)"
 
     def initial_from(self, result) -> dict[str, Any]:
         return {"home_score": result.home_score, "away_score": result.away_score}
@@ -71,7 +71,7 @@ class GuildBallRules(GameRules):
         return "Order: League Points, then VP scored, then VP difference (GB-9). Coaches level on all three share the position."
 
     def abandon_help(self) -> str:
-        return "Abandoned (GB-6: both coaches record a loss; VP kept for information)"
+        return "Abandoned (both coaches record a loss; VP kept for information)"
 
     def abandon_fields(self):
         return {
