@@ -109,8 +109,6 @@ def test_no_page_builds_a_label_or_sentence_on_a_rule_id_or_says_commissioner(ga
 
     as_words = sorted({(role, address, found) for role, pages in crawled.items()
                        for address, text in pages.items() for found in rule_ids_as_words(text)})
-    for item in as_words: print("ID", item)
-    for item in sorted({(r, a, m.group(0)) for r, p in crawled.items() for a, t in p.items() for m in THE_RULEBOOKS_WORDS.finditer(t)}): print("CM", item)
     assert not as_words, as_words
     rulebooks_words = sorted({(role, address, m.group(0)) for role, pages in crawled.items()
                               for address, text in pages.items() for m in THE_RULEBOOKS_WORDS.finditer(text)})

@@ -134,7 +134,7 @@ def test_strangers_teams_wait_for_the_commissioner_and_do_not_enter_the_next_sea
         client.force_login(stranger.user)
         founded = client.post(reverse("dungeonbowl:create_team", args=[league.slug]),
                               {"name": f"Outsiders {n}", "college": fire.pk}, follow=True).content.decode()
-        assert "waits for the commissioner to accept it" in founded
+        assert "waits for the organiser to accept it" in founded
         response = client.post(reverse("dungeonbowl:draft", args=[league.slug]),
                                {"rerolls": 2, f"pos_{slayer.pk}": 1, f"pos_{lineman.pk}": 10, "submit": "1"})
         assert response.status_code == 302
