@@ -15,9 +15,11 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
+from league.models import Result
 from tests.test_rule_ids_per_game import crawl, new_league
 from tests.world import GAMES, World, world_in_transaction
 
@@ -130,3 +132,30 @@ def test_no_mail_says_commissioner_or_opens_with_a_rule_id():
         text = template.read_text()
         assert not THE_RULEBOOKS_WORDS.search(text), template.name
         assert not ID_AS_LEAD.search(text), template.name
+
+
+@pytest.mark.django_db
+def test_dungeon_bowl_messages_name_the_teams(world: World, django_capture_on_commit_callbacks):
+    """A Dungeon Bowl side is its team: the approval on the dashboard names the
+    teams, the mail to the coaches the teams with their coaches."""
+    played = world.games["dungeonbowl"]
+    fixture = played.fixture
+    home, away = fixture.home, fixture.away
+    assert home.team and away.team and home.team != str(home)
+    coach = Client()
+    coach.force_login(played.right.user)
+    assert coach.post(reverse("league:confirm_result", args=[fixture.pk])).status_code == 302
+    organiser = Client()
+    organiser.force_login(world.organiser)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        page = organiser.post(reverse("league:dashboard_approve", args=[played.league.slug]),
+                              {"result": fixture.result.pk}, follow=True).content.decode()
+
+    fixture.result.refresh_from_db()
+    assert fixture.result.status == Result.Status.APPROVED
+    said = f"Approved 1 result: {home.team} {fixture.result.summary} {away.team}."
+    assert said.replace("'", "&#x27;") in page
+    assert mail.outbox and all(f"{home.team} ({home}) v {away.team} ({away})" in message.subject
+                               for message in mail.outbox)
+    assert all(f"{home.team} ({home}) v {away.team} ({away})" in message.body for message in mail.outbox)

@@ -36,3 +36,12 @@ def without_rule_id(text: str) -> str:
         return rest
     first = rest.split(" ", 1)[0]
     return rest if first in ("gp", "mc") else rest[0].upper() + rest[1:]
+
+
+def side(coach, team: str, *, by_team: bool, with_coach: bool = True) -> str:
+    """A side of a fixture as a message names it: the coach, or where the game names
+    sides by team (Dungeon Bowl) the team, with its coach in brackets when that
+    helps ("Ember Owls (Ann Vale)")."""
+    if not (by_team and team):
+        return str(coach)
+    return f"{team} ({coach})" if with_coach else str(team)
