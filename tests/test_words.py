@@ -20,6 +20,7 @@ from django.test import Client
 from django.urls import reverse
 
 from league.models import Result
+from league.web import charts
 from tests.test_rule_ids_per_game import crawl, new_league
 from tests.world import GAMES, World, world_in_transaction
 
@@ -159,3 +160,30 @@ def test_dungeon_bowl_messages_name_the_teams(world: World, django_capture_on_co
     assert mail.outbox and all(f"{home.team} ({home}) v {away.team} ({away})" in message.subject
                                for message in mail.outbox)
     assert all(f"{home.team} ({home}) v {away.team} ({away})" in message.body for message in mail.outbox)
+
+
+BADGE = re.compile(r'<span class="badged"><span class="badge b(\d+)" aria-hidden="true">(.)</span>([^<]+)</span>')
+CHART_LINE = re.compile(r'<g class="series" data-name="([^"]+)"><polyline points="[^"]*" fill="none" stroke="([^"]+)"')
+
+
+@pytest.mark.django_db
+def test_a_coachs_badge_is_the_same_wherever_they_stand(world: World):
+    """The Coaches page lists coaches by name, the league page's chart by place: a
+    coach's letter and colour depend on the coach alone, not on their row."""
+    league = world.games["guildball"].league
+    organiser = Client()
+    organiser.force_login(world.organiser)
+    coaches_page = organiser.get(reverse("league:organiser_coaches", args=[league.slug])).content.decode()
+    league_page = organiser.get(reverse("league:league_detail", args=[league.slug])).content.decode()
+
+    badges = [(name, int(colour), letter) for colour, letter, name in BADGE.findall(coaches_page)]
+    lines = CHART_LINE.findall(league_page)
+    by_name = {name: (colour, letter) for name, colour, letter in badges}
+    shown_in_both = [name for name, _ in lines if name in by_name]
+    assert len(shown_in_both) >= 4, (badges, lines)
+    order_here = [name for name, *_ in badges if name in shown_in_both]
+    assert order_here != shown_in_both  # the same coaches, in another order
+    for name, stroke in lines:
+        if name in by_name:
+            colour, letter = by_name[name]
+            assert stroke == charts.PALETTE[colour] and letter == name[0].upper(), name
