@@ -490,6 +490,6 @@ def adjust(*, coach: CampaignCoach, ledger: str, amount: int, reason: str, by, r
     balance = favour_balance(coach)
     if balance + amount < 0:
         raise ValidationError(
-            f"{coach} has {balance} Favours; taking {-amount} would leave {balance + amount} (GB-20: never below zero)."
+            f"{coach} has {balance} Favours; taking {-amount} would leave {balance + amount} (never below zero)."
         )
     return FavourLine.objects.create(coach=coach, amount=amount, kind=LineKind.ADJUSTMENT, reason=reason, created_by=by)

@@ -190,7 +190,7 @@ def check_spend(*, balance: int, spent_in_phase: int, cost: int, what: str, who:
     if cost > balance:
         return (
             f"{what} costs {cost} Favour{'s' if cost != 1 else ''} and {has} {balance} "
-            f"(GB-20: a balance can never go below zero)."
+            f"(a balance can never go below zero)."
         )
     if spent_in_phase + cost > SPEND_LIMIT_PER_PHASE:
         return (
@@ -203,7 +203,7 @@ def check_spend(*, balance: int, spent_in_phase: int, cost: int, what: str, who:
 def check_sponsorship(*, name: str, held: Iterable[str]) -> str | None:
     """GB-21: no two copies of the same sponsorship."""
     if name in set(held):
-        return f"You already hold {name} for your next match (GB-21: one copy of each sponsorship)."
+        return f"You already hold {name} for your next match (one copy of each sponsorship)."
     return None
 
 
@@ -211,7 +211,7 @@ def check_loanable(model_type: str) -> str | None:
     """GB-22: Captains and Mascots cannot be loaned."""
     label = UNLOANABLE_TYPES.get(model_type)
     if label:
-        return f"A {label} cannot be loaned (GB-22: models of type Captain or Mascot stay with their team)."
+        return f"A {label} cannot be loaned (models of type Captain or Mascot stay with their team)."
     return None
 
 
@@ -220,7 +220,7 @@ def check_advancement(*, advancements_in_phase: int) -> str | None:
     if advancements_in_phase >= 1:
         return (
             f"You have already bought {advancements_in_phase} Campaign Advancement this Wheeling & Dealing phase "
-            f"(GB-24: at most {ADVANCEMENT_COST} Favour per phase for +{ADVANCEMENT_CP} CP)."
+            f"(at most {ADVANCEMENT_COST} Favour per phase for +{ADVANCEMENT_CP} CP)."
         )
     return None
 

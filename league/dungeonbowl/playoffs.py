@@ -120,7 +120,7 @@ def why_not_startable(season: Season, rows) -> str:
         return f"{league} is not a Dungeon Bowl league."
     settings = league.rules.settings
     if settings is None or not settings.playoffs:
-        return "This league plays no play-offs (DB-5b is a league setting: change it in the league's settings)."
+        return "This league plays no play-offs (the play-offs are a league setting: change it in the league's settings)."
     regular = Fixture.objects.filter(round__season=season, stage=Fixture.Stage.REGULAR, away__isnull=False)
     if not regular.exists():
         return "The regular season has no fixtures yet."
@@ -399,7 +399,7 @@ def before_withdrawal(result, *, by) -> None:
     season = fixture.round.season
     if Redraft.objects.filter(season=season).exists():
         raise ValidationError(
-            f"Re-drafting after {season.name} has begun on these results (DB-15: games played, wins, prizes): "
+            f"Re-drafting after {season.name} has begun on these results (games played, wins, prizes): "
             f"its results can no longer change."
         )
     if fixture.stage == Fixture.Stage.REGULAR:

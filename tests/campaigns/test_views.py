@@ -168,7 +168,7 @@ def test_sponsorship_form(client, world, organiser, other_organiser):
     assert FavourLine.objects.get(coach=a, kind=LineKind.SPONSORSHIP).amount == -1
     response = client.post(url("buy_sponsorship"), data)
     assert response.status_code == 400
-    assert "already hold +1 DEF for your next match (GB-21" in response.content.decode()
+    assert "already hold +1 DEF for your next match (one copy of each sponsorship)" in response.content.decode()
     assert SponsorshipPurchase.objects.count() == 1
 
 
@@ -185,7 +185,7 @@ def test_advancement_form(client, world, organiser, other_organiser):
     assert "+5 CP" in page
     assert CampaignPointLine.objects.get(coach=a, kind=LineKind.ADVANCEMENT).amount == 5
     response = client.post(url("buy_advancement"))
-    assert response.status_code == 400 and "GB-24" in response.content.decode()
+    assert response.status_code == 400 and "at most 1 Favour per phase" in response.content.decode()
     assert CampaignPointLine.objects.filter(kind=LineKind.ADVANCEMENT).count() == 1
 
 
@@ -284,7 +284,7 @@ def test_adjust_form(client, world, organiser, other_organiser):
     assert "hosted the league night" in page
     assert CampaignPointLine.objects.get(reason=data["reason"]).created_by == organiser
     response = client.post(target, {"ledger": "favours", "amount": -999, "reason": "fine"})
-    assert response.status_code == 400 and "GB-20" in response.content.decode()
+    assert response.status_code == 400 and "never below zero" in response.content.decode()
 
 
 # Fixture page: decks and achieved cards --------------------------------------------------------
