@@ -158,7 +158,8 @@ def test_db6_the_college_wizard_is_bought_for_a_game_on_the_report(client, organ
     assert (line.amount, line.cause) == (-100_000, result)
     login(client, organiser)
     page = client.get(reverse("league:fixture_detail", args=[fixture.pk])).content.decode()
-    assert f"College Wizard hired for this game (DB-6, paid from the Treasury on approval): {home.name}." in page
+    assert (f"College Wizard hired for this game (paid from the Treasury on approval "
+            f"<a class=\"rule\" href=\"/rules/#DB-6\">DB-6</a>): {home.name}.") in page
     ledger = client.get(reverse("dungeonbowl:team_detail", args=[home.league.slug, home.slug])).content.decode()
     assert f"Inducement: College Wizard ({home.college.wizard}) hired for" in ledger
     engine.record_result(fixture=fixture, by=organiser, reason="no Wizard after all", home_score=1, away_score=0,
