@@ -187,3 +187,17 @@ def test_a_coachs_badge_is_the_same_wherever_they_stand(world: World):
         if name in by_name:
             colour, letter = by_name[name]
             assert stroke == charts.PALETTE[colour] and letter == name[0].upper(), name
+
+
+@pytest.mark.django_db
+def test_dungeon_bowl_ledgers_and_dice_name_the_game_by_its_teams(world: World):
+    """The Treasury lines and the dice log a Dungeon Bowl game leaves say which game by
+    its teams, as the league's pages do, not by its coaches."""
+    played = world.games["dungeonbowl"]
+    fixture = played.approved_fixture
+    home, away = fixture.home, fixture.away
+    organiser = Client()
+    organiser.force_login(world.organiser)
+    dice = organiser.get(reverse("dungeonbowl:dice_log", args=[played.league.slug])).content.decode()
+    assert f"{fixture.title}: {home.team} v {away.team}".replace("'", "&#x27;") in dice
+    assert f"{fixture.title}: {home.coach} v {away.coach}" not in dice
