@@ -171,7 +171,9 @@ def approve_from_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             services.approve_result(result=result, by=request.user)
         except ValidationError as error:
-            refused.append(f"{result.fixture}: {' '.join(error.messages)}")
+            fixture = result.fixture
+            refused.append(f"{fixture.title}: {side_name(fixture.home, league, with_coach=False)} v "
+                           f"{side_name(fixture.away, league, with_coach=False)}: {' '.join(error.messages)}")
         else:
             approved.append(result)
     if approved:
