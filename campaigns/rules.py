@@ -168,15 +168,15 @@ def favour_awards(*, won: bool, my_lp: int, opponent_lp: int, opponent: str, aba
         won = False
     awards: list[Award] = []
     if won:
-        awards.append(Award(1, f"won against {opponent} (GB-18)"))
+        awards.append(Award(1, f"won against {opponent}"))
     elif abandoned:
-        awards.append(Award(3, f"abandoned match against {opponent} counts as a loss (GB-6, GB-18)"))
+        awards.append(Award(3, f"abandoned match against {opponent} counts as a loss"))
     else:
-        awards.append(Award(3, f"lost to {opponent} (GB-18)"))
+        awards.append(Award(3, f"lost to {opponent}"))
     if opponent_lp > my_lp:
-        awards.append(Award(1, f"played {opponent}, who had more LP ({opponent_lp} to {my_lp}) (GB-18)"))
+        awards.append(Award(1, f"played {opponent}, who had more LP ({opponent_lp} to {my_lp})"))
         if won:
-            awards.append(Award(2, f"beat {opponent}, who had more LP ({opponent_lp} to {my_lp}) (GB-18)"))
+            awards.append(Award(2, f"beat {opponent}, who had more LP ({opponent_lp} to {my_lp})"))
     return awards
 
 
@@ -195,7 +195,7 @@ def check_spend(*, balance: int, spent_in_phase: int, cost: int, what: str, who:
     if spent_in_phase + cost > SPEND_LIMIT_PER_PHASE:
         return (
             f"{what} costs {cost} and {has} already spent {spent_in_phase} of the {SPEND_LIMIT_PER_PHASE} "
-            f"Favours allowed this Wheeling & Dealing phase (GB-19)."
+            f"Favours allowed this Wheeling & Dealing phase."
         )
     return None
 
@@ -231,7 +231,7 @@ def check_deck_size(*, chosen: int, prefilled: int = 0, prefilled_from: str = ""
     coach did not expect is explained."""
     if chosen == DECK_SIZE:
         return None
-    message = f"A deck is exactly {DECK_SIZE} distinct cards (GB-16); you chose {chosen}."
+    message = f"A deck is exactly {DECK_SIZE} distinct cards; you chose {chosen}."
     if prefilled:
         message += (
             f" {prefilled} of them {'were' if prefilled != 1 else 'was'} ticked already, pre-filled from "
@@ -243,7 +243,7 @@ def check_deck_size(*, chosen: int, prefilled: int = 0, prefilled_from: str = ""
 def check_card_offer(favours: int) -> str | None:
     """GB-23: 1 to 5 Favours for one card."""
     if not 1 <= favours <= MAX_CARD_OFFER:
-        return f"An offer for a card is 1 to {MAX_CARD_OFFER} Favours (GB-23); you offered {favours}."
+        return f"An offer for a card is 1 to {MAX_CARD_OFFER} Favours; you offered {favours}."
     return None
 
 

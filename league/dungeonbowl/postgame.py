@@ -131,8 +131,8 @@ def _hire_wizard(team: Team, result, by) -> None:
     line caused by the result, so a correction gives it back)."""
     cost, balance = team.college.wizard_cost, team.treasury()
     if balance < cost:
-        raise ValidationError(f"{team}'s Treasury holds {gp(balance)}; the {team.college.wizard} costs {gp(cost)} "
-                              f"(DB-6), {gp(cost - balance)} short.")
+        raise ValidationError(f"{team}'s Treasury holds {gp(balance)}; the {team.college.wizard} costs {gp(cost)}, "
+                              f"{gp(cost - balance)} short.")
     _pay(team, -cost, TreasuryLine.Kind.INDUCEMENT,
          f"College Wizard ({team.college.wizard}) hired for {_game(result.fixture)}", result, by)
 

@@ -75,7 +75,7 @@ def _current(team: Team, by, *, expect: int) -> Redraft:
     on another step."""
     season = off_season(team)
     if season is None:
-        raise ValidationError(f"{team} is not in an off-season: re-drafting starts once its season is over (DB-3).")
+        raise ValidationError(f"{team} is not in an off-season: re-drafting starts once its season is over.")
     redraft = Redraft.objects.select_for_update().filter(team=team, season=season).first()
     if redraft is None:
         redraft = Redraft.objects.create(team=team, season=season, snapshot=_snapshot(team, season), created_by=by)
@@ -99,7 +99,7 @@ def _advance(redraft: Redraft, step: int, **fields) -> Redraft:
 def _table_rolls(table: Mapping[int, Sequence[int]] | None, league: League, by) -> Mapping[int, Sequence[int]]:
     """DB-16: the organiser may enter rolls made at the table instead of the app's."""
     if table and not league.is_organised_by(by):
-        raise PermissionDenied("Only the league's organiser enters rolls made at the table (DB-16).")
+        raise PermissionDenied("Only the league's organiser enters rolls made at the table.")
     return table or {}
 
 
@@ -127,7 +127,7 @@ def scout(*, team: Team, by, table: Mapping[int, int] | None = None) -> Redraft:
                                    effect=gone)
         if gone:
             player.status = Player.Status.LEFT
-            player.status_reason = f"Scouted by a Blood Bowl team after {redraft.season.name} (DB-15)"
+            player.status_reason = f"Scouted by a Blood Bowl team after {redraft.season.name}"
             player.save(update_fields=["status", "status_reason"])
     return _advance(redraft, Step.RECOVERY)
 
@@ -158,7 +158,7 @@ def raise_funds(*, team: Team, by) -> Redraft:
     )
     emptied = TreasuryLine.objects.create(
         team=team, amount=-treasury, kind=TreasuryLine.Kind.REDRAFT, cause=redraft, created_by=by,
-        reason=f"after {redraft.season.name}, the Treasury goes into the Re-Draft Budget and is emptied (DB-15)",
+        reason=f"after {redraft.season.name}, the Treasury goes into the Re-Draft Budget and is emptied",
     )
     return _advance(redraft, Step.DRAFT, treasury=treasury, games_played=games, league_wins=wins,
                     players_scouted=players_scouted(redraft), cap=cap, budget=budget.budget, emptied=emptied)
@@ -239,7 +239,7 @@ def redraft_team(
     for player in dropped:
         drafted["dropped"].append(player.pk)
         player.status = Player.Status.LEFT
-        player.status_reason = f"Not re-hired at the re-draft after {redraft.season.name} (DB-15)"
+        player.status_reason = f"Not re-hired at the re-draft after {redraft.season.name}"
         player.save(update_fields=["status", "status_reason"])
     taken = {p.number for p in returning}
     free = (n for n in range(1, 100) if n not in taken)
@@ -361,7 +361,7 @@ def open_next_season(*, league: League, by, name: str, start_date: datetime.date
     plan = next_season(league)
     last = plan.season
     if last is None or not season_over(last):
-        raise ValidationError("The next season opens once this season is over (its play-offs played, DB-3).")
+        raise ValidationError("The next season opens once this season is over (its play-offs played).")
     name = (name or "").strip()
     if not name or len(name) > Season._meta.get_field("name").max_length:
         raise ValidationError("Name the new season (up to 100 characters).")
@@ -370,7 +370,7 @@ def open_next_season(*, league: League, by, name: str, start_date: datetime.date
     if start_date <= last.start_date:
         raise ValidationError(f"The new season starts after {last.name} started ({last.start_date:%d %b %Y}).")
     if len(plan.ready) < MIN_TEAMS:
-        raise ValidationError(f"A season needs at least {MIN_TEAMS} teams (DB-1); {len(plan.ready)} {'is' if len(plan.ready) == 1 else 'are'} ready.")
+        raise ValidationError(f"A season needs at least {MIN_TEAMS} teams; {len(plan.ready)} {'is' if len(plan.ready) == 1 else 'are'} ready.")
     season = Season.objects.create(league=league, name=name, start_date=start_date, cadence_days=last.cadence_days,
                                    double_round_robin=last.double_round_robin)
     entries: dict[int, Entry] = {}

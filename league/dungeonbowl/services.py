@@ -170,8 +170,8 @@ def submit_draft(
         raise PermissionDenied("Only the team's coach or the league's organiser submits its draft.")
     lines, errors = _lines(picks)
     if team is not None and team.seasons.exists():
-        raise ValidationError(f"{team} has played a season: its draft list changes by spending (DB-12) or "
-                              "by re-drafting in the off-season (DB-15), never by a new draft.")
+        raise ValidationError(f"{team} has played a season: its draft list changes by spending or "
+                              "by re-drafting in the off-season, never by a new draft.")
     if team is not None and team.draft_locked:
         raise ValidationError(f"The organiser has locked {possessive(team)} draft; it can no longer change.")
     if college is None:
@@ -265,7 +265,7 @@ def refuse_team(*, team: Team, by) -> str:
     if by is None or not team.league.is_organised_by(by):
         raise PermissionDenied("Only the league's organiser refuses a team.")
     if team.accepted:
-        raise ValidationError(f"{team} is accepted in the league; it can only retire (DB-15).")
+        raise ValidationError(f"{team} is accepted in the league; it can only retire.")
     name = team.name
     team.delete()
     return name
@@ -350,9 +350,9 @@ def enter_team(*, team: Team, season, by, division=None, when_fixtures_exist: st
     if entry is not None and TeamSeason.objects.filter(entry=entry).exists():
         raise ValidationError(f"{team.coach} already has a team in {season.name}; a coach fields one team a season.")
     if division is None and (entry is None or entry.division_id is None) and season.divisions.exists():
-        raise ValidationError(f"{season.name} has divisions: choose {possessive(team)} division (DB-2).")
+        raise ValidationError(f"{season.name} has divisions: choose {possessive(team)} division.")
     if entry is not None and division is not None and entry.division_id not in (None, division.pk):
-        raise ValidationError(f"{team.coach} plays in {entry.division} in {season.name}: choose that division (DB-2).")
+        raise ValidationError(f"{team.coach} plays in {entry.division} in {season.name}: choose that division.")
     if not team.accepted:  # the commissioner entering a waiting team accepts it (DB-1)
         _accept(team, by)
         team.save(update_fields=["accepted_at", "accepted_by"])

@@ -100,7 +100,7 @@ def draft(request: HttpRequest, slug: str) -> HttpResponse:
                 for message in error.messages:
                     form.add_error(None, message)
             else:
-                waits = "" if team.accepted else " It waits for the organiser to accept the team into the league (DB-1)."
+                waits = "" if team.accepted else " It waits for the organiser to accept the team into the league."
                 messages.success(request, f"Draft submitted: {team.name}. The organiser locks it before the season.{waits}")
                 return redirect(reverse("dungeonbowl:team_detail", args=[league.slug, team.slug]))
         elif "submit" in request.POST:
@@ -165,7 +165,7 @@ def create_team(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.success(request, f"{team.name} is founded. Now draft its players.")
             else:
                 messages.success(request, f"{team.name} is founded and waits for the organiser to accept it into "
-                                          "the league (DB-1). Draft its players meanwhile.")
+                                          "the league. Draft its players meanwhile.")
             return redirect(reverse("dungeonbowl:draft", args=[league.slug]))
     return render(request, "dungeonbowl/new_team.html", {"league": league, "form": form},
                   status=_refused_status(request, form))
@@ -400,7 +400,7 @@ def fire_player(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse
             request, title=f"Fire #{player.number} {player.name}?", back=back, button=f"Fire {player.name}",
             consequence=(f"#{player.number} {player.name} ({player.position}, value {gp(player.value)}, "
                          f"{player.spp} SPP) leaves {possessive(team.name)} draft list for good, and no gold "
-                         "comes back (DB-12)."),
+                         "comes back."),
         )
     return _spend(request, slug, team_slug, act, ask)
 
@@ -411,7 +411,7 @@ def _ask_journeyman(request: HttpRequest, team: Team, game: Result, position: Po
         request, title=f"Hire {name} permanently?", back=back, button=f"Hire {name} for {gp(position.cost)}",
         consequence=(f"{name}, a Journeyman who played in {game.fixture}, joins {possessive(team.name)} draft list "
                      f"for good as a {position.name}: {gp(position.cost)} from the Treasury, which holds "
-                     f"{gp(team.treasury())}. Gold spent does not come back (DB-12)."),
+                     f"{gp(team.treasury())}. Gold spent does not come back."),
     )
 
 
@@ -462,7 +462,7 @@ def advance_player(request: HttpRequest, slug: str, team_slug: str) -> HttpRespo
         rolled = ""
         if line.kind in player_rules.RANDOM_ADVANCEMENTS:
             rolled = (f" Rolled {'at the table' if data['skill'] else 'by the site'}: every roll is in the "
-                      "league's dice log (DB-16).")
+                      "league's dice log.")
         return (f"{data['player']} takes advancement {line.number}: {gained} for {line.spp_cost} SPP; "
                 f"value +{line.value_increase:,} gp.{rolled}")
     return _spend(request, slug, team_slug, act)

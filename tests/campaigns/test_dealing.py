@@ -39,7 +39,7 @@ def test_starting_pick_is_locked_gb14(season, organiser):
         moments.choose_starting_card(coach=a, card=starting_card(a), by=user_of(b))
     owned = moments.choose_starting_card(coach=a, card=starting_card(a), by=user_of(a))
     assert owned.source == OwnedCard.Source.START and owned.unlock.threshold == 0
-    with pytest.raises(ValidationError, match="cannot be changed .GB-14."):
+    with pytest.raises(ValidationError, match="cannot be changed"):
         moments.choose_starting_card(coach=a, card=PlotCard.objects.get(name="Mixology"), by=user_of(a))
 
 
@@ -91,7 +91,7 @@ def test_five_favours_per_phase_gb19(four):
     for name in ["+1 DEF", "Re-roll Shots", "+2/+0 INF", "+1 TAC and +1 ARM"]:
         dealing.buy_sponsorship(coach=a, sponsorship=spons(name), by=user_of(a))
     dealing.buy_advancement(coach=a, by=user_of(a))  # the fifth Favour is fine
-    with pytest.raises(ValidationError, match="already spent 5 of the 5 Favours .* .GB-19."):
+    with pytest.raises(ValidationError, match="already spent 5 of the 5 Favours allowed"):
         dealing.buy_sponsorship(coach=a, sponsorship=spons('+2"/+2" MOV'), by=user_of(a))
     assert balances.spent_in_phase(a, 1) == 5
 
@@ -149,7 +149,7 @@ def test_buy_a_card_moves_card_and_favours_gb23(four, organiser):
     unlock = MomentUnlock.objects.get(coach=b, threshold=20)
     moments.confirm_unlock(unlock=unlock, by=organiser)
     sold = moments.pick_card(unlock=unlock, card=PlotCard.objects.filter(guild=b.guild, is_rare=False).last(), by=user_of(b))
-    with pytest.raises(ValidationError, match="1 to 5 Favours .GB-23.; you offered 6"):
+    with pytest.raises(ValidationError, match="1 to 5 Favours; you offered 6"):
         dealing.offer_purchase(buyer=a, wanted=sold, favours=6, by=user_of(a))
     offer = dealing.offer_purchase(buyer=a, wanted=sold, favours=4, by=user_of(a))
     a_before, b_before = balances.favour_balance(a), balances.favour_balance(b)

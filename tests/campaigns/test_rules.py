@@ -90,7 +90,7 @@ def test_abandoned_is_a_loss_for_both():
 def test_fifth_favour_in_a_phase_is_allowed_and_sixth_refused():
     assert rules.check_spend(balance=9, spent_in_phase=4, cost=1, what="Advancement") is None
     refusal = rules.check_spend(balance=9, spent_in_phase=5, cost=1, what="Advancement")
-    assert "GB-19" in refusal and "already spent 5 of the 5" in refusal
+    assert "already spent 5 of the 5 Favours allowed" in refusal
 
 
 def test_loan_over_the_phase_limit_names_the_numbers():

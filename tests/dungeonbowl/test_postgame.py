@@ -175,7 +175,7 @@ def test_db6_a_wizard_the_treasury_cannot_pay_is_refused_on_the_report(client, f
     login(client, fixture.home.coach.user)
     response = client.post(reverse("league:report_result", args=[fixture.pk]), post(fixture, home_wizard="on"))
     assert response.status_code == 400
-    assert f"Treasury holds 60,000 gp; the {home.college.wizard} costs 100,000 gp (DB-6), 40,000 gp short" in \
+    assert f"Treasury holds 60,000 gp; the {home.college.wizard} costs 100,000 gp, 40,000 gp short" in \
         response.content.decode()
     assert not Result.objects.filter(fixture=fixture).exists() and not GameReport.objects.exists()
     assert not DiceRoll.objects.exists()
