@@ -35,13 +35,13 @@ def buy_advancement(request: HttpRequest, slug: str) -> HttpResponse:
         return Ask(
             "Buy Campaign Advancement?",
             f"It spends {rules.ADVANCEMENT_COST} Favour for +{rules.ADVANCEMENT_CP} CP, once per Wheeling & Dealing "
-            f"phase (GB-24). A Favour spent is not given back.",
+            f"phase. A Favour spent is not given back.",
             f"Yes, buy +{rules.ADVANCEMENT_CP} CP",
         )
 
     def act(cc, form):
         dealing.buy_advancement(coach=cc, by=request.user)
-        return f"Campaign Advancement bought: +{rules.ADVANCEMENT_CP} CP (GB-24)."
+        return f"Campaign Advancement bought: +{rules.ADVANCEMENT_CP} CP."
 
     return _coach_action(request, slug, "advancement", None, act, ask=ask)
 
@@ -120,7 +120,7 @@ def _loan_question(action: str, loan: Loan) -> Ask:
         return Ask(
             f"Lend {loan.model_name} to {loan.borrower}?",
             f"{loan.borrower} pays {rules.LOAN_COST} Favours: {rules.LOAN_TO_LENDER} to you, the rest to the bank, and "
-            f"you may not field {loan.model_name} in their next League Match (GB-22). It cannot be undone.",
+            f"you may not field {loan.model_name} in their next League Match. It cannot be undone.",
             "Yes, accept",
         )
     if action == "refuse":
@@ -140,7 +140,7 @@ def _offer_question(action: str, offer: CardOffer) -> Ask:
             moves = f"{offer.wanted.card} moves to {offer.proposer}'s pool and {offer.favours} Favours to you"
         else:
             moves = f"{offer.wanted.card} moves to {offer.proposer}'s pool and {offer.offered.card} to yours"
-        return Ask(f"Accept: {offer}?", f"{moves} (GB-23). It cannot be undone.", "Yes, accept")
+        return Ask(f"Accept: {offer}?", f"{moves}. It cannot be undone.", "Yes, accept")
     if action == "refuse":
         return Ask(f"Refuse: {offer}?", "The offer is closed for good; they may offer again.", "Yes, refuse")
     return Ask(f"Withdraw your offer for {offer.wanted.card}?", "The offer is closed for good.", "Yes, withdraw")

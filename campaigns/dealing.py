@@ -46,7 +46,7 @@ def phase_share_note(coach: CampaignCoach, cost: int) -> str:
     left = rules.SPEND_LIMIT_PER_PHASE - spent - cost
     return (
         f"When it is accepted it takes {cost} of the {rules.SPEND_LIMIT_PER_PHASE} Favours you may spend this "
-        f"Wheeling & Dealing phase (GB-19): you have spent {spent}, so {max(left, 0)} would be left. It is checked "
+        f"Wheeling & Dealing phase: you have spent {spent}, so {max(left, 0)} would be left. It is checked "
         f"again then, and closed if your Favours no longer cover it."
     )
 
@@ -54,9 +54,9 @@ def phase_share_note(coach: CampaignCoach, cost: int) -> str:
 # What each of the coach's own spends costs, what it is called, and the refusal
 # when they have no League Match left to use it in.
 _SPENDS = {
-    "sponsorship": (rules.SPONSORSHIP_COST, "A sponsorship", "You have no League Match left to use a sponsorship in (GB-21)."),
+    "sponsorship": (rules.SPONSORSHIP_COST, "A sponsorship", "You have no League Match left to use a sponsorship in."),
     "advancement": (rules.ADVANCEMENT_COST, "Campaign Advancement", None),
-    "loan": (rules.LOAN_COST, "A loan", "You have no League Match left to field a loaned model in (GB-22)."),
+    "loan": (rules.LOAN_COST, "A loan", "You have no League Match left to field a loaned model in."),
 }
 
 
@@ -121,7 +121,7 @@ def buy_sponsorship(*, coach: CampaignCoach, sponsorship: Sponsorship, by) -> Sp
     FavourLine.objects.create(
         coach=coach, amount=-rules.SPONSORSHIP_COST, kind=LineKind.SPONSORSHIP, phase=phase.number,
         sponsorship=purchase, created_by=by,
-        reason=f"sponsorship {sponsorship.name} for {phase.next_fixture.round} (GB-21)",
+        reason=f"sponsorship {sponsorship.name} for {phase.next_fixture.round}",
     )
     return purchase
 
@@ -135,11 +135,11 @@ def buy_advancement(*, coach: CampaignCoach, by) -> CampaignPointLine:
     phase = _refuse_spend("advancement", coach)
     FavourLine.objects.create(
         coach=coach, amount=-rules.ADVANCEMENT_COST, kind=LineKind.ADVANCEMENT, phase=phase.number, created_by=by,
-        reason=f"Campaign Advancement: +{rules.ADVANCEMENT_CP} CP (GB-24)",
+        reason=f"Campaign Advancement: +{rules.ADVANCEMENT_CP} CP",
     )
     line = CampaignPointLine.objects.create(
         coach=coach, amount=rules.ADVANCEMENT_CP, kind=LineKind.ADVANCEMENT, created_by=by,
-        reason=f"Campaign Advancement for {rules.ADVANCEMENT_COST} Favour (GB-24)",
+        reason=f"Campaign Advancement for {rules.ADVANCEMENT_COST} Favour",
     )
     sync_moments(coach)
     return line
@@ -212,7 +212,7 @@ def acceptance_refusals(*, loans=(), offers=(), campaign_over: bool) -> tuple[di
     of deals. Also returns the payers' facts (phase, balance, spent) by coach id."""
     loans, offers = list(loans), list(offers)
     if campaign_over:
-        reason = "The Final Day has been declared: this campaign is over (GB-26)."
+        reason = "The Final Day has been declared: this campaign is over."
         return {**{("loan", x.pk): reason for x in loans}, **{("offer", x.pk): reason for x in offers}}, {}
     payers = {x.borrower.pk: x.borrower for x in loans} | {
         x.proposer.pk: x.proposer for x in offers if x.kind == CardOffer.Kind.PURCHASE
@@ -226,7 +226,7 @@ def acceptance_refusals(*, loans=(), offers=(), campaign_over: bool) -> tuple[di
         phase = facts[loan.borrower.pk][0]
         reason = rules.check_loanable(loan.model_type)
         if reason is None and phase.is_open and phase.next_fixture is None:
-            reason = f"{loan.borrower} has no League Match left to field the model in (GB-22)."
+            reason = f"{loan.borrower} has no League Match left to field the model in."
         reason = reason or _payer_refusal(loan.borrower, facts[loan.borrower.pk], rules.LOAN_COST, "The loan")
         if reason:
             found["loan", loan.pk] = reason
@@ -269,11 +269,11 @@ def answer_loan(*, loan: Loan, accept: bool, by) -> Loan:
     _answer(loan, status=Status.ACCEPTED, what="loan request", extra_fields=("fixture",))
     FavourLine.objects.create(
         coach=borrower, amount=-rules.LOAN_COST, kind=LineKind.LOAN_FEE, phase=phase.number, loan=loan, created_by=by,
-        reason=f"borrowed {loan.model_name} from {lender}: {rules.LOAN_TO_LENDER} to them, 1 to the bank (GB-22)",
+        reason=f"borrowed {loan.model_name} from {lender}: {rules.LOAN_TO_LENDER} to them, 1 to the bank",
     )
     FavourLine.objects.create(
         coach=lender, amount=rules.LOAN_TO_LENDER, kind=LineKind.LOAN_FEE, loan=loan, created_by=by,
-        reason=f"lent {loan.model_name} to {borrower} (GB-22)",
+        reason=f"lent {loan.model_name} to {borrower}",
     )
     notices.loan_answered(loan)
     return loan
@@ -293,7 +293,7 @@ def _card_refusal(card: OwnedCard, owner: CampaignCoach, receiver: CampaignCoach
     if card.gone_at is not None or card.coach_id != owner.pk:
         return f"{card.card} is no longer in {owner}'s pool."
     if card.is_locked:
-        return f"{card.card} is {owner}'s starting pick and cannot change hands (GB-14)."
+        return f"{card.card} is {owner}'s starting pick and cannot change hands."
     if receiver_holds:
         return f"{receiver} already has {card.card} in their pool."
     # Decision (GB-16, GB-17, GB-23): a card in a registered deck stays with its
@@ -301,7 +301,7 @@ def _card_refusal(card: OwnedCard, owner: CampaignCoach, receiver: CampaignCoach
     if deck is not None:
         return (
             f"{card.card} is in {owner}'s registered deck for {deck.fixture.round}: it can change hands once "
-            f"that match's result is approved (GB-16, GB-23)."
+            f"that match's result is approved."
         )
     return None
 
@@ -407,11 +407,11 @@ def answer_offer(*, offer: CardOffer, accept: bool, by) -> CardOffer:
     if offer.kind == CardOffer.Kind.PURCHASE:
         FavourLine.objects.create(
             coach=proposer, amount=-offer.favours, kind=LineKind.CARD_SALE, phase=facts[proposer.pk][0].number, offer=offer,
-            created_by=by, reason=f"bought {wanted.card} from {recipient} (GB-23)",
+            created_by=by, reason=f"bought {wanted.card} from {recipient}",
         )
         FavourLine.objects.create(
             coach=recipient, amount=offer.favours, kind=LineKind.CARD_SALE, offer=offer, created_by=by,
-            reason=f"sold {wanted.card} to {proposer} (GB-23)",
+            reason=f"sold {wanted.card} to {proposer}",
         )
         _move(wanted, proposer, OwnedCard.Source.BOUGHT, now)
     else:

@@ -55,13 +55,13 @@ def register_deck(*, coach: CampaignCoach, fixture: Fixture, cards: Iterable[Plo
     fixture = Fixture.objects.select_related("round", "result").get(pk=fixture.pk)
     _fixture_side(coach, fixture)
     if fixture.result_or_none is not None:
-        raise ValidationError("This match has been reported: its deck is fixed (GB-16).")
+        raise ValidationError("This match has been reported: its deck is fixed.")
     if fixture.is_cancelled:
-        raise ValidationError("This match is not played: a coach withdrew, so no deck is registered for it (LG-2).")
+        raise ValidationError("This match is not played: a coach withdrew, so no deck is registered for it.")
     deck = Deck.objects.filter(coach=coach, fixture=fixture).first()
     if deck is not None and timezone.localdate() >= fixture.date:
         raise ValidationError(
-            f"Decks are shown face up from match day ({fixture.date:%d %b %Y}): yours can no longer change (GB-16)."
+            f"Decks are shown face up from match day ({fixture.date:%d %b %Y}): yours can no longer change."
         )
     cards = list({c.pk: c for c in cards}.values())
     refusal = rules.check_deck_size(chosen=len(cards))
@@ -70,7 +70,7 @@ def register_deck(*, coach: CampaignCoach, fixture: Fixture, cards: Iterable[Plo
     pool = pool_card_ids(coach)
     outside = sorted(c.name for c in cards if c.pk not in pool)
     if outside:
-        raise ValidationError(f"Not in your pool (GB-15): {', '.join(outside)}.")
+        raise ValidationError(f"Not in your pool: {', '.join(outside)}.")
     if deck is None:
         deck = Deck.objects.create(coach=coach, fixture=fixture)
     else:
@@ -97,21 +97,21 @@ def record_achievements(*, coach: CampaignCoach, fixture: Fixture, cards: Iterab
     result = fixture.result_or_none
     if result is None:
         raise ValidationError(
-            "Report the match first: cards are recorded as achieved once it has been played (GB-17)."
+            "Report the match first: cards are recorded as achieved once it has been played."
         )
     if result.is_approved:
-        raise ValidationError("The result is approved; the Longshanks must reopen it to change achieved cards.")
+        raise ValidationError("The result is approved; the organiser must reopen it to change achieved cards.")
     cards = list({c.pk: c for c in cards}.values())
     deck = Deck.objects.filter(coach=coach, fixture=fixture).first()
     if cards and deck is None:
-        raise ValidationError("No deck was registered for this match, so no card can be reported (GB-17).")
+        raise ValidationError("No deck was registered for this match, so no card can be reported.")
     in_deck = set(deck.cards.values_list("pk", flat=True)) if deck else set()
     outside = sorted(c.name for c in cards if c.pk not in in_deck)
     if outside:
-        raise ValidationError(f"Only cards from your deck for this match count (GB-17); not in it: {', '.join(outside)}.")
+        raise ValidationError(f"Only cards from your deck for this match count; not in it: {', '.join(outside)}.")
     gone = sorted(c.name for c in cards if c.pk not in pool_card_ids(coach))
     if gone:
-        raise ValidationError(f"No longer in your pool, so it scores for nobody here (GB-23): {', '.join(gone)}.")
+        raise ValidationError(f"No longer in your pool, so it scores for nobody here: {', '.join(gone)}.")
     no_reward = sorted(c.name for c in cards if not (c.cp_reward or c.favour_reward))
     if no_reward:
         raise ValidationError(f"These have an in-game effect only and give no CP or Favours: {', '.join(no_reward)}.")

@@ -78,7 +78,7 @@ COACHES = [
 ]
 
 
-ORGANISER = Credentials(ORGANISER_USERNAME, ORGANISER_PASSWORD, "organiser (the Longshanks; staff, admin at /admin/)")
+ORGANISER = Credentials(ORGANISER_USERNAME, ORGANISER_PASSWORD, "organiser (staff, admin at /admin/)")
 COACH = Credentials(
     COACH_USERNAME,
     COACH_PASSWORD,
@@ -127,7 +127,7 @@ def load_demo(*, today: datetime.date | None = None) -> League | None:
     # The plot cards have their own stream, so the scores stay those of the seed.
     plots = random.Random(DEMO_SEED + 1)
 
-    organiser = account(ORGANISER_USERNAME, ORGANISER_PASSWORD, first_name="Longshanks")
+    organiser = account(ORGANISER_USERNAME, ORGANISER_PASSWORD, first_name="Morgan")
     make_organiser(organiser)
     league = League.objects.create(
         name=DEMO_LEAGUE,

@@ -101,7 +101,7 @@ class LoanForm(forms.Form):
     lender = IdChoiceField(queryset=CampaignCoach.objects.none(), label="Borrow from")
     model_name = PlainTextField(max_length=80, label="Model")
     model_type = forms.ChoiceField(
-        choices=LOANABLE_TYPES, label="Model type", help_text="Captains and Mascots cannot be loaned (GB-22)."
+        choices=LOANABLE_TYPES, label="Model type", help_text="Captains and Mascots cannot be loaned."
     )
 
     def __init__(self, *args, coach: CampaignCoach, **kwargs):

@@ -52,12 +52,12 @@ def require_own(coach: CampaignCoach, by) -> None:
 
 def require_organiser(campaign: Campaign, by) -> None:
     if not campaign.season.league.is_organised_by(by):
-        raise PermissionDenied("Only the Longshanks of this league can do this (GB-1).")
+        raise PermissionDenied("Only the organiser of this league can do this.")
 
 
 def require_running(campaign: Campaign) -> None:
     if campaign.is_over:
-        raise ValidationError("The Final Day has been declared: this campaign is over (GB-26).")
+        raise ValidationError("The Final Day has been declared: this campaign is over.")
 
 
 def require_open_phase(coach: CampaignCoach) -> Phase:

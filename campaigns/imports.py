@@ -57,7 +57,7 @@ def record_match_cp(*, result: Result, home_cp: int | None, away_cp: int | None,
 
 def _check_not_negative(cp: int) -> None:
     if cp < 0:
-        raise ValidationError(f"CP gained in a match cannot be negative ({cp}) (GB-11: CP are never spent).")
+        raise ValidationError(f"CP gained in a match cannot be negative ({cp}) (CP are never spent).")
 
 
 def _check_not_imported(already: int | None, *, coach: CampaignCoach, fixture, cp: int) -> None:

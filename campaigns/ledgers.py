@@ -225,7 +225,7 @@ def card_rows(achievements: Iterable[Achievement], results: dict[int, tuple[int,
         for amount, target in ((a.card.cp_reward, cp), (a.card.favour_reward, favours)):
             if amount:
                 target[result_id].append(
-                    {"coach_id": a.coach_id, "amount": amount, "reason": f"Round {number}: achieved {a.card.name} (GB-17)",
+                    {"coach_id": a.coach_id, "amount": amount, "reason": f"Round {number}: achieved {a.card.name}",
                      "card_id": a.card_id, "kind": LineKind.CARD, "result_id": result_id}
                 )
     return cp, favours
@@ -456,7 +456,7 @@ def correction_warnings(result: Result):
             if now < 0 and now < was:
                 warnings.append(
                     f"{name} has already spent Favours this correction takes back: their balance goes from {was} "
-                    f"to {now}, a debt of {-now} Favour{'s' if now != -1 else ''} (GB-20)."
+                    f"to {now}, a debt of {-now} Favour{'s' if now != -1 else ''}."
                 )
         return warnings
 
@@ -490,6 +490,6 @@ def adjust(*, coach: CampaignCoach, ledger: str, amount: int, reason: str, by, r
     balance = favour_balance(coach)
     if balance + amount < 0:
         raise ValidationError(
-            f"{coach} has {balance} Favours; taking {-amount} would leave {balance + amount} (GB-20: never below zero)."
+            f"{coach} has {balance} Favours; taking {-amount} would leave {balance + amount} (never below zero)."
         )
     return FavourLine.objects.create(coach=coach, amount=amount, kind=LineKind.ADJUSTMENT, reason=reason, created_by=by)

@@ -107,12 +107,12 @@ def _fixture_action(request, slug, fixture_id, what: str) -> HttpResponse:
             with transaction.atomic():
                 if what == "deck":
                     decks.register_deck(coach=_written(cc), fixture=fixture, cards=form.cleaned_data["cards"], by=request.user)
-                    done = "Deck registered (GB-16)."
+                    done = "Deck registered."
                 else:
                     decks.record_achievements(
                         coach=_written(cc), fixture=fixture, cards=form.cleaned_data["cards"], by=request.user
                     )
-                    done = "Achieved cards recorded (GB-17)."
+                    done = "Achieved cards recorded."
             messages.success(request, done)
             return redirect(reverse("campaigns:fixture_page", args=[slug, fixture.pk]))
         except ValidationError as exc:

@@ -91,16 +91,16 @@ def choose_starting_card(*, coach: CampaignCoach, card: PlotCard, guild: Guild |
     require_running(coach.campaign)
     unlock = coach.unlocks.filter(threshold=0).first()
     if unlock is None:
-        raise ValidationError("This campaign has no Plotting Moment at 0 CP (GB-12).")
+        raise ValidationError("This campaign has no Plotting Moment at 0 CP.")
     if OwnedCard.objects.filter(unlock=unlock).exists():
-        raise ValidationError("Your starting Guild card is recorded and cannot be changed (GB-14).")
+        raise ValidationError("Your starting Guild card is recorded and cannot be changed.")
     if coach.guild_id is None:
         if guild is None:
-            raise ValidationError("Choose your Guild first: the starting card comes from it (GB-14).")
+            raise ValidationError("Choose your Guild first: the starting card comes from it.")
         coach.guild = guild
         coach.save(update_fields=["guild"])
     if card.kind != PlotCard.Kind.GUILD or card.guild_id != coach.guild_id or card.is_rare:
-        raise ValidationError(f"The starting card must be a non-rare {coach.guild} campaign plot (GB-13, GB-14).")
+        raise ValidationError(f"The starting card must be a non-rare {coach.guild} campaign plot.")
     return OwnedCard.objects.create(coach=coach, card=card, source=OwnedCard.Source.START, unlock=unlock)
 
 
@@ -114,7 +114,7 @@ def confirm_unlock(*, unlock: MomentUnlock, by) -> MomentUnlock:
     total = cp_total(unlock.coach)
     if total < unlock.threshold:
         raise ValidationError(
-            f"{unlock.name} needs {unlock.threshold} CP and {unlock.coach} now has {total}: no longer reached (GB-12)."
+            f"{unlock.name} needs {unlock.threshold} CP and {unlock.coach} now has {total}: no longer reached."
         )
     unlock.confirmed_at = timezone.now()
     unlock.confirmed_by = by
@@ -133,15 +133,15 @@ def pick_card(*, unlock: MomentUnlock, card: PlotCard, by) -> OwnedCard:
     if OwnedCard.objects.filter(unlock=unlock).exists():
         raise ValidationError(f"You have already picked your card for {unlock.name}.")
     if unlock.threshold == 0:
-        raise ValidationError("The Plotting card is your starting pick (GB-14): use the starting card form.")
+        raise ValidationError("The Plotting card is your starting pick: use the starting card form.")
     if unlock.confirmed_at is None:
-        raise ValidationError(f"The Longshanks has not confirmed {unlock.name} yet (GB-13).")
+        raise ValidationError(f"The organiser has not confirmed {unlock.name} yet.")
     total = cp_total(coach)
     if total < unlock.threshold:
-        raise ValidationError(f"{unlock.name} needs {unlock.threshold} CP and you now have {total} (GB-12).")
+        raise ValidationError(f"{unlock.name} needs {unlock.threshold} CP and you now have {total}.")
     if not pick_options(coach, unlock.unlocks).filter(pk=card.pk).exists():
         allowed = "a non-rare card of your own Guild" if unlock.unlocks == Moment.Unlocks.GUILD else (
             "a Season Two Rare or your own Guild's rare card"
         )
-        raise ValidationError(f"{unlock.name} unlocks {allowed} not already in your pool (GB-13); {card} is not one.")
+        raise ValidationError(f"{unlock.name} unlocks {allowed} not already in your pool; {card} is not one.")
     return OwnedCard.objects.create(coach=coach, card=card, source=OwnedCard.Source.MOMENT, unlock=unlock)

@@ -111,22 +111,22 @@ def _phase(fixtures: list[Fixture], campaign_over: bool, has_deck) -> Phase:
     played = sum(1 for f in fixtures if _approved(f))
     nxt = next_match(fixtures)
     if campaign_over:
-        return Phase(played, False, "the Longshanks has declared the Final Day (GB-26)", nxt, "Final Day")
+        return Phase(played, False, "the organiser has declared the Final Day", nxt, "Final Day")
     if nxt is not None and nxt.result_or_none is not None:
         result = nxt.result
         return Phase(
             played,
             False,
-            f"your match in {nxt.round} has been reported; Wheeling & Dealing reopens when its result is approved (GB-20)",
+            f"your match in {nxt.round} has been reported; Wheeling & Dealing reopens when its result is approved",
             nxt,
-            "confirm the result" if result.status == Result.Status.REPORTED else "wait for the Longshanks' approval",
+            "confirm the result" if result.status == Result.Status.REPORTED else "wait for the organiser's approval",
         )
     if nxt is not None and today() >= nxt.date:
         return Phase(
             played,
             False,
             f"your match in {nxt.round} is due ({nxt.date:%d %b %Y}); Wheeling & Dealing reopens when its result "
-            f"is approved (GB-20)",
+            f"is approved",
             nxt,
             "play your match and report it",
         )

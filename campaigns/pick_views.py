@@ -26,7 +26,7 @@ def start_pick(request: HttpRequest, slug: str) -> HttpResponse:
         owned = moments.choose_starting_card(
             coach=cc, card=form.cleaned_data["card"], guild=form.cleaned_data.get("guild"), by=request.user
         )
-        return f"{owned.card} is your starting card (GB-14)."
+        return f"{owned.card} is your starting card."
 
     return _coach_action(request, slug, "start", lambda cc: forms.StartingPickForm(request.POST, coach=cc), act)
 
@@ -54,7 +54,7 @@ def pick(request: HttpRequest, slug: str, unlock_id: int) -> HttpResponse:
 def confirm_unlock(request: HttpRequest, slug: str, unlock_id: int) -> HttpResponse:
     campaign = _campaign(slug)
     if not _is_organiser(request, campaign):
-        raise PermissionDenied("Only the Longshanks confirms Moments (GB-13).")
+        raise PermissionDenied("Only the organiser confirms Moments.")
     unlock = get_object_or_404(MomentUnlock.objects.select_related("coach__entry"), pk=unlock_id, coach__campaign__season=campaign.season)
 
     def act(cc, form):
@@ -88,7 +88,7 @@ def adjust(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse:
 def declare_final_day(request: HttpRequest, slug: str) -> HttpResponse:
     campaign = _campaign(slug)
     if not _is_organiser(request, campaign):
-        raise PermissionDenied("Only the Longshanks declares the Final Day (GB-26).")
+        raise PermissionDenied("Only the organiser declares the Final Day.")
     refusal = titles.final_day_refusal(campaign)
     if refusal:
         messages.error(request, refusal)
@@ -97,7 +97,7 @@ def declare_final_day(request: HttpRequest, slug: str) -> HttpResponse:
         ask = Ask(
             "Declare the Final Day?",
             "The three titles are fixed as the table stands and every coach without one gets 5 Favours in their "
-            "next campaign in this league (GB-26). Wheeling & Dealing ends. It cannot be undone.",
+            "next campaign in this league. Wheeling & Dealing ends. It cannot be undone.",
             "Yes, declare the Final Day",
         )
         return confirmation(request, campaign.season.league, campaign.season, ask,
@@ -108,7 +108,7 @@ def declare_final_day(request: HttpRequest, slug: str) -> HttpResponse:
     except ValidationError as exc:
         messages.error(request, _refused(exc))
         return redirect(reverse("campaigns:campaign_table", args=[slug]))
-    messages.success(request, "Final Day declared: the titles are fixed (GB-26).")
+    messages.success(request, "Final Day declared: the titles are fixed.")
     return redirect(reverse("campaigns:campaign_table", args=[slug]))
 
 

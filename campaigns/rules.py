@@ -168,15 +168,15 @@ def favour_awards(*, won: bool, my_lp: int, opponent_lp: int, opponent: str, aba
         won = False
     awards: list[Award] = []
     if won:
-        awards.append(Award(1, f"won against {opponent} (GB-18)"))
+        awards.append(Award(1, f"won against {opponent}"))
     elif abandoned:
-        awards.append(Award(3, f"abandoned match against {opponent} counts as a loss (GB-6, GB-18)"))
+        awards.append(Award(3, f"abandoned match against {opponent} counts as a loss"))
     else:
-        awards.append(Award(3, f"lost to {opponent} (GB-18)"))
+        awards.append(Award(3, f"lost to {opponent}"))
     if opponent_lp > my_lp:
-        awards.append(Award(1, f"played {opponent}, who had more LP ({opponent_lp} to {my_lp}) (GB-18)"))
+        awards.append(Award(1, f"played {opponent}, who had more LP ({opponent_lp} to {my_lp})"))
         if won:
-            awards.append(Award(2, f"beat {opponent}, who had more LP ({opponent_lp} to {my_lp}) (GB-18)"))
+            awards.append(Award(2, f"beat {opponent}, who had more LP ({opponent_lp} to {my_lp})"))
     return awards
 
 
@@ -190,12 +190,12 @@ def check_spend(*, balance: int, spent_in_phase: int, cost: int, what: str, who:
     if cost > balance:
         return (
             f"{what} costs {cost} Favour{'s' if cost != 1 else ''} and {has} {balance} "
-            f"(GB-20: a balance can never go below zero)."
+            f"(a balance can never go below zero)."
         )
     if spent_in_phase + cost > SPEND_LIMIT_PER_PHASE:
         return (
             f"{what} costs {cost} and {has} already spent {spent_in_phase} of the {SPEND_LIMIT_PER_PHASE} "
-            f"Favours allowed this Wheeling & Dealing phase (GB-19)."
+            f"Favours allowed this Wheeling & Dealing phase."
         )
     return None
 
@@ -203,7 +203,7 @@ def check_spend(*, balance: int, spent_in_phase: int, cost: int, what: str, who:
 def check_sponsorship(*, name: str, held: Iterable[str]) -> str | None:
     """GB-21: no two copies of the same sponsorship."""
     if name in set(held):
-        return f"You already hold {name} for your next match (GB-21: one copy of each sponsorship)."
+        return f"You already hold {name} for your next match (one copy of each sponsorship)."
     return None
 
 
@@ -211,7 +211,7 @@ def check_loanable(model_type: str) -> str | None:
     """GB-22: Captains and Mascots cannot be loaned."""
     label = UNLOANABLE_TYPES.get(model_type)
     if label:
-        return f"A {label} cannot be loaned (GB-22: models of type Captain or Mascot stay with their team)."
+        return f"A {label} cannot be loaned (models of type Captain or Mascot stay with their team)."
     return None
 
 
@@ -220,7 +220,7 @@ def check_advancement(*, advancements_in_phase: int) -> str | None:
     if advancements_in_phase >= 1:
         return (
             f"You have already bought {advancements_in_phase} Campaign Advancement this Wheeling & Dealing phase "
-            f"(GB-24: at most {ADVANCEMENT_COST} Favour per phase for +{ADVANCEMENT_CP} CP)."
+            f"(at most {ADVANCEMENT_COST} Favour per phase for +{ADVANCEMENT_CP} CP)."
         )
     return None
 
@@ -231,7 +231,7 @@ def check_deck_size(*, chosen: int, prefilled: int = 0, prefilled_from: str = ""
     coach did not expect is explained."""
     if chosen == DECK_SIZE:
         return None
-    message = f"A deck is exactly {DECK_SIZE} distinct cards (GB-16); you chose {chosen}."
+    message = f"A deck is exactly {DECK_SIZE} distinct cards; you chose {chosen}."
     if prefilled:
         message += (
             f" {prefilled} of them {'were' if prefilled != 1 else 'was'} ticked already, pre-filled from "
@@ -243,7 +243,7 @@ def check_deck_size(*, chosen: int, prefilled: int = 0, prefilled_from: str = ""
 def check_card_offer(favours: int) -> str | None:
     """GB-23: 1 to 5 Favours for one card."""
     if not 1 <= favours <= MAX_CARD_OFFER:
-        return f"An offer for a card is 1 to {MAX_CARD_OFFER} Favours (GB-23); you offered {favours}."
+        return f"An offer for a card is 1 to {MAX_CARD_OFFER} Favours; you offered {favours}."
     return None
 
 

@@ -22,7 +22,7 @@ def final_day_refusal(campaign: Campaign) -> str | None:
     if unplayed:
         return (
             f"{unplayed} League Match{'es' if unplayed != 1 else ''} still without an approved result: "
-            "record or abandon them before the Final Day (GB-26)."
+            "record or abandon them before the Final Day."
         )
     return None
 

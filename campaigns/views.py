@@ -88,7 +88,7 @@ def _may_view(request: HttpRequest, campaign: Campaign, cc: CampaignCoach) -> tu
     is_owner = cc.entry.coach.user_id == request.user.pk
     is_organiser = _is_organiser(request, campaign)
     if not (is_owner or is_organiser):
-        raise PermissionDenied("A coach's campaign page is for that coach and the Longshanks.")
+        raise PermissionDenied("A coach's campaign page is for that coach and the organiser.")
     return is_owner, is_organiser
 
 
@@ -294,7 +294,7 @@ def _coach_action(
     campaign = _campaign(slug)
     if organiser_for is not None:
         if not _is_organiser(request, campaign):
-            raise PermissionDenied("Only the Longshanks of this league can do this.")
+            raise PermissionDenied("Only the organiser of this league can do this.")
         cc = _coach_in(campaign, organiser_for)
         is_owner, is_organiser = cc.entry.coach.user_id == request.user.pk, True
     else:

@@ -48,7 +48,7 @@ def waiting_on(coach, fixtures) -> list[Waiting]:
 
     for loan in Loan.objects.filter(lender__in=places, status=Status.PENDING).select_related("borrower__entry__coach"):
         found.append(Waiting(
-            league[loan.lender_id], "Answer", f"{loan.borrower} asks to borrow {loan.model_name} (GB-22)", page[loan.lender_id]
+            league[loan.lender_id], "Answer", f"{loan.borrower} asks to borrow {loan.model_name}", page[loan.lender_id]
         ))
     offers = CardOffer.objects.filter(recipient__in=places, status=Status.PENDING).select_related(
         "proposer__entry__coach", "wanted__card"
@@ -59,7 +59,7 @@ def waiting_on(coach, fixtures) -> list[Waiting]:
             else "a swap"
         )
         found.append(Waiting(
-            league[offer.recipient_id], "Answer", f"{offer.proposer} offers {what} for {offer.wanted.card} (GB-23)",
+            league[offer.recipient_id], "Answer", f"{offer.proposer} offers {what} for {offer.wanted.card}",
             page[offer.recipient_id],
         ))
     unpicked = MomentUnlock.objects.filter(coach__in=places, picked__isnull=True).exclude(
@@ -67,8 +67,8 @@ def waiting_on(coach, fixtures) -> list[Waiting]:
     )
     for unlock in unpicked.order_by("threshold"):
         text = (
-            "choose your starting Guild card (GB-14)" if unlock.threshold == 0
-            else f"{unlock.name} is confirmed: pick your card (GB-13)"
+            "choose your starting Guild card" if unlock.threshold == 0
+            else f"{unlock.name} is confirmed: pick your card"
         )
         found.append(Waiting(league[unlock.coach_id], "Pick", text, page[unlock.coach_id]))
 
@@ -93,7 +93,7 @@ def waiting_on(coach, fixtures) -> list[Waiting]:
         opponent = fixture.away if fixture.home_id == cc.entry_id else fixture.home
         if (cc_id, fixture.pk) not in registered:
             found.append(Waiting(
-                league[cc_id], "Register", f"your deck for {fixture.round} against {opponent} (GB-16)",
+                league[cc_id], "Register", f"your deck for {fixture.round} against {opponent}",
                 reverse("campaigns:fixture_page", args=[cc.campaign.season.league.slug, fixture.pk]), fixture.date,
             ))
         balance = balances.get(cc_id) or 0
@@ -101,7 +101,7 @@ def waiting_on(coach, fixtures) -> list[Waiting]:
             found.append(Waiting(
                 league[cc_id], "Spend",
                 f"{balance} Favour{'s' if balance != 1 else ''} before Wheeling & Dealing closes on "
-                f"{fixture.date:%A %-d %B} (GB-20)",
+                f"{fixture.date:%A %-d %B}",
                 page[cc_id], fixture.date,
             ))
     return found

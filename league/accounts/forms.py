@@ -58,7 +58,7 @@ class AddCoachForm(forms.Form):
     enter = forms.BooleanField(required=False, initial=True, label="Enter them in the current season")
     when_fixtures_exist = forms.ChoiceField(
         label="The season's fixtures exist: what to do", required=False, widget=forms.RadioSelect,
-        choices=season_entrants.CHOICES, help_text="LG-1: nobody joins a running round robin without fixtures.",
+        choices=season_entrants.CHOICES, help_text="Nobody joins a running round robin without fixtures.",
     )
 
     def __init__(self, *args, fixtures_exist: bool = False, **kwargs):

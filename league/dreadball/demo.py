@@ -115,7 +115,7 @@ def load_demo(*, today: datetime.date | None = None) -> list[Credentials]:
         return demo_accounts()
     today = today or timezone.localdate()
     this_monday = today - datetime.timedelta(days=today.weekday())
-    organiser = _account(ORGANISER_USERNAME, ORGANISER_PASSWORD, first_name="Longshanks")
+    organiser = _account(ORGANISER_USERNAME, ORGANISER_PASSWORD, first_name="Morgan")
     make_organiser(organiser)
     league = League.objects.create(
         name=DEMO_LEAGUE, slug=DEMO_SLUG, game_system="dreadball",

@@ -52,39 +52,39 @@ def check_result(*, winner: str, difference: int, rush: int, sudden_death: bool)
     if winner not in WINNERS:
         raise ValidationError("Choose who won, or a draw.")
     if not 0 <= difference <= MAX_DIFFERENCE:
-        raise ValidationError("The difference is 0 to 7: a lead of 7 wins by landslide at once (DR-2).")
+        raise ValidationError("The difference is 0 to 7: a lead of 7 wins by landslide at once.")
     if not 1 <= rush <= MAX_RUSH:
         raise ValidationError(f"The Rush is 1 to {MAX_RUSH}.")
     if winner == DRAW and difference != 0:
-        raise ValidationError(f"A draw ends level: the difference is 0, not {difference} (DR-3).")
+        raise ValidationError(f"A draw ends level: the difference is 0, not {difference}.")
     if winner != DRAW and difference == 0 and not sudden_death:
         raise ValidationError(
             "A win is by 1 to 7; a difference of 0 is a draw, or a Sudden Death win when only one team "
-            "could still throw (DR-3)."
+            "could still throw."
         )
     if winner == DRAW and not sudden_death:
         raise ValidationError(
             "A draw needs Sudden Death: level after Rush 14, the game goes on, and only ends level "
-            "when neither team can score (DR-2, DR-3)."
+            "when neither team can score."
         )
     if sudden_death and rush <= REGULATION_RUSHES:
         raise ValidationError(
             f"Sudden Death starts after Rush 14, so a game with Sudden Death ended in Rush 15 or later, "
-            f"not Rush {rush} (DR-3)."
+            f"not Rush {rush}."
         )
     if not sudden_death and rush > REGULATION_RUSHES:
         raise ValidationError(
             f"A game ends by Rush 14 unless it goes to Sudden Death: one that ended in Rush {rush} "
-            f"went to Sudden Death (DR-3)."
+            f"went to Sudden Death."
         )
     if rush < REGULATION_RUSHES and difference != LANDSLIDE_DIFFERENCE:
         raise ValidationError(
-            f"A game that ended in Rush {rush} must have been a landslide: a difference of 7 (DR-2, DR-3)."
+            f"A game that ended in Rush {rush} must have been a landslide: a difference of 7."
         )
     if sudden_death and difference > SUDDEN_DEATH_MAX_DIFFERENCE:
         raise ValidationError(
             f"Sudden Death starts level and ends after a Visiting Rush with one side ahead, so it is won "
-            f"by 1 to 4 (one Strike), never by {difference}{' (a landslide)' if difference == 7 else ''} (DR-1, DR-2)."
+            f"by 1 to 4 (one Strike), never by {difference}{' (a landslide)' if difference == 7 else ''}."
         )
 
 
@@ -151,11 +151,11 @@ class DreadBallRules(GameRules):
     def report_help(self) -> str:
         return (
             "A lead of 7 wins at once by landslide; otherwise the game ends after Rush 14, "
-            "or in Sudden Death (Rush 15 or later) when level (DR-2, DR-3)."
+            "or in Sudden Death (Rush 15 or later) when level."
         )
 
     def abandon_help(self) -> str:
-        return "Abandoned: both coaches record a loss, with no Strike Difference (DR-4); the result boxes are ignored"
+        return "Abandoned: both coaches record a loss, with no Strike Difference; the result boxes are ignored"
 
     def validate(self, facts: Mapping[str, Any], *, override: bool = False, abandoned: bool = False) -> Verdict:
         if abandoned:
@@ -250,7 +250,7 @@ class DreadBallRules(GameRules):
         p = self._points()
         return (
             f"Order: League Points (landslide win {p.landslide_win}, other win {p.win}, draw {p.draw}, "
-            f"loss {p.loss}), then Strike Difference (differences won minus lost), then landslides won (DR-4). "
+            f"loss {p.loss}), then Strike Difference (differences won minus lost), then landslides won. "
             "Coaches level on all three share the position. An abandoned match is a loss for both."
         )
 

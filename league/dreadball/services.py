@@ -95,7 +95,7 @@ def refuse_published_team_change(team: DreadBallTeam) -> None:
     if Result.objects.filter(Q(fixture__home_id=entry_id) | Q(fixture__away_id=entry_id)).exists():
         raise ValidationError({"team_type": (
             f"{team.name} has played a game as the {team.team_type.name}, so it keeps that published team "
-            f"and its roster (DR-5)."
+            f"and its roster."
         )})
 
 

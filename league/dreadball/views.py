@@ -49,7 +49,7 @@ def register_team(request: HttpRequest, slug: str) -> HttpResponse:
         except ValidationError as error:
             form.add_error(None, error)  # a refusal naming a field (DR-5's published team) shows at it
         else:
-            messages.success(request, f"{team.name} plays the {team.team_type.name} (DR-5).")
+            messages.success(request, f"{team.name} plays the {team.team_type.name}.")
             return redirect(reverse("league:coach_detail", args=[league.slug, entry.coach_id]))
     return render(request, "dreadball/register_team.html", {
         "league": league, "season": season, "form": form, "existing": existing, "own": own,

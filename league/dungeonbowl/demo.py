@@ -56,7 +56,7 @@ TEAMS = [
 
 # A few Blood Bowl 2020 skills per category, for the demo coach's advancement.
 
-ORGANISER = Credentials(ORGANISER_USERNAME, ORGANISER_PASSWORD, "commissioner of the Dungeon Bowl league too")
+ORGANISER = Credentials(ORGANISER_USERNAME, ORGANISER_PASSWORD, "organiser of the Dungeon Bowl league too")
 COACH = Credentials(
     COACH_USERNAME, COACH_PASSWORD,
     f"Dungeon Bowl coach ({TEAMS[0][0]}, {TEAMS[0][2]}: {DEMO_SEASON} is over, the re-draft to try)",
@@ -107,7 +107,7 @@ def load_demo(*, today: datetime.date | None = None) -> None:
         return
     today = today or timezone.localdate()
     this_monday = today - datetime.timedelta(days=today.weekday())
-    organiser = _account(ORGANISER_USERNAME, ORGANISER_PASSWORD, first_name="Longshanks")
+    organiser = _account(ORGANISER_USERNAME, ORGANISER_PASSWORD, first_name="Morgan")
     make_organiser(organiser)
     league = League.objects.create(name=DEMO_LEAGUE, slug=DEMO_SLUG, game_system=GAME_SYSTEM,
                                    description="A demo Dungeon Bowl college league loaded by quickstart.")

@@ -19,7 +19,7 @@ class DraftForm(forms.Form):
     name = PlainTextField(label="Team name", max_length=100, required=False)
     rerolls = forms.IntegerField(
         label="Team re-rolls", min_value=0, max_value=team_rules.MAX_REROLLS, initial=0,
-        error_messages={"max_value": f"A team drafts 0 to {team_rules.MAX_REROLLS} re-rolls (DB-6).",
+        error_messages={"max_value": f"A team drafts 0 to {team_rules.MAX_REROLLS} re-rolls.",
                         "min_value": "Team re-rolls cannot be fewer than 0.", "required": "Enter the team re-rolls (0 if none)."},
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "narrow", "data-stepper": "", "data-counts": "rerolls"}),
     )

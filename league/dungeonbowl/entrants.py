@@ -31,9 +31,9 @@ class State:
 
 
 LABELS = {
-    State.NO_TEAM: "No team yet: founds and drafts it on the site (DB-1, DB-6)",
-    State.DRAFTING: "Team founded, draft not submitted (DB-6)",
-    State.SUBMITTED: "Draft submitted: to lock (DB-1)",
+    State.NO_TEAM: "No team yet: founds and drafts it on the site",
+    State.DRAFTING: "Team founded, draft not submitted",
+    State.SUBMITTED: "Draft submitted: to lock",
     State.LOCKED: "Draft locked: ready to enter",
     State.ENTERED: "Entered",
 }
@@ -136,7 +136,7 @@ def enter_ready_teams(*, league: League, season: Season | None, by) -> tuple[lis
         open_drafts = sum(1 for row in rows if row.state in (State.DRAFTING, State.SUBMITTED))
         if open_drafts:
             raise ValidationError(f"No team is ready: {plural(open_drafts, 'draft')} still open. A team is entered once "
-                                  "its draft is submitted and locked (DB-1, DB-6).")
+                                  "its draft is submitted and locked.")
         raise ValidationError(f"No team is waiting to enter {season.name}.")
     entered, refused = [], []
     for team in ready:

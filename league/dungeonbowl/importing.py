@@ -95,7 +95,7 @@ def read_team_rows(lines: Iterable[str]) -> list[TeamLines]:
         except ValueError:
             raise BadRow(line, f"rerolls must be a whole number, not {shown(text)}") from None
         if not 0 <= rerolls <= team_rules.MAX_REROLLS:
-            raise BadRow(line, f"a team has 0 to {team_rules.MAX_REROLLS} re-rolls (DB-6), not {rerolls}")
+            raise BadRow(line, f"a team has 0 to {team_rules.MAX_REROLLS} re-rolls, not {rerolls}")
         key = (slugify(league), slugify(team))
         current = teams.get(key)
         if current is None:
@@ -131,16 +131,16 @@ def _check_divisions(teams: list[TeamLines]) -> None:
                                         f"one; give every team a division, or none")
     sizes = Counter(t.division.lower() for t in teams)
     if not MIN_DIVISIONS <= len(sizes) <= MAX_DIVISIONS:
-        raise BadRow(teams[-1].last_line, f"{teams[0].league} has {len(sizes)} divisions; a season has 2 to 4 (DB-2)")
+        raise BadRow(teams[-1].last_line, f"{teams[0].league} has {len(sizes)} divisions; a season has 2 to 4")
     small = sorted(name for name, size in sizes.items() if size < MIN_PER_DIVISION)
     if small:
         members = [t for t in teams if t.division.lower() == small[0]]
         raise BadRow(max(t.last_line for t in members), f"division {members[0].division} has {len(members)} teams; "
-                                                        f"a division has at least {MIN_PER_DIVISION} (DB-2)")
+                                                        f"a division has at least {MIN_PER_DIVISION}")
     try:
         check_split(list(sizes.values()))
     except ValueError as error:
-        raise BadRow(teams[-1].last_line, f"{teams[0].league}: {str(error).rstrip('.')} (DB-2)") from None
+        raise BadRow(teams[-1].last_line, f"{teams[0].league}: {str(error).rstrip('.')}") from None
 
 
 # Writing ----------------------------------------------------------------------

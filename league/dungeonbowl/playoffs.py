@@ -46,12 +46,12 @@ from league.standings.season import compute_standings
 from league.text.words import possessive
 
 NO_DRAW = (
-    "A play-off needs a winner (DB-5b): the rulebook this league holds says nothing of a drawn play-off, so a "
+    "A play-off needs a winner: the rulebook this league holds says nothing of a drawn play-off, so a "
     "draw cannot be recorded. Record the time-limit result on distance (the team with the ball closer wins), "
     "or a concession."
 )
 NO_UNPLAYED = (
-    "A play-off needs a winner (DB-5b): it cannot be left unplayed. Record the result, or a concession by the "
+    "A play-off needs a winner: it cannot be left unplayed. Record the result, or a concession by the "
     "team that did not play."
 )
 MAX_ROLL_OFFS = 20  # equal dice roll again; twenty rounds of equal D6s do not happen
@@ -120,7 +120,7 @@ def why_not_startable(season: Season, rows) -> str:
         return f"{league} is not a Dungeon Bowl league."
     settings = league.rules.settings
     if settings is None or not settings.playoffs:
-        return "This league plays no play-offs (DB-5b is a league setting: change it in the league's settings)."
+        return "This league plays no play-offs (the play-offs are a league setting: change it in the league's settings)."
     regular = Fixture.objects.filter(round__season=season, stage=Fixture.Stage.REGULAR, away__isnull=False)
     if not regular.exists():
         return "The regular season has no fixtures yet."
@@ -135,7 +135,7 @@ def why_not_startable(season: Season, rows) -> str:
     needed = pr.QUALIFIERS[divisions]
     for name, table in final_tables(season, rows).items():
         if len(table) < needed:
-            return f"{name} has {len(table)} teams; the play-offs need its top {needed} (DB-5b)."
+            return f"{name} has {len(table)} teams; the play-offs need its top {needed}."
     return ""
 
 
@@ -195,7 +195,7 @@ def honours_until(season: Season) -> list[Honour]:
 def _lock_season(season: Season, by) -> Season:
     season = Season.objects.select_for_update(of=("self",)).select_related("league").get(pk=season.pk)
     if by is None or not season.league.is_organised_by(by):
-        raise PermissionDenied("Only the league's commissioner runs the play-offs.")
+        raise PermissionDenied("Only the league's organiser runs the play-offs.")
     if season.league.game_system != GAME_SYSTEM:
         raise ValidationError(f"{season.league} is not a Dungeon Bowl league.")
     if PlayoffGame.objects.filter(season=season).exists():
@@ -233,7 +233,7 @@ def settle_tie(
         if order is None or sorted(order) != sorted(tie.teams):
             raise ValidationError(f"Put each of {', '.join(tie.teams)} in one place.")
         if not reason:
-            raise ValidationError("Give the reason for this order: it is shown with the play-offs (DB-5b).")
+            raise ValidationError("Give the reason for this order: it is shown with the play-offs.")
         return PlayoffTie.objects.create(season=season, where=tie.where, places=places, teams=list(order),
                                          how=PlayoffTie.How.REASON, reason=reason[:300], created_by=by)
     if dice is not None:
@@ -276,7 +276,7 @@ def start_playoffs(*, season: Season, by) -> list[PlayoffGame]:
     if seeding.semi_finals is None:
         listed = "; ".join(f"{t.where}, places {'/'.join(map(str, t.places))}: {', '.join(t.teams)}"
                            for t in seeding.ties)
-        raise ValidationError(f"Settle the ties at qualifying places first (DB-5b): {listed}.")
+        raise ValidationError(f"Settle the ties at qualifying places first: {listed}.")
     entries = {row.name: row.entry_id for row in rows}
     rnd = _new_round(season, SEMI_FINALS_ROUND)
     games = []
@@ -384,7 +384,7 @@ def _award(season: Season, *, champion, runner_up, third, by) -> None:
         label = {1: f"champion of {season.name}, with the Dungeon Bowl Trophy", 2: f"runner-up of {season.name}",
                  3: f"third place of {season.name}"}[placing]
         TreasuryLine.objects.create(team=team, amount=prize, kind=TreasuryLine.Kind.PRIZE, cause=season,
-                                    reason=f"{label} (DB-14)", created_by=by)
+                                    reason=label, created_by=by)
 
 
 def before_withdrawal(result, *, by) -> None:
@@ -399,13 +399,13 @@ def before_withdrawal(result, *, by) -> None:
     season = fixture.round.season
     if Redraft.objects.filter(season=season).exists():
         raise ValidationError(
-            f"Re-drafting after {season.name} has begun on these results (DB-15: games played, wins, prizes): "
+            f"Re-drafting after {season.name} has begun on these results (games played, wins, prizes): "
             f"its results can no longer change."
         )
     if fixture.stage == Fixture.Stage.REGULAR:
         if PlayoffGame.objects.filter(season=season).exists():
             raise ValidationError(
-                f"The play-offs of {season.name} were seeded from these standings (DB-5b): a regular-season "
+                f"The play-offs of {season.name} were seeded from these standings: a regular-season "
                 f"result can no longer change."
             )
         return
@@ -419,7 +419,7 @@ def before_withdrawal(result, *, by) -> None:
         Q(start_date__gt=season.start_date) | Q(start_date=season.start_date, pk__gt=season.pk)).first()
     if later is not None:
         raise ValidationError(
-            f"{later.name} has begun: the placings of {season.name} (its prizes and the Trophy, DB-14) can no "
+            f"{later.name} has begun: the placings of {season.name} (its prizes and the Trophy) can no "
             f"longer change."
         )
     if slot in SEMI_FINALS:

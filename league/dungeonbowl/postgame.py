@@ -27,7 +27,7 @@ from league.dungeonbowl.services import record_roll
 from league.dungeonbowl.units import gp
 from league import locks
 from league.rules.base import SIDES, other_side
-from league.text.words import plural, possessive
+from league.text.words import plural, possessive, side
 
 
 def lock_teams(fixture) -> dict[str, Team]:
@@ -80,18 +80,25 @@ def _roll(result, team: Team, *, description: str, dice: str, table: list[int] |
     return list(roll.values)
 
 
+def _game(fixture) -> str:
+    """A game as the dice log, the Treasury and a player's fate name it: by its
+    teams, as every Dungeon Bowl page does ("Round 2: Ember Owls v Gloom Ravens")."""
+    home, away = (side(entry, entry.team, by_team=True, with_coach=False) for entry in (fixture.home, fixture.away))
+    return f"{fixture.title}: {home} v {away}"
+
+
 def _winnings_dice(result, outcome: Outcome, teams: dict[str, Team], table: list[int] | None, by,
                    source: str = DiceRoll.Source.TABLE) -> list[int]:
     """DB-10: the winner's 2D6; on a draw each team's own D6 (home, then away)."""
     fixture = result.fixture
     if outcome == Outcome.DRAW:
         return [
-            _roll(result, teams[side], description=f"draw, {possessive(teams[side])} D6 ({fixture})", dice="D6",
+            _roll(result, teams[side], description=f"draw, {possessive(teams[side])} D6 ({_game(fixture)})", dice="D6",
                   table=None if table is None else [table[i]], by=by, source=source)[0]
             for i, side in enumerate(SIDES)
         ]
     winner = result.outcome
-    return _roll(result, teams[winner], description=f"{possessive(teams[winner])} 2D6 as the winner ({fixture})",
+    return _roll(result, teams[winner], description=f"{possessive(teams[winner])} 2D6 as the winner ({_game(fixture)})",
                  dice="2D6", table=table, by=by, source=source)
 
 
@@ -124,10 +131,10 @@ def _hire_wizard(team: Team, result, by) -> None:
     line caused by the result, so a correction gives it back)."""
     cost, balance = team.college.wizard_cost, team.treasury()
     if balance < cost:
-        raise ValidationError(f"{team}'s Treasury holds {gp(balance)}; the {team.college.wizard} costs {gp(cost)} "
-                              f"(DB-6), {gp(cost - balance)} short.")
+        raise ValidationError(f"{team}'s Treasury holds {gp(balance)}; the {team.college.wizard} costs {gp(cost)}, "
+                              f"{gp(cost - balance)} short.")
     _pay(team, -cost, TreasuryLine.Kind.INDUCEMENT,
-         f"College Wizard ({team.college.wizard}) hired for {result.fixture}", result, by)
+         f"College Wizard ({team.college.wizard}) hired for {_game(result.fixture)}", result, by)
 
 
 def apply_postgame(result, *, by) -> None:
@@ -194,7 +201,7 @@ def apply_postgame(result, *, by) -> None:
             player.niggling_injuries = hurt.state.niggling_injuries
             player.miss_next_game = hurt.state.miss_next_game
             if hurt.state.dead:
-                player.status, player.status_reason = Player.Status.DEAD, f"Died in {fixture}"
+                player.status, player.status_reason = Player.Status.DEAD, f"Died in {_game(fixture)}"
             notes.append(hurt.note)
         effect.note = "; ".join(notes)[:200]
         player.save()

@@ -46,7 +46,7 @@ MIN_TEAMS = team_rules.MIN_TEAMS  # DB-1
 def _locked_team(team: Team, by) -> Team:
     team = Team.objects.select_for_update(of=("self",)).select_related("league", "coach", "college").get(pk=team.pk)
     if not services._may_act_for(by, league=team.league, coach=team.coach):
-        raise PermissionDenied("Only the team's coach or the league's commissioner re-drafts it.")
+        raise PermissionDenied("Only the team's coach or the league's organiser re-drafts it.")
     return team
 
 
@@ -75,14 +75,14 @@ def _current(team: Team, by, *, expect: int) -> Redraft:
     on another step."""
     season = off_season(team)
     if season is None:
-        raise ValidationError(f"{team} is not in an off-season: re-drafting starts once its season is over (DB-3).")
+        raise ValidationError(f"{team} is not in an off-season: re-drafting starts once its season is over.")
     redraft = Redraft.objects.select_for_update().filter(team=team, season=season).first()
     if redraft is None:
         redraft = Redraft.objects.create(team=team, season=season, snapshot=_snapshot(team, season), created_by=by)
     if redraft.step != expect:
         raise ValidationError(
             f"{possessive(team)} re-draft is at '{redraft.get_step_display()}', not '{Step(expect).label}'. "
-            "The commissioner can take it back to an earlier step."
+            "The organiser can take it back to an earlier step."
         )
     return redraft
 
@@ -99,7 +99,7 @@ def _advance(redraft: Redraft, step: int, **fields) -> Redraft:
 def _table_rolls(table: Mapping[int, Sequence[int]] | None, league: League, by) -> Mapping[int, Sequence[int]]:
     """DB-16: the organiser may enter rolls made at the table instead of the app's."""
     if table and not league.is_organised_by(by):
-        raise PermissionDenied("Only the league's commissioner enters rolls made at the table (DB-16).")
+        raise PermissionDenied("Only the league's organiser enters rolls made at the table.")
     return table or {}
 
 
@@ -127,7 +127,7 @@ def scout(*, team: Team, by, table: Mapping[int, int] | None = None) -> Redraft:
                                    effect=gone)
         if gone:
             player.status = Player.Status.LEFT
-            player.status_reason = f"Scouted by a Blood Bowl team after {redraft.season.name} (DB-15)"
+            player.status_reason = f"Scouted by a Blood Bowl team after {redraft.season.name}"
             player.save(update_fields=["status", "status_reason"])
     return _advance(redraft, Step.RECOVERY)
 
@@ -150,7 +150,7 @@ def raise_funds(*, team: Team, by) -> Redraft:
     redraft = _current(team, by, expect=Step.FUNDS)
     treasury = team.treasury()
     if treasury < 0:
-        raise ValidationError(f"{possessive(team)} Treasury is {gp(treasury)}; the commissioner corrects it first.")
+        raise ValidationError(f"{possessive(team)} Treasury is {gp(treasury)}; the organiser corrects it first.")
     cap = bool(team.league.rules.settings and team.league.rules.settings.redraft_cap)
     games, wins = games_and_wins(team, redraft.season)
     budget = redraft_rules.redraft_budget(
@@ -158,7 +158,7 @@ def raise_funds(*, team: Team, by) -> Redraft:
     )
     emptied = TreasuryLine.objects.create(
         team=team, amount=-treasury, kind=TreasuryLine.Kind.REDRAFT, cause=redraft, created_by=by,
-        reason=f"after {redraft.season.name}, the Treasury goes into the Re-Draft Budget and is emptied (DB-15)",
+        reason=f"after {redraft.season.name}, the Treasury goes into the Re-Draft Budget and is emptied",
     )
     return _advance(redraft, Step.DRAFT, treasury=treasury, games_played=games, league_wins=wins,
                     players_scouted=players_scouted(redraft), cap=cap, budget=budget.budget, emptied=emptied)
@@ -239,7 +239,7 @@ def redraft_team(
     for player in dropped:
         drafted["dropped"].append(player.pk)
         player.status = Player.Status.LEFT
-        player.status_reason = f"Not re-hired at the re-draft after {redraft.season.name} (DB-15)"
+        player.status_reason = f"Not re-hired at the re-draft after {redraft.season.name}"
         player.save(update_fields=["status", "status_reason"])
     taken = {p.number for p in returning}
     free = (n for n in range(1, 100) if n not in taken)
@@ -285,7 +285,7 @@ def go_back(*, team: Team, to: int, by) -> Redraft:
     current, players who left by a step come back."""
     team = Team.objects.select_for_update(of=("self",)).select_related("league").get(pk=team.pk)
     if by is None or not team.league.is_organised_by(by):
-        raise PermissionDenied("Only the league's commissioner takes a re-draft back to an earlier step.")
+        raise PermissionDenied("Only the league's organiser takes a re-draft back to an earlier step.")
     season = off_season(team)
     redraft = Redraft.objects.select_for_update().filter(team=team, season=season).first() if season else None
     if redraft is None:
@@ -303,7 +303,7 @@ def go_back(*, team: Team, to: int, by) -> Redraft:
         return _advance(redraft, Step.SCOUTING)
     if to >= now:
         raise ValidationError(f"{possessive(team)} re-draft is at step {now}; go back to an earlier step.")
-    why = f"taken back to step {to} by the commissioner (the off-season after {season.name})"
+    why = f"taken back to step {to} by the organiser (the off-season after {season.name})"
     list(team.players.select_for_update().values_list("pk", flat=True))  # lock order: team, then its players
     players = Player.objects.filter(team=team)
     if now == Step.DONE:
@@ -357,11 +357,11 @@ def open_next_season(*, league: League, by, name: str, start_date: datetime.date
     the smallest), drawn again (2 to 4, DB-2) or none (0), and the fixtures."""
     league = League.objects.select_for_update().get(pk=league.pk)
     if by is None or not league.is_organised_by(by):
-        raise PermissionDenied("Only the league's commissioner opens the next season.")
+        raise PermissionDenied("Only the league's organiser opens the next season.")
     plan = next_season(league)
     last = plan.season
     if last is None or not season_over(last):
-        raise ValidationError("The next season opens once this season is over (its play-offs played, DB-3).")
+        raise ValidationError("The next season opens once this season is over (its play-offs played).")
     name = (name or "").strip()
     if not name or len(name) > Season._meta.get_field("name").max_length:
         raise ValidationError("Name the new season (up to 100 characters).")
@@ -370,7 +370,7 @@ def open_next_season(*, league: League, by, name: str, start_date: datetime.date
     if start_date <= last.start_date:
         raise ValidationError(f"The new season starts after {last.name} started ({last.start_date:%d %b %Y}).")
     if len(plan.ready) < MIN_TEAMS:
-        raise ValidationError(f"A season needs at least {MIN_TEAMS} teams (DB-1); {len(plan.ready)} {'is' if len(plan.ready) == 1 else 'are'} ready.")
+        raise ValidationError(f"A season needs at least {MIN_TEAMS} teams; {len(plan.ready)} {'is' if len(plan.ready) == 1 else 'are'} ready.")
     season = Season.objects.create(league=league, name=name, start_date=start_date, cadence_days=last.cadence_days,
                                    double_round_robin=last.double_round_robin)
     entries: dict[int, Entry] = {}

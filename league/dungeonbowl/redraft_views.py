@@ -70,7 +70,7 @@ class RedraftForm(forms.Form):
 
     rerolls = forms.IntegerField(
         label="Team re-rolls", min_value=0, max_value=team_rules.MAX_REROLLS,
-        error_messages={"max_value": f"A team drafts 0 to {team_rules.MAX_REROLLS} re-rolls (DB-6).",
+        error_messages={"max_value": f"A team drafts 0 to {team_rules.MAX_REROLLS} re-rolls.",
                         "min_value": "Team re-rolls cannot be fewer than 0.", "required": "Enter the team re-rolls (0 if none)."},
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "narrow", "data-stepper": "", "data-counts": "rerolls"}),
     )
@@ -222,7 +222,7 @@ def _draft_form(data, team: Team, players: list[Player], table: bool) -> Redraft
 def _act(request: HttpRequest, league: League, team: Team) -> HttpResponse:
     organiser = league.is_organised_by(request.user)
     if not organiser and team.coach.user_id != request.user.pk:
-        raise PermissionDenied("Only the team's coach or the league's commissioner re-drafts it.")
+        raise PermissionDenied("Only the team's coach or the league's organiser re-drafts it.")
     action, by = request.POST.get("action"), request.user
     here = reverse("dungeonbowl:redraft", args=[league.slug, team.slug])
     try:
@@ -253,7 +253,7 @@ def _act(request: HttpRequest, league: League, team: Team) -> HttpResponse:
                 return confirmation.ask(
                     request, title=f"Retire {team.name}?", back=here, button=f"Retire {team.name}",
                     consequence=(f"{team.name} is not re-drafted: it retires with its history and leaves the league's "
-                                 "next season; its coach may draft a new team. Only the commissioner can take a "
+                                 "next season; its coach may draft a new team. Only the organiser can take a "
                                  "re-draft back."),
                 )
             redraft.retire_team(team=team, by=by)
@@ -301,7 +301,7 @@ def next_season_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The commissioner opens the next season (DB-3) once the last one is over."""
     league = _league(slug)
     if not league.is_organised_by(request.user):
-        raise PermissionDenied("Only the league's commissioner opens the next season.")
+        raise PermissionDenied("Only the league's organiser opens the next season.")
     plan = redraft_selectors.next_season(league)
     form = NextSeasonForm(request.POST or None, initial={"start_date": datetime.date.today()})
     status = 200

@@ -44,8 +44,8 @@ def _check_wizard_gold(result, teams: dict[str, int], wizard: dict[str, bool]) -
         balance = team.treasury()
         if balance < team.college.wizard_cost:
             raise ValidationError(
-                f"{team}'s Treasury holds {gp(balance)}; the {team.college.wizard} costs {gp(team.college.wizard_cost)} "
-                f"(DB-6), {gp(team.college.wizard_cost - balance)} short."
+                f"{team}'s Treasury holds {gp(balance)}; the {team.college.wizard} costs {gp(team.college.wizard_cost)}, "
+                f"{gp(team.college.wizard_cost - balance)} short."
             )
 
 

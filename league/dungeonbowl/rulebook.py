@@ -6,7 +6,7 @@ from __future__ import annotations
 from league.rules.rulebook import Rule, Section
 
 SECTION = Section("dungeonbowl", "Dungeon Bowl", (
-    Rule("DB-1", "The commissioner runs the league of four or more teams, each drafted by its coach."),
+    Rule("DB-1", "The organiser runs the league of four or more teams, each drafted by its coach."),
     Rule("DB-2", "A season may be split into 2 to 4 divisions of at least 4 teams, usually drawn at random."),
     Rule("DB-3", "Each season: regular season, play-offs, then re-drafting."),
     Rule("DB-4", "3 points for a win, 1 for a draw; optionally 1 more for 3 or more casualties."),
@@ -14,7 +14,7 @@ SECTION = Section("dungeonbowl", "Dungeon Bowl", (
     Rule("DB-5a", "The table orders by points, then touchdowns, then casualties; an unplayed match is a loss for both, a concession 1-0."),
     Rule("DB-5b", "Play-offs: semi-finals from the top of the divisions, then a final and a third-place match. "
                   "Decision: a play-off needs a winner, so a draw or an unplayed play-off is refused; teams "
-                  "level at a qualifying place are put in order by the commissioner, with a reason or a roll."),
+                  "level at a qualifying place are put in order by the organiser, with a reason or a roll."),
     Rule("DB-6", "A team belongs to a College of Magic and is drafted on a budget; what is left starts its Treasury."),
     Rule("DB-7", "Each college's roster: positions, costs, characteristics and skills."),
     Rule("DB-8", "Team Value adds up players, re-rolls and staff; Current Team Value leaves out those missing the next game."),

@@ -122,7 +122,7 @@ class DungeonBowlRules(GameRules):
         if count >= self.min_entries:
             return None
         teams = f"{count} team" + ("s" if count != 1 else "")
-        return f"A Dungeon Bowl league has at least {self.min_entries} teams (DB-1); this season has {teams}."
+        return f"A Dungeon Bowl league has at least {self.min_entries} teams; this season has {teams}."
 
     # Reporting -------------------------------------------------------------------
 
@@ -140,7 +140,7 @@ class DungeonBowlRules(GameRules):
             form.fields[f"{side}_journeymen"].label = f"{names[side]}: Journeymen who played"
         for side, (wizard, cost) in college_wizards(fixture).items():
             form.fields[f"{side}_wizard"].label = (
-                f"{names[side]}: hired its College Wizard, the {wizard} ({gp(cost)} from the Treasury, one a game, DB-6)"
+                f"{names[side]}: hired its College Wizard, the {wizard} ({gp(cost)} from the Treasury, one a game)"
             )
         labels = dict(Ending.choices)
         form.fields["ending"].choices = [
@@ -175,13 +175,13 @@ class DungeonBowlRules(GameRules):
     def report_help(self) -> str:
         return (
             "A touchdown ends the game (1–0); at the time limit the team with the ball closer to the "
-            "opposition End Zone wins 0–0, equal distances are a draw (DB-5). Add a line for each player "
+            "opposition End Zone wins 0–0, equal distances are a draw. Add a line for each player "
             "who scored, passed, deflected, intercepted, caused an SPP casualty, was MVP or was injured; "
             "the others did nothing to record."
         )
 
     def abandon_help(self) -> str:
-        return "Unplayed by the deadline (DB-5a: a loss for both, 0 touchdowns, no winnings, no SPP)"
+        return "Unplayed by the deadline (a loss for both, 0 touchdowns, no winnings, no SPP)"
 
     def validate(self, facts: Mapping[str, Any], *, override: bool = False, abandoned: bool = False) -> Verdict:
         if facts.get("playoff"):  # DB-5b: a play-off needs a winner
@@ -255,7 +255,7 @@ class DungeonBowlRules(GameRules):
         if ending == Ending.TOUCHDOWN:
             if sorted((home, away)) != [0, 1]:
                 raise ValidationError(
-                    f"A game won by a touchdown ends with that touchdown: 1–0, not {home}–{away} (DB-5)."
+                    f"A game won by a touchdown ends with that touchdown: 1–0, not {home}–{away}."
                 )
             return (HOME_WIN if home else AWAY_WIN), False, (home, away)
         if ending in (Ending.HOME_CONCEDED, Ending.AWAY_CONCEDED):
@@ -264,13 +264,13 @@ class DungeonBowlRules(GameRules):
             if (home, away) not in ((0, 0), recorded):
                 raise ValidationError(
                     "A touchdown ends the game, so a concession comes before any: enter 0–0 "
-                    f"(it is recorded as a 1–0 win for {names[winner]}, DB-5a)."
+                    f"(it is recorded as a 1–0 win for {names[winner]})."
                 )
             return (HOME_WIN if winner == "home" else AWAY_WIN), True, recorded
         if (home, away) != (0, 0):
             raise ValidationError(
                 "A game that reached the time limit had no touchdown (a touchdown ends it): enter 0–0, "
-                "or choose 'a touchdown' (DB-5)."
+                "or choose 'a touchdown'."
             )
         if ending == Ending.DRAW:
             return DRAW, False, (0, 0)
@@ -438,7 +438,7 @@ class DungeonBowlRules(GameRules):
 
     def standings_help(self) -> str:
         return (
-            "Order: League points, then touchdowns scored, then SPP casualties caused (DB-5a). "
+            "Order: League points, then touchdowns scored, then SPP casualties caused. "
             "Teams level on all three share the position."
         )
 

@@ -175,7 +175,7 @@ def next_steps(coach) -> list[NextStep]:
     for league_id, entry in {entry.season.league_id: entry for entry in reversed(list(teamless))}.items():
         league = entry.season.league
         steps.append(NextStep("Found your team", f"{league.name}, {entry.season.name}: you are entered; found your "
-                              "team, then draft it (DB-1, DB-6).",
+                              "team, then draft it.",
                               reverse("dungeonbowl:create_team", args=[league.slug])))
     for team in teams:
         page = reverse("dungeonbowl:team_detail", args=[team.league.slug, team.slug])

@@ -133,7 +133,7 @@ def create_team(*, league: League, coach: Coach, name: str, college: College | N
     coach per league, as the draft form has it."""
     league = League.objects.select_for_update().get(pk=league.pk)
     if not _may_act_for(by, league=league, coach=coach):
-        raise PermissionDenied("Only the coach or the league's commissioner creates the coach's team.")
+        raise PermissionDenied("Only the coach or the league's organiser creates the coach's team.")
     existing = Team.objects.filter(league=league, coach=coach).exclude(redrafts__step=0).first()  # 0: retired, DB-15
     if existing is not None:
         raise ValidationError(f"{coach} already coaches {existing} in {league}; a coach fields one team a league.")
@@ -169,13 +169,13 @@ def submit_draft(
         team = Team.objects.select_for_update(of=("self",)).select_related("league", "coach", "college").get(pk=team.pk)
         league, coach, college = team.league, team.coach, team.college
     if league is None or coach is None or not _may_act_for(by, league=league, coach=coach):
-        raise PermissionDenied("Only the team's coach or the league's commissioner submits its draft.")
+        raise PermissionDenied("Only the team's coach or the league's organiser submits its draft.")
     lines, errors = _lines(picks)
     if team is not None and team.seasons.exists():
-        raise ValidationError(f"{team} has played a season: its draft list changes by spending (DB-12) or "
-                              "by re-drafting in the off-season (DB-15), never by a new draft.")
+        raise ValidationError(f"{team} has played a season: its draft list changes by spending or "
+                              "by re-drafting in the off-season, never by a new draft.")
     if team is not None and team.draft_locked:
-        raise ValidationError(f"The commissioner has locked {possessive(team)} draft; it can no longer change.")
+        raise ValidationError(f"The organiser has locked {possessive(team)} draft; it can no longer change.")
     if college is None:
         raise ValidationError("Choose the team's College of Magic.")
     check = team_rules.check_draft(college.roster(), [line.position for line in lines], rerolls, budget)
@@ -231,7 +231,7 @@ def lock_draft(*, team: Team, by) -> Team:
     through ``submit_draft``. Locking a waiting team's draft accepts the team too."""
     team = Team.objects.select_for_update(of=("self",)).select_related("league").get(pk=team.pk)
     if by is None or not team.league.is_organised_by(by):
-        raise PermissionDenied("Only the league's commissioner locks a draft.")
+        raise PermissionDenied("Only the league's organiser locks a draft.")
     if team.draft_submitted_at is None:
         raise ValidationError(f"{team} has not submitted a draft yet.")
     if team.draft_locked:
@@ -250,7 +250,7 @@ def accept_team(*, team: Team, by) -> Team:
     no season (``redraft_selectors.next_season`` leaves it out)."""
     team = Team.objects.select_for_update(of=("self",)).select_related("league").get(pk=team.pk)
     if by is None or not team.league.is_organised_by(by):
-        raise PermissionDenied("Only the league's commissioner accepts a team.")
+        raise PermissionDenied("Only the league's organiser accepts a team.")
     if team.accepted:
         raise ValidationError(f"{team} is already accepted.")
     _accept(team, by)
@@ -265,9 +265,9 @@ def refuse_team(*, team: Team, by) -> str:
     an accepted team is never refused. Returns the team's name."""
     team = Team.objects.select_for_update(of=("self",)).select_related("league").get(pk=team.pk)
     if by is None or not team.league.is_organised_by(by):
-        raise PermissionDenied("Only the league's commissioner refuses a team.")
+        raise PermissionDenied("Only the league's organiser refuses a team.")
     if team.accepted:
-        raise ValidationError(f"{team} is accepted in the league; it can only retire (DB-15).")
+        raise ValidationError(f"{team} is accepted in the league; it can only retire.")
     name = team.name
     team.delete()
     return name
@@ -335,7 +335,7 @@ def enter_team(*, team: Team, season, by, division=None, when_fixtures_exist: st
     team = Team.objects.select_for_update(of=("self",)).select_related("coach").get(pk=team.pk)
     season = Season.objects.select_for_update(of=("self",)).select_related("league").get(pk=season.pk)
     if by is None or not season.league.is_organised_by(by):
-        raise PermissionDenied("Only the league's commissioner enters teams in a season.")
+        raise PermissionDenied("Only the league's organiser enters teams in a season.")
     if team.league_id != season.league_id:
         raise ValidationError(f"{team} plays in another league.")
     if team.draft_submitted_at is None:
@@ -352,9 +352,9 @@ def enter_team(*, team: Team, season, by, division=None, when_fixtures_exist: st
     if entry is not None and TeamSeason.objects.filter(entry=entry).exists():
         raise ValidationError(f"{team.coach} already has a team in {season.name}; a coach fields one team a season.")
     if division is None and (entry is None or entry.division_id is None) and season.divisions.exists():
-        raise ValidationError(f"{season.name} has divisions: choose {possessive(team)} division (DB-2).")
+        raise ValidationError(f"{season.name} has divisions: choose {possessive(team)} division.")
     if entry is not None and division is not None and entry.division_id not in (None, division.pk):
-        raise ValidationError(f"{team.coach} plays in {entry.division} in {season.name}: choose that division (DB-2).")
+        raise ValidationError(f"{team.coach} plays in {entry.division} in {season.name}: choose that division.")
     if not team.accepted:  # the commissioner entering a waiting team accepts it (DB-1)
         _accept(team, by)
         team.save(update_fields=["accepted_at", "accepted_by"])

@@ -25,7 +25,7 @@ from league.models import Result
 def _lock(team: Team, by) -> Team:
     team = Team.objects.select_for_update(of=("self",)).select_related("league", "coach", "college").get(pk=team.pk)
     if by is None or not by.is_authenticated or (team.coach.user_id != by.pk and not team.league.is_organised_by(by)):
-        raise PermissionDenied("Only the team's coach or the league's commissioner spends its Treasury.")
+        raise PermissionDenied("Only the team's coach or the league's organiser spends its Treasury.")
     if team.draft_submitted_at is None:
         raise ValidationError(f"{team} has no draft yet: draft the team first.")
     return team
@@ -42,7 +42,7 @@ def _check_room(team: Team, position: Position) -> int:
     """DB-6/DB-12: under 16 players and within the position's group; the free number."""
     on_list = list(team.players.on_draft_list().select_related("position"))
     if len(on_list) >= team_rules.MAX_PLAYERS:
-        raise ValidationError(f"{team} already has {team_rules.MAX_PLAYERS} players; fire one first (DB-12).")
+        raise ValidationError(f"{team} already has {team_rules.MAX_PLAYERS} players; fire one first.")
     if position.college_id != team.college_id:
         raise ValidationError(f"{position} is not a position of the {team.college}.")
     in_group = sum(1 for p in on_list if p.position.group_id == position.group_id)
@@ -87,7 +87,7 @@ def buy_reroll(*, team: Team, by) -> Team:
     """DB-6/DB-12: a team re-roll after the draft costs double, up to 8."""
     team = _lock(team, by)
     if team.rerolls >= team_rules.MAX_REROLLS:
-        raise ValidationError(f"{team} already has {team_rules.MAX_REROLLS} team re-rolls, the most a team can have (DB-6).")
+        raise ValidationError(f"{team} already has {team_rules.MAX_REROLLS} team re-rolls, the most a team can have.")
     cost = 2 * team.college.reroll_cost
     _pay(team, cost, f"Team re-roll {team.rerolls + 1} at double cost", team, by)
     team.rerolls += 1
@@ -243,10 +243,10 @@ def _random_skill(*, team: Team, player: Player, kind: str, category: str, typed
         if known is None:
             raise ValidationError(f"{typed[:40]} is not a {label} skill of the league's list.")
         if known.lower() in owned:
-            raise ValidationError(f"{player} already has {known}: roll again at the table (DB-11) and enter "
+            raise ValidationError(f"{player} already has {known}: roll again at the table and enter "
                                   "the new roll.")
         if not table_dice:
-            raise ValidationError("Enter the 2D6 rolled at the table (DB-16).")
+            raise ValidationError("Enter the 2D6 rolled at the table.")
         record_roll(league=team.league, purpose=DiceRoll.Purpose.ADVANCEMENT, dice="2D6", values=list(table_dice),
                     by=by, team=team, cause=player, description=f"{about}: {known}, rolled at the table")
         return known

@@ -101,14 +101,14 @@ def draft(request: HttpRequest, slug: str) -> HttpResponse:
                 for message in error.messages:
                     form.add_error(None, message)
             else:
-                waits = "" if team.accepted else " It waits for the commissioner to accept the team into the league (DB-1)."
-                messages.success(request, f"Draft submitted: {team.name}. The commissioner locks it before the season.{waits}")
+                waits = "" if team.accepted else " It waits for the organiser to accept the team into the league."
+                messages.success(request, f"Draft submitted: {team.name}. The organiser locks it before the season.{waits}")
                 return redirect(reverse("dungeonbowl:team_detail", args=[league.slug, team.slug]))
         elif "submit" in request.POST:
             for refusal in check.refusals:
                 form.add_error(None, refusal)
     elif request.method == "POST" and coach is None:
-        raise PermissionDenied("The commissioner locks drafts; a coach drafts a team.")
+        raise PermissionDenied("The organiser locks drafts; a coach drafts a team.")
     if check is None:
         check = team_rules.check_draft(college.roster(), form.initial_picks(), form.initial_rerolls(), budget)
     submitted = (
@@ -165,8 +165,8 @@ def create_team(request: HttpRequest, slug: str) -> HttpResponse:
             if team.accepted:
                 messages.success(request, f"{team.name} is founded. Now draft its players.")
             else:
-                messages.success(request, f"{team.name} is founded and waits for the commissioner to accept it into "
-                                          "the league (DB-1). Draft its players meanwhile.")
+                messages.success(request, f"{team.name} is founded and waits for the organiser to accept it into "
+                                          "the league. Draft its players meanwhile.")
             return redirect(reverse("dungeonbowl:draft", args=[league.slug]))
     return render(request, "dungeonbowl/new_team.html", {"league": league, "form": form},
                   status=_refused_status(request, form))
@@ -178,7 +178,7 @@ def enter_team(request: HttpRequest, slug: str) -> HttpResponse:
     """The commissioner enters a drafted team in a season (and its division)."""
     league = _league(slug)
     if not league.is_organised_by(request.user):
-        raise PermissionDenied("Only the league's commissioner enters teams in a season.")
+        raise PermissionDenied("Only the league's organiser enters teams in a season.")
     form = EntryForm(request.POST, league=league)
     try:
         data = _valid(form)
@@ -234,7 +234,7 @@ def refuse_team(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse
     the form's box must be ticked to confirm (a destructive step is never one click)."""
     def act(team: Team) -> str:
         if not team.league.is_organised_by(request.user):
-            raise PermissionDenied("Only the league's commissioner refuses a team.")
+            raise PermissionDenied("Only the league's organiser refuses a team.")
         if request.POST.get("confirm") != "yes":
             raise ValidationError(f"Tick the box to confirm that {team} is to be removed.")
         return f"{services.refuse_team(team=team, by=request.user)} is refused and removed."
@@ -353,7 +353,7 @@ def _spend(request: HttpRequest, slug: str, team_slug: str, act, ask=None) -> Ht
     league = _league(slug)
     team = get_object_or_404(Team.objects.select_related("coach", "college"), league=league, slug=team_slug)
     if team.coach.user_id != request.user.pk and not league.is_organised_by(request.user):
-        raise PermissionDenied("Only the team's coach or the league's commissioner spends its Treasury.")
+        raise PermissionDenied("Only the team's coach or the league's organiser spends its Treasury.")
     back = reverse("dungeonbowl:team_detail", args=[league.slug, team.slug])
     try:
         if ask is not None and not confirmation.confirmed(request):
@@ -402,7 +402,7 @@ def fire_player(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse
             request, title=f"Fire #{player.number} {player.name}?", back=back, button=f"Fire {player.name}",
             consequence=(f"#{player.number} {player.name} ({player.position}, value {gp(player.value)}, "
                          f"{player.spp} SPP) leaves {possessive(team.name)} draft list for good, and no gold "
-                         "comes back (DB-12)."),
+                         "comes back."),
         )
     return _spend(request, slug, team_slug, act, ask)
 
@@ -413,7 +413,7 @@ def _ask_journeyman(request: HttpRequest, team: Team, game: Result, position: Po
         request, title=f"Hire {name} permanently?", back=back, button=f"Hire {name} for {gp(position.cost)}",
         consequence=(f"{name}, a Journeyman who played in {game.fixture}, joins {possessive(team.name)} draft list "
                      f"for good as a {position.name}: {gp(position.cost)} from the Treasury, which holds "
-                     f"{gp(team.treasury())}. Gold spent does not come back (DB-12)."),
+                     f"{gp(team.treasury())}. Gold spent does not come back."),
     )
 
 
@@ -427,7 +427,7 @@ def hire_journeyman(request: HttpRequest, slug: str, team_slug: str) -> HttpResp
     league = _league(slug)
     team = get_object_or_404(Team.objects.select_related("coach", "college"), league=league, slug=team_slug)
     if team.coach.user_id != request.user.pk and not league.is_organised_by(request.user):
-        raise PermissionDenied("Only the team's coach or the league's commissioner spends its Treasury.")
+        raise PermissionDenied("Only the team's coach or the league's organiser spends its Treasury.")
     form = JourneymanForm(request.POST, team=team)
     if form.is_valid():
         data = form.cleaned_data
@@ -464,7 +464,7 @@ def advance_player(request: HttpRequest, slug: str, team_slug: str) -> HttpRespo
         rolled = ""
         if line.kind in player_rules.RANDOM_ADVANCEMENTS:
             rolled = (f" Rolled {'at the table' if data['skill'] else 'by the site'}: every roll is in the "
-                      "league's dice log (DB-16).")
+                      "league's dice log.")
         return (f"{data['player']} takes advancement {line.number}: {gained} for {line.spp_cost} SPP; "
                 f"value +{line.value_increase:,} gp.{rolled}")
     return _spend(request, slug, team_slug, act)
@@ -476,7 +476,7 @@ def advance_player(request: HttpRequest, slug: str, team_slug: str) -> HttpRespo
 def _organised(request: HttpRequest, slug: str) -> League:
     league = _league(slug)
     if not league.is_organised_by(request.user):
-        raise PermissionDenied("Only the league's commissioner sees who is ready.")
+        raise PermissionDenied("Only the league's organiser sees who is ready.")
     return league
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from league.rules.rulebook import Rule, Section
 
 SECTION = Section("guildball", "Guild Ball", (
-    Rule("GB-1", "The organiser is the Longshanks: runs fixtures, results, Favours, Moments and titles, and may play too."),
+    Rule("GB-1", "The organiser runs fixtures, results, Favours, Moments and titles, and may play too."),
     Rule("GB-2", "Built for 8 to 12 coaches; the site works from 2."),
     Rule("GB-3", "Three titles at the end: League Champion, Master Strategos (most CP), Master of Shadows (most Favours spent)."),
     Rule("GB-4", "Everyone plays everyone once; an odd number means a bye each round; twice round is a league setting."),

@@ -57,23 +57,23 @@ class GuildBallRules(GameRules):
         if fixture.away_id:
             form.fields["away_score"].label = f"{fixture.away} (VP)"
         if "override" in form.fields:
-            form.fields["override"].label = "Accept a score the VP rules reject (GB-8; the reason is recorded)"
+            form.fields["override"].label = "Accept a score the VP rules reject (the reason is recorded)"
 
     def initial_from(self, result) -> dict[str, Any]:
         return {"home_score": result.home_score, "away_score": result.away_score}
 
     def report_help(self) -> str:
-        return f"No draws: the winner reaches {self.vp_target} VP (GB-7, GB-8)."
+        return f"No draws: the winner reaches {self.vp_target} VP."
 
     def row_figures(self, row) -> str:
         vp = row.stats
         return f"{vp['vp_for']} VP scored, {vp['vp_against']} conceded ({vp['vp_diff']:+d})"
 
     def standings_help(self) -> str:
-        return "Order: League Points, then VP scored, then VP difference (GB-9). Coaches level on all three share the position."
+        return "Order: League Points, then VP scored, then VP difference. Coaches level on all three share the position."
 
     def abandon_help(self) -> str:
-        return "Abandoned (GB-6: both coaches record a loss; VP kept for information)"
+        return "Abandoned (both coaches record a loss; VP kept for information)"
 
     def abandon_fields(self):
         return {
@@ -93,7 +93,7 @@ class GuildBallRules(GameRules):
         with a recorded reason) lifts the target checks but never allows a draw."""
         _check_not_negative(home_score, away_score)
         if home_score == away_score:
-            raise ValidationError("Guild Ball has no draws: one coach must finish ahead on VP (GB-7).")
+            raise ValidationError("Guild Ball has no draws: one coach must finish ahead on VP.")
         outcome = HOME_WIN if home_score > away_score else AWAY_WIN
         if override:
             return outcome
@@ -101,10 +101,10 @@ class GuildBallRules(GameRules):
         winner = max(home_score, away_score)
         ceiling = target + GOAL_OVERSHOOT
         if winner < target:
-            raise ValidationError(f"The winner must reach {target} VP (GB-8); the higher score here is {winner}.")
+            raise ValidationError(f"The winner must reach {target} VP; the higher score here is {winner}.")
         if winner > ceiling:
             raise ValidationError(
-                f"No score can be above {ceiling} VP in a {target} VP game (GB-8); "
+                f"No score can be above {ceiling} VP in a {target} VP game; "
                 f"a goal from {target - 1} VP ends the game on {target + 3}."
             )
         return outcome
@@ -114,7 +114,7 @@ class GuildBallRules(GameRules):
         _check_not_negative(home_score, away_score)
         ceiling = self.vp_target + GOAL_OVERSHOOT
         if max(home_score, away_score) > ceiling:
-            raise ValidationError(f"No score can be above {ceiling} VP in a {self.vp_target} VP game (GB-8).")
+            raise ValidationError(f"No score can be above {ceiling} VP in a {self.vp_target} VP game.")
         return ABANDONED
 
     def parse_import_row(self, values: Mapping[str, str], *, status: str) -> dict[str, Any] | None:

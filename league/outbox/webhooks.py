@@ -32,6 +32,7 @@ from django_tasks import task
 from league.outbox import notifications
 from league.outbox import tasks
 from league.outbox.links import site_root
+from league.text import words
 from league.models import Season
 from league.standings.season import compute_standings
 
@@ -44,6 +45,10 @@ SIGNATURE_HEADER = "X-League-Signature"
 def sign(secret: str, body: bytes) -> str:
     """The signature header's value: ``sha256=`` and the hex HMAC-SHA256 of ``body``."""
     return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def _side(entry, league) -> str:
+    return words.side(entry, entry.team, by_team=league.named_by_team)
 
 
 def result_approved(result) -> None:
@@ -60,7 +65,7 @@ def result_approved(result) -> None:
     if not (league.discord_webhook or league.webhook_url):
         return
     line = (
-        f"**{league.name}** · {fixture.title}: {fixture.home} v {fixture.away} — "
+        f"**{league.name}** · {fixture.title}: {_side(fixture.home, league)} v {_side(fixture.away, league)} — "
         f"{result.summary or result.get_outcome_display()} (approved)"
     )
     link = f"{site_root()}{fixture.get_absolute_url()}"

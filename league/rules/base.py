@@ -23,6 +23,8 @@ from typing import Any, ClassVar
 from django import forms
 from django.urls import reverse
 
+from league.text import words
+
 HOME_WIN = "home"
 AWAY_WIN = "away"
 DRAW = "draw"
@@ -160,10 +162,13 @@ class GameRules:
     @classmethod
     def settings_form_class(cls) -> type[forms.ModelForm] | None:
         """The form for ``settings_fields`` on the new-league page, or None when the
-        game asks for none. Bounds come from the model's fields and checks."""
+        game asks for none. Bounds come from the model's fields and checks; the help
+        texts say the rule in words, without the id they open with in the model."""
         if cls.settings_model is None or not cls.settings_fields:
             return None
-        return forms.modelform_factory(cls.settings_model, fields=cls.settings_fields)
+        help_texts = {name: words.without_rule_id(cls.settings_model._meta.get_field(name).help_text)
+                      for name in cls.settings_fields}
+        return forms.modelform_factory(cls.settings_model, fields=cls.settings_fields, help_texts=help_texts)
 
     @classmethod
     def cite(cls, topic: str) -> str:

@@ -70,8 +70,8 @@ def question(season: Season) -> str:
         " (a result is already reported, so the fixtures can no longer be generated again)"
         if any_result(season) else ", or generate the fixtures again with them in"
     )
-    return (f"{season.name} already has its fixtures: put the newcomer in the next season{regenerate} "
-            "(LG-1). Nobody joins a running round robin without fixtures.")
+    return (f"{season.name} already has its fixtures: put the newcomer in the next season{regenerate}. "
+            "Nobody joins a running round robin without fixtures.")
 
 
 def place(*, season: Season, coach: Coach, team: str = "", division: Division | None = None,
@@ -88,12 +88,12 @@ def place(*, season: Season, coach: Coach, team: str = "", division: Division | 
         later = next_season(season)
         if later is None:
             raise ValidationError(f"{season.league} has no next season open yet: open it first, then add them there, "
-                                  "or generate this season's fixtures again with them in (LG-1).")
+                                  "or generate this season's fixtures again with them in.")
         return _enter(later, coach, team, None)
     if when_fixtures_exist == REGENERATE:
         if any_result(season):
             raise ValidationError(f"A result of {season.name} is already reported: its fixtures can no longer be "
-                                  "generated again. Put the newcomer in the next season (LG-1).")
+                                  "generated again. Put the newcomer in the next season.")
         entry = _enter(season, coach, team, division)
         regenerate(season=season, by=by)
         return entry

@@ -175,7 +175,7 @@ def add_fixture(*, round: Round, home: Entry, away: Entry | None, date: datetime
         if entry.season_id != season.pk:
             raise ValidationError(f"{entry} is not entered in {season}.")
         if entry.withdrawn_at is not None:
-            raise ValidationError(f"{entry} has withdrawn from {season.name} (LG-2).")
+            raise ValidationError(f"{entry} has withdrawn from {season.name}.")
     if away is not None and home.pk == away.pk:
         raise ValidationError("A fixture needs two different sides.")
     datebounds.validate_match_date(date)

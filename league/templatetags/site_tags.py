@@ -56,6 +56,14 @@ def badge(name) -> SafeString | str:
 
 
 @register.filter
+def side(entry, league) -> str:
+    """``{{ fixture.home|side:league }}``: the coach, or in a game that names sides
+    by team the team with its coach (``words.side``). No query; anything without a
+    team is shown as it is."""
+    return words.side(entry, getattr(entry, "team", ""), by_team=getattr(league, "named_by_team", False))
+
+
+@register.filter
 def display_name(user) -> str:
     """What to call a user on a page (``permissions.display_name``)."""
     return permissions.display_name(user)

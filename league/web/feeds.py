@@ -11,7 +11,7 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from league.text import csvsafe
+from league.text import csvsafe, words
 from league.outbox.links import site_root
 from league.models import Fixture
 from league.rules.base import GameRules
@@ -53,12 +53,11 @@ def standings_csv(table: Iterable[StandingRow], rules: GameRules) -> str:
     return out.getvalue()
 
 
-def side_name(entry, league) -> str:
-    """A side as a feed names it: the coach, or where the game names sides by team
-    (Dungeon Bowl) the team with its coach."""
-    if league.named_by_team and entry.team:
-        return f"{entry.team} ({entry})"
-    return str(entry)
+def side_name(entry, league, *, with_coach: bool = True) -> str:
+    """A side as a feed or a message names it: the coach, or where the game names
+    sides by team (Dungeon Bowl) the team, with its coach unless ``with_coach`` is
+    False."""
+    return words.side(entry, entry.team, by_team=league.named_by_team, with_coach=with_coach)
 
 
 def uid_domain() -> str:

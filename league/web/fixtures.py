@@ -18,6 +18,7 @@ from league.services import disputes
 from league.caching import pages
 from league.services import results as services
 from league.web.idempotency import idempotent
+from league.web.feeds import side_name
 from league.web.forms import (
     EARLY_FIELD, ApproveForm, DisputeForm, RearrangeForm, ReasonForm, proposal_form, record_form, report_form,
 )
@@ -224,7 +225,8 @@ def settle_dispute(request: HttpRequest, pk: int) -> HttpResponse:
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
         return back
-    messages.success(request, f"Dispute settled: {fixture.home} {settled.summary} {fixture.away} is approved.")
+    home, away = (side_name(entry, league, with_coach=False) for entry in (fixture.home, fixture.away))
+    messages.success(request, f"Dispute settled: {home} {settled.summary} {away} is approved.")
     return back
 
 
@@ -283,7 +285,8 @@ def reopen_result(request: HttpRequest, pk: int) -> HttpResponse:
         request, fixture, "reopen", ReasonForm(request.POST),
         lambda data: services.reopen_result(result=result, by=request.user, reason=data["reason"]),
         "Result reopened: it no longer counts until approved again.",
-        confirm={"title": f"Reopen {fixture.title}: {fixture.home} v {fixture.away}?",
+        confirm={"title": f"Reopen {fixture.title}: {side_name(fixture.home, fixture.round.season.league)} "
+                          f"v {side_name(fixture.away, fixture.round.season.league)}?",
                  "consequence": (f"The approved result {result.summary} stops counting in the standings (and whatever "
                                  "the game derives from it) until it is approved again. Reason: "
                                  f"{request.POST.get('reason', '').strip()}"),

@@ -28,6 +28,7 @@ from league.web.forms import FriendlyForm
 from league.models import Coach, Entry
 from league.accounts.permissions import get_league_for_organiser
 from league.rules import rules_class
+from league.web.feeds import side_name
 
 
 def _organiser_viewer(request: HttpRequest, seen, slug: str) -> str | None:
@@ -162,11 +163,15 @@ def approve_from_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             services.approve_result(result=result, by=request.user)
         except ValidationError as error:
-            refused.append(f"{result.fixture}: {' '.join(error.messages)}")
+            fixture = result.fixture
+            refused.append(f"{fixture.title}: {side_name(fixture.home, league, with_coach=False)} v "
+                           f"{side_name(fixture.away, league, with_coach=False)}: {' '.join(error.messages)}")
         else:
             approved.append(result)
     if approved:
-        names = "; ".join(f"{r.fixture.home} {r.summary} {r.fixture.away}" for r in approved) if len(approved) <= 3 else ""
+        names = "; ".join(
+            f"{side_name(r.fixture.home, league, with_coach=False)} {r.summary} {side_name(r.fixture.away, league, with_coach=False)}"
+            for r in approved) if len(approved) <= 3 else ""
         count = f"{len(approved)} result{'s' if len(approved) != 1 else ''}"
         messages.success(request, f"Approved {count}{': ' + names if names else ''}. The standings include them now.")
     for line in refused:

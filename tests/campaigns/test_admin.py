@@ -93,7 +93,7 @@ def test_confirm_adjust_and_final_day_actions(client, organiser, other_organiser
     assert "Adjustment recorded for 1 coach" in response.content.decode()
     assert CampaignPointLine.objects.get(reason="hosted").amount == 10
     response = action(client, "campaigncoach", "adjust", [a], apply="1", ledger="favours", amount=-99, reason="fine")
-    assert "GB-20" in response.content.decode()
+    assert "never below zero" in response.content.decode()
 
     campaign = Campaign.objects.get()
     assert "still without an approved result" in action(client, "campaign", "final_day", [campaign]).content.decode()

@@ -79,7 +79,7 @@ def test_an_accepted_sale_reaches_the_dashboard_the_histories_and_the_organisers
     league = a.campaign.season.league.name
     assert (organiser.email, f"[{league}] The Big League: {line}") in [(m.to[0], m.subject) for m in mail.outbox]
     told = next(m for m in mail.outbox if m.to == [organiser.email])
-    assert f"{line} (GB-23)." in told.body
+    assert f"{line}." in told.body
     assert reverse("league:organiser_dashboard", args=[SLUG]) + "#card-trades" in told.body
 
     panel = dashboard(client, organiser)

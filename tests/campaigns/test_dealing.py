@@ -39,7 +39,7 @@ def test_starting_pick_is_locked_gb14(season, organiser):
         moments.choose_starting_card(coach=a, card=starting_card(a), by=user_of(b))
     owned = moments.choose_starting_card(coach=a, card=starting_card(a), by=user_of(a))
     assert owned.source == OwnedCard.Source.START and owned.unlock.threshold == 0
-    with pytest.raises(ValidationError, match="cannot be changed .GB-14."):
+    with pytest.raises(ValidationError, match="cannot be changed"):
         moments.choose_starting_card(coach=a, card=PlotCard.objects.get(name="Mixology"), by=user_of(a))
 
 
@@ -71,7 +71,7 @@ def test_sponsorship_costs_1_one_copy_and_is_attached_to_next_match_gb21(four):
     assert balances.favour_balance(a) == before - 1
     line = FavourLine.objects.get(sponsorship=purchase)
     assert (line.amount, line.kind, line.phase) == (-1, LineKind.SPONSORSHIP, 1)
-    with pytest.raises(ValidationError, match="already hold \\+1 DEF for your next match .GB-21"):
+    with pytest.raises(ValidationError, match="already hold \\+1 DEF for your next match .one copy of each"):
         dealing.buy_sponsorship(coach=a, sponsorship=spons("+1 DEF"), by=user_of(a))
 
 
@@ -91,7 +91,7 @@ def test_five_favours_per_phase_gb19(four):
     for name in ["+1 DEF", "Re-roll Shots", "+2/+0 INF", "+1 TAC and +1 ARM"]:
         dealing.buy_sponsorship(coach=a, sponsorship=spons(name), by=user_of(a))
     dealing.buy_advancement(coach=a, by=user_of(a))  # the fifth Favour is fine
-    with pytest.raises(ValidationError, match="already spent 5 of the 5 Favours .* .GB-19."):
+    with pytest.raises(ValidationError, match="already spent 5 of the 5 Favours allowed"):
         dealing.buy_sponsorship(coach=a, sponsorship=spons('+2"/+2" MOV'), by=user_of(a))
     assert balances.spent_in_phase(a, 1) == 5
 
@@ -100,14 +100,14 @@ def test_advancement_once_per_phase_gives_5_cp_gb24(four):
     a = four[0]
     dealing.buy_advancement(coach=a, by=user_of(a))
     assert balances.cp_total(a) == 5
-    with pytest.raises(ValidationError, match="GB-24"):
+    with pytest.raises(ValidationError, match="at most 1 Favour per phase"):
         dealing.buy_advancement(coach=a, by=user_of(a))
 
 
 def test_balance_zero_cannot_spend_gb20(season, organiser):
     a, b = make_campaign(season, 2, organiser=organiser, fixtures=False)
     # Phase 0 (before any match) is open, but a has no Favours.
-    with pytest.raises(ValidationError, match="you have 0 .GB-20"):
+    with pytest.raises(ValidationError, match="you have 0 .a balance can never go below zero"):
         dealing.buy_advancement(coach=a, by=user_of(a))
     assert not FavourLine.objects.exists()
 
@@ -122,7 +122,7 @@ def test_phase_closes_when_the_next_match_is_reported(four):
 
 def test_loan_request_accept_moves_3_favours_gb22(four):
     a, b = four[0], four[1]
-    with pytest.raises(ValidationError, match="A Captain cannot be loaned .GB-22"):
+    with pytest.raises(ValidationError, match="A Captain cannot be loaned .models of type Captain"):
         dealing.request_loan(borrower=a, lender=b, model_name="Tapper", model_type="captain", by=user_of(a))
     loan = dealing.request_loan(borrower=a, lender=b, model_name="Friday", model_type="squaddie", by=user_of(a))
     with pytest.raises(PermissionDenied):
@@ -149,7 +149,7 @@ def test_buy_a_card_moves_card_and_favours_gb23(four, organiser):
     unlock = MomentUnlock.objects.get(coach=b, threshold=20)
     moments.confirm_unlock(unlock=unlock, by=organiser)
     sold = moments.pick_card(unlock=unlock, card=PlotCard.objects.filter(guild=b.guild, is_rare=False).last(), by=user_of(b))
-    with pytest.raises(ValidationError, match="1 to 5 Favours .GB-23.; you offered 6"):
+    with pytest.raises(ValidationError, match="1 to 5 Favours; you offered 6"):
         dealing.offer_purchase(buyer=a, wanted=sold, favours=6, by=user_of(a))
     offer = dealing.offer_purchase(buyer=a, wanted=sold, favours=4, by=user_of(a))
     a_before, b_before = balances.favour_balance(a), balances.favour_balance(b)
@@ -189,7 +189,7 @@ def test_swap_needs_both_and_is_free(four, organiser):
 def test_adjustment_never_leaves_a_negative_balance(four, organiser):
     a = four[0]
     balance = balances.favour_balance(a)
-    with pytest.raises(ValidationError, match="GB-20"):
+    with pytest.raises(ValidationError, match="never below zero"):
         ledgers.adjust(coach=a, ledger="favours", amount=-(balance + 1), reason="penalty", by=organiser)
     with pytest.raises(ValidationError, match="reason"):
         ledgers.adjust(coach=a, ledger="cp", amount=5, reason=" ", by=organiser)

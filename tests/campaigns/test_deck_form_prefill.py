@@ -55,7 +55,7 @@ def test_a_wrong_count_says_how_many_were_pre_filled_and_writes_nothing_gb16(cli
     page = response.content.decode()
     assert response.status_code == 400
     assert (
-        f"A deck is exactly 12 distinct cards (GB-16); you chose {12 + len(others)}. 12 of them were ticked already, "
+        f"A deck is exactly 12 distinct cards; you chose {12 + len(others)}. 12 of them were ticked already, "
         "pre-filled from your deck for Round 1: untick the cards you leave out." in page
     )
     assert not Deck.objects.filter(fixture=fixture).exists()

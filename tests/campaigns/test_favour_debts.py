@@ -42,7 +42,7 @@ def test_the_service_warns_and_writes_nothing_until_acknowledged_gb20(spent, org
     a, b, fixture = spent
     with pytest.raises(league_services.NeedsAcknowledgement) as caught:
         league_services.record_result(fixture=fixture, by=organiser, reason="scores swapped", **b_wins(fixture, b))
-    assert caught.value.warnings == [WARNING + " Favours (GB-20)."]
+    assert caught.value.warnings == [WARNING + " Favours."]
     result = Result.objects.get(fixture=fixture)
     assert result.winner_side() == ("home" if fixture.home_id == a.entry_id else "away")
     assert balances.favour_balance(b) == 0 and balances.favour_balance(a) == 1
@@ -75,7 +75,7 @@ def test_fixture_page_correction_form_warns_then_goes_ahead_and_the_coach_sees_t
     client.force_login(user_of(b))
     page = client.get(reverse("campaigns:coach_page", args=["midlands", b.entry.coach_id])).content.decode()
     assert "Favours owed: 2" in page
-    assert f"-3: {fixture.round} result corrected or reopened: Round 1: lost to Coach 00 (GB-18)" in page
+    assert f"-3: {fixture.round} result corrected or reopened: Round 1: lost to Coach 00" in page
     # In debt, b cannot spend until the balance covers the cost (GB-20).
     assert phases.phase_for(b).is_open
     response = client.post(reverse("campaigns:buy_advancement", args=["midlands"]))

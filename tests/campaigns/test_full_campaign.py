@@ -112,4 +112,4 @@ def test_carry_over_credited_at_once_when_the_next_campaign_exists(season, organ
     assert list(Title.objects.values_list("coach__entry__coach__name", flat=True)) == [a.name]
     carried = FavourLine.objects.get(kind=LineKind.CARRY_OVER)
     assert carried.coach.campaign.season == next_season and carried.coach.entry.coach == b.entry.coach
-    assert "GB-26" in carried.reason
+    assert "competed without winning a title" in carried.reason

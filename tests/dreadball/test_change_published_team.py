@@ -82,7 +82,7 @@ def test_after_a_game_the_change_is_refused_with_the_reason(client, dr_league, d
     response = register(client, dr_league, sharks(), name="Voss Sharks")
     assert response.status_code == 400
     assert ("Voss Voltage has played a game as the Draconis All-Stars, so it keeps that published team "
-            "and its roster (DR-5).") in response.content.decode()
+            "and its roster.") in response.content.decode()
     team = DreadBallTeam.objects.get(entry=dr_fixture.home)
     assert (team.name, team.team_type) == ("Voss Voltage", robots())
     dr_fixture.home.refresh_from_db()

@@ -127,6 +127,6 @@ def test_coach_page_shows_the_team_and_roster(client, organiser):
 def test_league_page_orders_by_dr4_and_says_so(client, organiser):
     season = dreadball_season(season=SeasonFactory(league=_league(organiser, "order")), coaches=4, played_rounds=3)
     page = client.get(reverse("league:league_detail", args=["order"])).content.decode()
-    assert "then Strike Difference (differences won minus lost), then landslides won (DR-4)" in page
+    assert "then Strike Difference (differences won minus lost), then landslides won" in page
     assert "7–0, landslide" in page
     assert "SD±" in page and "LS" in page  # the game's own columns

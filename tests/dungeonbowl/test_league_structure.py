@@ -43,7 +43,7 @@ def entered(organiser, count: int, *, league=None, divisions: dict[str, int] | N
 
 def test_db1_fixtures_for_three_teams_are_refused_with_the_reason(organiser):
     season = entered(organiser, 3)
-    with pytest.raises(ValidationError, match=r"at least 4 teams \(DB-1\); this season has 3 teams"):
+    with pytest.raises(ValidationError, match=r"at least 4 teams; this season has 3 teams"):
         season_services.generate_fixtures(season=season, by=organiser)
     assert not Round.objects.filter(season=season).exists()
 
@@ -54,14 +54,14 @@ def test_db1_the_admins_generate_fixtures_refuses_three_teams(client, organiser)
     response = client.post(reverse("admin:league_season_changelist"),
                            {"action": "generate_fixtures", ACTION_CHECKBOX_NAME: [season.pk]}, follow=True)
     texts = " ".join(str(m) for m in response.context["messages"])
-    assert "at least 4 teams (DB-1)" in texts
+    assert "at least 4 teams" in texts
     assert not Fixture.objects.exists()
 
 
 def test_db1_a_teams_import_of_three_teams_is_refused_and_writes_nothing(tmp_path):
     lines = eight_teams()[: 11 * 3]  # Teams 1 to 3, no divisions
     lines = [line.replace(",North,", ",,") for line in lines]
-    with pytest.raises(CommandError, match=r"line 34: A Dungeon Bowl league has at least 4 teams \(DB-1\)"):
+    with pytest.raises(CommandError, match=r"line 34: A Dungeon Bowl league has at least 4 teams"):
         call_command("import_teams", str(league_file(tmp_path, lines)), *with_organiser(()), stdout=StringIO())
     assert not Season.objects.exists() and not Entry.objects.exists()
 
@@ -71,7 +71,7 @@ def test_db1_a_results_import_into_a_season_of_three_teams_is_refused(tmp_path, 
     path = tmp_path / "results.csv"
     path.write_text("league,round,home,away,home_td,away_td,home_cas,away_cas,status,dice,home_gather,away_gather\n"
                     f"{season.league.name},1,Team 01,Team 02,1,0,0,0,played,5 3,0,0\n", encoding="utf-8")
-    with pytest.raises(CommandError, match=r"line 2: A Dungeon Bowl league has at least 4 teams \(DB-1\)"):
+    with pytest.raises(CommandError, match=r"line 2: A Dungeon Bowl league has at least 4 teams"):
         call_command("import_results", str(path), "--by", organiser.username, "--season", "Season 1", stdout=StringIO())
     assert not Fixture.objects.exists() and not Result.objects.exists()
 

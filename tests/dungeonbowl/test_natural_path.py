@@ -186,7 +186,7 @@ def test_entering_a_ready_team_in_a_running_season_asks_first(organiser):
                                  college=College.objects.get(slug="college-of-fire"), picks=FIRE, rerolls=1, by=organiser)
     services.lock_draft(team=team, by=organiser)
     entered, refused = entrants.enter_ready_teams(league=league, season=season, by=organiser)
-    assert entered == [] and "Late Team" in refused[0] and "LG-1" in refused[0]
+    assert entered == [] and "Late Team" in refused[0] and "Nobody joins a running round robin" in refused[0]
     assert not Entry.objects.filter(coach=late).exists()
 
 

@@ -134,7 +134,7 @@ def test_strangers_teams_wait_for_the_commissioner_and_do_not_enter_the_next_sea
         client.force_login(stranger.user)
         founded = client.post(reverse("dungeonbowl:create_team", args=[league.slug]),
                               {"name": f"Outsiders {n}", "college": fire.pk}, follow=True).content.decode()
-        assert "waits for the commissioner to accept it" in founded
+        assert "waits for the organiser to accept it" in founded
         response = client.post(reverse("dungeonbowl:draft", args=[league.slug]),
                                {"rerolls": 2, f"pos_{slayer.pk}": 1, f"pos_{lineman.pk}": 10, "submit": "1"})
         assert response.status_code == 302
@@ -194,7 +194,7 @@ def test_a_refused_next_season_answers_400_with_each_reason_once_in_plain_englis
     response = client.post(url(league), {"name": "Season 2", "start_date": "2027-09-01", "divisions": "keep"})
     page = response.content.decode()
     assert response.status_code == 400
-    assert page.count("A season needs at least 4 teams (DB-1); 1 is ready.") == 1 and "are ready" not in page
+    assert page.count("A season needs at least 4 teams; 1 is ready.") == 1 and "are ready" not in page
     assert 'value="2027-09-01"' in page  # what was typed stays, in the picker's format
     response = client.post(url(league), {"name": "", "start_date": "not a date", "divisions": "keep"})
     assert response.status_code == 400 and "Name the new season." in response.content.decode()

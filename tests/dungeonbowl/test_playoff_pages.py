@@ -124,7 +124,7 @@ def test_the_bracket_on_the_league_page_with_its_text_alternative_for_every_role
     play_regular(season, organiser, RANK)
     url = reverse("league:league_detail", args=[season.league.slug])
     page = client.get(url).content.decode()
-    assert "The commissioner starts them once every regular fixture is approved" in page
+    assert "The organiser starts them once every regular fixture is approved" in page
     playoffs.start_playoffs(season=season, by=organiser)
     win(season, S.SEMI_1, organiser, "Team 01")
     for role, user in users(season, other_organiser).items():

@@ -158,7 +158,8 @@ def test_db6_the_college_wizard_is_bought_for_a_game_on_the_report(client, organ
     assert (line.amount, line.cause) == (-100_000, result)
     login(client, organiser)
     page = client.get(reverse("league:fixture_detail", args=[fixture.pk])).content.decode()
-    assert f"College Wizard hired for this game (DB-6, paid from the Treasury on approval): {home.name}." in page
+    assert (f"College Wizard hired for this game (paid from the Treasury on approval "
+            f"<a class=\"rule\" href=\"/rules/#DB-6\">DB-6</a>): {home.name}.") in page
     ledger = client.get(reverse("dungeonbowl:team_detail", args=[home.league.slug, home.slug])).content.decode()
     assert f"Inducement: College Wizard ({home.college.wizard}) hired for" in ledger
     engine.record_result(fixture=fixture, by=organiser, reason="no Wizard after all", home_score=1, away_score=0,
@@ -174,7 +175,7 @@ def test_db6_a_wizard_the_treasury_cannot_pay_is_refused_on_the_report(client, f
     login(client, fixture.home.coach.user)
     response = client.post(reverse("league:report_result", args=[fixture.pk]), post(fixture, home_wizard="on"))
     assert response.status_code == 400
-    assert f"Treasury holds 60,000 gp; the {home.college.wizard} costs 100,000 gp (DB-6), 40,000 gp short" in \
+    assert f"Treasury holds 60,000 gp; the {home.college.wizard} costs 100,000 gp, 40,000 gp short" in \
         response.content.decode()
     assert not Result.objects.filter(fixture=fixture).exists() and not GameReport.objects.exists()
     assert not DiceRoll.objects.exists()

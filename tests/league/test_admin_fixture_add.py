@@ -38,7 +38,7 @@ def test_lg2_the_admin_adds_no_fixture_for_an_entrant_who_withdrew(client, organ
     entries[3].save(update_fields=["withdrawn_at"])
     client.force_login(organiser)
     response = add(client, rnd, entries[2], entries[3])
-    assert f"{entries[3]} has withdrawn from {rnd.season.name} (LG-2)." in response.content.decode()
+    assert f"{entries[3]} has withdrawn from {rnd.season.name}." in response.content.decode()
     assert Fixture.objects.filter(round=rnd).count() == 1
 
 

@@ -64,7 +64,7 @@ def test_a_rearranged_fixture_reads_as_before():
     )
     assert subject == f"[Midlands Big League] Velocity v Rage moved to {fixture.date:%a %d %b %Y}"
     assert text == (
-        "The Longshanks has rearranged a fixture in Midlands Big League (Season 1).\n\n"
+        "The organiser has rearranged a fixture in Midlands Big League (Season 1).\n\n"
         "Round 2: Velocity v Rage\nWas: Saturday 01 March 2025\nNow: Saturday 08 March 2025\nReason: venue closed\n"
     )
 
