@@ -15,6 +15,7 @@ from campaigns import notices, rules
 from campaigns.balances import cp_total
 from campaigns.guards import lock_coach, require_organiser, require_own, require_running
 from campaigns.models import CampaignCoach, CampaignPointLine, Guild, Moment, MomentUnlock, OwnedCard, PlotCard
+from league.caching import writes
 
 
 def moment_table() -> list[rules.MomentDef]:
@@ -63,6 +64,8 @@ def sync_moments_for(coaches: Iterable[CampaignCoach]) -> list[MomentUnlock]:
         for m in rules.moments_reached(cp.get(pk, 0), table, above=highest.get(pk, -1))
     ]
     created = MomentUnlock.objects.bulk_create(new, ignore_conflicts=True) if new else []
+    if created:
+        writes.changed(Q(campaign__coaches__pk__in={unlock.coach_id for unlock in created}))  # no signals
     for _, reached in itertools.groupby(created, key=lambda unlock: unlock.coach_id):
         notices.moments_reached(list(reached))  # one notice per coach, as for one coach
     return created

@@ -96,6 +96,7 @@ def ensure_campaign(season: Season) -> Campaign:
             carried.append(carry_over_line(target=coach, source=n.carried_from))
     MomentUnlock.objects.bulk_create(unlocks, ignore_conflicts=True)
     FavourLine.objects.bulk_create(carried, ignore_conflicts=True)
+    season_writes.changed(season)  # bulk inserts send no signals
     return campaign
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
+from django.db.models import Q
 
 from league.dungeonbowl.models import DiceRoll, Ending, GameReport, Player, PlayerEffect, Team, TeamSeason, TreasuryLine
 from league.dungeonbowl.player_rules import Injury, PlayerState, apply_injury
@@ -26,6 +27,7 @@ from league.dungeonbowl.postgame_rules import Outcome, result_for, spp_earned, t
 from league.dungeonbowl.services import record_roll
 from league.dungeonbowl.units import gp
 from league import locks
+from league.caching import writes
 from league.rules.base import SIDES, other_side
 from league.text.words import plural, possessive, side
 
@@ -207,6 +209,7 @@ def apply_postgame(result, *, by) -> None:
         player.save()
         effects[pid] = effect
     PlayerEffect.objects.bulk_create(effects.values())
+    writes.changed(Q(rounds__fixtures__result__pk=result.pk))  # a bulk insert sends no signal
 
 
 def reverse_postgame(result, *, by) -> None:
