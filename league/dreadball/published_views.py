@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from league.accounts.permissions import get_league_for_organiser
+from league.web.forms import refuse
 from league.dreadball import published
 from league.dreadball.models import PublishedPlayer, TeamType
 
@@ -99,10 +100,6 @@ def _act(request: HttpRequest, league, action: str | None, chosen: TeamType | No
             line = published.add_roster_line(league=league, by=by, team_type=chosen, values=form.cleaned_data)
             messages.success(request, f"{line.name} is on the {chosen.name}'s roster.")
     except ValidationError as error:
-        if hasattr(error, "error_dict"):
-            for field, errors in error.error_dict.items():
-                form.add_error(field if field in form.fields else None, errors)
-        else:
-            form.add_error(None, error)
+        refuse(form, error)
         return None
     return back

@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from league.accounts.permissions import get_league_for_organiser
+from league.web.forms import refuse
 from league.dungeonbowl import league_colleges
 from league.dungeonbowl.models import College, Position, PositionGroup
 from league.dungeonbowl.models.teams import GAME_SYSTEM
@@ -134,10 +135,6 @@ def _act(request: HttpRequest, league, action: str | None, chosen: College | Non
                                                     values=data, skills=data["skill_names"])
             messages.success(request, f"{position.name} is on {chosen.name}'s roster.")
     except ValidationError as error:
-        if hasattr(error, "error_dict"):
-            for field, errors in error.error_dict.items():
-                form.add_error(field if field in form.fields else None, errors)
-        else:
-            form.add_error(None, error)
+        refuse(form, error)
         return None
     return back

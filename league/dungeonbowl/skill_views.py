@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from league.accounts.permissions import get_league_for_organiser
+from league.web.forms import refuse
 from league.dungeonbowl import league_skills
 from league.dungeonbowl.models import Skill
 from league.dungeonbowl.models.teams import GAME_SYSTEM
@@ -48,11 +49,7 @@ def skills_page(request: HttpRequest, slug: str) -> HttpResponse:
                 saved = league_skills.save_skill(league=league, by=request.user, skill=chosen,
                                                  name=form.cleaned_data["name"], category=form.cleaned_data["category"])
             except ValidationError as error:
-                if hasattr(error, "error_dict"):
-                    for field, errors in error.error_dict.items():
-                        form.add_error(field if field in form.fields else None, errors)
-                else:
-                    form.add_error(None, error)
+                refuse(form, error)
             else:
                 messages.success(request, f"{saved.label} is on {league.name}'s skill list.")
                 return redirect(reverse("dungeonbowl:league_skills", args=[league.slug]))

@@ -6,7 +6,6 @@ with the reason (400). The writes are league/services/settings.py's."""
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -18,21 +17,12 @@ from league.accounts.permissions import get_league_for_organiser
 from league.models import League
 from league.rules import rules_class
 from league.services import settings as league_settings
+from league.web.forms import refuse
 from league.web.settings_forms import LeagueForm, OrganiserForm, WebhooksForm, game_settings_form, help_and_rule
 
 # Each section's form, and the part of the page it goes back to.
 SECTIONS = {"league": "league", "game": "game", "webhooks": "webhooks", "test_webhooks": "webhooks",
             "add_organiser": "organisers", "remove_organiser": "organisers"}
-
-
-def _refuse(form: forms.Form, error: ValidationError) -> None:
-    """Put a service's refusal on the form: on the field it names when the form
-    has it, else above the form."""
-    if hasattr(error, "error_dict"):
-        for field, errors in error.error_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, error)
 
 
 @login_required
@@ -115,6 +105,6 @@ def _act(request: HttpRequest, league: League, section: str | None, forms_) -> H
             account = league_settings.add_organiser(league=league, by=by, who=data["who"])
             messages.success(request, f"{account.username} organises {league.name} with you now.")
     except ValidationError as error:
-        _refuse(form, error)
+        refuse(form, error)
         return None
     return back
