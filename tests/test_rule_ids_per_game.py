@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from urllib.parse import urljoin, urlsplit
 
@@ -19,7 +20,7 @@ from django.urls import reverse
 from league import rules
 from league.rules import rulebook
 from league.rules.base import TOPICS
-from tests.world import GAMES, World, world_in_transaction
+from tests.world import GAMES, Game, World, world_in_transaction
 
 # The ids a game's pages must not show: every other game's.
 FOREIGN = {
@@ -107,9 +108,17 @@ def _form_defaults(page: str) -> dict[str, str]:
     return found
 
 
-@pytest.mark.django_db
-@pytest.mark.parametrize("game", GAMES)
-def test_a_games_pages_cite_no_other_games_rule_ids(game, world: World):
+@dataclass
+class Crawled:
+    organiser: Client
+    played: Game
+    fresh: str  # the slug of a new league of the game, its season without fixtures
+    pages: dict[str, dict[str, str]]  # role: {address: text}
+
+
+def crawl_a_games_leagues(world: World, game: str) -> Crawled:
+    """Every page of the game's demo league and of a new league of it, as their
+    organiser and as a coach of the demo league."""
     played = world.games[game]
     organiser = Client()
     organiser.force_login(world.organiser)
@@ -118,16 +127,25 @@ def test_a_games_pages_cite_no_other_games_rule_ids(game, world: World):
     fresh = new_league(organiser, game)
     starts = [reverse("league:league_detail", args=[played.league.slug]),
               reverse("league:organiser_dashboard", args=[played.league.slug]),
+              reverse("league:organiser_coaches", args=[played.league.slug]),
               reverse("league:league_detail", args=[fresh]),
               reverse("league:organiser_dashboard", args=[fresh]),
               reverse("league:season_setup", args=[fresh]),
               f"{reverse('league:new_league')}?game={game}"]
     slugs = {played.league.slug, fresh}
+    pages = {"organiser": crawl(organiser, starts, slugs),
+             "coach": crawl(coach, starts[:1] + [reverse("league:fixture_detail", args=[played.fixture.pk]),
+                                                 reverse("league:my_fixtures")], slugs)}
+    assert len(pages["organiser"]) > 10 and len(pages["coach"]) > 5, {r: list(p) for r, p in pages.items()}
+    return Crawled(organiser=organiser, played=played, fresh=fresh, pages=pages)
 
-    crawled = {"organiser": crawl(organiser, starts, slugs),
-               "coach": crawl(coach, starts[:1] + [reverse("league:fixture_detail", args=[played.fixture.pk])], slugs)}
 
-    assert len(crawled["organiser"]) > 10 and len(crawled["coach"]) > 5, {r: list(p) for r, p in crawled.items()}
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", GAMES)
+def test_a_games_pages_cite_no_other_games_rule_ids(game, world: World):
+    crawled_leagues = crawl_a_games_leagues(world, game)
+    organiser, played, fresh, crawled = (crawled_leagues.organiser, crawled_leagues.played, crawled_leagues.fresh,
+                                         crawled_leagues.pages)
     # A refusal says why on the page: approving a report the opponent has not
     # confirmed needs a reason (GB-8's Decision, for every game).
     refused = organiser.post(reverse("league:approve_result", args=[played.fixture.pk]), {"reason": ""})

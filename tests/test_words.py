@@ -21,7 +21,7 @@ from django.urls import reverse
 
 from league.models import Result
 from league.web import charts
-from tests.test_rule_ids_per_game import crawl, new_league
+from tests.test_rule_ids_per_game import crawl_a_games_leagues
 from tests.world import GAMES, World, world_in_transaction
 
 RULE_ID = r"\b(?:GB|DB|DR|LG)-\d+[a-z]?"
@@ -91,24 +91,7 @@ def world(django_db_setup, django_db_blocker):
 @pytest.mark.django_db
 @pytest.mark.parametrize("game", GAMES)
 def test_no_page_builds_a_label_or_sentence_on_a_rule_id_or_says_commissioner(game, world: World):
-    played = world.games[game]
-    organiser = Client()
-    organiser.force_login(world.organiser)
-    coach = Client()
-    coach.force_login(played.right.user)
-    fresh = new_league(organiser, game)
-    starts = [reverse("league:league_detail", args=[played.league.slug]),
-              reverse("league:organiser_dashboard", args=[played.league.slug]),
-              reverse("league:organiser_coaches", args=[played.league.slug]),
-              reverse("league:league_detail", args=[fresh]),
-              reverse("league:organiser_dashboard", args=[fresh]),
-              reverse("league:season_setup", args=[fresh]),
-              f"{reverse('league:new_league')}?game={game}"]
-    slugs = {played.league.slug, fresh}
-    crawled = {"organiser": crawl(organiser, starts, slugs),
-               "coach": crawl(coach, starts[:1] + [reverse("league:fixture_detail", args=[played.fixture.pk]),
-                                                   reverse("league:my_fixtures")], slugs)}
-    assert len(crawled["organiser"]) > 10 and len(crawled["coach"]) > 5
+    crawled = crawl_a_games_leagues(world, game).pages
 
     as_words = sorted({(role, address, found) for role, pages in crawled.items()
                        for address, text in pages.items() for found in rule_ids_as_words(text)})
