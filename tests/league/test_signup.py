@@ -231,7 +231,7 @@ def test_a_join_link_has_its_own_hourly_limit_set_by_the_organiser(client, seaso
     assert answers == [200, 200, 429]
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 @POSTGRES_ONLY[0]
 @POSTGRES_ONLY[1]
 def test_two_processes_share_one_count():

@@ -213,7 +213,7 @@ def test_account_mails_are_queued_not_sent_in_the_request(client, database_queue
     assert any(message.subject == f"You are invited to {season.league.name}" for message in mail.outbox)
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_the_worker_waits_out_a_database_outage_and_then_delivers(database_queue, settings, caplog):
     """A database that stops answering for a while does not end ``run_tasks``: every
     query fails for about 1.5 s (as during a restart), the worker logs it, waits and
