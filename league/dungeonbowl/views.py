@@ -39,7 +39,9 @@ def _team_page(request: HttpRequest, league: League, team_slug: str, *, journeym
     """The team page; a refused Journeyman hire shows it again with its form's reasons."""
     sheet = selectors.team_sheet(league, team_slug)
     team = sheet.team
-    context = {"league": league, "sheet": sheet, "team": team}
+    # DB-15: the re-draft is the off-season's, so its link shows once the season is over.
+    context = {"league": league, "sheet": sheet, "team": team,
+               "off_season": redraft_selectors.off_season(team) is not None}
     if request.user.is_authenticated and (team.coach.user_id == request.user.pk or league.is_organised_by(request.user)):
         context.update(hire_form=HireForm(team=team), fire_form=FireForm(team=team), advance_form=AdvanceForm(team=team),
                        reroll_cost=2 * team.college.reroll_cost, squad_full=len(sheet.players) >= team_rules.MAX_PLAYERS,

@@ -11,7 +11,7 @@ from league.dungeonbowl import redraft, redraft_selectors
 from league.dungeonbowl.models import DiceRoll, Honour, Placing, Player, Redraft, RedraftRoll, Team, TreasuryLine
 from league.models import Fixture
 from tests.dungeonbowl.builders import db_league, db_season
-from tests.dungeonbowl.offseason import finished_season
+from tests.dungeonbowl.offseason import finished_season, play
 from tests.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -216,6 +216,18 @@ def test_no_redraft_before_the_season_is_over(client, organiser):
     assert not Redraft.objects.exists()
     assert "not in an off-season" in client.get(url(team)).content.decode()
     assert client.get(reverse("dungeonbowl:team_json", args=[team.league.slug, team.slug])).json().get("redraft") is None
+
+
+def test_the_team_page_links_the_redraft_once_the_season_is_over(client, organiser):
+    """DB-15: the off-season's link appears with the off-season, not while the
+    season is still being played."""
+    season = db_season(organiser, teams=4)
+    team = Team.objects.filter(league=season.league).first()
+    page = reverse("dungeonbowl:team_detail", args=[team.league.slug, team.slug])
+    assert url(team) not in client.get(page).content.decode()
+    for fixture in Fixture.objects.with_related().filter(round__season=season).order_by("round__number", "pk"):
+        play(fixture, organiser)
+    assert f'<a href="{url(team)}">Off-season re-draft</a>' in client.get(page).content.decode()
 
 
 def test_the_cap_applies_and_shows(client, organiser):
