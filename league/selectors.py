@@ -104,13 +104,16 @@ class Publication:
     it; each holds its first ``shown`` fixtures and its ``size`` (the page lists
     those, the fixtures page every one). ``this_week_done`` when every match of
     this week's round is played, ``all_played`` when no match of the season is
-    left to play."""
+    left to play, ``over`` once the last round's week has passed (then
+    ``this_week`` is that last round, shown as the season's end, not as this
+    week's)."""
 
     this_week: RoundFixtures | None
     upcoming: RoundFixtures | None
     round_count: int
     all_played: bool
     this_week_done: bool = False
+    over: bool = False
 
 
 def publication(season: Season, today: datetime.date | None = None, *, shown: int = 20) -> Publication:
@@ -150,7 +153,9 @@ def publication(season: Season, today: datetime.date | None = None, *, shown: in
     else:
         all_played = bool(rounds) and not fixtures.unplayed().exists()
     this_week_done = current is not None and current in left and left[current] == 0
-    return Publication(groups.get(current), groups.get(upcoming), len(rounds), all_played, this_week_done)
+    # A round's week lasts the season's cadence; after the last one's, the season is over.
+    over = bool(rounds) and today >= rounds[-1][1] + datetime.timedelta(days=season.cadence_days)
+    return Publication(groups.get(current), groups.get(upcoming), len(rounds), all_played, this_week_done, over)
 
 
 def league_search(query: str = ""):

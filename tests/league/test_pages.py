@@ -354,3 +354,19 @@ def test_every_fixture_played_is_said_only_when_every_one_is(season, django_asse
     shown.delete()
     with django_assert_num_queries(2):  # the rounds, their first fixtures with their numbers: no third
         assert not selectors.publication(played, today).all_played
+
+
+def test_a_season_whose_last_round_has_passed_says_it_is_over(client):
+    """GB-10's week ends with the season: once the last round's week has passed,
+    the league page says the season is over instead of "This week: Round N",
+    even with a match of that round left unplayed."""
+    season = season_with_results(coaches=4, played_rounds=2, season=SeasonFactory(
+        league=LeagueFactory(slug="bygone"), start_date=timezone.localdate() - datetime.timedelta(days=60)))
+    last = season.rounds.order_by("-number").first()
+    assert last.date + datetime.timedelta(days=season.cadence_days) <= timezone.localdate()
+    page = client.get(reverse("league:league_detail", args=["bygone"])).content.decode()
+    assert "The season is over" in page and f"Last round: {last}" in page
+    assert "This week:" not in page and "Results: " not in page and "Next:" not in page
+    # A day inside the last round's week, it is still that week.
+    assert not selectors.publication(season, last.date).over
+    assert selectors.publication(season, last.date + datetime.timedelta(days=season.cadence_days)).over
