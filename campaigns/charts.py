@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from league.web.charts import GRID, INK, MUTED, svg
+from league.web.charts import GRID, INK, MUTED, centred_label, label, svg
 
 
 @dataclass(frozen=True)
@@ -39,11 +39,13 @@ def cp_chart(steps: Sequence[Step], thresholds: Sequence[tuple[int, str]], *, ch
     def y(value: int) -> float:
         return round(plot_bottom - CP_HEIGHT * max(value, 0) / scale, 1)
 
+    # Every label is measured to its room (league/web/charts.py ``label``): a long
+    # Moment or step name is shortened, never cut off at the picture's edge.
     marks = format_html_join(
-        "", '<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-dasharray="4 3"/><text x="{}" y="{}" font-size="9.5" fill="{}">{} · {}</text>'
-        '<text x="{}" y="{}" font-size="10" fill="{}" text-anchor="end">{}</text>',
-        ((CP_LEFT, y(t), CP_WIDTH - CP_RIGHT, y(t), "#c79a2b", CP_LEFT + 4, y(t) - 3, MUTED, t, name,
-          CP_LEFT - 5, y(t) + 3.5, MUTED, t)
+        "", '<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-dasharray="4 3"/>{}{}',
+        ((CP_LEFT, y(t), CP_WIDTH - CP_RIGHT, y(t), "#c79a2b",
+          label(CP_LEFT + 4, y(t) - 3, f"{t} · {name}", size=9.5, room=CP_WIDTH - CP_RIGHT - CP_LEFT - 4, fill=MUTED),
+          label(CP_LEFT - 5, y(t) + 3.5, str(t), size=10, room=CP_LEFT - 6, fill=MUTED, anchor="end"))
          for t, name in thresholds if 0 < t <= scale),
     )
     points = [(round(CP_LEFT + i * step_x, 1), y(s.value)) for i, s in enumerate(steps)]
@@ -52,9 +54,11 @@ def cp_chart(steps: Sequence[Step], thresholds: Sequence[tuple[int, str]], *, ch
         " ".join(f"{x},{yy}" for x, yy in points),
         format_html_join("", '<circle cx="{}" cy="{}" r="3" fill="#1f6fb2"/>', points),
     )
+    shown = [(x, s) for (x, _), s in zip(points, steps) if len(steps) <= 12 or s is steps[-1]]
+    room = span if len(shown) == 1 else max(step_x - 2, 12)
     labels = format_html_join(
-        "", '<text x="{}" y="{}" font-size="9.5" fill="{}" text-anchor="middle">{}</text>',
-        ((x, plot_bottom + 13, MUTED, s.label) for (x, _), s in zip(points, steps) if len(steps) <= 12 or s is steps[-1]),
+        "", "{}", ((centred_label(x, plot_bottom + 13, s.label, size=9.5, room=room, width=CP_WIDTH, fill=MUTED),)
+                   for x, s in shown),
     )
     base = format_html(
         '<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}"/><text x="{}" y="{}" font-size="10" fill="{}" text-anchor="end">0</text>',
@@ -103,9 +107,7 @@ def favours_chart(bars: Sequence[FavourBar], *, chart_id: str = "favours") -> Sa
                 x, mid, bar_w, down, x + bar_w / 2, mid + down + 10, INK, b.spent,
             ))
         if len(bars) <= 12:
-            parts.append(format_html(
-                '<text x="{}" y="{}" font-size="9" fill="{}" text-anchor="middle">{}</text>', x + bar_w / 2, 2 * half + 24, MUTED, b.label
-            ))
+            parts.append(centred_label(x + bar_w / 2, 2 * half + 24, b.label, size=9, room=max(slot - 2, 12), width=width, fill=MUTED))
     earned, spent = sum(b.earned for b in bars), sum(b.spent for b in bars)
     desc = f"Favours earned {earned} and spent {spent}: " + "; ".join(
         f"{b.label} +{b.earned} −{b.spent}" for b in bars

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
 from campaigns import charts, rules
 
@@ -31,7 +31,10 @@ def _in_order(lines: Sequence) -> list:
 
 
 def cp_chart(cp_lines: Sequence, table, *, chart_id: str = "cp") -> SafeString:
-    """The running CP total step by step, from 0, with the Moments up to the next one."""
+    """The running CP total step by step, from 0, with the Moments up to the next one.
+    Nothing before the first CP line: a lone "start 0" is no picture."""
+    if not cp_lines:
+        return mark_safe("")
     steps = [charts.Step("start", 0)]
     total, keys = 0, {}
     for line in _in_order(cp_lines):

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from league.web.charts import FAINT, GRID, INK, MUTED, _short, svg
+from league.web.charts import FAINT, GRID, INK, MUTED, fit, svg
 
 WIDTH, HEIGHT = 360, 236
 BOX_W, BOX_H, ROW = 160, 48, 22
@@ -105,7 +105,7 @@ def _box(slot: int, game: Game | None, chart_id: str) -> SafeString:
         lines.append(format_html(
             '<text x="{}" y="{}" font-size="13" fill="{}" font-weight="{}" clip-path="url(#{})">{}<title>{}</title></text>'
             '<text x="{}" y="{}" font-size="13" fill="{}" text-anchor="end" font-weight="{}">{}</text>',
-            x + 6, top + 16, MUTED if waiting else INK, "bold" if won else "normal", clip, _short(name, 20), name,
+            x + 6, top + 16, MUTED if waiting else INK, "bold" if won else "normal", clip, fit(name, 13, BOX_W - SCORE_W - 8), name,
             x + BOX_W - 6, top + 16, INK, "bold" if won else "normal", shown,
         ))
     return format_html("{}{}{}", label, frame, format_html_join("", "{}", ((line,) for line in lines)))

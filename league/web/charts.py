@@ -39,8 +39,57 @@ def colour_for(name: str) -> str:
     return PALETTE[badge_index(name)]
 
 
-def _short(name: str, limit: int = 16) -> str:
-    return name if len(name) <= limit else name[: limit - 1] + "…"
+# Character widths in ems, generous for system-ui fonts: the server has no font
+# metrics, so a label is measured on the wide side and shortened to its room.
+NARROW, WIDE = frozenset("iljtfrI.,:;'!|()[] ·"), frozenset("MWmw@%—")
+
+
+def text_width(text: str, size: float) -> float:
+    """How wide ``text`` draws at font ``size``, at most (see NARROW/WIDE)."""
+    ems = 0.0
+    for char in text:
+        if char in NARROW:
+            ems += 0.34
+        elif char in WIDE:
+            ems += 0.95
+        elif not char.isascii():
+            ems += 1.0  # accents fit in less, but a CJK glyph is a full em
+        elif char.isupper() or char.isdigit():
+            ems += 0.72
+        else:
+            ems += 0.58
+    return ems * size
+
+
+def fit(text: str, size: float, room: float) -> str:
+    """``text`` as it fits in ``room`` units at font ``size``: whole, or cut with
+    an ellipsis (the whole of it goes in the label's <title>, see ``label``)."""
+    if text_width(text, size) <= room:
+        return text
+    while text and text_width(text + "…", size) > room:
+        text = text[:-1].rstrip()
+    return text + "…"
+
+
+def label(x: float, y: float, text: str, *, size: float, room: float, fill: str, anchor: str = "start",
+          extra: SafeString | str = "") -> SafeString:
+    """A <text> that never runs out of the picture: shortened to ``room`` units,
+    with the whole text as its <title> (a tooltip, read by screen readers) when
+    shortened."""
+    shown = fit(text, size, room)
+    tip = format_html("<title>{}</title>", text) if shown != text else ""
+    return format_html(
+        '<text x="{}" y="{}" font-size="{}" fill="{}" text-anchor="{}"{}>{}{}</text>',
+        x, y, size, fill, anchor, extra, shown, tip,
+    )
+
+
+def centred_label(x: float, y: float, text: str, *, size: float, room: float, width: float, fill: str) -> SafeString:
+    """An axis label centred on ``x`` in at most ``room`` units, moved inwards at
+    the picture's edges (0 to ``width``) so that none of it is cut off."""
+    half = text_width(fit(text, size, room), size) / 2
+    x = round(min(max(x, half + 1), width - half - 1), 1)
+    return label(x, y, text, size=size, room=room, fill=fill, anchor="middle")
 
 
 def svg(chart_id: str, width: int, height: int, title: str, desc: str, body: SafeString) -> SafeString:
@@ -90,15 +139,15 @@ def sampled_rounds(rounds: int, limit: int = BUMP_MAX_POINTS) -> list[int]:
     return sorted({*range(0, rounds, every), rounds - 1})
 
 
-def bump_points(positions: Sequence[int], rounds: int, places: int) -> list[tuple[float, float]]:
-    """Where a line's points go: x by round across the plot, y by position (1 at
-    the top); at most ``BUMP_MAX_POINTS`` of them."""
-    span = BUMP_WIDTH - BUMP_LEFT - BUMP_RIGHT
+def bump_points(positions: Sequence[int], rounds: int, places: int, left: int = BUMP_LEFT) -> list[tuple[float, float]]:
+    """Where a line's points go: x by round across the plot (from ``left``), y by
+    position (1 at the top); at most ``BUMP_MAX_POINTS`` of them."""
+    span = BUMP_WIDTH - left - BUMP_RIGHT
     step = span / max(rounds - 1, 1)
     kept = [i for i in sampled_rounds(rounds) if i < len(positions)]
     if positions and kept[-1] != len(positions) - 1:
         kept.append(len(positions) - 1)  # where it stands now, always
-    return [(round(BUMP_LEFT + i * step, 1), bump_y(positions[i], places)) for i in kept]
+    return [(round(left + i * step, 1), bump_y(positions[i], places)) for i in kept]
 
 
 def _ticks(places: int) -> list[int]:
@@ -125,27 +174,30 @@ def bump_chart(
     places = max(places or 0, max(max(s.positions) for s in series))
     height = round(bump_y(places, places)) + 24
     plot_right = BUMP_WIDTH - BUMP_RIGHT
+    ticks = _ticks(places)
+    # A big field's place numbers ("100", "1000") need more room left of the plot.
+    left = max(BUMP_LEFT, math.ceil(text_width(str(ticks[-1]), 10)) + 8)
     grid = format_html_join(
-        "", '<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="1"/><text x="{}" y="{}" font-size="10" fill="{}" text-anchor="end">{}</text>',
-        ((BUMP_LEFT, y, plot_right, y, GRID, BUMP_LEFT - 6, y + 3.5, MUTED, p)
-         for p in _ticks(places) for y in [bump_y(p, places)]),
+        "", '<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="1"/>{}',
+        ((left, y, plot_right, y, GRID, label(left - 6, y + 3.5, str(p), size=10, room=left - 7, fill=MUTED, anchor="end"))
+         for p in ticks for y in [bump_y(p, places)]),
     )
     # A long season's rounds are closer than a dot or a label is wide: then every
     # k-th round is labelled and only each line's last point (where it stands now)
     # is dotted, which also keeps the page small.
-    gap = (BUMP_WIDTH - BUMP_LEFT - BUMP_RIGHT) / max(rounds - 1, 1)
+    span = BUMP_WIDTH - left - BUMP_RIGHT
+    gap = span / max(rounds - 1, 1)
     every = max(1, math.ceil(MIN_LABEL_GAP / gap))
-    span = BUMP_WIDTH - BUMP_LEFT - BUMP_RIGHT
     axis = format_html_join(
         "", '<text x="{}" y="{}" font-size="10" fill="{}" text-anchor="middle">R{}</text>',
-        ((round(BUMP_LEFT + i * span / max(rounds - 1, 1), 1), height - 6, MUTED, i + 1) for i in range(rounds)
+        ((round(left + i * gap, 1), height - 6, MUTED, i + 1) for i in range(rounds)
          if i % every == 0 or i == rounds - 1),
     )
     dotted = slice(None) if gap >= MIN_DOT_GAP else slice(-1, None)
     ordered = sorted(series, key=lambda s: (s.name == highlight, -s.positions[-1]))  # the highlight on top
     lines = []
     for s in ordered:
-        points = bump_points(s.positions, rounds, places)
+        points = bump_points(s.positions, rounds, places, left)
         strong = highlight is None or s.name == highlight
         colour = colour_for(s.name) if strong else FAINT
         lines.append(format_html(
@@ -166,10 +218,11 @@ def bump_chart(
         mine = highlight is not None and any(s.name == highlight for s in group)
         y = max(bump_y(place, places) + 3.5, floor)
         floor = y + 12
-        labels.append(format_html(
-            '<text x="{}" y="{}" font-size="11" fill="{}"{}>{}{} {}</text>',
-            plot_right + 8, y, INK if highlight is None or mine else MUTED,
-            mark_safe(' font-weight="700"') if mine else "", "=" if len(group) > 1 else "", place, _short(names, 18),
+        # Bold text is wider: measured a little smaller so that it fits all the same.
+        labels.append(label(
+            plot_right + 8, y, f"{'=' if len(group) > 1 else ''}{place} {names}", size=11,
+            room=(BUMP_RIGHT - 10) / (1.08 if mine else 1), fill=INK if highlight is None or mine else MUTED,
+            extra=mark_safe(' font-weight="700"') if mine else "",
         ))
     height = max(height, round(floor) + 12)
     desc = bump_description(series, rounds, highlight)
