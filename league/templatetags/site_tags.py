@@ -55,6 +55,26 @@ def badge(name) -> SafeString | str:
     )
 
 
+def coach_badge_index(coach_id: int) -> int:
+    """A coach's colour, from the coach's id: the same on every page whatever the
+    coach is called or renamed to, and two coaches who share a name (in two
+    organisers' leagues) still tell apart."""
+    return coach_id % BADGE_COLOURS
+
+
+@register.filter
+def coach_badge(coach) -> SafeString | str:
+    """``{{ entry.coach|coach_badge }}``: the coach's name after the coach's own
+    mark (the initial on the colour ``coach_badge_index`` picks). The one place
+    a coach's mark is decided; a Guild, college or team has ``badge``."""
+    if coach is None or not getattr(coach, "pk", None):
+        return ""
+    return format_html(
+        '<span class="badged"><span class="badge b{}" aria-hidden="true">{}</span>{}</span>',
+        coach_badge_index(coach.pk), initial(coach.name), coach.name,
+    )
+
+
 @register.filter
 def side(entry, league) -> str:
     """``{{ fixture.home|side:league }}``: the coach, or in a game that names sides

@@ -5,8 +5,9 @@ Every chart is an ``<svg role="img">`` with a ``<title>`` and a ``<desc>`` (name
 by ``aria-labelledby``) that say in words what it shows; the pages also give the
 numbers as a table or list beside it. The Content-Security-Policy forbids inline
 styles, so colours are presentation attributes (``fill=``, ``stroke=``). A line's
-colour is its name's badge colour (league/templatetags/site_tags.py), so a coach
-or team looks the same in the table, the badges and the chart.
+colour is its coach's badge colour, or its team's where rows are teams
+(league/templatetags/site_tags.py), so a coach or team looks the same in the
+table, the badges and the chart.
 
 These are the engine's pictures, for every game; a layer draws its own on the same
 frame (``svg``): The Big League's CP and Favours in campaigns/charts.py.
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from league.templatetags.site_tags import badge_index
+from league.templatetags.site_tags import badge_index, coach_badge_index
 from league.text.words import possessive
 
 # The badge colours of static/css/site.css, in the same order.
@@ -108,6 +109,11 @@ def svg(chart_id: str, width: int, height: int, title: str, desc: str, body: Saf
 class Series:
     name: str
     positions: tuple[int, ...]  # position after each round, first round first
+    coach_id: int | None = None  # a coach's line takes the coach's badge colour; a team's, its name's
+
+    @property
+    def colour(self) -> str:
+        return PALETTE[coach_badge_index(self.coach_id)] if self.coach_id is not None else colour_for(self.name)
 
 
 BUMP_WIDTH = 360  # viewBox units: about one CSS pixel per unit on a phone
@@ -199,7 +205,7 @@ def bump_chart(
     for s in ordered:
         points = bump_points(s.positions, rounds, places, left)
         strong = highlight is None or s.name == highlight
-        colour = colour_for(s.name) if strong else FAINT
+        colour = s.colour if strong else FAINT
         lines.append(format_html(
             '<g class="series" data-name="{}"><polyline points="{}" fill="none" stroke="{}" stroke-width="{}" '
             'stroke-linejoin="round" stroke-linecap="round"/>{}</g>',
@@ -288,7 +294,8 @@ def standings_series(rows, *, follow: frozenset[int] | set[int] = frozenset(), t
     for row in rows:
         group = groups.setdefault(row.division, [])
         if top is None or len(group) < top or row.entry_id in follow:
-            group.append(Series(row.name, tuple(row.history)))
+            # A row named by its coach is drawn in the coach's colour (site_tags.coach_badge).
+            group.append(Series(row.name, tuple(row.history), row.coach_id if row.name == row.coach else None))
     return list(groups.items())
 
 
