@@ -9,6 +9,7 @@ import csv
 import datetime
 import io
 import json
+import re
 
 import icalendar
 import pytest
@@ -222,3 +223,25 @@ def test_the_league_page_says_the_season_is_played_out(client, organiser, league
     assert not Fixture.objects.filter(round__season=season).unplayed().exists()
     publication = selectors.publication(season)
     assert publication.this_week_done and publication.all_played
+
+
+def test_a_withdrawn_entrants_bye_says_not_played_not_has_a_bye(client, organiser, league, django_capture_on_commit_callbacks):
+    """Five coaches: each round someone has a bye. Once its entrant withdrew, a
+    bye still to come reads "not played: withdrew", on the lists and its page."""
+    season = SeasonFactory(league=league, name="Season 1", start_date=timezone.localdate() + datetime.timedelta(days=3))
+    season_with_results(coaches=5, played_rounds=0, season=season)
+    bye = Fixture.objects.filter(round__season=season, away__isnull=True).select_related("home__coach", "round").first()
+    gone = bye.home
+    withdraw(client, organiser, league, gone, django_capture_on_commit_callbacks)
+    round_page = client.get(reverse("league:fixtures", args=[league.slug]), {"round": bye.round.number}).content.decode()
+    lines = re.findall(r'<li class="fixture">.*?</li>', round_page, re.S)
+    line = next(li for li in lines if gone.coach.name in li and "/fixtures/" not in li)  # the bye: no match to open
+    assert "not played: withdrew" in line and "has a bye" not in line
+    page = client.get(bye.get_absolute_url())
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert f"{gone.coach.name} withdrew from Season 1 on {date_format(timezone.localdate(), 'j M Y')}" in text
+    assert ": bye" not in text and "has no match" not in text
+    others = Fixture.objects.filter(round__season=season, away__isnull=True).exclude(home=gone).select_related("round").first()
+    other_round = client.get(reverse("league:fixtures", args=[league.slug]), {"round": others.round.number}).content.decode()
+    assert "has a bye" in other_round  # anyone else's bye stays a bye
