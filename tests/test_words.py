@@ -29,6 +29,9 @@ RULE_ID = r"\b(?:GB|DB|DR|LG)-\d+[a-z]?"
 ID_AS_LEAD = re.compile(RULE_ID + r":")
 # Elements whose whole text is a name for something: a rule id has no place in it.
 NAMING = ("label", "button", "th", "legend", "h1", "h2", "h3", "option")
+# A rule id standing alone as a text (a help text that is only "GB-4"): a label of
+# nothing but an id. Its one place is the small link to /rules/.
+ID_ALONE = re.compile(r"^\(?" + RULE_ID + r"\)?\.?$")
 # The demo organiser's username is "longshanks": a login, not a word on the page.
 THE_RULEBOOKS_WORDS = re.compile(r"[Cc]ommissioner|\bLongshanks\b")
 
@@ -42,16 +45,22 @@ class _Text(HTMLParser):
         self.names: list[tuple[str, str]] = []
         self._open: list[tuple[str, list[str]]] = []
         self._hidden = 0
+        self._links = 0
+        self.alone: list[str] = []
 
     def handle_starttag(self, tag, attrs):
         if tag in ("script", "style", "title"):
             self._hidden += 1
+        if tag == "a":
+            self._links += 1
         if tag in NAMING:
             self._open.append((tag, []))
 
     def handle_endtag(self, tag):
         if tag in ("script", "style", "title"):
             self._hidden = max(0, self._hidden - 1)
+        if tag == "a":
+            self._links = max(0, self._links - 1)
         if tag in NAMING and self._open and self._open[-1][0] == tag:
             name, parts = self._open.pop()
             self.names.append((name, " ".join("".join(parts).split())))
@@ -60,6 +69,8 @@ class _Text(HTMLParser):
         if self._hidden:
             return
         self.visible.append(data)
+        if not self._links and ID_ALONE.match(data.strip()):
+            self.alone.append(data.strip())
         for _, parts in self._open:
             parts.append(data)
 
@@ -71,6 +82,7 @@ def rule_ids_as_words(page: str) -> list[str]:
     text = " ".join(" ".join(parser.visible).split())
     found = [text[max(0, m.start() - 40): m.end() + 40] for m in ID_AS_LEAD.finditer(text)]
     found += [f"<{tag}>{words}" for tag, words in parser.names if re.search(RULE_ID, words)]
+    found += [f"alone: {text}" for text in parser.alone]
     return found
 
 
@@ -79,6 +91,8 @@ def test_the_checks_see_a_rule_id_used_as_words():
     assert rule_ids_as_words('<label for="x">Abandoned (GB-6: both coaches record a loss)</label>')
     assert rule_ids_as_words("<th>DB-5a</th>")
     assert not rule_ids_as_words('<p>Nobody joins a running round robin <a class="rule" href="/rules/#LG-1">LG-1</a>.</p>')
+    assert rule_ids_as_words('<span class="help">GB-4</span>')  # a help text of nothing but an id
+    assert not rule_ids_as_words('<span class="help">How many times each pair plays. <a class="rule" href="/rules/#GB-4">GB-4</a></span>')
     assert THE_RULEBOOKS_WORDS.search("Only the Longshanks")
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from django import forms
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html
 
 from league.datebounds import validate_match_date
 from league.services.joining import MAX_PASTED
@@ -39,7 +41,12 @@ class NewLeagueForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["start_date"].initial = timezone.localdate()
         self.fields["cadence_days"].help_text = game.cited("cadence", "7 is one round a week.")
-        self.fields["double_round_robin"].help_text = game.cite("fixtures")
+        # The rule in words, its id only as the small link to /rules/ (never a bare "GB-4").
+        rule = game.cite("fixtures")
+        words = "How many times each pair plays the other in the season."
+        self.fields["double_round_robin"].help_text = (
+            format_html('{} <a class="rule" href="{}#{}">{}</a>', words, reverse("rules"), rule, rule) if rule else words
+        )
 
 
 class PasteNamesForm(forms.Form):
