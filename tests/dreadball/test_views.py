@@ -144,7 +144,7 @@ def test_organiser_abandons_a_loss_for_both_and_correction_drops_the_details(cli
                            rush=10, sudden_death=False)
     client.force_login(organiser)
     response = client.post(
-        reverse("league:record_result", args=[dr_fixture.pk]), {"abandoned": "on", "reason": "Hall flooded"}
+        reverse("league:record_result", args=[dr_fixture.pk]), {"abandoned": "on", "abandoned_reason": "Hall flooded"}
     )
     assert response.status_code == 302
     result = Result.objects.get(fixture=dr_fixture)
