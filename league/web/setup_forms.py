@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import datetime
+
 from django import forms
 from django.utils import timezone
 
-from league.datebounds import validate_match_date
+from league.datebounds import MatchDateField, validate_match_date
 from league.services.joining import MAX_PASTED
 from league.models import (
     DEFAULT_JOIN_SIGNUPS_PER_HOUR, MAX_CADENCE_DAYS, MAX_JOIN_SIGNUPS_PER_HOUR, MAX_JOIN_USES, League, Season,
@@ -13,6 +15,15 @@ from league.models import (
 from league.text.plaintext import PlainTextField
 from league.rules import GameRules
 from league.rules.scheduling import MAX_DIVISIONS, MIN_DIVISIONS
+
+
+FIRST_ROUND_AFTER = datetime.timedelta(days=7)
+
+
+def first_round_default() -> datetime.date:
+    """A week from the organiser's today: time to gather the coaches and publish the
+    fixtures, and the weekday they set the league up on (often their club night)."""
+    return timezone.localdate() + FIRST_ROUND_AFTER
 
 
 class NewLeagueForm(forms.Form):
@@ -24,9 +35,7 @@ class NewLeagueForm(forms.Form):
     season_name = PlainTextField(
         max_length=Season._meta.get_field("name").max_length, label="First season", initial="Season 1"
     )
-    start_date = forms.DateField(
-        label="First round on", validators=[validate_match_date], widget=forms.DateInput(attrs={"type": "date"}),
-    )
+    start_date = MatchDateField(label="First round on")
     cadence_days = forms.IntegerField(
         label="Days between rounds", min_value=1, max_value=MAX_CADENCE_DAYS, initial=7,
     )
@@ -37,7 +46,7 @@ class NewLeagueForm(forms.Form):
 
     def __init__(self, *args, game: type[GameRules], **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["start_date"].initial = timezone.localdate()
+        self.fields["start_date"].initial = first_round_default()
         self.fields["cadence_days"].help_text = game.cited("cadence", "7 is one round a week.")
         self.fields["double_round_robin"].help_text = game.cite("fixtures")
 
