@@ -176,6 +176,7 @@ LAYER = Layer(
         "my_fixtures": my_fixtures_panel,
         "organiser_dashboard": organiser_panel,
     },
+    team_name=setup.guild_name,
     demo=demo.load,
     demo_accounts=demo.demo_accounts,
     notification_kinds=notices.KINDS,

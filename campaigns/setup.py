@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -20,16 +21,44 @@ from league.caching import writes as season_writes
 from league.models import Entry, Season
 
 
-def guess_guild(team: str, guilds: Iterable[Guild]) -> Guild | None:
-    def norm(text: str) -> str:
-        text = re.sub(r"\b(the|guild)\b|'s\b|s\b|[^a-z]", "", text.lower().replace("’", "'"))
-        return text
+def _guild_key(text: str) -> str:
+    """What a Guild's name and the ways people type it share: "Fishermen",
+    "fishermans guild" and "Fisherman's" are "fisherman"; "Brewers" is "brewer"."""
+    text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
+    text = re.sub(r"men\b", "man", text)  # the plural of the Fishermen
+    return re.sub(r"\b(the|guild)\b|'s\b|s\b|[^a-z]", "", text)
 
-    wanted = norm(team)
-    for guild in guilds:
-        if wanted and norm(guild.name) == wanted:
+
+MIN_GUILD_PREFIX = 4  # "Fishers", "Brew": the start of one Guild's name, long enough to be only its
+
+
+def guess_guild(team: str, guilds: Iterable[Guild]) -> Guild | None:
+    """The Guild ``team`` names: the same name typed another way, else the one
+    Guild whose name starts with it."""
+    wanted = _guild_key(team)
+    if not wanted:
+        return None
+    keyed = [(_guild_key(guild.name), guild) for guild in guilds]
+    for key, guild in keyed:
+        if key == wanted:
             return guild
-    return None
+    starting = [guild for key, guild in keyed if len(wanted) >= MIN_GUILD_PREFIX and key.startswith(wanted)]
+    return starting[0] if len(starting) == 1 else None
+
+
+def guild_name(team: str) -> str:
+    """A Guild typed any way (a coach's team in a Big League) as its catalogue entry,
+    or refused with the list of Guilds; empty stays empty (chosen with the starting
+    Guild card later, GB-14)."""
+    if not team.strip():
+        return ""
+    guilds = list(Guild.objects.order_by("name"))
+    guild = guess_guild(team, guilds)
+    if guild is None:
+        names = ", ".join(g.name for g in guilds)
+        raise ValidationError({"team": f"\u201c{team.strip()}\u201d is not a Guild. Write one of {names}, "
+                                       "or leave it empty and choose the Guild with the starting Guild card."})
+    return guild.name
 
 
 @dataclass

@@ -31,6 +31,9 @@ the list through the functions below and never imports the layer:
   panel reads; "league_viewer" panels are not cached and shown only to a
   logged-in visitor, for what waits on them in this league (a coach
   entered without a team is told to found it);
+- ``team_name``: the name the layer gives a team typed for its game (a Big League
+  Guild spelt another way is its catalogue entry), or a refusal listing what it
+  accepts; applied wherever an entry is placed in a season;
 - demo data for ``quickstart``;
 - notification kinds (league/outbox/notifications.py), sent by the layer's own services.
 """
@@ -142,6 +145,9 @@ class Layer:
     # rendered per request shows nothing to a coach with neither a season nor such a
     # league of its games: their kept home page then skips it (league/web/public.py).
     coach_leagues: Callable[[int], Any] | None = None
+    # A team's name as typed (not empty) -> its name in the layer's catalogue, or
+    # ValidationError saying what the layer accepts (The Big League's Guilds).
+    team_name: Callable[[str], str] | None = None
 
 
 _LAYERS: list[Layer] = []
@@ -199,6 +205,15 @@ def results_imported(season, results, *, by) -> None:
         elif layer.result_approved is not None:
             for result in results:
                 layer.result_approved(result, by=by)
+
+
+def team_name(game_system: str, team: str) -> str:
+    """``team`` as the layers of ``game_system`` name it (empty stays empty)."""
+    team = team.strip()
+    for layer in layers_for(game_system):
+        if team and layer.team_name is not None:
+            team = layer.team_name(team)
+    return team
 
 
 def lock_sides(fixture) -> None:

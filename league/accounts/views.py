@@ -31,12 +31,13 @@ from league.accounts.forms import (
 from league.models import Coach, Entry
 from league.accounts.permissions import coach_for, get_league_for_organiser
 from league.web import confirm as confirmation
+from league.web.forms import refuse
 
 
 
 def _refuse(form, error: ValidationError) -> None:
-    for message in error.messages:
-        form.add_error(None, message)
+    """A service's refusal on the form: on the field it names when the form has it."""
+    refuse(form, error)
 
 
 @login_required

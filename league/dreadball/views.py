@@ -41,6 +41,8 @@ def register_team(request: HttpRequest, slug: str) -> HttpResponse:
     existing = DreadBallTeam.objects.filter(entry=own).select_related("team_type").first() if own else None
     if existing is not None and request.method != "POST":
         form.initial.update(name=existing.name, team_type=existing.team_type_id)
+    elif own is not None and own.team and request.method != "POST":
+        form.initial.update(name=own.team)  # the name the organiser's invitation gave the team
     if request.method == "POST" and form.is_valid():
         entry = form.cleaned_data.get("entry") or own
         try:

@@ -9,7 +9,7 @@ from collections import Counter
 from django import forms
 
 from league.dungeonbowl import team_rules
-from league.dungeonbowl.models import College, Team
+from league.dungeonbowl.models import College, Team, positions_with_limits
 from league.dungeonbowl.units import gp
 from league.web.idfields import IdChoiceField
 from league.text.plaintext import PlainTextField
@@ -37,9 +37,9 @@ class DraftForm(forms.Form):
         # static/js/forms.js adds up data-cost and counts per data-counts key ("|"-separated,
         # the keys of team_rules.check_draft's limits) for the running total.
         self.fields["rerolls"].widget.attrs["data-cost"] = college.reroll_cost
-        for position in self.positions:
+        for position, limit in positions_with_limits(self.positions):
             self.fields[f"pos_{position.pk}"] = forms.IntegerField(
-                label=f"{position.name} ({gp(position.cost)}; {position.group})", min_value=0,
+                label=f"{position.name} ({gp(position.cost)}; {limit})", min_value=0,
                 max_value=team_rules.MAX_PLAYERS, initial=current[position.pk], required=False,
                 error_messages={"max_value": f"A team has at most {team_rules.MAX_PLAYERS} players."},
                 widget=forms.NumberInput(attrs={

@@ -177,8 +177,10 @@ class DungeonBowlResultForm(forms.Form):
         return out
 
     def other_fields(self) -> list[forms.BoundField]:
-        """Every field that is not a player's line (the engine's organiser fields too)."""
-        return [self[name] for name in self.fields if not _PLAYER_FIELD.match(name)]
+        """Every field that is not a player's line (the engine's organiser note too,
+        not the special cases it folds after the form)."""
+        folded = self.folded_fields() if hasattr(self, "folded_fields") else set()
+        return [self[name] for name in self.fields if not _PLAYER_FIELD.match(name) and name not in folded]
 
     def clean_dice(self) -> list[int] | None:
         return parse_dice(self.cleaned_data.get("dice") or "")

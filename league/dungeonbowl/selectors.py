@@ -22,6 +22,19 @@ from league.dungeonbowl.units import gp
 from league.models import Entry, Result
 
 
+def entered_team_name(league, coach) -> str:
+    """The team name ``coach`` was entered with in ``league`` (the organiser's
+    invitation or added coach, a join), newest season first, unless a team of theirs
+    already has it: the team they found starts with that name. One query."""
+    if coach is None:
+        return ""
+    return (
+        Entry.objects.filter(season__league=league, coach=coach).exclude(team="")
+        .exclude(team__in=Team.objects.filter(league=league, coach=coach).values("name"))
+        .order_by("-season__start_date", "-id").values_list("team", flat=True).first()
+    ) or ""
+
+
 @dataclass
 class TeamSheet:
     team: Team

@@ -129,6 +129,15 @@ def _names(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def limit_label(maximum: int, group: str, names: Sequence[str]) -> str:
+    """DB-6: a roster line's limit as a roster shows it beside a position: "0-16
+    Linemen", or, when positions share it, "0-2 Special: Troll Slayer and Chaos
+    Dwarf Flamesmith between them" (3 of one and none of the other is over it)."""
+    if len(names) > 1:
+        return f"0-{maximum} {group}: {_names(names)} between them"
+    return f"0-{maximum} {group}"
+
+
 def check_draft(roster: Roster, picks: Sequence[str | Pick], rerolls: int, budget: int) -> DraftCheck:
     """DB-6/DB-7: cost, remaining budget, every limit and every reason to refuse.
 

@@ -87,7 +87,8 @@ def draft(request: HttpRequest, slug: str) -> HttpResponse:
     if existing is not None:
         college = existing.college
     budget = league.rules.settings.draft_budget
-    form = DraftForm(request.POST or None, college=college, existing=existing)
+    form = DraftForm(request.POST or None, college=college, existing=existing,
+                     initial={} if existing else {"name": selectors.entered_team_name(league, coach)})
     check = None
     if request.method == "POST" and coach is not None and form.is_valid():
         check = team_rules.check_draft(college.roster(), form.picks(), form.cleaned_data["rerolls"], budget)
@@ -154,7 +155,8 @@ def create_team(request: HttpRequest, slug: str) -> HttpResponse:
     coach = coach_for(request.user)
     if coach is None:
         raise PermissionDenied("Only a coach with an account creates a team.")
-    form = NewTeamForm(request.POST or None, league=league)
+    form = NewTeamForm(request.POST or None, league=league,
+                       initial={"name": selectors.entered_team_name(league, coach)})
     if request.method == "POST" and form.is_valid():
         try:
             team = services.create_team(league=league, coach=coach, name=form.cleaned_data["name"],

@@ -42,6 +42,12 @@ ENGINE_COLUMNS = ("league", "round", "home", "away")  # then the game's columns,
 DATE_COLUMN = "date"  # optional in every results file: the day the match is (was) played
 DATE_FORMATS = ("%Y-%m-%d", "%d/%m/%Y", "%d.%m.%Y")  # ISO, then the day first as European spreadsheets write it
 
+
+def date_formats_shown() -> list[str]:
+    """DATE_FORMATS as a person writes them (YYYY-MM-DD, DD/MM/YYYY ...): what the
+    import page and a refused date list, from the reader's own list."""
+    return [pattern.replace("%Y", "YYYY").replace("%m", "MM").replace("%d", "DD") for pattern in DATE_FORMATS]
+
 _MAX_COACH_NAME = Coach._meta.get_field("name").max_length
 _MAX_LEAGUE_NAME = League._meta.get_field("name").max_length
 
@@ -206,7 +212,7 @@ def parse_row(
 
 
 def _date(values: Mapping[str, str], line: int) -> datetime.date | None:
-    """The line's ``date`` (YYYY-MM-DD, DD/MM/YYYY or DD.MM.YYYY) within
+    """The line's ``date`` (in one of DATE_FORMATS) within
     league/datebounds.py's range, or None when the column is absent or empty."""
     text = values.get(DATE_COLUMN, "")
     if not text:
@@ -221,7 +227,7 @@ def _date(values: Mapping[str, str], line: int) -> datetime.date | None:
         except ValidationError as error:
             raise BadRow(line, f"the date {shown(text)}: {' '.join(error.messages)}") from None
         return day
-    raise BadRow(line, f"the date {shown(text)} is not a date; write it as YYYY-MM-DD (or DD/MM/YYYY)")
+    raise BadRow(line, f"the date {shown(text)} is not a date; write it as {either(date_formats_shown())}")
 
 
 def check_rows(rows: Iterable[ImportRow], *, rules: GameRules) -> None:

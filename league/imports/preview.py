@@ -44,6 +44,7 @@ class PreviewLine:
     status: str
     result: str  # the result as the site shows it, or "" for a scheduled match
     date: datetime.date | None
+    abandoned: bool = False  # GB-6, DB-5a: a loss for both, marked in the preview
 
 
 def read_upload(data: bytes) -> str:
@@ -91,7 +92,8 @@ def preview_import(rows: list[ImportRow], *, league: League, by, season_name: st
         summary = undone.summary
     lines = [
         PreviewLine(line=row.line, round=row.round, home=row.home, away=row.away, status=row.status, date=row.date,
-                    result=rules.summary(verdict_for(row, rules=rules)) if row.has_result else "")
+                    result=rules.summary(verdict_for(row, rules=rules)) if row.has_result else "",
+                    abandoned=row.abandoned)
         for row in rows[:PREVIEW_LINES]
     ]
     return summary, lines

@@ -26,7 +26,8 @@ from league import selectors
 from league.imports import writer as importer
 from league.imports import preview as web_import
 from league.web.forms import ConfirmImportForm, ImportForm
-from league.imports.files import BadRow, required_columns
+from league.imports.files import BadRow, date_formats_shown, required_columns
+from league.rules.importing import either
 from league.accounts.permissions import get_league_for_organiser
 
 SALT = "league.import_views.upload"
@@ -42,6 +43,7 @@ def league_import(request: HttpRequest, slug: str) -> HttpResponse:
     current = selectors.season_for(league)
     context = {
         "league": league, "header": ",".join(required_columns(league.rules)), "max_kb": web_import.MAX_UPLOAD_BYTES // 1024,
+        "date_formats": either(date_formats_shown()),
     }
     if request.method == "POST" and "payload" in request.POST:
         return _confirm(request, league, context)

@@ -103,6 +103,7 @@ def place(*, season: Season, coach: Coach, team: str = "", division: Division | 
 def _enter(season: Season, coach: Coach, team: str, division: Division | None) -> Entry:
     if division is not None and division.season_id != season.pk:
         raise ValidationError("That division belongs to another season.")
+    team = layers.team_name(season.league.game_system, team)  # a Guild typed another way: its catalogue name
     # Every caller has checked already; the constraint (entry_one_per_coach_per_season)
     # settles a race, and the caller's transaction is rolled back with the refusal.
     try:

@@ -36,6 +36,21 @@ def free_slug(name: str) -> str:
     raise ValidationError("Too many leagues have this name already; choose another.")
 
 
+def _check_name_is_free(name: str, by) -> None:
+    """Two leagues of the same name (whatever the case) cannot be told apart on the
+    league list, in mail subjects or in a calendar: the second is refused, saying
+    whose it is when it is the creator's own (a form sent twice, say)."""
+    same = League.objects.filter(name__iexact=name).only("pk", "name").first()
+    if same is None:
+        return
+    if same.organisers.filter(pk=by.pk).exists():
+        message = f"You already run a league called \u201c{same.name}\u201d: open it from the league list, or give this one another name."
+    else:
+        message = (f"There is already a league called \u201c{same.name}\u201d on this site: give yours another name, "
+                   "for example with your club or town in it.")
+    raise ValidationError({"name": message})
+
+
 @transaction.atomic
 def create_league(
     *, by, name: str, game_system: str, settings: Mapping[str, Any], season_name: str,
@@ -49,6 +64,7 @@ def create_league(
     if not name or not season_name:
         raise ValidationError("Give the league and its first season a name.")
     datebounds.validate_match_date(start_date)
+    _check_name_is_free(name, by)
     league = League.objects.create(name=name, slug=free_slug(name), game_system=game_system, description=description)
     league.organisers.add(by)
     model = rules_class(game_system).settings_model

@@ -275,7 +275,7 @@ def record_result(
     *,
     fixture: Fixture,
     by,
-    reason: str,
+    reason: str = "",
     abandoned: bool = False,
     override: bool = False,
     acknowledged: bool = False,
@@ -285,16 +285,18 @@ def record_result(
     once. GB-6/DB-5a: an abandoned or unplayed match is a loss for both. GB-8:
     ``override`` accepts a score the rules reject, with the reason recorded.
     GB-20: a correction a layer warns about (a coach left owing Favours) raises
-    ``NeedsAcknowledgement`` and writes nothing unless ``acknowledged``."""
+    ``NeedsAcknowledgement`` and writes nothing unless ``acknowledged``. Scores
+    alone need no reason; an abandoned match and an accepted score do."""
     fixture, _ = locks.fixture(fixture.pk, sides=True)
     league = fixture.round.season.league
     require_organiser(league, by)
     _check_has_match(fixture)
     reason = reason.strip()
-    if not reason:
-        raise ValidationError("Give a reason: it is kept in the fixture's history.")
     rules = league.rules
     override = override and rules.allows_override and not abandoned
+    if (abandoned or override) and not reason:
+        case = rules.abandoned_label.lower() if abandoned else "accepting a score the rules reject"
+        raise ValidationError(f"Give a reason for {case}: it is kept in the fixture's history.")
     verdict = rules.validate(facts, override=override, abandoned=abandoned)
     result = fixture.result_or_none
     was_approved = result is not None and result.is_approved

@@ -20,7 +20,8 @@ from league.services import results as services
 from league.web.idempotency import idempotent
 from league.web.feeds import side_name
 from league.web.forms import (
-    EARLY_FIELD, ApproveForm, DisputeForm, RearrangeForm, ReasonForm, proposal_form, record_form, report_form,
+    EARLY_FIELD, ApproveForm, DisputeForm, RearrangeForm, ReasonForm, proposal_form, record_arguments, record_form,
+    report_form,
 )
 from league.models import Fixture, Result
 from league.accounts.permissions import coach_for, get_fixture_for_coach, require_organiser
@@ -252,10 +253,7 @@ def record_result(request: HttpRequest, pk: int) -> HttpResponse:
     rules = fixture.round.season.league.rules
     return _submit(
         request, fixture, "record", record_form(rules, fixture, request.POST),
-        lambda data: services.record_result(
-            fixture=fixture, by=request.user, acknowledged=bool(data.get("acknowledge")),
-            **{key: value for key, value in data.items() if key != "acknowledge"},
-        ),
+        lambda data: services.record_result(fixture=fixture, by=request.user, **record_arguments(data)),
         "Result recorded and approved.",
     )
 

@@ -32,6 +32,7 @@ from league.models import Entry, JoinLink, Season
 from league.accounts.permissions import coach_for, get_league_for_organiser, may_create_league
 from league.rules import GAMES, rules_class
 from league.services.seasons import draw_season_divisions, generate_fixtures
+from league.web.forms import refuse
 from league.web.setup_forms import GenerateForm, JoinForm, JoinLinkForm, NewLeagueForm, PasteNamesForm
 
 BACKEND = "league.backends.CoachBackend"
@@ -42,8 +43,8 @@ def _too_many(request: HttpRequest, reason: str) -> HttpResponse:
 
 
 def _refuse(form, error: ValidationError) -> None:
-    for message in error.messages:
-        form.add_error(None, message)
+    """A service's refusal on the form: on the field it names when the form has it."""
+    refuse(form, error)
 
 
 def _join_token_of(next_url: str) -> str | None:

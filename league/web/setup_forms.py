@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import datetime
+
 from django import forms
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
-from league.datebounds import validate_match_date
+from league.datebounds import MatchDateField, validate_match_date
 from league.services.joining import MAX_PASTED
 from league.models import (
     DEFAULT_JOIN_SIGNUPS_PER_HOUR, MAX_CADENCE_DAYS, MAX_JOIN_SIGNUPS_PER_HOUR, MAX_JOIN_USES, League, Season,
@@ -15,6 +17,15 @@ from league.models import (
 from league.text.plaintext import PlainTextField
 from league.rules import GameRules
 from league.rules.scheduling import MAX_DIVISIONS, MIN_DIVISIONS
+
+
+FIRST_ROUND_AFTER = datetime.timedelta(days=7)
+
+
+def first_round_default() -> datetime.date:
+    """A week from the organiser's today: time to gather the coaches and publish the
+    fixtures, and the weekday they set the league up on (often their club night)."""
+    return timezone.localdate() + FIRST_ROUND_AFTER
 
 
 class NewLeagueForm(forms.Form):
@@ -26,9 +37,7 @@ class NewLeagueForm(forms.Form):
     season_name = PlainTextField(
         max_length=Season._meta.get_field("name").max_length, label="First season", initial="Season 1"
     )
-    start_date = forms.DateField(
-        label="First round on", validators=[validate_match_date], widget=forms.DateInput(attrs={"type": "date"}),
-    )
+    start_date = MatchDateField(label="First round on")
     cadence_days = forms.IntegerField(
         label="Days between rounds", min_value=1, max_value=MAX_CADENCE_DAYS, initial=7,
     )
@@ -39,7 +48,7 @@ class NewLeagueForm(forms.Form):
 
     def __init__(self, *args, game: type[GameRules], **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["start_date"].initial = timezone.localdate()
+        self.fields["start_date"].initial = first_round_default()
         self.fields["cadence_days"].help_text = game.cited("cadence", "7 is one round a week.")
         # The rule in words, its id only as the small link to /rules/ (never a bare "GB-4").
         rule = game.cite("fixtures")

@@ -11,6 +11,7 @@ from campaigns.models import Sponsorship
 from league.services import results as league_services
 from league.models import Fixture, Result
 from tests.campaigns.factories import fixture_between, make_campaign, play, user_of
+from tests.league.organiser_form import assert_scores_first_and_cases_folded, reason_asked, record_form_html
 from tests.league.test_admin import messages_of, run_action
 
 pytestmark = pytest.mark.django_db
@@ -69,7 +70,7 @@ def test_fixture_page_correction_form_warns_then_goes_ahead_and_the_coach_sees_t
     page = response.content.decode()
     assert response.status_code == 400 and WARNING in page and "tick the box to go ahead" in page
     assert balances.favour_balance(b) == 0
-    response = client.post(url, {**data, "acknowledge": "on"})
+    response = client.post(url, {**data, "acknowledge": "on", "acknowledge_reason": "the sheet was read backwards"})
     assert response.status_code == 302, response.content.decode()[-3000:]
     assert balances.favour_balance(b) == -2
     client.force_login(user_of(b))
@@ -93,3 +94,19 @@ def test_admin_correct_action_warns_then_goes_ahead_gb20(spent, organiser, clien
     response = run_action(client, "result", "correct", [result], query="?show=all", **data, acknowledge="on")
     assert "Result corrected." in messages_of(response)
     assert balances.favour_balance(b) == -2
+
+
+def test_going_ahead_with_a_favour_debt_asks_for_its_reason_on_the_form(spent, organiser, client):
+    a, b, fixture = spent
+    client.force_login(organiser)
+    url = reverse("league:record_result", args=[fixture.pk])
+    page = client.get(fixture.get_absolute_url()).content.decode()
+    form = record_form_html(page, fixture)
+    assert_scores_first_and_cases_folded(form, ["home_score", "away_score"], ["abandoned", "override", "acknowledge"])
+    response = client.post(url, {**b_wins(fixture, b), "acknowledge": "on"})
+    assert response.status_code == 400 and reason_asked(response.content.decode(), "A Favour debt")
+    assert balances.favour_balance(b) == 0 and Result.objects.get(fixture=fixture).winner_side() != (
+        "home" if fixture.home_id == b.entry_id else "away")
+    response = client.post(url, {**b_wins(fixture, b), "acknowledge": "on", "acknowledge_reason": "sheet misread"})
+    assert response.status_code == 302 and balances.favour_balance(b) == -2
+    assert fixture.events.order_by("-id").first().note == "sheet misread"

@@ -144,7 +144,7 @@ def test_organiser_abandons_a_loss_for_both_and_correction_drops_the_details(cli
                            rush=10, sudden_death=False)
     client.force_login(organiser)
     response = client.post(
-        reverse("league:record_result", args=[dr_fixture.pk]), {"abandoned": "on", "reason": "Hall flooded"}
+        reverse("league:record_result", args=[dr_fixture.pk]), {"abandoned": "on", "abandoned_reason": "Hall flooded"}
     )
     assert response.status_code == 302
     result = Result.objects.get(fixture=dr_fixture)
@@ -159,3 +159,10 @@ def test_organiser_correction_form_starts_from_the_stored_result(client, dr_fixt
     client.force_login(organiser)
     form = client.get(dr_fixture.get_absolute_url()).context["record_form"]
     assert form.initial == {"winner": "draw", "difference": 0, "rush": 18, "sudden_death": True}
+
+
+def test_the_team_registration_starts_with_the_name_the_organiser_entered(client, dr_fixture):
+    client.force_login(dr_fixture.home.coach.user)
+    response = client.get(reverse("dreadball:register_team", args=[dr_fixture.round.season.league.slug]))
+    assert response.context["form"]["name"].value() == "Voss Voltage"
+    assert 'value="Voss Voltage"' in response.content.decode()

@@ -107,7 +107,7 @@ def test_the_commissioner_records_an_unplayed_fixture_and_a_result(client, fixtu
     client.force_login(organiser)
     page = client.get(fixture.get_absolute_url()).content.decode()
     assert "Unplayed by the deadline" in page
-    response = client.post(url("record_result", fixture), {"abandoned": "on", "reason": "Deadline passed",
+    response = client.post(url("record_result", fixture), {"abandoned": "on", "abandoned_reason": "Deadline passed",
                                                            "home_score": 0, "away_score": 0, "ending": "touchdown",
                                                            "home_gather": 0, "away_gather": 0, "home_journeymen": 0,
                                                            "away_journeymen": 0}, follow=True)

@@ -115,3 +115,9 @@ def test_team_value_and_current_team_value():
     assert tv == r.TeamValue(405_000, 310_000)
     trophy = r.team_value(players, rerolls=2, reroll_cost=50_000, staff=100_000, trophy=True)
     assert trophy == r.TeamValue(555_000, 460_000)
+
+
+def test_a_limit_positions_share_says_so_db6():
+    assert r.limit_label(2, "Special", ["Troll Slayer", "Chaos Dwarf Flamesmith"]) == (
+        "0-2 Special: Troll Slayer and Chaos Dwarf Flamesmith between them")
+    assert r.limit_label(16, "Linemen", ["Dwarf Lineman"]) == "0-16 Linemen"

@@ -134,3 +134,17 @@ def test_the_report_page_costs_a_fixed_number_of_queries(client, organiser, djan
     login(client, fixture.home.coach.user)
     with django_assert_max_num_queries(45):
         assert client.get(fixture.get_absolute_url()).status_code == 200
+
+
+def test_a_limit_two_positions_share_says_so_where_the_roster_is_shown_db6(client, organiser):
+    league = db_league(organiser)
+    shared = "0-2 Special: Troll Slayer and Chaos Dwarf Flamesmith between them"
+    client.force_login(organiser)
+    colleges = client.get(reverse("dungeonbowl:league_colleges", args=[league.slug])).content.decode()
+    fire = colleges[colleges.index("<h3>College of Fire</h3>"):]
+    fire = fire[:fire.index("</table>")]
+    assert fire.count(f"<td>{shared}</td>") == 2  # on the row of each position that shares it
+    coach = CoachFactory(name="Ulrika")
+    client.force_login(coach.user)
+    draft = client.get(reverse("dungeonbowl:draft", args=[league.slug]), {"college": "college-of-fire"}).content.decode()
+    assert "Troll Slayer (" in draft and f"; {shared})" in draft

@@ -5,10 +5,11 @@ from io import StringIO
 import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from campaigns import demo
+from league.management.commands import quickstart as quickstart_command
 from league.models import Coach, Fixture, League, Result
 from league.accounts.permissions import ORGANISER_GROUP
 from league.standings.season import standings_for
@@ -169,3 +170,38 @@ def test_the_benchmarks_login_cookie_logs_its_user_in(client):
         name, value = cookie.split("=", 1)
         client.cookies[name] = value
     assert client.get(reverse("league:my_fixtures")).status_code == 200  # not the login redirect
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("given, served", [
+    ((), "127.0.0.1:8000"),
+    (("8001",), "127.0.0.1:8001"),
+    (("--port", "8002"), "127.0.0.1:8002"),
+    (("0.0.0.0:8003",), "0.0.0.0:8003"),
+])
+def test_quickstart_takes_a_port_as_runserver_does(monkeypatch, given, served):
+    ran = []
+
+    def call(name, *args, **kwargs):
+        if name == "runserver":
+            ran.append(args)
+            return None
+        return call_command(name, *args, **kwargs)
+
+    class Worker:  # the task worker beside the server, not started here
+        def __init__(self, *args, **kwargs): ...
+        def terminate(self): ...
+        def wait(self, timeout=None): ...
+
+    monkeypatch.setattr(quickstart_command, "call_command", call)
+    monkeypatch.setattr(quickstart_command.subprocess, "Popen", Worker)
+    out = StringIO()
+    call_command("quickstart", *given, verbosity=0, stdout=out)
+    assert ran == [(served,)]
+    assert f"Site:   http://{served}/" in out.getvalue()
+
+
+@pytest.mark.parametrize("given", [("eighty",), ("8001", "--port", "8002"), ("99999",)])
+def test_quickstart_refuses_a_port_it_cannot_serve_on_before_doing_anything(given):
+    with pytest.raises(CommandError):
+        call_command("quickstart", *given, "--no-serve", verbosity=0, stdout=StringIO())

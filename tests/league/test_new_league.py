@@ -190,7 +190,7 @@ def test_join_through_a_link(client, season, link, django_assert_max_num_queries
         response = client.post(url, {"name": "Joiner", "team": "Masons"})
     assert response["Location"] == reverse("league:my_fixtures")
     entry = Entry.objects.get(season=season)
-    assert (entry.coach.user, entry.coach.name, entry.team) == (user, "Joiner", "Masons")
+    assert (entry.coach.user, entry.coach.name, entry.team) == (user, "Joiner", "Mason's")  # the Guild as the catalogue spells it
     link.refresh_from_db()
     assert link.uses == 1
     again = client.post(url, {"name": "Joiner"})
@@ -266,3 +266,27 @@ def test_another_seasons_link_is_not_withdrawn_here(client, organiser, season, s
     assert client.post(setup_url, {"action": "revoke", "link": other.pk}).status_code == 404
     other.refresh_from_db()
     assert other.revoked_at is None
+
+
+@pytest.mark.parametrize("taken_by_creator", [False, True])
+def test_a_second_league_of_the_same_name_is_refused_with_the_reason(client, creator, taken_by_creator):
+    first = LeagueFactory(name="Harbour League", slug="harbour")
+    if taken_by_creator:
+        first.organisers.add(creator)
+    client.force_login(creator)
+    before = (League.objects.count(), Season.objects.count())
+    response = client.post(reverse("league:new_league"), _post("guildball", name="harbour league"))
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert (League.objects.count(), Season.objects.count()) == before
+    said = "You already run a league called" if taken_by_creator else "There is already a league called"
+    assert f"{said} \u201cHarbour League\u201d" in page
+    assert response.context["form"].errors["name"], "on the name, where the organiser types it"
+
+
+def test_the_first_round_date_starts_a_week_from_today(client, creator):
+    client.force_login(creator)
+    page = client.get(reverse("league:new_league"), {"game": "guildball"}).content.decode()
+    week = timezone.localdate() + datetime.timedelta(days=7)
+    # A date picker shows only an ISO date (a British 13/12/2026 leaves it empty).
+    assert f'name="start_date" value="{week.isoformat()}"' in page.replace('type="date" ', "")

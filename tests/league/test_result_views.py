@@ -229,12 +229,11 @@ def test_only_the_organiser_approves(client, reported, who, request):
     assert reported.status == "reported"
 
 
-def test_organiser_enters_result_directly_with_reason(client, fixture, organiser):
+def test_organiser_enters_result_directly_with_a_note(client, fixture, organiser):
     client.force_login(organiser)
     url = reverse("league:record_result", args=[fixture.pk])
-    response = client.post(url, {"home_score": 12, "away_score": 3, "reason": ""})
-    assert response.status_code == 400 and not Result.objects.exists()
     client.post(url, {"home_score": 12, "away_score": 3, "reason": "Reported by phone"})
+    assert "(Reported by phone)" in client.get(fixture.get_absolute_url()).content.decode()
     result = Result.objects.get()
     assert result.is_approved and result.outcome == "home" and result.reported_side == ""
     assert fixture.events.get().action == "entered"
@@ -261,7 +260,7 @@ def test_organiser_override_records_reason(client, fixture, organiser):
     url = reverse("league:record_result", args=[fixture.pk])
     response = client.post(url, {"home_score": 9, "away_score": 4, "reason": "Time called"})
     assert response.status_code == 400 and "must reach 12 VP" in response.content.decode()
-    client.post(url, {"home_score": 9, "away_score": 4, "reason": "Time called", "override": "on"})
+    client.post(url, {"home_score": 9, "away_score": 4, "override_reason": "Time called", "override": "on"})
     result = Result.objects.get()
     assert result.override_reason == "Time called" and result.outcome == "home"
 
@@ -270,7 +269,7 @@ def test_organiser_abandons_gb6(client, fixture, organiser, league):
     client.force_login(organiser)
     client.post(
         reverse("league:record_result", args=[fixture.pk]),
-        {"home_score": 6, "away_score": 4, "abandoned": "on", "reason": "Venue closed early"},
+        {"home_score": 6, "away_score": 4, "abandoned": "on", "abandoned_reason": "Venue closed early"},
     )
     result = Result.objects.get()
     assert result.outcome == "abandoned" and result.is_approved

@@ -174,9 +174,9 @@ def test_new_leagues_are_rate_limited_per_account(client):
     data = {"game": "dreadball", "name": "L", "season_name": "S", "start_date": "2030-01-01", "cadence_days": "7",
             "double_round_robin": "single", "settings-landslide_win": "3", "settings-win": "2",
             "settings-draw": "1", "settings-loss": "0"}
-    for _ in range(LEAGUES_PER_ACCOUNT):
-        assert client.post(reverse("league:new_league"), data).status_code == 302
-    response = client.post(reverse("league:new_league"), data)
+    for number in range(LEAGUES_PER_ACCOUNT):  # each its own name: a second "L" is refused
+        assert client.post(reverse("league:new_league"), {**data, "name": f"L{number}"}).status_code == 302
+    response = client.post(reverse("league:new_league"), {**data, "name": "L again"})
     assert response.status_code == 429 and "within the hour" in response.content.decode()
     assert League.objects.count() == LEAGUES_PER_ACCOUNT
 

@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from campaigns.models import CampaignPointLine
 from league.imports import preview as web_import
+from league.imports.files import DATE_FORMATS
 from league.models import Coach, Entry, Fixture, Result, ResultEvent, Round, Season
 from tests.factories import EntryFactory, LeagueFactory, UserFactory
 
@@ -234,3 +235,22 @@ def test_preview_costs_a_fixed_number_of_queries(organiser_client, league, djang
         assert response.status_code == 200
     with django_assert_max_num_queries(12):
         assert organiser_client.get(url(league)).status_code == 200
+
+
+def test_the_preview_marks_abandoned_lines(organiser_client, league):
+    lines = [*LINES[:2], "Midlands Big League,2,Zoë O'Brien,Brother Cask,6,4,abandoned"]
+    response = preview(organiser_client, league, csv_text(lines))
+    assert response.status_code == 200
+    rows = response.content.decode().split("<tbody>")[1].split("</tbody>")[0].split("</tr>")
+    marked = [row for row in rows if "abandoned: a loss for both" in row]
+    assert len(marked) == 1 and "Zoë O&#x27;Brien v Brother Cask" in marked[0]
+
+
+def test_the_page_lists_every_date_format_the_reader_accepts(organiser_client, league):
+    page = organiser_client.get(url(league)).content.decode()
+    assert "YYYY-MM-DD, DD/MM/YYYY or DD.MM.YYYY" in page
+    day = datetime.date(2026, 3, 9)
+    for pattern in DATE_FORMATS:  # every one it lists, it reads
+        lines = [LINES[0] + f",{day:{pattern}}"]
+        response = preview(organiser_client, league, csv_text(lines, header=HEADER + ",date"))
+        assert response.status_code == 200 and response.context["lines"][0].date == day, pattern

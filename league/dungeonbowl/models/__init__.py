@@ -22,6 +22,7 @@ from league.dungeonbowl.models.teams import (
     College,
     PositionGroup,
     Position,
+    positions_with_limits,
     Skill,
     GAME_SYSTEM,
     Team,
@@ -67,6 +68,7 @@ from league.dungeonbowl.models.playoffs import (
 )
 
 __all__ = [
+    "positions_with_limits",
     "COUNTS",
     "Characteristic",
     "College",
@@ -110,5 +112,6 @@ __all__ = [
     "TeamSeason",
     "TreasuryKind",
     "TreasuryLine",
+    "positions_with_limits",
     "target",
 ]

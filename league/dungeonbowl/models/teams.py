@@ -81,6 +81,10 @@ class College(models.Model):
         """The colleges a league's coaches draft from: every league's and its own."""
         return cls.objects.filter(Q(league__isnull=True) | Q(league_id=league_id))
 
+    def positions_with_limits(self) -> list[tuple[Position, str]]:
+        """The roster's rows with their limits in words (the prefetched positions)."""
+        return positions_with_limits(self.positions.all())
+
     def roster(self, positions=None) -> team_rules.Roster:
         """The roster as plain values for ``team_rules.check_draft`` (one query, none
         when given the college's ``positions`` with their groups, already read)."""
@@ -112,6 +116,16 @@ class PositionGroup(models.Model):
 
     def __str__(self) -> str:
         return f"0-{self.max_count} {self.name}"
+
+
+def positions_with_limits(positions) -> list[tuple[Position, str]]:
+    """Each of a college's ``positions`` (their groups loaded) with its line's limit
+    in words, saying when positions share it (``team_rules.limit_label``)."""
+    positions = list(positions)
+    names: dict[int, list[str]] = {}
+    for position in positions:
+        names.setdefault(position.group_id, []).append(position.name)
+    return [(p, team_rules.limit_label(p.group.max_count, p.group.name, names[p.group_id])) for p in positions]
 
 
 class Position(models.Model):

@@ -1,6 +1,7 @@
-"""``manage.py quickstart``: migrate, load every registered layer's demo league,
-print the demo accounts and serve the site on http://127.0.0.1:8000. Running it
-again loads nothing twice."""
+"""``manage.py quickstart [addrport]``: migrate, load every registered layer's demo
+league, print the demo accounts and serve the site on http://127.0.0.1:8000 (or the
+port or address:port given, as ``runserver`` takes it: ``quickstart 8001``,
+``quickstart --port 8001``). Running it again loads nothing twice."""
 
 from __future__ import annotations
 
@@ -9,12 +10,29 @@ import sys
 
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
+from django.core.management.commands.runserver import naiveip_re
 from django.urls import reverse
 
 from league.services import demo
 
-ADDRESS = "127.0.0.1:8000"
+HOST, PORT = "127.0.0.1", 8000
+ADDRESS = f"{HOST}:{PORT}"
+
+
+def address(addrport: str | None, port: int | None) -> str:
+    """Where to serve: ``addrport`` as runserver reads it (a port, or an address and
+    a port), or ``port`` on this machine, else 127.0.0.1:8000."""
+    if addrport and port is not None:
+        raise CommandError("Give the port once: either quickstart 8001 or quickstart --port 8001.")
+    if port is not None:
+        addrport = str(port)
+    if not addrport:
+        return ADDRESS
+    match = naiveip_re.match(addrport)
+    if match is None or not match["port"].isdigit() or not 0 < int(match["port"]) < 65536:
+        raise CommandError(f"{addrport!r} is not a port number or address:port (for example 8001 or 0.0.0.0:8001).")
+    return addrport if match["addr"] else f"{HOST}:{match['port']}"
 
 
 class Command(BaseCommand):
@@ -24,9 +42,12 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
+        parser.add_argument("addrport", nargs="?", help="the port, or address:port, to serve on (as runserver's); default 127.0.0.1:8000")
+        parser.add_argument("--port", type=int, help="the port to serve on, on 127.0.0.1")
         parser.add_argument("--no-serve", action="store_true", help="set everything up but do not start the server")
 
     def handle(self, *args, **options):
+        serve_on = address(options["addrport"], options["port"])  # refused before anything is done
         verbosity = options["verbosity"]
         call_command("migrate", interactive=False, verbosity=verbosity, stdout=self.stdout)
 
@@ -34,7 +55,7 @@ class Command(BaseCommand):
         for report in reports:
             self.stdout.write(self.style.SUCCESS(report.message) if report.loaded else report.message)
 
-        site = f"http://{ADDRESS}"
+        site = f"http://{serve_on}"
         self.stdout.write("")
         self.stdout.write(f"Site:   {site}{reverse('league:league_list')}")
         for report in reports:
@@ -53,7 +74,7 @@ class Command(BaseCommand):
             self.stdout.write("Task worker: python manage.py run_tasks, started beside the server.")
             worker = subprocess.Popen([sys.executable, str(settings.BASE_DIR / "manage.py"), "run_tasks"])
             try:
-                call_command("runserver", ADDRESS, use_reloader=False)
+                call_command("runserver", serve_on, use_reloader=False)
             finally:
                 worker.terminate()
                 worker.wait(timeout=30)
