@@ -197,7 +197,9 @@ def require_reporting_coach(result: Result, user) -> None:
     if not result.reported_side:
         raise ValidationError("The organiser entered this result: ask the organiser to correct it.")
     if side != result.reported_side:
-        raise ValidationError("Your opponent reported this result: confirm it, or dispute it with the result you say is right.")
+        raise ValidationError(
+            "Your opponent reported this result: confirm it, or dispute it with the result you say is right."
+        )
     waiting = {
         Result.Status.CONFIRMED: "Your opponent has confirmed your report: it can no longer be changed or taken back; "
                                  "ask the organiser to correct it.",

@@ -1,5 +1,6 @@
 """The fixture page and the result workflow on it: report, change or take back a
-report, confirm and dispute (the two coaches), settle, approve, record, rearrange and reopen (the organiser).
+report, confirm and dispute (the two coaches), settle, approve, record, rearrange
+and reopen (the organiser).
 Each step is a POST guarded by a permission helper; its form cleans the input, a
 service decides, and a refusal re-shows the fixture page with it on the form (400)."""
 
