@@ -89,7 +89,7 @@ def test_a_kind_turned_off_is_not_sent(
     assert NotificationPreference.objects.get(user=away_user).off == ["result_reported"]
     page = client.get(reverse("profile")).content.decode()
     assert 'value="result_reported" id="id_on_0">' in page  # unticked
-    assert 'value="result_approved" id="id_on_4" checked>' in page
+    assert 'value="result_approved" id="id_on_2" checked>' in page
     post(client, home_user, "report_result", fixture, {"home_score": 12, "away_score": 6}, django_capture_on_commit_callbacks)
     assert mail.outbox == []
     # A kind left on still reaches them.
