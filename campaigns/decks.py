@@ -121,3 +121,12 @@ def record_achievements(*, coach: CampaignCoach, fixture: Fixture, cards: Iterab
     )
     season_writes.changed(Q(campaign__coaches__pk=coach.pk))  # a bulk write sends no signal
     return achieved
+
+
+def report_taken_back(result, *, by) -> None:
+    """GB-17: cards are achieved in a match that was played and reported; when the
+    reporting coach takes the report back (GB-8 Decision, every game) the match is
+    open again, so both coaches' recorded cards go with it and are recorded again
+    with the next report. The sides' campaign rows are locked already
+    (league/locks.py, step 3)."""
+    Achievement.objects.filter(fixture_id=result.fixture_id).delete()

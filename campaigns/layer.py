@@ -11,7 +11,7 @@ from django.core.paginator import Paginator
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from campaigns import cancelling, demo, guards, imports, ledgers, notices, selectors, setup, waiting
+from campaigns import cancelling, decks, demo, guards, imports, ledgers, notices, selectors, setup, waiting
 from campaigns.models import Campaign, Title
 from league.caching import pages
 from league.web.checklist import Item
@@ -161,6 +161,7 @@ LAYER = Layer(
     game_systems=GAME_SYSTEMS,
     result_approved=ledgers.on_result_approved,
     result_withdrawn=ledgers.on_result_withdrawn,
+    report_taken_back=decks.report_taken_back,
     results_imported=ledgers.derive_season,
     correction_warnings=ledgers.correction_warnings,
     lock_sides=guards.lock_fixture_sides,

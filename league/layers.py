@@ -6,6 +6,8 @@ the list through the functions below and never imports the layer:
 
 - ``lock_sides``: the layer's rows for a fixture's sides, locked in the one
   lock order (league/locks.py) before a workflow step writes;
+- ``report_taken_back``: a coach took back a report nobody confirmed, so what the
+  layer attached to the reported match goes with it;
 - approval hooks, called inside the engine's transaction when a result becomes
   approved or is about to stop counting (corrected or reopened), each told who
   acted (``by``: the user approving, entering, correcting or reopening it; None
@@ -105,6 +107,10 @@ class Layer:
     app_label: str | None = None
     result_approved: Callable[..., None] | None = None  # (result, *, by) -> None
     result_withdrawn: Callable[..., None] | None = None  # (result, *, by) -> None
+    # A coach takes back their report (never approved) and the result is about to be
+    # deleted: remove what the layer attached to the match because it was reported
+    # (a Big League's achieved plot cards), in the same transaction.
+    report_taken_back: Callable[..., None] | None = None  # (result, *, by) -> None
     # The import's bulk path: every result is approved, then this derives
     # once for the season what approving them one by one would have.
     results_imported: Callable[..., None] | None = None  # (season, *, by) -> None
@@ -193,6 +199,12 @@ def result_withdrawn(result, *, by) -> None:
     for layer in layers_for(result.fixture.round.season.league.game_system):
         if layer.result_withdrawn is not None:
             layer.result_withdrawn(result, by=by)
+
+
+def report_taken_back(result, *, by) -> None:
+    for layer in layers_for(result.fixture.round.season.league.game_system):
+        if layer.report_taken_back is not None:
+            layer.report_taken_back(result, by=by)
 
 
 def results_imported(season, results, *, by) -> None:

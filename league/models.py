@@ -491,8 +491,8 @@ class Result(models.Model):
 
 
 class ResultEvent(models.Model):
-    """The history of a fixture: every report, confirmation, dispute, approval,
-    correction, rearrangement and abandonment, with who and when."""
+    """The history of a fixture: every report (changed or taken back), confirmation,
+    dispute, approval, correction, rearrangement and abandonment, with who and when."""
 
     class Action(models.TextChoices):
         REPORTED = "reported", "reported"
@@ -504,6 +504,10 @@ class ResultEvent(models.Model):
         ABANDONED = "abandoned", "abandoned"
         REARRANGED = "rearranged", "rearranged"
         REOPENED = "reopened", "reopened"
+        # GB-8 Decision (every game): the reporting coach changes or takes back
+        # their report while it waits for the opponent.
+        CHANGED = "changed", "report changed"
+        TAKEN_BACK = "taken_back", "report taken back"
 
     fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="events")
     action = models.CharField(max_length=12, choices=Action.choices)

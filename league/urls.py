@@ -57,6 +57,8 @@ league_patterns = [
     ),
     path("fixtures/<id:pk>/", result_views.fixture_detail, name="fixture_detail"),
     path("fixtures/<id:pk>/report/", result_views.report_result, name="report_result"),
+    path("fixtures/<id:pk>/report/change/", result_views.change_report, name="change_report"),
+    path("fixtures/<id:pk>/report/take-back/", result_views.withdraw_report, name="withdraw_report"),
     path("fixtures/<id:pk>/confirm/", result_views.confirm_result, name="confirm_result"),
     path("fixtures/<id:pk>/dispute/", result_views.dispute_result, name="dispute_result"),
     path("fixtures/<id:pk>/settle/", result_views.settle_dispute, name="settle_dispute"),

@@ -137,6 +137,10 @@ MATRIX: dict[str, Row] = {
     # The result workflow on a fixture whose report waits on the right coach.
     "league:report_result": Row(s(POST_ONLY), s("302 403 403 400 403 400")),  # already reported
     "league:confirm_result": Row(s(POST_ONLY), s("302 403 403 302 403 403"), writes=("right",)),
+    # Changing or taking back a report: only its reporter (not a role here: the right
+    # coach is the opponent, refused with the reason), never the organiser.
+    "league:change_report": Row(s(POST_ONLY), s("302 403 403 400 403 403")),
+    "league:withdraw_report": Row(s(POST_ONLY), s("302 403 403 400 403 403")),
     "league:dispute_result": Row(s(POST_ONLY), s("302 403 403 400 403 400")),  # a dispute needs its reason
     "league:approve_result": Row(s(POST_ONLY), s("302 403 403 403 403 400")),  # unconfirmed: needs a reason
     "league:record_result": Row(s(POST_ONLY), s("302 403 403 403 403 400")),

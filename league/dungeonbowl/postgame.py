@@ -123,6 +123,19 @@ def log_reported_dice(result, report: GameReport) -> None:
     _winnings_dice(result, outcome, teams, report.dice, coach.user, source=DiceRoll.Source.COACH)
 
 
+def discard_reported_dice(result) -> None:
+    """DB-16 Decision, with GB-8's for every game: a report its coach changes or takes
+    back before anyone confirmed or approved it was never the game's result, so the
+    dice typed on it are not the game's roll either. They go with it, or the next
+    approval (or a correction with no dice typed) would reuse a roll the coach
+    withdrew, for a team that may not even have won. Only the coach's typed rolls:
+    a result reported again after an approval is refused such a change by the
+    engine, so no roll the game used is ever removed."""
+    DiceRoll.objects.filter(
+        cause_type=ContentType.objects.get_for_model(result), cause_id=result.pk, source=DiceRoll.Source.COACH,
+    ).delete()
+
+
 def _pay(team: Team, amount: int, kind: str, reason: str, result, by) -> None:
     if amount:
         TreasuryLine.objects.create(team=team, amount=amount, kind=kind, reason=reason, cause=result, created_by=by)

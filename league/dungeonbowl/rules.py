@@ -27,7 +27,9 @@ from league.dungeonbowl.models import (
 from league.dungeonbowl.models import Team
 from league.dungeonbowl.models.teams import MAX_GP
 from league.dungeonbowl.playoffs import NO_DRAW, NO_UNPLAYED, lock_playoff_sides
-from league.dungeonbowl.postgame import apply_postgame, lock_teams, log_reported_dice, reverse_postgame
+from league.dungeonbowl.postgame import (
+    apply_postgame, discard_reported_dice, lock_teams, log_reported_dice, reverse_postgame,
+)
 from league.dungeonbowl.reports import college_wizards, fixture_players, kept_line, save_report
 from league.dungeonbowl.units import gp
 from league.rules.base import ABANDONED, AWAY_WIN, DRAW, HOME_WIN, SIDES, GameRules, PlayedResult, Stat, Verdict
@@ -383,6 +385,11 @@ class DungeonBowlRules(GameRules):
 
     def save_details(self, result, verdict: Verdict) -> None:
         log_reported_dice(result, save_report(result, verdict))  # DB-16: a coach's typed dice are theirs
+
+    def discard_report(self, result, *, by) -> None:
+        """The game report and its player lines are rewritten by ``save_details`` or
+        deleted with the result; the typed dice name it by cause only."""
+        discard_reported_dice(result)
 
     def same_result(self, verdict: Verdict, result) -> bool:
         """The form lists every player; only the lines with something in them are

@@ -52,11 +52,14 @@ class Kind:
 RESULT_REPORTED = Kind("result_reported", "Your opponent reported a result for you to confirm")
 RESULT_DISPUTED = Kind("result_disputed", "A result in a league you organise is disputed")
 RESULT_APPROVED = Kind("result_approved", "A result of yours is approved or corrected by the organiser")
+REPORT_CHANGED = Kind("report_changed", "Your opponent changes a report you are asked to confirm")
+REPORT_TAKEN_BACK = Kind("report_taken_back", "Your opponent takes back a report you were asked to confirm")
 FIXTURE_REARRANGED = Kind("fixture_rearranged", "A fixture in your league is rearranged")
 OPPONENT_WITHDREW = Kind("opponent_withdrew", "An opponent withdraws and your match with them is not played")
 
 ENGINE_KINDS: tuple[Kind, ...] = (
     RESULT_REPORTED, RESULT_DISPUTED, RESULT_APPROVED, FIXTURE_REARRANGED, OPPONENT_WITHDREW,
+    REPORT_CHANGED, REPORT_TAKEN_BACK,
 )
 
 
@@ -245,13 +248,40 @@ def result_reported(result) -> None:
     )
 
 
+def report_changed(result, *, before: str) -> None:
+    """GB-8 Decision: to the coach asked to confirm, when the reporting coach changes
+    their report: the result as it was (``before``) and as it is now."""
+    _to_confirming_coach(REPORT_CHANGED, result, before=before)
+
+
+def report_taken_back(result) -> None:
+    """GB-8 Decision: to the coach who was asked to confirm, when the reporting coach
+    takes their report back; rendered before the result is deleted."""
+    _to_confirming_coach(REPORT_TAKEN_BACK, result, before=result.summary)
+
+
+def _to_confirming_coach(kind: Kind, result, *, before: str) -> None:
+    fixture = result.fixture
+    side = result.confirming_side
+    if side is None:
+        return
+    send(
+        kind,
+        [coach_recipient(fixture.entry_for(side).coach)],
+        context={**_context(result), "reporter": fixture.entry_for(result.reported_side), "before": before},
+        link=fixture.get_absolute_url(),
+    )
+
+
 def result_disputed(result) -> None:
-    """To the league's organisers, who settle it."""
+    """To the league's organisers, who settle it: both versions, the report and
+    the disputing coach's."""
     fixture = result.fixture
     send(
         RESULT_DISPUTED,
         organiser_recipients(fixture.round.season.league),
-        context=_context(result),
+        context={**_context(result), "reporter": fixture.entry_for(result.reported_side),
+                 "disputer": fixture.entry_for(result.confirming_side) if result.confirming_side else None},
         link=fixture.get_absolute_url(),
     )
 

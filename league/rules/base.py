@@ -262,6 +262,13 @@ class GameRules:
     def save_details(self, result, verdict: Verdict) -> None:
         """Store the game's own facts of ``result`` (its detail model). Nothing by default."""
 
+    def discard_report(self, result, *, by) -> None:
+        """A coach's report that nobody has confirmed or approved is about to be
+        changed (``save_details`` then writes the new one) or taken back (the result
+        is then deleted, with every row keyed to it): remove what reporting wrote
+        that neither removes, rows that name the result by cause rather than by key
+        (Dungeon Bowl's typed dice). ``by`` is the reporting coach. Nothing by default."""
+
     def summary(self, verdict: Verdict) -> str:
         """The score as it stands between the two names on every page ("12 – 8"),
         written once when the result is stored so pages need no game details."""

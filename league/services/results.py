@@ -1,5 +1,5 @@
-"""The writes on a season's matches: the result workflow (report, confirm,
-dispute, approve, record, reopen, bulk import) and rearranging a fixture; a
+"""The writes on a season's matches: the result workflow (report, change or take
+back a report, confirm, dispute, approve, record, reopen, bulk import) and rearranging a fixture; a
 season's set-up (fixtures, divisions, friendlies) is in league/services/seasons.py.
 Each service is one transaction and locks the row it changes, so a double click or two coaches at once cannot record twice.
 Every workflow step on a match takes its locks in the one order of
@@ -81,7 +81,9 @@ def report_result(*, fixture: Fixture, by, **facts) -> Result:
     rules = fixture.round.season.league.rules
     stored = fixture.result_or_none
     if stored is not None:
-        if stored.status != Result.Status.REPORTED or stored.reported_side == side:
+        if stored.status == Result.Status.REPORTED and stored.reported_side == side:
+            return _own_report_again(stored, rules, facts=facts)
+        if stored.status != Result.Status.REPORTED:
             raise ValidationError("This fixture has already been reported.")
         return _second_report(stored, rules, by=by, facts=facts)
     verdict = rules.validate(facts)
@@ -90,6 +92,22 @@ def report_result(*, fixture: Fixture, by, **facts) -> Result:
     _event(result, ResultEvent.Action.REPORTED, by)
     notifications.result_reported(result)
     return result
+
+
+def _own_report_again(result: Result, rules: GameRules, *, facts: dict) -> Result:
+    """A coach's report of a match they have reported already and that waits on
+    their opponent: sent again from a page kept offline (static/js/outbox.js) or
+    opened before the first one was sent. The same result is the report there is,
+    accepted with nothing written; a different one is refused, naming the one
+    stored, for the coach to change it on purpose (``change_report``), never
+    replaced behind their back."""
+    verdict = rules.validate(facts)
+    if rules.same_result(verdict, result):
+        return result
+    raise ValidationError(
+        f"You reported this match already ({result.summary}) and your opponent has not answered yet. "
+        f"The result in this form is different ({rules.summary(verdict)}): change your report to send it instead."
+    )
 
 
 def _second_report(result: Result, rules: GameRules, *, by, facts: dict) -> Result:
@@ -104,6 +122,98 @@ def _second_report(result: Result, rules: GameRules, *, by, facts: dict) -> Resu
         result=result, by=by, proposed=dict(facts),
         reason=f"Both coaches reported this match; the reports differ ({rules.summary(verdict)} against {result.summary}).",
     )
+
+
+@transaction.atomic
+@season_writes.results_write()  # an unconfirmed report counts in no table
+def change_report(*, result: Result, by, **facts) -> Result:
+    """GB-8 Decision (every game): both coaches agree on a result before it reaches
+    the organiser, so until the opponent answers the reporting coach may correct
+    their own report with the game's form. Only while it waits for confirmation: a
+    confirmed report is agreed, a disputed one is the organiser's to settle with
+    both versions as they stood, an approved one (or one reopened after approval)
+    the organiser corrects. Everything the old report wrote is replaced in this
+    transaction, and the opponent is told the old and the new result."""
+    result = _lock_result(result, sides=False)
+    require_reporting_coach(result, by)
+    rules = result.fixture.round.season.league.rules
+    verdict = rules.validate(facts)
+    if rules.same_result(verdict, result):
+        raise ValidationError("That is the result you reported already: change something, or leave it as it is.")
+    before = result.summary
+    rules.discard_report(result, by=by)
+    _store(result, verdict, rules)
+    _event(result, ResultEvent.Action.CHANGED, by, note=f"was {before}")
+    notifications.report_changed(result, before=before)
+    return result
+
+
+@transaction.atomic
+@season_writes.results_write()  # an unconfirmed report counts in no table
+def withdraw_report(*, result: Result, by) -> Fixture:
+    """GB-8 Decision (every game): the reporting coach takes back their report
+    while it waits for the opponent's confirmation (same limits as
+    ``change_report``). The result is deleted with everything the report wrote
+    (the game's details by key, what names it by cause through the game's
+    ``discard_report``, what a layer attached through ``report_taken_back``), the
+    fixture is open to report again, the opponent's to-do to confirm it goes and
+    the opponent is told. The history keeps the report and its taking back."""
+    result = _lock_result(result, sides=True)  # a layer's rows on the sides go too (league/locks.py)
+    require_reporting_coach(result, by)
+    fixture = result.fixture
+    fixture.round.season.league.rules.discard_report(result, by=by)
+    layers.report_taken_back(result, by=by)
+    _event(result, ResultEvent.Action.TAKEN_BACK, by)
+    notifications.report_taken_back(result)  # rendered now, while the result still exists
+    result.delete()
+    Fixture.result.related.set_cached_value(fixture, None)  # the fixture has no result now
+    return fixture
+
+
+def reporter_may_change(result: Result | None, side: str | None, events) -> bool:
+    """Whether the coach on ``side`` may change or take back ``result`` now (the
+    rule of ``change_report``), given the fixture's history ``events`` (loaded
+    already by the page that asks): their report, waiting for confirmation, never
+    approved since it was made."""
+    if result is None or not side or side != result.reported_side or result.status != Result.Status.REPORTED:
+        return False
+    return not any(event.action in _APPROVAL_STEPS and event.at >= result.reported_at for event in events)
+
+
+# History steps after which a report is no longer only its coach's (an organiser
+# approved, entered or corrected it, then reopened it).
+_APPROVAL_STEPS = frozenset({
+    ResultEvent.Action.APPROVED, ResultEvent.Action.ENTERED, ResultEvent.Action.CORRECTED,
+    ResultEvent.Action.ABANDONED, ResultEvent.Action.REOPENED,
+})
+
+
+def require_reporting_coach(result: Result, user) -> None:
+    """Refuse anyone but the reporting coach, and the reporting coach once the
+    report is no longer only theirs to change (``change_report``)."""
+    side = _coach_side(result.fixture, user)
+    if side is None:
+        raise PermissionDenied("Only the coach who reported this result can change or take it back.")
+    if not result.reported_side:
+        raise ValidationError("The organiser entered this result: ask the organiser to correct it.")
+    if side != result.reported_side:
+        raise ValidationError(
+            "Your opponent reported this result: confirm it, or dispute it with the result you say is right."
+        )
+    waiting = {
+        Result.Status.CONFIRMED: "Your opponent has confirmed your report: it can no longer be changed or taken back; "
+                                 "ask the organiser to correct it.",
+        Result.Status.DISPUTED: "Your opponent has disputed your report: the organiser settles it with both versions, "
+                                "so it can no longer be changed or taken back.",
+        Result.Status.APPROVED: "The organiser has approved this result: it can no longer be changed or taken back; "
+                                "ask the organiser to correct it.",
+    }
+    if result.status in waiting:
+        raise ValidationError(waiting[result.status])
+    events = ResultEvent.objects.filter(fixture_id=result.fixture_id, action__in=_APPROVAL_STEPS,
+                                        at__gte=result.reported_at)
+    if not reporter_may_change(result, side, events):
+        raise ValidationError("The organiser reopened this result after approving it: ask the organiser to correct it.")
 
 
 def _store(result: Result, verdict: Verdict, rules: GameRules) -> None:
@@ -150,7 +260,9 @@ def dispute_result(*, result: Result, by, reason: str, proposed: dict | None = N
     result.status = Result.Status.DISPUTED
     result.dispute_reason = reason
     result.save(update_fields=["status", "dispute_reason", "proposed_facts", "proposed_summary"])
-    _event(result, ResultEvent.Action.DISPUTED, by, note=reason)
+    # The history keeps both versions: the report (the line's score) and the disputing coach's.
+    note = f"says {result.proposed_summary}: {reason}" if result.proposed_summary else reason
+    _event(result, ResultEvent.Action.DISPUTED, by, note=note[:500])
     notifications.result_disputed(result)
     return result
 

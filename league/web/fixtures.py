@@ -1,5 +1,6 @@
-"""The fixture page and the result workflow on it: report, confirm and dispute
-(the two coaches), settle, approve, record, rearrange and reopen (the organiser).
+"""The fixture page and the result workflow on it: report, change or take back a
+report, confirm and dispute (the two coaches), settle, approve, record, rearrange
+and reopen (the organiser).
 Each step is a POST guarded by a permission helper; its form cleans the input, a
 service decides, and a refusal re-shows the fixture page with it on the form (400)."""
 
@@ -71,12 +72,17 @@ def fixture_detail(request: HttpRequest, pk: int, forms: dict | None = None, sta
         "result": result,
         "side": side,
         "is_organiser": is_organiser,
-        "events": fixture.events.select_related("by__coach").order_by("at", "id"),
+        "events": list(fixture.events.select_related("by__coach").order_by("at", "id")),
         "rules": rules,
     }
     if not fixture.is_bye and not fixture.is_cancelled:  # LG-2: nothing to do for a cancelled match
         if side and result is None:
             context["report_form"] = forms.get("report") or report_form(rules, fixture)
+        if side and services.reporter_may_change(result, side, context["events"]):
+            # GB-8 Decision: the reporter's own report, until the opponent answers.
+            context["change_form"] = forms.get("change") or report_form(
+                rules, fixture, initial=rules.initial_from(result), ask_early=False
+            )
         if side and result is not None and result.status == Result.Status.REPORTED and side == result.confirming_side:
             context["can_confirm"] = True
             context["dispute_form"] = forms.get("dispute") or DisputeForm()
@@ -126,18 +132,29 @@ def _submit(request: HttpRequest, fixture: Fixture, key: str, form, apply, succe
     return redirect(fixture)
 
 
+def _facts(data: dict) -> dict:
+    """A report form's cleaned data as the services take it."""
+    return {key: value for key, value in data.items() if key != EARLY_FIELD}
+
+
 @login_required
 @require_POST
 @idempotent
 def report_result(request: HttpRequest, pk: int) -> HttpResponse:
+    """A report. One sent again for a match the coach has reported already (from a
+    page kept offline) is accepted when it says the same; when it differs it comes
+    back as the change form, filled in with what was sent, for the coach to send
+    on purpose (``services.report_result``)."""
     fixture = get_fixture_for_coach(request, pk)
     rules = fixture.round.season.league.rules
+    stored = fixture.result_or_none
+    own = stored is not None and services.reporter_may_change(stored, fixture.side_of(coach_for(request.user)),
+                                                               fixture.events.all())
+    form = report_form(rules, fixture, request.POST, ask_early=not own)
     return _submit(
-        request, fixture, "report", report_form(rules, fixture, request.POST),
-        lambda data: services.report_result(
-            fixture=fixture, by=request.user, **{key: value for key, value in data.items() if key != EARLY_FIELD}
-        ),
-        _reported,
+        request, fixture, "change" if own else "report", form,
+        lambda data: services.report_result(fixture=fixture, by=request.user, **_facts(data)),
+        "You had reported this result already: it waits for your opponent to confirm it." if own else _reported,
     )
 
 
@@ -149,6 +166,70 @@ def _reported(result: Result) -> str:
     if result.status == Result.Status.DISPUTED:
         return "Your opponent had reported a different result: both versions go to the organiser, who settles it."
     return "Result reported. Your opponent now confirms it."
+
+
+def _own_report(request: HttpRequest, pk: int) -> tuple[Fixture, Result | None]:
+    """The fixture and its result, for one of its two coaches: anyone else, the
+    organiser included, is refused (403); the services decide whether this coach's
+    report can still change."""
+    fixture = get_fixture_for_coach(request, pk)
+    if fixture.side_of(coach_for(request.user)) is None:
+        raise PermissionDenied("Only the coach who reported this result can change or take it back.")
+    return fixture, fixture.result_or_none
+
+
+def _refused_on_page(request: HttpRequest, fixture: Fixture, error: ValidationError) -> HttpResponse:
+    """A step with no form of its own refused: the fixture page with the reason (400)."""
+    messages.error(request, " ".join(error.messages))
+    return fixture_detail(request, fixture.pk, forms={}, status=400)
+
+
+@login_required
+@require_POST
+@idempotent
+def change_report(request: HttpRequest, pk: int) -> HttpResponse:
+    """GB-8 Decision: the reporting coach sends their report again, changed, with
+    the game's own form; the opponent is told and confirms the new one."""
+    fixture, result = _own_report(request, pk)
+    if result is None:
+        return _refused_on_page(request, fixture, ValidationError("There is no report to change: report the match."))
+    return _submit(
+        request, fixture, "change", report_form(fixture.round.season.league.rules, fixture, request.POST, ask_early=False),
+        lambda data: services.change_report(result=result, by=request.user, **_facts(data)),
+        "Report changed. Your opponent has been told and now confirms the new result.",
+    )
+
+
+@login_required
+@require_POST
+@idempotent
+def withdraw_report(request: HttpRequest, pk: int) -> HttpResponse:
+    """GB-8 Decision: the reporting coach takes their report back, after a page
+    that says what happens; the match waits for a report again."""
+    fixture, result = _own_report(request, pk)
+    if result is None:
+        return _refused_on_page(request, fixture, ValidationError("There is no report to take back."))
+    try:
+        services.require_reporting_coach(result, request.user)
+    except ValidationError as error:
+        return _refused_on_page(request, fixture, error)
+    league = fixture.round.season.league
+    home, away = (side_name(entry, league, with_coach=False) for entry in (fixture.home, fixture.away))
+    if not confirmation.confirmed(request):
+        opponent = side_name(fixture.entry_for(result.confirming_side), league)
+        return confirmation.ask(
+            request, back=fixture.get_absolute_url(), title=f"Take back your report of {fixture.title}: {home} v {away}?",
+            consequence=(f"Your report ({home} {result.summary} {away}) is deleted: nothing waits for {opponent} to "
+                         "confirm, and the match waits for a report again, from either of you. "
+                         f"{opponent} is told by email."),
+            button="Take back the report",
+        )
+    try:
+        services.withdraw_report(result=result, by=request.user)
+    except ValidationError as error:
+        return _refused_on_page(request, fixture, error)
+    messages.success(request, "Report taken back: the match waits for a report again. Your opponent has been told.")
+    return redirect(fixture)
 
 
 def _result_for_coach(request: HttpRequest, pk: int) -> Result:

@@ -148,13 +148,15 @@ def record_arguments(data: dict[str, Any]) -> dict[str, Any]:
 EARLY_FIELD = "played_early"
 
 
-def report_form(rules, fixture, data=None, **kwargs) -> forms.Form:
+def report_form(rules, fixture, data=None, *, ask_early: bool = True, **kwargs) -> forms.Form:
     """The game's result form for ``fixture``, labelled with its sides. A fixture
     dated in the future is reported only after a warning that says so: a box to
-    tick (every game). The view takes ``played_early`` out before the service."""
+    tick (every game), unless ``ask_early`` is False (a report being changed: the
+    coach ticked it when reporting). The view takes ``played_early`` out before the
+    service."""
     form = rules.report_form_class()(data, **kwargs)
     rules.form_labels(form, fixture)
-    if fixture.date > timezone.localdate():
+    if ask_early and fixture.date > timezone.localdate():
         warning = f"This fixture is dated {fixture.date:%A %d %B %Y}, in the future"
         form.fields[EARLY_FIELD] = forms.BooleanField(
             label=f"{warning}: I confirm it has already been played",

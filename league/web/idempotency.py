@@ -18,9 +18,10 @@ submission (the same redirect) and write nothing again:
 - only an accepted submission (a redirect) uses the key up: a refused form (400) may
   be corrected and sent again with it;
 - Decision: a form without a key (a page cached before this change, a script that
-  posts) is accepted as before: the services still refuse a second report or
-  confirmation of the same result, so nothing can be counted twice, only the
-  friendly replay is missing.
+  posts) is accepted as before: the services still refuse a second confirmation
+  of the same result and a different second report from the same coach, and take
+  the same report again as the one there is, writing nothing; so nothing can be
+  counted twice, only the friendly replay is missing.
 """
 
 from __future__ import annotations

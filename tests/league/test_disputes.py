@@ -119,3 +119,34 @@ def test_settling_what_is_not_disputed_or_a_bad_choice_changes_nothing(client, f
     assert Result.objects.get().status == "disputed"
     # A GET of the action address goes to the fixture page (league/web/reload.py).
     assert client.get(reverse("league:settle_dispute", args=[fixture.pk])).url == fixture.get_absolute_url()
+
+
+def test_the_disputes_mail_and_history_show_both_versions(
+    client, fixture, reported, away_user, organiser, django_capture_on_commit_callbacks
+):
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = dispute(client, away_user, fixture, propose="on",
+                           **{"proposed-home_score": 10, "proposed-away_score": 12})
+    assert response.status_code == 302
+    [message] = mail.outbox
+    assert message.to == [organiser.email]
+    for body in (message.body, message.alternatives[0][0]):
+        assert "Velocity reported: " in body and "12 – 6" in body
+        assert "Rage disputes it: We drew the last goal differently" in body
+        assert "Rage says it was: " in body and "10 – 12" in body
+    event = ResultEvent.objects.get(action="disputed")
+    assert (event.summary, event.note) == ("12 – 6", "says 10 – 12: We drew the last goal differently")
+    page = client.get(fixture.get_absolute_url()).content.decode()
+    assert "12 – 6 <span class=\"muted\">(says 10 – 12: We drew the last goal differently)</span>" in page
+
+
+def test_a_dispute_without_a_version_says_so_in_its_mail(
+    client, fixture, reported, away_user, organiser, django_capture_on_commit_callbacks
+):
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert dispute(client, away_user, fixture).status_code == 302
+    [message] = mail.outbox
+    assert "No other result was given" in message.body
+    assert ResultEvent.objects.get(action="disputed").note == "We drew the last goal differently"

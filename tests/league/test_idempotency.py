@@ -117,12 +117,15 @@ def test_a_refused_form_does_not_use_its_key(client, fixture, home_user):
 
 
 def test_a_form_without_a_key_is_accepted_as_before(client, fixture, home_user):
-    """Decision: pages cached before the keys, scripts: accepted; the service still
-    refuses a second report."""
+    """Decision: pages cached before the keys, scripts: accepted; the service takes
+    the same report again as the one there is, writing nothing, and refuses a
+    different one."""
     client.force_login(home_user)
     assert report(client, fixture, 12, 8).status_code == 302
-    assert report(client, fixture, 12, 8).status_code == 400  # "already been reported"
+    assert report(client, fixture, 12, 8).status_code == 302  # the report there is
+    assert report(client, fixture, 12, 9).status_code == 400  # "You reported this match already"
     assert Result.objects.count() == 1 and not IdempotencyKey.objects.exists()
+    assert ResultEvent.objects.count() == 1
 
 
 # Forged, foreign, stale ---------------------------------------------------------
@@ -219,7 +222,7 @@ def test_a_different_report_from_the_opponent_is_a_dispute_gb8(client, fixture, 
 def test_a_second_report_from_the_same_side_or_after_confirmation_is_refused(client, fixture, home_user, away_user):
     services.report_result(fixture=fixture, by=home_user, home_score=12, away_score=8)
     client.force_login(home_user)
-    assert report(client, fixture, 12, 8).status_code == 400
+    assert report(client, fixture, 12, 10).status_code == 400
     services.confirm_result(result=Result.objects.get(), by=away_user)
     client.force_login(away_user)
     response = report(client, fixture, 12, 8)

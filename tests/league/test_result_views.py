@@ -84,8 +84,16 @@ def test_bad_scores_get_a_message_and_change_nothing(client, fixture, home_user,
 def test_double_submission_is_refused(client, fixture, home_user, away_user):
     client.force_login(home_user)
     report(client, fixture, 12, 4)
+    # The same report sent again (a page kept offline) is the report there is:
+    # accepted, nothing written twice.
     response = report(client, fixture, 12, 4)
-    assert response.status_code == 400 and "already been reported" in response.content.decode()
+    assert response.status_code == 302 and ResultEvent.objects.count() == 1
+    # A different one is refused, naming the stored one, for the coach to change it on purpose.
+    response = report(client, fixture, 4, 12)
+    text = response.content.decode()
+    assert response.status_code == 400 and "You reported this match already (12 – 4)" in text
+    assert 'action="%s"' % reverse("league:change_report", args=[fixture.pk]) in text
+    assert Result.objects.get().summary == "12 – 4" and ResultEvent.objects.count() == 1
     # The opponent's own, different report (sent from a phone that was offline) is
     # not a second result: it disputes the first (GB-8).
     client.force_login(away_user)

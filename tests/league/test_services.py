@@ -42,10 +42,17 @@ def test_outsider_cannot_report(fixture, other_organiser):
 
 
 def test_second_report_refused(fixture):
-    services.report_result(fixture=fixture, by=fixture.home.coach.user, home_score=12, away_score=0)
+    """The same coach's report again: the same result is the report there is (nothing
+    written), a different one is refused; once the opponent answered, any is refused."""
+    first = services.report_result(fixture=fixture, by=fixture.home.coach.user, home_score=12, away_score=0)
+    assert services.report_result(fixture=fixture, by=fixture.home.coach.user, home_score=12, away_score=0) == first
+    with pytest.raises(ValidationError, match="You reported this match already"):
+        services.report_result(fixture=fixture, by=fixture.home.coach.user, home_score=12, away_score=4)
+    assert ResultEvent.objects.count() == 1
+    services.confirm_result(result=first, by=fixture.away.coach.user)
     with pytest.raises(ValidationError, match="already been reported"):
         services.report_result(fixture=fixture, by=fixture.home.coach.user, home_score=12, away_score=0)
-    assert ResultEvent.objects.count() == 1
+    assert ResultEvent.objects.count() == 2
 
 
 @pytest.mark.parametrize(("home", "away", "status"), [(12, 0, "confirmed"), (0, 12, "disputed")])

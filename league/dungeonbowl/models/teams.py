@@ -442,7 +442,9 @@ class RollPurpose(models.TextChoices):
 
 class DiceRoll(models.Model):
     """Every roll that moves gold or a player, made by the app or entered from the
-    table by a person. Rows are never changed: a corrected game keeps its rolls."""
+    table by a person. Rows are never changed: a corrected game keeps its rolls. The
+    one removal: dice a coach typed on a report they change or take back before
+    anyone answered it, never used by the game (postgame.discard_reported_dice)."""
 
     Purpose = RollPurpose
 
