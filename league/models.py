@@ -39,9 +39,9 @@ class Coach(models.Model):
     """A person who plays in leagues. The account link is optional: an organiser can
     run a league for coaches who never log in."""
 
-    # Unique per creator, not site-wide: an organiser's import naming a
-    # coach another organiser created makes the organiser a coach of their own
-    # instead of reaching that one.
+    # Not unique: two organisers can each have a "Sam Smith", one organiser two in
+    # different seasons. Names differ within a season's entrants, however written
+    # (league/services/entrants.py ``_enter``, the one place that checks).
     name = models.CharField(max_length=100, db_index=True)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="coach"
@@ -58,12 +58,6 @@ class Coach(models.Model):
     class Meta:
         ordering = ["name"]
         verbose_name_plural = "coaches"
-        constraints = [
-            models.UniqueConstraint(fields=["created_by", "name"], name="coach_name_unique_per_creator"),
-            models.UniqueConstraint(
-                fields=["name"], condition=Q(created_by__isnull=True), name="coach_name_unique_without_creator"
-            ),
-        ]
 
     def __str__(self) -> str:
         return self.name

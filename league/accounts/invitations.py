@@ -19,15 +19,13 @@ import secrets
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db import transaction
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 
 from league.accounts import email_change, signing
 from league.outbox import notifications
-from league.text import plaintext
 from league.services import entrants as season_entrants
 from league.outbox.links import site_root
 from league.models import Coach, Entry, League, Season
@@ -101,17 +99,9 @@ def add_coach(
     name, email, team = name.strip()[:MAX_NAME], email.strip(), team.strip()[:MAX_TEAM]
     if not name:
         raise ValidationError("Give the coach a name.")
-    # Names are unique per creator (league/models.py): among this organiser's coaches
-    # and this league's, where a second one would be confusing; a name that differs
-    # only by case, width or an invisible character is the same.
-    scope = Coach.objects.filter(Q(created_by=by) | Q(entries__season__league=league)).values_list("name", flat=True)
-    if plaintext.same_name(name, scope.distinct().iterator()) is not None:
-        raise ValidationError(f"There is already a coach called {name}; choose a name people can tell apart.")
-    try:
-        with transaction.atomic():
-            coach = Coach.objects.create(name=name, email=email, created_by=by)
-    except IntegrityError:  # two organisers at once
-        raise ValidationError(f"There is already a coach called {name}.") from None
+    # No name check here: names differ within a season's entrants, and entering
+    # the coach checks that (league/services/entrants.py ``_enter``).
+    coach = Coach.objects.create(name=name, email=email, created_by=by)
     if season is not None:
         if season.league_id != league.pk:
             raise ValidationError("That season belongs to another league.")
@@ -180,17 +170,18 @@ def update_profile(*, user, name: str | None, email: str, password: str = "") ->
     that takes the account's password, no other account may use the
     address, and a new address is only proposed: returns it, for the caller to send
     its confirmation link (league/accounts/email_change.py) after this commits. Removing the
-    address takes the password and nothing more. Names stay unique, whatever the
-    case, width or invisible characters (league/text/plaintext.py ``name_key``). Returns None when the address is unchanged."""
+    address takes the password and nothing more. A name differs from the other
+    entrants' of the coach's seasons, whatever the case, width or invisible
+    characters (league/text/plaintext.py ``name_key``). Returns None when the address is unchanged."""
     email = email.strip()
     coach = Coach.objects.select_for_update().filter(user=user).first()
     if coach is not None and name is not None:
         name = name.strip()[:MAX_NAME]
         if not name:
             raise ValidationError("Your display name cannot be empty.")
-        others = Coach.objects.exclude(pk=coach.pk).values_list("name", flat=True)
-        if plaintext.same_name(name, others.iterator()) is not None:  # however it is written
-            raise ValidationError(f"Another coach is called {name}; choose a name people can tell apart.")
+        clash = season_entrants.name_clash(coach=coach, name=name)  # only the coach's own seasons matter
+        if clash:
+            raise ValidationError(clash)
         coach.name = name
         coach.save(update_fields=["name"])
     current = user.email or (coach.email if coach is not None else "")
