@@ -103,7 +103,7 @@ def coaches_for_names(*, names: Iterable[str], league: League, by, season: Seaso
     carrying the name as ``import_name``) when the file writes one name two ways, or
     when two of the league's coaches share the name and neither is entered in
     ``season`` already: which person is meant is the organiser's to say."""
-    names = sorted(set(names))
+    names = list(dict.fromkeys(names))  # file order: the second way of writing a name is refused
     spelt: dict[str, str] = {}
     for name in names:
         first = spelt.setdefault(plaintext.name_key(name), name)
@@ -278,11 +278,12 @@ def _import_league(slug, rows, *, game: GameRules, by, season_name, start_date, 
     )
     summary.seasons += created
 
-    names = sorted({name for row in rows for name in (row.home, row.away)})
+    names = list(dict.fromkeys(name for row in rows for name in (row.home, row.away)))  # file order
     try:
         if rules.import_sides == "coaches":
             placed = coach_entries(season=season, names=names, by=by)
         else:
+            names.sort()
             placed = rules.import_entries(season=season, names=names, by=by)
     except ValidationError as error:  # the game cannot place a name (a team never imported)
         name = getattr(error, "import_name", None)
