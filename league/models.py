@@ -533,6 +533,36 @@ class NotificationPreference(models.Model):
         return f"{self.user}: {len(self.off)} kind(s) off"
 
 
+class MergeRequest(models.Model):
+    """An organiser's request to make two coach rows of their leagues one person,
+    when one of them has an account: it waits for that account to accept or
+    refuse on their own page (a coach with an account is never merged without it:
+    league/services/people.py). A merge decides every open request about the row
+    it absorbs (they go with it)."""
+
+    keep = models.ForeignKey(Coach, on_delete=models.CASCADE, related_name="+")
+    # Kept, emptied, once the merge it asked for is done: the record says who asked and when.
+    absorb = models.ForeignKey(Coach, null=True, on_delete=models.SET_NULL, related_name="+")
+    asked_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    accepted = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(keep=models.F("absorb")), name="merge_request_two_coaches"),
+            models.UniqueConstraint(fields=["keep", "absorb"], condition=Q(decided_at__isnull=True),
+                                    name="merge_request_one_open_per_pair"),
+            models.CheckConstraint(condition=Q(accepted=False) | Q(decided_at__isnull=False),
+                                   name="merge_request_accepted_when_decided"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.absorb} into {self.keep}"
+
+
 MAX_JOIN_USES = 500  # far above any league's size: a bound, not a quota
 DEFAULT_JOIN_SIGNUPS_PER_HOUR = 40  # a club's launch night: everyone in the room, within the hour
 MAX_JOIN_SIGNUPS_PER_HOUR = MAX_JOIN_USES

@@ -54,9 +54,10 @@ RESULT_DISPUTED = Kind("result_disputed", "A result in a league you organise is 
 RESULT_APPROVED = Kind("result_approved", "A result of yours is approved or corrected by the organiser")
 FIXTURE_REARRANGED = Kind("fixture_rearranged", "A fixture in your league is rearranged")
 OPPONENT_WITHDREW = Kind("opponent_withdrew", "An opponent withdraws and your match with them is not played")
+MERGE_ASKED = Kind("merge_asked", "An organiser asks whether a coach of their league is you, to join your records")
 
 ENGINE_KINDS: tuple[Kind, ...] = (
-    RESULT_REPORTED, RESULT_DISPUTED, RESULT_APPROVED, FIXTURE_REARRANGED, OPPONENT_WITHDREW,
+    RESULT_REPORTED, RESULT_DISPUTED, RESULT_APPROVED, FIXTURE_REARRANGED, OPPONENT_WITHDREW, MERGE_ASKED,
 )
 
 
@@ -295,4 +296,16 @@ def opponent_withdrew(*, season, withdrawn, opponent, fixtures) -> None:
         context={"season": season, "league": season.league, "withdrawn": withdrawn, "opponent": opponent,
                  "fixtures": fixtures},
         link=season.league.get_absolute_url(),
+    )
+
+
+def merge_asked(*, request, holder, other, leagues) -> None:
+    """To the account holder an organiser's merge request waits on (``holder``, with
+    its user loaded; ``other`` the row without an account; ``leagues`` the names
+    of the leagues concerned): which two rows, which name stays, where to answer."""
+    send(
+        MERGE_ASKED,
+        [coach_recipient(holder)],
+        context={"request": request, "holder": holder, "other": other, "keep": request.keep, "leagues": leagues},
+        link="/me/",
     )

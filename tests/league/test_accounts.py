@@ -176,14 +176,27 @@ def test_a_logged_in_user_without_a_coach_links_their_account(client, invited):
     assert coach.user == user
 
 
-@pytest.mark.parametrize("who", ["coach", "other coach"])
-def test_a_user_who_is_already_a_coach_cannot_take_another_coachs_place(client, invited, who, coach_user, other_coach_user):
+def test_a_coach_of_the_same_season_cannot_take_another_entrants_place(client, invited, coach_user):
+    """Two entrants of one season are two people (league/services/people.py)."""
     coach, path = invited
-    client.force_login(coach_user if who == "coach" else other_coach_user)
+    client.force_login(coach_user)
     response = client.post(path)
-    assert response.status_code == 400
+    assert response.status_code == 400 and "two entrants of one season are two people" in response.content.decode()
     coach.refresh_from_db()
     assert coach.user is None
+
+
+def test_a_coach_of_another_league_takes_the_place_as_the_same_coach(client, invited, other_coach_user):
+    """One person, one coach: the invited place joins the account's coach."""
+    coach, path = invited
+    mine = Coach.objects.get(user=other_coach_user)
+    entry = Entry.objects.get(coach=coach)
+    client.force_login(other_coach_user)
+    page = client.get(path).content.decode()
+    assert f"You are <strong>{mine.name}</strong> in" in page and "joins your record" in page
+    assert client.post(path).status_code == 302
+    assert not Coach.objects.filter(pk=coach.pk).exists()
+    assert Entry.objects.get(pk=entry.pk).coach == mine
 
 
 def test_an_expired_tampered_or_replaced_link_is_refused(client, invited, settings):
