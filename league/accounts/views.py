@@ -122,11 +122,13 @@ def organiser_coaches(request: HttpRequest, slug: str) -> HttpResponse:
     )
     for entry in entries:
         entry.masked_email = invitations.mask_email(entry.coach.email)
+    invite_coach = str(invite_form["coach"].value()) if action == "invite" else None
     return render(
         request, "league/organiser_coaches.html",
         {"league": league, "season": season, "entries": entries, "form": form, "invite_form": invite_form,
-         "invite_coach": invite_form["coach"].value() if action == "invite" else None,
-         "merge_form": merge_form, "claim": claim},
+         "invite_coach": invite_coach, "merge_form": merge_form, "claim": claim,
+         # A refused invitation for a coach the list does not show: its reason goes above the list.
+         "invite_unlisted": action == "invite" and all(str(e.coach_id) != invite_coach for e in entries)},
         status=status,
     )
 
@@ -341,13 +343,13 @@ def profile(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def merge_request(request: HttpRequest, pk: int) -> HttpResponse:
+def merge_request(request: HttpRequest, merge_id: int) -> HttpResponse:
     """An organiser's request to join two coach rows, one of them the viewer's: what
     moves, and Accept or Refuse (league/services/people.py ``answer_merge``).
     Anyone else, and a request answered already, get a 404."""
     asked = get_object_or_404(
         MergeRequest.objects.select_related("keep", "absorb").filter(decided_at__isnull=True)
-        .filter(Q(keep__user=request.user) | Q(absorb__user=request.user)), pk=pk,
+        .filter(Q(keep__user=request.user) | Q(absorb__user=request.user)), pk=merge_id,
     )
     status = 200
     if request.method == "POST":
