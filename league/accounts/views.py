@@ -260,6 +260,8 @@ def _take_place(request: HttpRequest, coach: Coach, token: str, accept) -> HttpR
     own = coach_for(request.user) if signed_in else None
     return render(request, "registration/accept_invitation.html", {
         "coach": coach, "form": form, "signed_in": signed_in, "own": own,
+        # Said before the button: a place that cannot join this record (one season, a name).
+        "refused": people.refusal(keep=own, absorb=coach, by=None) if own is not None else None,
         "own_leagues": list(people.leagues_of(own).order_by("name")) if own is not None else [],
         "leagues": list(people.leagues_of(coach).order_by("name")),
     }, status=status)

@@ -156,6 +156,8 @@ def test_a_claim_by_an_entrant_of_the_same_season_is_refused_and_writes_nothing(
     client.force_login(organiser)
     link = claim_link(client, coaches_url, pasted)
     client.force_login(rival_entrant.user)
+    page = client.get(link).content.decode()
+    assert "two entrants of one season are two people" in page and "Accept: Ivy Thorne is me" not in page
     before = row_counts()
     response = client.post(link)
     assert response.status_code == 400 and "two entrants of one season are two people" in response.content.decode()
