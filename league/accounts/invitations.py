@@ -107,8 +107,8 @@ def accept_claim(*, token: str, user=None, username: str = "", password: str = "
     """``user`` (logged in), or a new account ``username``/``password``, takes the
     place a claim link offers (``people.claim``: as their own coach when they are
     one already); the link is spent. Returns the user."""
-    coach = Coach.objects.select_for_update().get(pk=coach_for_claim(token).pk)
-    coach_for_claim(token)  # again under the lock: two people cannot both take it
+    people.lock_for_claim(coach=coach_for_claim(token), user=user)
+    coach = coach_for_claim(token)  # again under the lock: two people cannot both take it
     if user is None:
         user = _new_account(username=username, password=password, email=coach.email)
     people.claim(coach=coach, user=user)
@@ -215,9 +215,8 @@ def _new_account(*, username: str, password: str, email: str):
 def accept_invitation(*, token: str, user=None, username: str = "", password: str = ""):
     """Link the invited coach to ``user`` (logged in) or to a new account
     ``username``/``password``; the token is spent either way. Returns the user."""
-    coach = coach_for_token(token)
-    coach = Coach.objects.select_for_update().get(pk=coach.pk)
-    coach_for_token(token)  # again under the lock: two tabs cannot both use it
+    people.lock_for_claim(coach=coach_for_token(token), user=user)
+    coach = coach_for_token(token)  # again under the lock: two tabs cannot both use it
     if user is None:
         user = _new_account(username=username, password=password, email=coach.email)
     # Already a coach (of another league): the two places become one person's.

@@ -42,10 +42,19 @@ def leagues_of(coach: Coach) -> models.QuerySet[League]:
 
 
 def _lock(*coaches: Coach) -> dict[int, Coach]:
-    """The coaches' rows, lowest primary key first (league/locks.py step 3: rows
-    of one kind in primary-key order), read again under the lock."""
+    """The coaches' rows, lowest primary key first (league/locks.py: coach rows
+    in primary-key order, before any other), read again under the lock."""
     rows = Coach.objects.select_for_update(of=("self",)).filter(pk__in=[c.pk for c in coaches]).order_by("pk")
     return {coach.pk: coach for coach in rows}
+
+
+def lock_for_claim(*, coach: Coach, user) -> Coach | None:
+    """Before a claim: ``coach``'s row and, when ``user`` is a coach already, theirs,
+    in the one order (``_lock``), so a claim and a merge of the same rows queue up
+    instead of each waiting for the other. Returns ``coach`` fresh (None: gone)."""
+    own = Coach.objects.filter(user=user).values_list("pk", flat=True).first() if user is not None else None
+    locked = _lock(coach, *([Coach(pk=own)] if own is not None else []))
+    return locked.get(coach.pk)
 
 
 def _refusal(keep: Coach, absorb: Coach, by, confirmed_by_account: bool) -> str | None:
@@ -163,7 +172,7 @@ def claim(*, coach: Coach, user, by=None) -> Coach:
     become one (``merge``, keeping theirs). Refused when ``coach`` has an account.
     The caller checked that ``user`` may (a valid invitation or claim link, the
     organiser's confirmation); ``by``, when given, must organise ``coach``'s leagues."""
-    coach = Coach.objects.select_for_update(of=("self",)).filter(pk=coach.pk).first()
+    coach = lock_for_claim(coach=coach, user=user)
     if coach is None:
         raise ValidationError("This coach no longer exists.")
     if coach.user_id is not None:
