@@ -203,6 +203,8 @@ def test_the_organiser_merges_two_rows_after_seeing_what_moves(client, organiser
 def test_a_merge_that_touches_an_account_waits_for_it(client, organiser, coaches_url,
                                                       django_capture_on_commit_callbacks):
     first, second, keep, absorb = _two_rows(organiser, accounts=(False, True))
+    client.force_login(absorb.user)
+    assert "you?" not in client.get(reverse("league:my_fixtures")).content.decode()  # kept from now on
     client.force_login(organiser)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(coaches_url, {"action": "merge", "keep": keep.pk, "absorb": absorb.pk,
