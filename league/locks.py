@@ -25,6 +25,10 @@ needs fewer rows:
    (``season``): the lock the bump would take anyway, taken earlier, so two
    approvals in one season cannot both rewrite one later match's lines.
 
+A write on people rather than matches (a merge of two coach rows, a claim of a
+coach's place: league/services/people.py) locks the coach rows concerned first,
+in primary-key order, then writes; it takes none of the locks above before them.
+
 Side rows are locked ``FOR NO KEY UPDATE`` (``no_key=True``): the services change
 balances by inserting ledger lines that point at those rows, and an insert's
 foreign-key check (``FOR KEY SHARE``) must not wait for a lock that only guards

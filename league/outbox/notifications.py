@@ -56,10 +56,11 @@ REPORT_CHANGED = Kind("report_changed", "Your opponent changes a report you are 
 REPORT_TAKEN_BACK = Kind("report_taken_back", "Your opponent takes back a report you were asked to confirm")
 FIXTURE_REARRANGED = Kind("fixture_rearranged", "A fixture in your league is rearranged")
 OPPONENT_WITHDREW = Kind("opponent_withdrew", "An opponent withdraws and your match with them is not played")
+MERGE_ASKED = Kind("merge_asked", "An organiser asks whether a coach of their league is you, to join your records")
 
 ENGINE_KINDS: tuple[Kind, ...] = (
     RESULT_REPORTED, RESULT_DISPUTED, RESULT_APPROVED, FIXTURE_REARRANGED, OPPONENT_WITHDREW,
-    REPORT_CHANGED, REPORT_TAKEN_BACK,
+    REPORT_CHANGED, REPORT_TAKEN_BACK, MERGE_ASKED,
 )
 
 
@@ -325,4 +326,16 @@ def opponent_withdrew(*, season, withdrawn, opponent, fixtures) -> None:
         context={"season": season, "league": season.league, "withdrawn": withdrawn, "opponent": opponent,
                  "fixtures": fixtures},
         link=season.league.get_absolute_url(),
+    )
+
+
+def merge_asked(*, request, holder, other, leagues) -> None:
+    """To the account holder an organiser's merge request waits on (``holder``, with
+    its user loaded; ``other`` the row without an account; ``leagues`` the names
+    of the leagues concerned): which two rows, which name stays, where to answer."""
+    send(
+        MERGE_ASKED,
+        [coach_recipient(holder)],
+        context={"request": request, "holder": holder, "other": other, "keep": request.keep, "leagues": leagues},
+        link="/me/",
     )

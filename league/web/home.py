@@ -12,6 +12,7 @@ from django.utils import timezone
 from league import layers, selectors
 from league.caching import pages
 from league.models import League, Result
+from league.services import people
 from league.accounts.permissions import coach_for
 
 
@@ -19,7 +20,8 @@ QUEUE_SHOWN = 30  # results waiting on an organiser that their own page lists
 
 
 def _me_viewer(request: HttpRequest, seen) -> str:
-    """/me/ is the viewer's own: kept per account and coach."""
+    """/me/ is the viewer's own: kept per account and coach. A merge request waiting
+    on them is a new version of their seasons (league/apps.py tracks it)."""
     coach = coach_for(request.user)
     return f"{request.user.pk}|{coach.pk if coach else ''}"
 
@@ -82,5 +84,6 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
             "queue_more": len(organiser_queue) > QUEUE_SHOWN,
             "fixtures": fixtures,  # for the layers' panels (what waits in a campaign)
             "leagues": sorted(leagues.values(), key=lambda league: league.name),
+            "merge_requests": list(people.open_requests_for(request.user)),
         },
     )

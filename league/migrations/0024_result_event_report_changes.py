@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0021_fixture_cancelled_by_withdrawal'),
+        ('league', '0023_merge_requests'),
     ]
 
     operations = [
