@@ -13,15 +13,25 @@ from league import layers, selectors
 from league.caching import pages
 from league.models import League, Result
 from league.accounts.permissions import coach_for
+from league.services import join_requests
 
 
 QUEUE_SHOWN = 30  # results waiting on an organiser that their own page lists
 
 
 def _me_viewer(request: HttpRequest, seen) -> str:
-    """/me/ is the viewer's own: kept per account and coach."""
+    """/me/ is the viewer's own: kept per account, coach and the join requests
+    they wait on (a decision changes them)."""
     coach = coach_for(request.user)
-    return f"{request.user.pk}|{coach.pk if coach else ''}"
+    waiting = ",".join(str(join_request.pk) for join_request in _waiting(request))
+    return f"{request.user.pk}|{coach.pk if coach else ''}|{waiting}"
+
+
+def _waiting(request: HttpRequest) -> list:
+    """The viewer's join requests that wait on an organiser, read once per request."""
+    if not hasattr(request, "_join_requests_waiting"):
+        request._join_requests_waiting = join_requests.pending_for(request.user)
+    return request._join_requests_waiting
 
 
 def _me_panels(request: HttpRequest, seen, name: str, page: str) -> str:
@@ -82,5 +92,6 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
             "queue_more": len(organiser_queue) > QUEUE_SHOWN,
             "fixtures": fixtures,  # for the layers' panels (what waits in a campaign)
             "leagues": sorted(leagues.values(), key=lambda league: league.name),
+            "waiting_requests": _waiting(request),
         },
     )
