@@ -331,11 +331,8 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         joining.join(token=token, user=request.user, name=name, team=team)
     except joining.LinkRefused as error:
         return render(request, "league/join.html", {"reason": " ".join(error.messages)}, status=410)
-    except ValidationError as error:
-        if form is None or request.POST.get("action") == "claim":
-            context["error"] = " ".join(error.messages)
-        else:
-            _refuse(form, error)
+    except ValidationError as error:  # said above the page's forms, whichever state it shows now
+        context["error"] = " ".join(error.messages)
         return _join_page(request, context, status=400)
     messages.success(request, f"You are in {season.name} of {league.name}.")
     if league.is_organised_by(request.user):  # an organiser who plays goes on setting up
