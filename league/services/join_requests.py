@@ -57,7 +57,7 @@ def pending_in(league) -> list[JoinRequest]:
     season that can take them, or None): two queries, whatever their number."""
     found = list(
         JoinRequest.objects.filter(season__league=league, outcome=JoinRequest.Outcome.PENDING)
-        .select_related("season", "user", "coach", "link")
+        .select_related("season", "user", "coach")
         .annotate(season_has_result=Exists(Result.objects.filter(fixture__round__season=OuterRef("season"))),
                   season_has_fixtures=Exists(Round.objects.filter(season=OuterRef("season"))))
         .order_by("created_at", "pk")

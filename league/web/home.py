@@ -20,18 +20,10 @@ QUEUE_SHOWN = 30  # results waiting on an organiser that their own page lists
 
 
 def _me_viewer(request: HttpRequest, seen) -> str:
-    """/me/ is the viewer's own: kept per account, coach and the join requests
-    they wait on (a decision changes them)."""
+    """/me/ is the viewer's own: kept per account and coach (the join requests it
+    shows are in ``seen``: league/caching/versions.py ``coach_versions``)."""
     coach = coach_for(request.user)
-    waiting = ",".join(str(join_request.pk) for join_request in _waiting(request))
-    return f"{request.user.pk}|{coach.pk if coach else ''}|{waiting}"
-
-
-def _waiting(request: HttpRequest) -> list:
-    """The viewer's join requests that wait on an organiser, read once per request."""
-    if not hasattr(request, "_join_requests_waiting"):
-        request._join_requests_waiting = join_requests.pending_for(request.user)
-    return request._join_requests_waiting
+    return f"{request.user.pk}|{coach.pk if coach else ''}"
 
 
 def _me_panels(request: HttpRequest, seen, name: str, page: str) -> str:
@@ -92,6 +84,6 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
             "queue_more": len(organiser_queue) > QUEUE_SHOWN,
             "fixtures": fixtures,  # for the layers' panels (what waits in a campaign)
             "leagues": sorted(leagues.values(), key=lambda league: league.name),
-            "waiting_requests": _waiting(request),
+            "waiting_requests": join_requests.pending_for(request.user),
         },
     )

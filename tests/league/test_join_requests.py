@@ -433,3 +433,15 @@ def test_the_dashboard_with_requests_costs_the_same_at_4_and_40_coaches(client, 
         assert page.count("Confirm: they are") == 2 and page.count("Refuse</button>") == 4
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+def test_me_shows_a_waiting_request_until_the_organiser_answers(client, league, started, newcomer_request, joiner,
+                                                                organiser):
+    """/me/ is a kept page: the request's season is among what it reads, so an answer changes it."""
+    me = reverse("league:my_fixtures")
+    client.force_login(joiner)
+    assert "as <strong>Newcomer</strong> waits for the organiser" in client.get(me).content.decode()
+    assert "as <strong>Newcomer</strong> waits" in client.get(me).content.decode()  # kept, the same
+    join_requests.decide(join_request=newcomer_request, by=organiser, decision="regenerate")
+    page = client.get(me).content.decode()
+    assert "waits for the organiser" not in page and "Coming up" in page
