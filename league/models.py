@@ -39,9 +39,9 @@ class Coach(models.Model):
     """A person who plays in leagues. The account link is optional: an organiser can
     run a league for coaches who never log in."""
 
-    # Unique per creator, not site-wide: an organiser's import naming a
-    # coach another organiser created makes the organiser a coach of their own
-    # instead of reaching that one.
+    # Not unique: two organisers can each have a "Sam Smith", one organiser two in
+    # different seasons. Names differ within a season's entrants, however written
+    # (league/services/entrants.py ``_enter``, the one place that checks).
     name = models.CharField(max_length=100, db_index=True)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="coach"
@@ -58,12 +58,6 @@ class Coach(models.Model):
     class Meta:
         ordering = ["name"]
         verbose_name_plural = "coaches"
-        constraints = [
-            models.UniqueConstraint(fields=["created_by", "name"], name="coach_name_unique_per_creator"),
-            models.UniqueConstraint(
-                fields=["name"], condition=Q(created_by__isnull=True), name="coach_name_unique_without_creator"
-            ),
-        ]
 
     def __str__(self) -> str:
         return self.name
@@ -537,6 +531,36 @@ class NotificationPreference(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {len(self.off)} kind(s) off"
+
+
+class MergeRequest(models.Model):
+    """An organiser's request to make two coach rows of their leagues one person,
+    when one of them has an account: it waits for that account to accept or
+    refuse on their own page (a coach with an account is never merged without it:
+    league/services/people.py). A merge decides every open request about the row
+    it absorbs (they go with it)."""
+
+    keep = models.ForeignKey(Coach, on_delete=models.CASCADE, related_name="+")
+    # Kept, emptied, once the merge it asked for is done: the record says who asked and when.
+    absorb = models.ForeignKey(Coach, null=True, on_delete=models.SET_NULL, related_name="+")
+    asked_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    accepted = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(keep=models.F("absorb")), name="merge_request_two_coaches"),
+            models.UniqueConstraint(fields=["keep", "absorb"], condition=Q(decided_at__isnull=True),
+                                    name="merge_request_one_open_per_pair"),
+            models.CheckConstraint(condition=Q(accepted=False) | Q(decided_at__isnull=False),
+                                   name="merge_request_accepted_when_decided"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.absorb} into {self.keep}"
 
 
 MAX_JOIN_USES = 500  # far above any league's size: a bound, not a quota

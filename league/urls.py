@@ -21,6 +21,7 @@ from league.web import public as views
 league_patterns = [
     path("", views.league_list, name="league_list"),
     path("me/", home_views.my_fixtures, name="my_fixtures"),
+    path("me/merges/<int:merge_id>/", account_views.merge_request, name="merge_request"),
     path("leagues/new/", setup_views.new_league, name="new_league"),
     path("leagues/<slug:slug>/", views.league_detail, name="league_detail"),
     path("leagues/<slug:slug>/fixtures/", views.fixtures, name="fixtures"),
@@ -84,6 +85,7 @@ urlpatterns = [
     path("accounts/logout/", offline.LogoutView.as_view(), name="logout"),
     path("accounts/profile/", account_views.profile, name="profile"),
     path("accounts/invitation/<str:token>/", account_views.accept_invitation, name="accept_invitation"),
+    path("accounts/claim/<str:token>/", account_views.claim_place, name="claim_place"),
     path("accounts/email/<str:token>/", account_views.confirm_email, name="confirm_email"),
     path(
         "accounts/password_reset/",

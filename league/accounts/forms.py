@@ -154,3 +154,35 @@ class SignupForm(NewPasswordForm):
         label="Email address", help_text="We send a link here; your account works once you open it.",
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
+
+
+class InviteByEmailForm(forms.Form):
+    """The Coaches page's invitation for a coach without an account: the address
+    to send it to (kept as the coach's), or none to resend to the one they have."""
+
+    coach = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1)
+    email = forms.EmailField(label="Email address", required=False)
+
+
+class ClaimLinkForm(forms.Form):
+    coach = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1)
+
+
+class MergeCoachesForm(forms.Form):
+    """Two coach rows of the organiser's leagues that are one person: ``keep``'s
+    name stays, ``absorb`` joins it (league/services/people.py). ``choices``:
+    (coach id, what the list shows: the name and the leagues)."""
+
+    keep = forms.TypedChoiceField(coerce=int, label="Keep this coach (their name stays)")
+    absorb = forms.TypedChoiceField(coerce=int, label="Same person as")
+
+    def __init__(self, *args, choices=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("keep", "absorb"):
+            self.fields[name].choices = [("", "Choose a coach")] + list(choices)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("keep") is not None and data.get("keep") == data.get("absorb"):
+            self.add_error("absorb", "Choose two different coaches.")
+        return data

@@ -10,6 +10,13 @@ then has an account), when the organiser changes the address, and when a new
 invitation is sent (a new nonce). The nonce is what no outsider can know: without
 it, the coach's id (public) and an empty address were all a forger signing with a
 known key needed.
+
+A claim link (``CLAIM``) is the same invitation without the mail: the organiser
+copies it from the Coaches page and hands it over. It is bound to the same
+nonce, so a coach has one open way in at a time: a new link or a new email
+retires the one before. Whoever opens either while logged in as a coach of
+another league takes the place as that coach (league/services/people.py
+``claim``: the two rows become one).
 """
 
 from __future__ import annotations
@@ -19,18 +26,18 @@ import secrets
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db import transaction
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 
 from league.accounts import email_change, signing
 from league.outbox import notifications
-from league.text import plaintext
 from league.services import entrants as season_entrants
+from league.services import people
 from league.outbox.links import site_root
 from league.models import Coach, Entry, League, Season
+from league.accounts.permissions import require_organiser
 
 MAX_NAME = Coach._meta.get_field("name").max_length
 MAX_TEAM = Entry._meta.get_field("team").max_length
@@ -66,6 +73,48 @@ def coach_for_token(token: str) -> Coach:
     return coach
 
 
+def _claim_state(coach: Coach) -> str:
+    return f"{coach.pk}:{coach.user_id or 0}:{coach.invitation_nonce}"
+
+
+@transaction.atomic
+def make_claim_link(*, coach: Coach, league: League, by) -> str:
+    """A new claim link's token for ``coach`` of ``league`` (one the organiser
+    ``by`` runs): a new nonce, which retires every link and invitation before."""
+    require_organiser(league, by)
+    coach = Coach.objects.select_for_update().filter(pk=coach.pk, entries__season__league=league).distinct().first()
+    if coach is None:
+        raise ValidationError("That coach does not play in this league.")
+    if coach.user_id is not None:
+        raise ValidationError(f"{coach} already has an account.")
+    coach.invitation_nonce = secrets.token_hex(16)
+    Coach.objects.filter(pk=coach.pk).update(invitation_nonce=coach.invitation_nonce)  # no page shows it
+    return signing.CLAIM.make(ids={"c": coach.pk}, state=_claim_state(coach))
+
+
+def coach_for_claim(token: str) -> Coach:
+    """The coach a claim link offers; signing.LinkError saying why when it works no more."""
+    data = signing.CLAIM.read(token)
+    coach = Coach.objects.filter(pk=data.get("c")).first()
+    if coach is None or coach.user_id is not None or not coach.invitation_nonce:
+        raise signing.CLAIM.refused(signing.USED)
+    signing.CLAIM.check(data, _claim_state(coach))
+    return coach
+
+
+@transaction.atomic
+def accept_claim(*, token: str, user=None, username: str = "", password: str = ""):
+    """``user`` (logged in), or a new account ``username``/``password``, takes the
+    place a claim link offers (``people.claim``: as their own coach when they are
+    one already); the link is spent. Returns the user."""
+    coach = Coach.objects.select_for_update().get(pk=coach_for_claim(token).pk)
+    coach_for_claim(token)  # again under the lock: two people cannot both take it
+    if user is None:
+        user = _new_account(username=username, password=password, email=coach.email)
+    people.claim(coach=coach, user=user)
+    return user
+
+
 def send_invitation(*, coach: Coach, league: League, request: HttpRequest | None) -> None:
     """Email ``coach`` a link to claim their place. Refused for a coach with an
     account already or without an address."""
@@ -86,6 +135,25 @@ def send_invitation(*, coach: Coach, league: League, request: HttpRequest | None
 
 
 @transaction.atomic
+def invite_by_email(*, coach: Coach, league: League, email: str, by, request: HttpRequest | None) -> Coach:
+    """The Coaches page's invitation for a coach of ``league`` without an account:
+    ``email`` becomes their address when they have none, and the invitation goes
+    there; a coach with an address gets it again (a new link; the old ones stop)."""
+    require_organiser(league, by)
+    coach = Coach.objects.select_for_update().filter(pk=coach.pk, entries__season__league=league).distinct().first()
+    if coach is None:
+        raise ValidationError("That coach does not play in this league.")
+    email = email.strip()
+    if not coach.email:
+        if not email:
+            raise ValidationError(f"Give {coach}'s email address: the invitation goes there.")
+        coach.email = email
+        coach.save(update_fields=["email"])
+    send_invitation(coach=coach, league=league, request=request)
+    return coach
+
+
+@transaction.atomic
 def add_coach(
     *, league: League, season: Season | None, by, name: str, email: str, team: str = "", when_fixtures_exist: str = "",
 ) -> Coach:
@@ -101,17 +169,9 @@ def add_coach(
     name, email, team = name.strip()[:MAX_NAME], email.strip(), team.strip()[:MAX_TEAM]
     if not name:
         raise ValidationError("Give the coach a name.")
-    # Names are unique per creator (league/models.py): among this organiser's coaches
-    # and this league's, where a second one would be confusing; a name that differs
-    # only by case, width or an invisible character is the same.
-    scope = Coach.objects.filter(Q(created_by=by) | Q(entries__season__league=league)).values_list("name", flat=True)
-    if plaintext.same_name(name, scope.distinct().iterator()) is not None:
-        raise ValidationError(f"There is already a coach called {name}; choose a name people can tell apart.")
-    try:
-        with transaction.atomic():
-            coach = Coach.objects.create(name=name, email=email, created_by=by)
-    except IntegrityError:  # two organisers at once
-        raise ValidationError(f"There is already a coach called {name}.") from None
+    # No name check here: names differ within a season's entrants, and entering
+    # the coach checks that (league/services/entrants.py ``_enter``).
+    coach = Coach.objects.create(name=name, email=email, created_by=by)
     if season is not None:
         if season.league_id != league.pk:
             raise ValidationError("That season belongs to another league.")
@@ -128,6 +188,29 @@ def enter_coach(*, season: Season, coach: Coach, team: str = "", when_fixtures_e
                                  when_fixtures_exist=when_fixtures_exist, by=by)
 
 
+def _new_account(*, username: str, password: str, email: str):
+    """The account someone makes on an invitation or a claim link: the link was
+    their proof, so it needs no address confirmation."""
+    User = get_user_model()
+    # NFKC (a full-width "Ａda" is "Ada"), Django's characters for a username (no
+    # zero-width ones), then unique whatever the case.
+    username = User.normalize_username(username.strip())
+    if not username:
+        raise ValidationError("Choose a username.")
+    User.username_validator(username)
+    if User.objects.filter(username__iexact=username).exists():
+        raise ValidationError("That username is taken; choose another.")
+    if email and email_change.address_taken(email, user=User()):
+        raise ValidationError(
+            "An account already uses this email address: log in with it, then open this link again to link it."
+        )
+    user = User(username=username, email=email)
+    validate_password(password, user)
+    user.set_password(password)
+    user.save()
+    return user
+
+
 @transaction.atomic
 def accept_invitation(*, token: str, user=None, username: str = "", password: str = ""):
     """Link the invited coach to ``user`` (logged in) or to a new account
@@ -135,30 +218,10 @@ def accept_invitation(*, token: str, user=None, username: str = "", password: st
     coach = coach_for_token(token)
     coach = Coach.objects.select_for_update().get(pk=coach.pk)
     coach_for_token(token)  # again under the lock: two tabs cannot both use it
-    User = get_user_model()
-    if user is not None:
-        if Coach.objects.filter(user=user).exists():
-            raise ValidationError("Your account is already linked to a coach; log out to accept this invitation.")
-    else:
-        # NFKC (a full-width "Ａda" is "Ada"), Django's characters for a username (no
-        # zero-width ones), then unique whatever the case.
-        username = User.normalize_username(username.strip())
-        if not username:
-            raise ValidationError("Choose a username.")
-        User.username_validator(username)
-        if User.objects.filter(username__iexact=username).exists():
-            raise ValidationError("That username is taken; choose another.")
-        if email_change.address_taken(coach.email, user=User()):
-            raise ValidationError(
-                "An account already uses this email address: log in with it, then open this link again to link it."
-            )
-        user = User(username=username, email=coach.email)
-        validate_password(password, user)
-        user.set_password(password)
-        user.save()
-    coach.user = user
-    coach.invitation_nonce = ""  # spent
-    coach.save(update_fields=["user", "invitation_nonce"])
+    if user is None:
+        user = _new_account(username=username, password=password, email=coach.email)
+    # Already a coach (of another league): the two places become one person's.
+    people.claim(coach=coach, user=user)
     if not user.email and coach.email and not email_change.address_taken(coach.email, user=user):
         user.email = coach.email
         user.save(update_fields=["email"])
@@ -180,17 +243,18 @@ def update_profile(*, user, name: str | None, email: str, password: str = "") ->
     that takes the account's password, no other account may use the
     address, and a new address is only proposed: returns it, for the caller to send
     its confirmation link (league/accounts/email_change.py) after this commits. Removing the
-    address takes the password and nothing more. Names stay unique, whatever the
-    case, width or invisible characters (league/text/plaintext.py ``name_key``). Returns None when the address is unchanged."""
+    address takes the password and nothing more. A name differs from the other
+    entrants' of the coach's seasons, whatever the case, width or invisible
+    characters (league/text/plaintext.py ``name_key``). Returns None when the address is unchanged."""
     email = email.strip()
     coach = Coach.objects.select_for_update().filter(user=user).first()
     if coach is not None and name is not None:
         name = name.strip()[:MAX_NAME]
         if not name:
             raise ValidationError("Your display name cannot be empty.")
-        others = Coach.objects.exclude(pk=coach.pk).values_list("name", flat=True)
-        if plaintext.same_name(name, others.iterator()) is not None:  # however it is written
-            raise ValidationError(f"Another coach is called {name}; choose a name people can tell apart.")
+        clash = season_entrants.name_clash(coach=coach, name=name)  # only the coach's own seasons matter
+        if clash:
+            raise ValidationError(clash)
         coach.name = name
         coach.save(update_fields=["name"])
     current = user.email or (coach.email if coach is not None else "")

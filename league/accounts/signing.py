@@ -124,6 +124,17 @@ INVITATION = LinkKind(
     used="This invitation has been replaced by a newer one. Use the latest email.",
 )
 
+# A claim link (the organiser copies it from the Coaches page and hands it over):
+# bound to the coach's open invitation nonce, so making a new link, or emailing
+# an invitation, retires it, and claiming the place spends it.
+CLAIM = LinkKind(
+    salt="league.claimlink",
+    max_age=datetime.timedelta(days=30),
+    expired="This claim link has expired. Ask your league's organiser for a new one.",
+    tampered="This claim link is not valid: check that you copied all of it.",
+    used="This claim link has been replaced by a newer one, or the place is taken. Ask your league's organiser.",
+)
+
 # A join link works until the organiser withdraws or closes it (JoinLink.refusal);
 # its key never changes, so a token that does not match it was never a real link
 # and is told so.

@@ -10,14 +10,15 @@ from django.db.models import Q
 
 from league.admin.scoping import CheckedModelForm, OrganiserScopedAdmin, organised_leagues
 from league.accounts import invitations
+from league.services import entrants as season_entrants
 from league.models import Coach, Entry, League
 from league import admin_site as cockpit
 
 
 class CoachAdminForm(CheckedModelForm):
-    """A new coach is its creator's: ``creator`` is set on the instance
-    before the form is checked, so a name the organiser already gave a coach is a
-    form error (coach_name_unique_per_creator), not an IntegrityError."""
+    """A new coach is its creator's (``creator`` is set on the instance). A name
+    differs from the other entrants' of the coach's seasons, the one rule for
+    names (league/services/entrants.py): a form error, as on the coach's profile."""
 
     creator = None  # the requesting user, for a new coach (CoachAdmin.get_form)
 
@@ -28,9 +29,10 @@ class CoachAdminForm(CheckedModelForm):
 
     def clean_name(self) -> str:
         name = self.cleaned_data["name"]
-        creator = self.instance.created_by
-        if creator is not None and Coach.objects.filter(created_by_id=self.instance.created_by_id, name=name).exclude(pk=self.instance.pk).exists():
-            raise ValidationError(f"{creator.get_username()} already added a coach called {name}.")
+        if self.instance.pk is not None:
+            clash = season_entrants.name_clash(coach=self.instance, name=name)
+            if clash:
+                raise ValidationError(clash)
         return name
 
 

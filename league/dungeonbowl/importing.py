@@ -206,7 +206,7 @@ def _import_team(lines: TeamLines, *, league, season, budget, colleges, by, summ
     if not check.ok:
         raise BadRow(lines.last_line, f"{possessive(lines.team)} draft is refused: {' '.join(check.refusals)}")
 
-    coach, created = coach_for_name(name=lines.coach, league=league, by=by)  # never another organiser's
+    coach, created = call_service(lines.first_line, coach_for_name, name=lines.coach, league=league, by=by)
     summary.coaches += created
     division = None
     if lines.division:

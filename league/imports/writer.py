@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -88,35 +89,61 @@ class ImportSummary(Summary):
 
 
 def coach_for_name(*, name: str, league: League, by) -> tuple[Coach, bool]:
-    """The coach an import line's ``name`` means for the organiser ``by`` in
-    ``league`` (never another organiser's coach): one already entered in
-    this league, else one ``by`` created, else a new coach ``by`` creates, even when
-    someone else's coach has that name. Returns (coach, created)."""
+    """The coach an import line's ``name`` means in ``league``: one person, one
+    coach, so the league's own coach of that name (however written: case, width,
+    invisible characters) when it has played there before, else a new coach ``by``
+    creates. A coach of another league never matters. Returns (coach, created)."""
     return coaches_for_names(names=[name], league=league, by=by)[name]
 
 
-def coaches_for_names(*, names: Iterable[str], league: League, by) -> dict[str, tuple[Coach, bool]]:
-    """``coach_for_name`` for many names in three queries (already entered in the
-    league, created by ``by``, then the new ones in bulk): {name: (coach, created)}."""
-    names = sorted(set(names))
+def coaches_for_names(*, names: Iterable[str], league: League, by, season: Season | None = None
+                      ) -> dict[str, tuple[Coach, bool]]:
+    """``coach_for_name`` for many names in two queries (the league's coaches, then
+    the new ones in bulk): {name: (coach, created)}. Refused (a ValidationError
+    carrying the name as ``import_name``) when the file writes one name two ways, or
+    when two of the league's coaches share the name and neither is entered in
+    ``season`` already: which person is meant is the organiser's to say."""
+    names = list(dict.fromkeys(names))  # file order: the second way of writing a name is refused
+    spelt: dict[str, str] = {}
+    for name in names:
+        first = spelt.setdefault(plaintext.name_key(name), name)
+        if first != name:
+            raise _refused(name, f"{first} and {name} are one name written two ways: write it one way in the file")
+    theirs: dict[str, list[Coach]] = {}
+    coaches = Coach.objects.filter(entries__season__league=league).distinct().order_by("pk")
+    if season is not None:
+        coaches = coaches.annotate(here=Exists(Entry.objects.filter(season=season, coach=OuterRef("pk"))))
+    for coach in coaches:
+        theirs.setdefault(plaintext.name_key(coach.name), []).append(coach)
     found: dict[str, Coach] = {}
-    for coach in Coach.objects.filter(name__in=names, entries__season__league=league).order_by("-pk"):
-        found[coach.name] = coach  # of several, the oldest (lowest pk) wins
-    rest = [name for name in names if name not in found]
-    for coach in Coach.objects.filter(name__in=rest, created_by=by):
-        found[coach.name] = coach
-    new = Coach.objects.bulk_create([Coach(name=name, created_by=by) for name in rest if name not in found])
+    for key, name in spelt.items():
+        candidates = theirs.get(key, [])
+        entered = [coach for coach in candidates if getattr(coach, "here", False)]
+        if len(entered) == 1:
+            found[name] = entered[0]
+        elif len(candidates) == 1:
+            found[name] = candidates[0]
+        elif candidates:
+            raise _refused(name, f"{len(candidates)} coaches of {league.name} are called {name}: "
+                                 "add them from the Coaches page")
+    new = Coach.objects.bulk_create([Coach(name=name, created_by=by) for name in names if name not in found])
     result = {name: (coach, False) for name, coach in found.items()}
     result.update({coach.name: (coach, True) for coach in new})
     return result
 
 
+def _refused(name: str, message: str) -> ValidationError:
+    error = ValidationError(message)
+    error.import_name = name  # the caller reports the first line naming it
+    return error
+
+
 def coach_entries(*, season: Season, names: Sequence[str], by) -> dict[str, tuple[Entry, bool, bool]]:
     """The season's entry of each coach an import file names, created when missing:
-    {name: (entry, coach created, entry created)}. A name is a coach's, of this
-    league or created by ``by`` (``coaches_for_names``), all placed in a fixed number
+    {name: (entry, coach created, entry created)}. A name is the league's coach of
+    that name or a new one (``coaches_for_names``), all placed in a fixed number
     of queries (an import costs about a bulk insert)."""
-    coaches = coaches_for_names(names=names, league=season.league, by=by)
+    coaches = coaches_for_names(names=names, league=season.league, by=by, season=season)
     held = {entry.coach_id: entry for entry in
             Entry.objects.filter(season=season, coach__in=[coach for coach, _ in coaches.values()])}
     missing = [Entry(season=season, coach=coach) for coach, _ in coaches.values() if coach.pk not in held]
@@ -251,11 +278,12 @@ def _import_league(slug, rows, *, game: GameRules, by, season_name, start_date, 
     )
     summary.seasons += created
 
-    names = sorted({name for row in rows for name in (row.home, row.away)})
+    names = list(dict.fromkeys(name for row in rows for name in (row.home, row.away)))  # file order
     try:
         if rules.import_sides == "coaches":
             placed = coach_entries(season=season, names=names, by=by)
         else:
+            names.sort()
             placed = rules.import_entries(season=season, names=names, by=by)
     except ValidationError as error:  # the game cannot place a name (a team never imported)
         name = getattr(error, "import_name", None)

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0021_fixture_cancelled_by_withdrawal'),
+        ('league', '0023_merge_requests'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -57,9 +57,10 @@ FIXTURE_REARRANGED = Kind("fixture_rearranged", "A fixture in your league is rea
 OPPONENT_WITHDREW = Kind("opponent_withdrew", "An opponent withdraws and your match with them is not played")
 JOIN_REQUESTED = Kind("join_requested", "Someone asks to join a league you organise, or says they are one of its coaches")
 JOIN_DECIDED = Kind("join_decided", "The organiser answers your request to join a league")
+MERGE_ASKED = Kind("merge_asked", "An organiser asks whether a coach of their league is you, to join your records")
 
 ENGINE_KINDS: tuple[Kind, ...] = (
-    RESULT_REPORTED, RESULT_DISPUTED, RESULT_APPROVED, FIXTURE_REARRANGED, OPPONENT_WITHDREW,
+    RESULT_REPORTED, RESULT_DISPUTED, RESULT_APPROVED, FIXTURE_REARRANGED, OPPONENT_WITHDREW, MERGE_ASKED,
     JOIN_REQUESTED, JOIN_DECIDED,
 )
 
@@ -323,4 +324,16 @@ def join_decided(join_request) -> None:
         [user_recipient(join_request.user)],
         context={"request": join_request, "season": join_request.season, "league": league},
         link=reverse("league:my_fixtures"),
+    )
+
+
+def merge_asked(*, request, holder, other, leagues) -> None:
+    """To the account holder an organiser's merge request waits on (``holder``, with
+    its user loaded; ``other`` the row without an account; ``leagues`` the names
+    of the leagues concerned): which two rows, which name stays, where to answer."""
+    send(
+        MERGE_ASKED,
+        [coach_recipient(holder)],
+        context={"request": request, "holder": holder, "other": other, "keep": request.keep, "leagues": leagues},
+        link="/me/",
     )

@@ -33,6 +33,7 @@ from django.utils import timezone
 from league import layers
 from league.caching import writes as season_writes
 from league.outbox import notifications
+from league.text import plaintext
 from league.models import Coach, Division, Entry, Fixture, Result, Round, Season
 from league.accounts.permissions import require_organiser
 
@@ -100,9 +101,32 @@ def place(*, season: Season, coach: Coach, team: str = "", division: Division | 
     raise ValidationError(question(season))
 
 
+def name_clash(*, coach: Coach, name: str) -> str | None:
+    """Why ``coach`` cannot be called ``name``: another entrant of one of its
+    seasons already is (however written), or None. Renaming checks this, as
+    entering a season does (``_enter``)."""
+    others = (Entry.objects.filter(season__entries__coach=coach).exclude(coach=coach)
+              .select_related("coach", "season").order_by("season__start_date", "pk"))
+    key = plaintext.name_key(name)
+    for other in others.iterator():
+        if plaintext.name_key(other.coach.name) == key:
+            return (f"There is already a coach called {other.coach.name} in {other.season.name}; "
+                    "choose a name people can tell apart.")
+    return None
+
+
 def _enter(season: Season, coach: Coach, team: str, division: Division | None) -> Entry:
+    """The one place that keeps names apart: two entrants of one season never share
+    a name, however written (case, width, invisible characters:
+    league/text/plaintext.py ``name_key``). Anywhere else two coaches may share one.
+    The season's row is locked (``place``), so two additions at once queue up."""
     if division is not None and division.season_id != season.pk:
         raise ValidationError("That division belongs to another season.")
+    others = Coach.objects.filter(entries__season=season).exclude(pk=coach.pk).values_list("name", flat=True)
+    clash = plaintext.same_name(coach.name, others.iterator())
+    if clash is not None:
+        raise ValidationError(f"There is already a coach called {clash} in {season.name}; "
+                              "choose a name people can tell apart.")
     # Every caller has checked already; the constraint (entry_one_per_coach_per_season)
     # settles a race, and the caller's transaction is rolled back with the refusal.
     try:

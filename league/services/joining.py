@@ -110,45 +110,66 @@ def join(*, token: str, user, name: str, team: str = "") -> Entry:
     return entry
 
 
-def read_names(text: str) -> tuple[list[str], list[str]]:
-    """A pasted column of names (one a line, as from a spreadsheet): the names in
-    order, and the lines left out as repeats (the same name however it is written:
-    case, width, invisible characters, league/text/plaintext.py). Blank lines are skipped;
-    a tab ends the name (the first cell of a row copied from a spreadsheet)."""
-    names, repeats, seen = [], [], set()
-    for line in text.splitlines():
+def read_names(text: str) -> list[tuple[int, str]]:
+    """A pasted column of names (one a line, as from a spreadsheet): each name with
+    its line number, in order. Blank lines are skipped (and counted: the numbers
+    are the ones the box shows); a tab ends the name (the first cell of a row
+    copied from a spreadsheet)."""
+    lines = []
+    for number, line in enumerate(text.splitlines(), start=1):
         name = line.split("\t")[0].strip()
-        if not name:
-            continue
+        if name:
+            lines.append((number, name))
+    return lines
+
+
+def _paste_refusals(season: Season, lines: list[tuple[int, str]], theirs: dict[str, list[Coach]]) -> list[str]:
+    """Every line a paste cannot enter, with its number: a name given twice
+    (however written: case, width, invisible characters, league/text/plaintext.py),
+    one already entered in the season, one two of the league's coaches share."""
+    refusals, first = [], {}
+    entered = {plaintext.name_key(name) for name in Coach.objects.filter(entries__season=season)
+               .values_list("name", flat=True)}
+    for number, name in lines:
         key = plaintext.name_key(name)
-        if key in seen:
-            repeats.append(name)
+        if key in first:
+            refusals.append(f"Line {number} repeats line {first[key]}: {name}.")
             continue
-        seen.add(key)
-        names.append(name)
-    return names, repeats
+        first[key] = number
+        if key in entered:
+            refusals.append(f"Line {number}: {name} is in {season.name} already.")
+        elif len(theirs.get(key, ())) > 1:
+            refusals.append(f"Line {number}: {len(theirs[key])} coaches of {season.league.name} are called {name}: "
+                            "add them from the Coaches page.")
+    return refusals
 
 
 @transaction.atomic
-def add_pasted(*, season: Season, by, text: str) -> tuple[list[Coach], list[str], list[str]]:
-    """Each pasted name becomes a coach of the league entered in ``season`` (through
-    ``invitations.add_coach``); all or nothing. Returns (added, repeats left out,
-    names already in the league left out)."""
+def add_pasted(*, season: Season, by, text: str) -> tuple[list[Coach], list[Coach]]:
+    """Each pasted name enters ``season``, all or nothing: a name of a coach who has
+    played in this league before (any season) is that coach (one person, one
+    coach), any other a new coach of the league (``invitations.add_coach``). A
+    coach of another league never matters. Refused with every line that cannot be
+    entered (``_paste_refusals``). Returns (new coaches, returning coaches)."""
     league = season.league
     require_organiser(league, by)
-    names, repeats = read_names(text)
-    if not names:
+    lines = read_names(text)
+    if not lines:
         raise ValidationError("Paste at least one name, one a line.")
-    if len(names) > MAX_PASTED:
-        raise ValidationError(f"Paste at most {MAX_PASTED} names at a time; this list has {len(names)}.")
-    taken = {
-        plaintext.name_key(name)
-        for name in Coach.objects.filter(entries__season__league=league).values_list("name", flat=True).distinct()
-    }
-    existing = [name for name in names if plaintext.name_key(name) in taken]
-    added = [
-        invitations.add_coach(league=league, season=season, by=by, name=name, email="")
-        for name in names
-        if plaintext.name_key(name) not in taken
-    ]
-    return added, repeats, existing
+    if len(lines) > MAX_PASTED:
+        raise ValidationError(f"Paste at most {MAX_PASTED} names at a time; this list has {len(lines)}.")
+    theirs: dict[str, list[Coach]] = {}
+    for coach in Coach.objects.filter(entries__season__league=league).distinct().order_by("pk"):
+        theirs.setdefault(plaintext.name_key(coach.name), []).append(coach)
+    refusals = _paste_refusals(season, lines, theirs)
+    if refusals:
+        raise ValidationError(refusals)
+    added, returning = [], []
+    for _, name in lines:
+        known = theirs.get(plaintext.name_key(name))
+        if known:
+            invitations.enter_coach(season=season, coach=known[0], by=by)
+            returning.append(known[0])
+        else:
+            added.append(invitations.add_coach(league=league, season=season, by=by, name=name, email=""))
+    return added, returning

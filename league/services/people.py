@@ -12,19 +12,21 @@ invitation, a claim link, a join link's "I am one of these").
 
 A coach with an account is never merged away without that account confirming
 (``confirmed_by_account``): an organiser's merge of such a row waits for the
-account holder (league/accounts/merging.py). Two accounts are two people and are
+account holder (``ask_merge``, ``answer_merge``). Two accounts are two people and are
 never merged.
 """
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, models, transaction
 from django.db.models import Q
+from django.utils import timezone
 
 from league import layers
 from league.caching import writes as season_writes
-from league.models import Coach, Entry, League, Season
+from league.models import Coach, Entry, League, MergeRequest, Result, Season
+from league.outbox import notifications
 from league.text import plaintext
 
 
@@ -57,6 +59,9 @@ def _refusal(keep: Coach, absorb: Coach, by, confirmed_by_account: bool) -> str 
         return f"{absorb.name} has an account: only that account can agree to this merge."
     if by is not None:
         theirs = set(League.objects.organised_by(by).values_list("pk", flat=True))
+        for coach in (keep, absorb):
+            if not leagues_of(coach).exists():
+                return f"{coach.name} plays in none of your leagues: only coaches of your leagues can be merged."
         for league in (leagues_of(keep) | leagues_of(absorb)).distinct():
             if league.pk not in theirs:
                 return f"{league.name} is not one of your leagues: only its organiser can merge its coaches."
@@ -74,10 +79,16 @@ def _refusal(keep: Coach, absorb: Coach, by, confirmed_by_account: bool) -> str 
     return None
 
 
+# Rows about the coach as a row, not about the person: a merge decides them.
+NOT_MOVED = (MergeRequest,)
+
+
 def _repoint(keep: Coach, absorb: Coach) -> None:
     """Every row that points at ``absorb`` points at ``keep``: walked from the
     model's relations, so a relation added later (a game's, a layer's) moves too."""
     for relation in Coach._meta.related_objects:
+        if relation.related_model in NOT_MOVED:
+            continue
         if relation.many_to_many:
             through = relation.through
             source = next(f for f in through._meta.get_fields() if getattr(f, "related_model", None) is Coach)
@@ -137,6 +148,8 @@ def merge(*, keep: Coach, absorb: Coach, by, confirmed_by_account: bool = False)
         fields.append("email")
     if fields:
         keep.save(update_fields=fields)
+    # Open requests about the absorbed row are settled by this merge.
+    MergeRequest.objects.filter(decided_at__isnull=True).filter(Q(keep=absorb) | Q(absorb=absorb)).delete()
     absorb.delete()
     # The updates above send no signals: every page of both coaches' leagues names them.
     season_writes.changed(seasons)
@@ -172,3 +185,92 @@ def claim(*, coach: Coach, user, by=None) -> Coach:
         fields.append("email")
     coach.save(update_fields=fields)
     return coach
+
+
+def refusal(*, keep: Coach, absorb: Coach, by) -> str | None:
+    """Why the organiser ``by`` cannot merge these two, nor ask to (reads only):
+    for the form, before the confirmation page."""
+    return _refusal(keep, absorb, by, confirmed_by_account=True)
+
+
+def describe_merge(*, keep: Coach, absorb: Coach, to_holder: bool = False) -> str:
+    """What a merge of ``absorb`` into ``keep`` moves, in a sentence for the
+    confirmation page (reads only): the entries with their leagues and seasons,
+    how many results, and every other row that names the coach (a Dungeon Bowl
+    team ...), counted by kind. ``to_holder``: said to the account holder, who is
+    not told they will be asked."""
+    entries = list(Entry.objects.filter(coach=absorb).select_related("season__league")
+                   .order_by("season__league__name", "season__start_date"))
+    results = (Result.objects.filter(Q(fixture__home__coach=absorb) | Q(fixture__away__coach=absorb))
+               .values("fixture").distinct().count())
+    others = []
+    for relation in Coach._meta.related_objects:
+        if relation.related_model in NOT_MOVED or relation.related_model is Entry or not relation.field.concrete:
+            continue
+        if relation.many_to_many:
+            continue
+        count = relation.related_model._base_manager.filter(**{relation.field.name: absorb}).count()
+        if count:
+            meta = relation.related_model._meta
+            others.append(f"{count} {meta.verbose_name if count == 1 else meta.verbose_name_plural}")
+    places = "; ".join(f"{e.season.league.name}, {e.season.name}" for e in entries) or "no season"
+    moved = [f"{len(entries)} {'entry' if len(entries) == 1 else 'entries'} ({places})",
+             f"{results} {'match' if results == 1 else 'matches'} with a result", *others]
+    sentence = (f"{absorb.name} becomes {keep.name}: {', '.join(moved)} move to {keep.name}, with every point, "
+                f"ledger line and team figure as it stands. Every league's pages then call them {keep.name}.")
+    holder = keep if keep.user_id else absorb if absorb.user_id else None
+    if holder is not None and not to_holder:
+        sentence += f" {holder.name} has an account: they are asked first, and nothing moves until they accept."
+    return sentence
+
+
+@transaction.atomic
+def ask_merge(*, keep: Coach, absorb: Coach, by) -> Coach | MergeRequest:
+    """The organiser ``by`` says two coach rows of their leagues are one person.
+    Neither has an account: merged at once (returns the kept coach). One has: a
+    request waits for that account (returns it; the account holder is mailed).
+    Refused as ``merge`` refuses (both with accounts, one season, someone else's
+    league, a name clash), checked now so nobody is asked for what cannot be done."""
+    locked = _lock(keep, absorb)
+    if keep.pk == absorb.pk:
+        raise ValidationError("Those are the same coach.")
+    if keep.pk not in locked or absorb.pk not in locked:
+        raise ValidationError("One of these coaches no longer exists.")
+    keep, absorb = locked[keep.pk], locked[absorb.pk]
+    holder = keep if keep.user_id is not None else absorb if absorb.user_id is not None else None
+    if holder is None:
+        return merge(keep=keep, absorb=absorb, by=by)
+    why = _refusal(keep, absorb, by, confirmed_by_account=True)
+    if why is not None:
+        raise ValidationError(why)
+    if MergeRequest.objects.filter(keep=keep, absorb=absorb, decided_at__isnull=True).exists():
+        raise ValidationError(f"{holder.name} has been asked already; the request waits on their page.")
+    request = MergeRequest.objects.create(keep=keep, absorb=absorb, asked_by=by)
+    leagues = sorted({league.name for league in (leagues_of(keep) | leagues_of(absorb))})
+    notifications.merge_asked(request=request, holder=Coach.objects.select_related("user").get(pk=holder.pk),
+                              other=absorb if holder.pk == keep.pk else keep, leagues=leagues)
+    return request
+
+
+def open_requests_for(user) -> models.QuerySet[MergeRequest]:
+    """The merge requests waiting on ``user``'s coach, oldest first."""
+    return (MergeRequest.objects.filter(decided_at__isnull=True)
+            .filter(Q(keep__user=user) | Q(absorb__user=user))
+            .select_related("keep", "absorb", "asked_by"))
+
+
+@transaction.atomic
+def answer_merge(*, request: MergeRequest, user, accept: bool) -> Coach | None:
+    """The account holder accepts (the merge is done: returns the kept coach) or
+    refuses (nothing moves) a request about their coach. Only they may answer,
+    once; the organiser who asked must still run every league concerned."""
+    request = MergeRequest.objects.select_for_update().select_related("keep", "absorb").filter(pk=request.pk).first()
+    if request is None or request.decided_at is not None or request.absorb_id is None:
+        raise ValidationError("This request has been answered already.")
+    if user.pk not in (request.keep.user_id, request.absorb.user_id):
+        raise PermissionDenied("Only the coach this request is about can answer it.")
+    request.decided_at, request.accepted = timezone.now(), accept
+    request.save(update_fields=["decided_at", "accepted"])
+    if not accept:
+        return None
+    return merge(keep=request.keep, absorb=request.absorb, by=request.asked_by, confirmed_by_account=True)

@@ -239,8 +239,8 @@ def _setup_action(request, league, season: Season, action: str | None, forms) ->
     data = form.cleaned_data
     try:
         if action == "paste":
-            added, repeats, existing = joining.add_pasted(season=season, by=request.user, text=data["names"])
-            _say_pasted(request, added, repeats, existing)
+            added, returning = joining.add_pasted(season=season, by=request.user, text=data["names"])
+            _say_pasted(request, added, returning)
         elif action == "invite":
             with transaction.atomic():
                 coach = invitations.add_coach(
@@ -270,13 +270,12 @@ def _generate(season: Season, by, divisions: int) -> None:
     generate_fixtures(season=season, by=by)
 
 
-def _say_pasted(request, added, repeats, existing) -> None:
+def _say_pasted(request, added, returning) -> None:
     if added:
         messages.success(request, f"Entered {len(added)}: {', '.join(str(coach) for coach in added)}.")
-    if repeats:
-        messages.warning(request, f"Listed more than once, entered once: {', '.join(repeats)}.")
-    if existing:
-        messages.warning(request, f"In the league already, left out: {', '.join(existing)}.")
+    if returning:
+        messages.success(request, f"Entered again, as the coaches who played here before: "
+                                  f"{', '.join(str(coach) for coach in returning)}.")
 
 
 def join(request: HttpRequest, token: str) -> HttpResponse:

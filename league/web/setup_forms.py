@@ -46,7 +46,7 @@ class PasteNamesForm(forms.Form):
     names = PlainTextField(
         multiline=True, label="Names, one a line", max_length=MAX_PASTED * 110,
         widget=forms.Textarea(attrs={"rows": 6}),
-        help_text="Paste a column from a spreadsheet. Blank lines are skipped, repeated names entered once.",
+        help_text="Paste a column from a spreadsheet, a name a line. Blank lines are skipped; a name that played in this league before enters that same coach; a repeated name is refused with its line.",
     )
 
 

@@ -93,9 +93,13 @@ def test_start_a_league_to_its_first_approved_result(live_server, browser, game,
     page.wait_for_url(f"**{reverse('league:season_setup', args=[league.slug])}")
 
     # Entrants: a pasted name, and a join link the organiser uses too (they play as well).
+    # A name given twice is refused with its line, nothing entered; then once.
     page.fill("textarea[name=names]", "Brick\n\nbrick\n")
     organiser.click("button:text('Enter these names')")
-    page.wait_for_selector("text=Listed more than once, entered once: brick.")
+    page.wait_for_selector("text=Line 3 repeats line 1: brick.")
+    page.fill("textarea[name=names]", "Brick\n")
+    organiser.click("button:text('Enter these names')")
+    page.wait_for_selector("text=Entered 1: Brick.")
     organiser.click("button:text('Make a join link')")
     join_url = page.input_value("input.join-url")
     assert JoinLink.objects.filter(season__league=league).count() == 1

@@ -71,9 +71,9 @@ def test_organiser_adds_a_coach_who_is_emailed_an_invitation(client, organiser, 
 def test_a_refused_add_re_renders_the_page_with_the_message_and_writes_nothing(client, organiser, season, coach_user):
     client.force_login(organiser)
     url = reverse("league:organiser_coaches", args=[season.league.slug])
-    response = client.post(url, {"name": "velocity", "email": "v@example.org"})
+    response = client.post(url, {"name": "velocity", "email": "v@example.org", "enter": "on"})
     assert response.status_code == 400
-    assert "There is already a coach called velocity" in response.content.decode()
+    assert "There is already a coach called Velocity in Season 1" in response.content.decode()
     assert Coach.objects.filter(name__iexact="velocity").count() == 1
     assert mail.outbox == []
     # Reloading the address is a GET of the same page: never a 405.
@@ -176,14 +176,27 @@ def test_a_logged_in_user_without_a_coach_links_their_account(client, invited):
     assert coach.user == user
 
 
-@pytest.mark.parametrize("who", ["coach", "other coach"])
-def test_a_user_who_is_already_a_coach_cannot_take_another_coachs_place(client, invited, who, coach_user, other_coach_user):
+def test_a_coach_of_the_same_season_cannot_take_another_entrants_place(client, invited, coach_user):
+    """Two entrants of one season are two people (league/services/people.py)."""
     coach, path = invited
-    client.force_login(coach_user if who == "coach" else other_coach_user)
+    client.force_login(coach_user)
     response = client.post(path)
-    assert response.status_code == 400
+    assert response.status_code == 400 and "two entrants of one season are two people" in response.content.decode()
     coach.refresh_from_db()
     assert coach.user is None
+
+
+def test_a_coach_of_another_league_takes_the_place_as_the_same_coach(client, invited, other_coach_user):
+    """One person, one coach: the invited place joins the account's coach."""
+    coach, path = invited
+    mine = Coach.objects.get(user=other_coach_user)
+    entry = Entry.objects.get(coach=coach)
+    client.force_login(other_coach_user)
+    page = client.get(path).content.decode()
+    assert f"You are <strong>{mine.name}</strong> in" in page and "joins your record" in page
+    assert client.post(path).status_code == 302
+    assert not Coach.objects.filter(pk=coach.pk).exists()
+    assert Entry.objects.get(pk=entry.pk).coach == mine
 
 
 def test_an_expired_tampered_or_replaced_link_is_refused(client, invited, settings):
@@ -343,10 +356,17 @@ def test_coach_changes_display_name_and_email(client, coach_user, season, passwo
     assert "Velocity Prime" in header
 
 
-def test_profile_refuses_another_coachs_name(client, coach_user, other_coach_user):
+def test_profile_refuses_the_name_of_another_entrant_of_their_season(client, coach_user, other_coach_user, season):
+    """Names differ within a season's entrants, nowhere else (league/services/entrants.py)."""
     client.force_login(coach_user)
-    response = client.post(reverse("profile"), {"name": "outsider", "email": "v@example.org"})
-    assert response.status_code == 400 and "Another coach is called outsider" in response.content.decode()
+    response = client.post(reverse("profile"), {"name": "outsider", "email": coach_user.email})
+    assert response.status_code == 302 and Coach.objects.get(user=coach_user).name == "outsider"
+    EntryFactory(season=season, coach=Coach.objects.get(user=other_coach_user))
+    response = client.post(reverse("profile"), {"name": "Velocity", "email": coach_user.email})
+    assert response.status_code == 302
+    response = client.post(reverse("profile"), {"name": "OUTSIDER", "email": coach_user.email})
+    assert response.status_code == 400
+    assert "There is already a coach called Outsider in Season 1" in response.content.decode()
     assert Coach.objects.get(user=coach_user).name == "Velocity"
 
 
@@ -423,15 +443,16 @@ def test_a_username_that_only_looks_different_is_taken_or_refused(client, organi
 @pytest.mark.parametrize("name", ["Velo\u200bcity", "ＶＥＬＯＣＩＴＹ", "velo\u00adcity", "VELOCITY", "Velo\u2060city"])
 def test_a_coach_name_that_only_looks_different_is_the_same_name(client, organiser, season, coach_user, other_coach_user, name):
     """NFKC, without zero-width and other format characters, casefolded: the
-    organiser's new coach and another coach's display name are refused."""
+    organiser's new coach and another entrant's display name in the season are refused."""
     client.force_login(organiser)
     url = reverse("league:organiser_coaches", args=[season.league.slug])
-    response = client.post(url, {"name": name, "email": "twin@example.org", "team": ""})
-    assert response.status_code == 400 and "There is already a coach called" in response.content.decode()
+    response = client.post(url, {"name": name, "email": "twin@example.org", "team": "", "enter": "on"})
+    assert response.status_code == 400 and "There is already a coach called Velocity in" in response.content.decode()
     assert Coach.objects.count() == 2
+    EntryFactory(season=season, coach=Coach.objects.get(user=other_coach_user))
     client.force_login(other_coach_user)
     response = client.post(reverse("profile"), {"name": name, "email": other_coach_user.email})
-    assert response.status_code == 400 and "Another coach is called" in response.content.decode()
+    assert response.status_code == 400 and "There is already a coach called Velocity in" in response.content.decode()
     assert Coach.objects.get(user=other_coach_user).name == "Outsider"
 
 

@@ -64,23 +64,25 @@ def test_admin_fixture_for_free_entrants_is_added(organiser_client, round_one):
     assert Fixture.objects.filter(round=rnd, home=entries[2], away=entries[3]).exists()
 
 
-def test_coach_name_the_organiser_already_has_is_a_form_error(organiser_client, organiser):
-    """``coach_name_unique_per_creator`` names ``created_by``, set by the admin
-    itself; the add was an IntegrityError."""
+def test_a_name_the_organiser_already_has_is_free_outside_a_season(organiser_client, organiser, league):
+    """Names differ within a season's entrants, nowhere else: an organiser may add
+    a second "Hollis" (for another season or league)."""
     Coach.objects.create(name="Hollis", created_by=organiser)
-    response = organiser_client.post(reverse("admin:league_coach_add"), {"name": "Hollis", "email": ""})
-    assert response.status_code == 200
-    assert "already added a coach called Hollis" in response.content.decode()
-    assert Coach.objects.filter(name="Hollis").count() == 1
+    response = organiser_client.post(reverse("admin:league_coach_add"), {"name": "Hollis", "email": "", "league": league.pk})
+    assert response.status_code == 302
+    assert Coach.objects.filter(name="Hollis").count() == 2
 
 
-def test_coach_rename_to_a_name_the_organiser_already_has_is_a_form_error(organiser_client, organiser):
-    Coach.objects.create(name="Hollis", created_by=organiser)
-    other = Coach.objects.create(name="Sprocket", created_by=organiser)
-    response = organiser_client.post(reverse("admin:league_coach_change", args=[other.pk]), {"name": "Hollis", "email": ""})
+def test_coach_rename_to_a_name_of_their_season_is_a_form_error(organiser_client, organiser, season):
+    EntryFactory(season=season, coach=Coach.objects.create(name="Hollis", created_by=organiser))
+    other = EntryFactory(season=season, coach=Coach.objects.create(name="Sprocket", created_by=organiser)).coach
+    response = organiser_client.post(reverse("admin:league_coach_change", args=[other.pk]), {"name": "HOLLIS", "email": ""})
     assert response.status_code == 200
-    assert "already added a coach called Hollis" in response.content.decode()
+    assert "There is already a coach called Hollis in Season 1" in response.content.decode()
     assert Coach.objects.get(pk=other.pk).name == "Sprocket"
+    elsewhere = Coach.objects.create(name="Sprocket Two", created_by=organiser)
+    response = organiser_client.post(reverse("admin:league_coach_change", args=[elsewhere.pk]), {"name": "Hollis", "email": ""})
+    assert response.status_code == 302 and Coach.objects.get(pk=elsewhere.pk).name == "Hollis"
 
 
 def test_another_organisers_coach_name_is_free(organiser_client, organiser, league):

@@ -14,7 +14,7 @@ from league.services import results as services
 from league.models import Coach, Entry, Fixture, League, Result, ResultEvent, Round, Season
 from league import layers
 from league.standings.season import standings_for
-from tests.factories import CoachFactory, EntryFactory, FixtureFactory, RoundFactory, with_organiser
+from tests.factories import CoachFactory, EntryFactory, FixtureFactory, RoundFactory, SeasonFactory, with_organiser
 
 HEADER = "league,round,home,away,home_vp,away_vp,status"
 
@@ -132,9 +132,11 @@ def test_reimport_of_a_longer_file_adds_only_the_new_results(tmp_path):
 
 @pytest.mark.django_db
 def test_existing_league_and_coach_are_reused(tmp_path, league, organiser):
-    # The organiser's own coach is reused; another organiser's namesake would not be
+    # The league's own coach (one who played an earlier season) is reused, however
+    # the file writes the name; another league's namesake would not be
     # (tests/reliability/test_coach_scoping.py).
-    zoe = CoachFactory(name="Zoë O'Brien", created_by=organiser)
+    zoe = EntryFactory(season=SeasonFactory(league=league, name="Spring"),
+                       coach=CoachFactory(name="Zoë O'Brien", created_by=organiser)).coach
     lines = [HEADER, "Midlands Big League,1,Zoë O'Brien,Renée d'Arc,12,0,played"]
 
     run(write(tmp_path, lines), "--by", organiser.username, "--season", "Autumn")

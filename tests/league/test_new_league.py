@@ -107,18 +107,48 @@ def setup_url(league):
     return reverse("league:season_setup", args=[league.slug])
 
 
-def test_paste_names(client, organiser, season, setup_url):
+def test_a_paste_with_a_repeat_or_an_entrant_is_refused_with_its_lines(client, organiser, season, setup_url):
+    """All or nothing: every line that cannot be entered is named, nothing is written."""
     EntryFactory(season=season, coach__name="Brick")
     client.force_login(organiser)
-    text = "Ada\n\n  Velocity\t(Fishermen)\nada\nBRICK\nShade\n"
+    text = "Ada\n\n  Velocity\t(Fishermen)\nａda\nBRICK\nShade\n"
+    coaches = Coach.objects.count()
+    response = client.post(setup_url, {"action": "paste", "names": text})
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert "Line 4 repeats line 1: ａda." in page
+    assert "Line 5: BRICK is in Season 1 already." in page
+    assert Coach.objects.count() == coaches and Entry.objects.filter(season=season).count() == 1
+
+
+def test_paste_names(client, organiser, other_organiser, league, season, setup_url):
+    """A name that played in this league before is that coach (one person, one
+    coach); a name of another organiser's league is a new coach of this one."""
+    earlier = SeasonFactory(league=league, name="Season 0", start_date=datetime.date(2025, 9, 7))
+    ada = EntryFactory(season=earlier, coach__name="Ada", coach__user=None).coach
+    theirs = EntryFactory(season=SeasonFactory(league=LeagueFactory(organisers=[other_organiser])),
+                          coach__name="Shade").coach
+    client.force_login(organiser)
+    text = "ADA\n\n  Velocity\t(Fishermen)\nShade\n"
     response = client.post(setup_url, {"action": "paste", "names": text}, follow=True)
     page = response.content.decode()
-    assert "Entered 3: Ada, Velocity, Shade." in page
-    assert "Listed more than once, entered once: ada." in page
-    assert "In the league already, left out: BRICK." in page
-    assert sorted(Entry.objects.filter(season=season).values_list("coach__name", flat=True)) == [
-        "Ada", "Brick", "Shade", "Velocity"
-    ]
+    assert "Entered 2: Velocity, Shade." in page
+    assert "Entered again, as the coaches who played here before: Ada." in page
+    entrants = Entry.objects.filter(season=season).select_related("coach")
+    assert sorted(e.coach.name for e in entrants) == ["Ada", "Shade", "Velocity"]
+    assert {e.coach_id for e in entrants} & {ada.pk, theirs.pk} == {ada.pk}
+
+
+def test_a_name_two_coaches_of_the_league_share_is_refused(client, organiser, league, season, setup_url):
+    for year in (2024, 2025):
+        EntryFactory(season=SeasonFactory(league=league, name=f"{year}", start_date=datetime.date(year, 9, 7)),
+                     coach__name="Sam Smith", coach__user=None)
+    client.force_login(organiser)
+    response = client.post(setup_url, {"action": "paste", "names": "Ivy\nsam smith"})
+    assert response.status_code == 400
+    assert "Line 2: 2 coaches of Midlands Big League are called sam smith: add them from the Coaches page." in (
+        response.content.decode())
+    assert not Entry.objects.filter(season=season).exists()
 
 
 def test_paste_nothing_is_400(client, organiser, season, setup_url):

@@ -152,9 +152,11 @@ def test_an_import_tells_nobody(tmp_path, league, organiser, django_capture_on_c
 
     from django.core.management import call_command
 
-    from tests.factories import CoachFactory
+    from tests.factories import CoachFactory, EntryFactory, SeasonFactory
 
-    CoachFactory(name="Zoë O'Brien", email="zoe@example.com", created_by=organiser)  # the import finds its own coach
+    # The import finds the league's own coach, who played an earlier season.
+    EntryFactory(season=SeasonFactory(league=league, name="Earlier"),
+                 coach=CoachFactory(name="Zoë O'Brien", email="zoe@example.com", created_by=organiser))
     league.discord_webhook = "http://127.0.0.1:9/api/webhooks/1/x"
     league.save()
     path = tmp_path / "results.csv"

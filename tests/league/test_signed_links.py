@@ -21,7 +21,7 @@ from league.services import joining
 from tests.factories import CoachFactory, UserFactory
 
 KINDS = {"signup": signing.SIGNUP, "email_change": signing.EMAIL_CHANGE, "invitation": signing.INVITATION,
-         "join": signing.JOIN}
+         "join": signing.JOIN, "claim": signing.CLAIM}
 EXPIRING = [name for name, kind in KINDS.items() if kind.max_age is not None]
 STATE = "7:ada@example.org:pbkdf2_sha256$hash"
 

@@ -1,8 +1,8 @@
 """Another organiser's coach: ``import_results --by rival`` once matched
 coaches by name across all leagues, entered another organiser's coach in rival's
 league, and rival could then rename that coach and change their email in the
-admin. Now an import matches only the league's own coaches and the ones its
-organiser created, a name matching someone else's coach makes a new coach, and
+admin. Now an import matches only the league's own coaches (one person, one
+coach), a name matching someone else's coach makes a new coach, and
 the admin changes (and shows the address of) only the organiser's own coaches."""
 
 from __future__ import annotations
@@ -122,3 +122,18 @@ def test_rival_cannot_invite_another_organisers_coach(client, shared, other_orga
     client.force_login(other_organiser)
     client.post(reverse("admin:league_coach_changelist"), {"action": "invite", "_selected_action": [shared.pk]})
     assert mail.outbox == []
+
+
+def test_an_import_refuses_a_name_written_two_ways_or_shared_by_two_of_the_leagues_coaches(tmp_path, organiser, season):
+    from django.core.management import CommandError
+
+    with pytest.raises(CommandError, match="line 3: Ada and ADA are one name written two ways"):
+        import_file(tmp_path, [GB, "Two Ways,1,Ada,Brisket,12,8,played", "Two Ways,2,ADA,Brisket,12,8,played"],
+                    "--by", "longshanks")
+    for year in (2024, 2025):
+        EntryFactory(season=SeasonFactory(league=season.league, name=str(year)), coach__name="Sam Smith",
+                     coach__user=None)
+    before = Coach.objects.count(), Entry.objects.count()
+    with pytest.raises(CommandError, match="line 2: 2 coaches of .* are called Sam Smith: add them from the Coaches"):
+        import_file(tmp_path, [GB, f"{season.league.name},1,Sam Smith,Brisket,12,8,played"], "--by", "longshanks")
+    assert (Coach.objects.count(), Entry.objects.count()) == before
