@@ -21,7 +21,9 @@ class LeagueConfig(AppConfig):
         from league.text import plaintext
         from league.caching import kept_pages, versions  # noqa: F401  (checks registers the deploy checks)
         from league.web import idempotency
-        from league.models import Coach, Division, Entry, Fixture, League, MergeRequest, Result, Round, Season
+        from league.models import (
+            Coach, Division, Entry, Fixture, JoinRequest, League, MergeRequest, Result, Round, Season,
+        )
 
         # Every text column of every app refuses control characters: a backup cannot hold them.
         plaintext.install()
@@ -34,6 +36,8 @@ class LeagueConfig(AppConfig):
         versions.track(Round, lambda rnd: Q(pk=rnd.season_id))
         versions.track(Fixture, lambda fixture: Q(rounds__pk=fixture.round_id))
         versions.track(Result, lambda result: Q(rounds__fixtures__pk=result.fixture_id))
+        # The organiser's dashboard lists the league's pending requests of every season.
+        versions.track(JoinRequest, lambda request: Q(league__seasons__pk=request.season_id))
         # A merge request shows on the account holder's /me/, kept per version of their seasons.
         versions.track(MergeRequest, lambda asked: Q(entries__coach_id__in=[asked.keep_id, asked.absorb_id]))
         versions.follow(League.organisers.through)  # who organises: the organiser's pages' key

@@ -635,6 +635,76 @@ class JoinLink(models.Model):
         return None
 
 
+class JoinRequest(models.Model):
+    """Someone who opened a join link and waits on the organiser (LG-1): a newcomer
+    once the season's fixtures exist (``NEW``: the organiser puts them in the next
+    season or generates the fixtures again with them in), or a person saying "I am
+    this coach" of one of the season's coaches without an account (``CLAIM``: the
+    organiser confirms and the account takes the coach's place). Nothing is entered
+    until the organiser decides (league/services/join_requests.py); the row keeps
+    what they decided."""
+
+    class Kind(models.TextChoices):
+        NEW = "new", "Join as a new coach"
+        CLAIM = "claim", "I am this coach"
+
+    class Outcome(models.TextChoices):
+        PENDING = "pending", "Waiting for the organiser"
+        ACCEPTED = "accepted", "Confirmed"
+        NEXT_SEASON = "next", "Put in the next season"
+        REGENERATED = "regenerate", "Entered, the fixtures generated again"
+        REFUSED = "refused", "Refused"
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="join_requests")
+    link = models.ForeignKey(JoinLink, null=True, blank=True, on_delete=models.SET_NULL, related_name="requests")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="join_requests")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    coach = models.ForeignKey(
+        Coach, null=True, blank=True, on_delete=models.CASCADE, related_name="claims",
+        help_text="The coach the person says they are (a claim only).",
+    )
+    name = models.CharField(max_length=100, blank=True)
+    team = models.CharField(max_length=100, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    outcome = models.CharField(max_length=10, choices=Outcome.choices, default=Outcome.PENDING)
+    # Where a newcomer put in the next season went (that season may later be renamed).
+    placed_in = models.ForeignKey(Season, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "user"], condition=Q(outcome="pending"), name="joinrequest_one_pending_per_user",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="claim", coach__isnull=False) | Q(kind="new", coach__isnull=True),
+                name="joinrequest_claim_names_a_coach",
+            ),
+            models.CheckConstraint(
+                condition=Q(outcome="pending", decided_at__isnull=True)
+                | (~Q(outcome="pending") & Q(decided_at__isnull=False)),
+                name="joinrequest_decided_when_not_pending",
+            ),
+            models.CheckConstraint(
+                condition=Q(outcome="pending") | Q(outcome="refused") | Q(kind="claim", outcome="accepted")
+                | Q(kind="new", outcome__in=["next", "regenerate"]),
+                name="joinrequest_outcome_fits_kind",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        who = self.coach.name if self.kind == self.Kind.CLAIM and self.coach_id else self.name
+        return f"{who} asks to join {self.season}"
+
+    @property
+    def is_pending(self) -> bool:
+        return self.outcome == self.Outcome.PENDING
+
+
 class IdempotencyKey(models.Model):
     """A result form's submission key (``league/web/idempotency.py``), kept
     once the submission was accepted, with where it sent the coach: the same key

@@ -33,6 +33,8 @@ league_patterns = [
     path("leagues/<slug:slug>/organiser/", organiser_views.organiser_dashboard, name="organiser_dashboard"),
     path("leagues/<slug:slug>/organiser/approve/", organiser_views.approve_from_dashboard, name="dashboard_approve"),
     path("leagues/<slug:slug>/organiser/season/", setup_views.season_setup, name="season_setup"),
+    path("leagues/<slug:slug>/organiser/join-requests/<id:request_id>/", organiser_views.answer_join_request,
+         name="answer_join_request"),
     path("leagues/<slug:slug>/organiser/settings/", settings_views.organiser_settings, name="organiser_settings"),
     path("join/<str:token>/", setup_views.join, name="join"),
     path("leagues/<slug:slug>/organiser/coaches/", account_views.organiser_coaches, name="organiser_coaches"),

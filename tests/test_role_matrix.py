@@ -230,6 +230,10 @@ MATRIX: dict[str, Row] = {
                                    elsewhere=NOT_THIS_GAME_ACTION),
     "dungeonbowl:enter_ready": Row(s(POST_ONLY), s("302 403 403 403 403 302"), DB, writes=("organiser",),
                                    elsewhere=NOT_THIS_GAME_ACTION),
+    # LG-1: answering a join link's request from the dashboard: only the league's
+    # organiser; a GET goes back to the dashboard, and the demo league has no such
+    # request (another league's, or none), so the organiser's POST is a 404.
+    "league:answer_join_request": Row(s("302 403 403 403 403 302"), s("302 403 403 403 403 404")),
     # LG-2: withdrawing the right coach's entry; the organiser's first POST only
     # shows the confirmation page, so nothing is written.
     "league:withdraw_entry": Row(s("302 403 403 403 403 302"), s("302 403 403 403 403 200")),
@@ -297,6 +301,7 @@ def url_kwargs(world: World, game: str, params: list[str]) -> dict:
         "unlock_id": 999999,
         "loan_id": 999999,
         "offer_id": 999999,
+        "request_id": 999999,
         "merge_id": 999999,
         "entry_id": Entry.objects.filter(season__league=g.league, coach=g.right)
         .order_by("-season__start_date", "-season_id").values_list("pk", flat=True).first() or 999999,

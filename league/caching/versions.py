@@ -295,10 +295,14 @@ def _coach_statement() -> Statement:
 
     Season = _season_model()
     League, Entry = apps.get_model("league", "League"), apps.get_model("league", "Entry")
+    JoinRequest = apps.get_model("league", "JoinRequest")
 
     seasons = Season.objects.filter(
         Q(pk__in=Entry.objects.filter(coach_id=-2).values("season_id"))
         | Q(league_id__in=League.organisers.through.objects.filter(user_id=-1).values("league_id"))
+        # The seasons the user's join requests wait on (the page shows them): a new
+        # request adds one, a decision gives it a new version.
+        | Q(pk__in=JoinRequest.objects.filter(user_id=-1, outcome="pending").values("season_id"))
     ).order_by().values_list("pk", "version", "league__game_system")
     leagues = [layer.coach_leagues(-2) for layer in layers.layers() if layer.coach_leagues is not None]
     if leagues:
@@ -311,8 +315,8 @@ def _coach_statement() -> Statement:
 
 def coach_versions(user_id: int, coach_id: int | None) -> list[tuple]:
     """In one query, what a logged-in user's home page reads, as (season pk,
-    version, game): the seasons their coach is entered in and those of the leagues
-    they organise, in primary-key order; then (None, None, game) for each league a
+    version, game): the seasons their coach is entered in, those of the leagues
+    they organise and those their join requests wait on, in primary-key order; then (None, None, game) for each league a
     layer adds (``Layer.coach_leagues``), whose panels are rendered per request."""
     rows = _coach_statement().rows([user_id, coach_id or 0])
     return sorted(row for row in rows if row[0] is not None) + [row for row in rows if row[0] is None]

@@ -31,6 +31,7 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django_tasks import task
 
 from league import layers
@@ -56,11 +57,13 @@ REPORT_CHANGED = Kind("report_changed", "Your opponent changes a report you are 
 REPORT_TAKEN_BACK = Kind("report_taken_back", "Your opponent takes back a report you were asked to confirm")
 FIXTURE_REARRANGED = Kind("fixture_rearranged", "A fixture in your league is rearranged")
 OPPONENT_WITHDREW = Kind("opponent_withdrew", "An opponent withdraws and your match with them is not played")
+JOIN_REQUESTED = Kind("join_requested", "Someone asks to join a league you organise, or says they are one of its coaches")
+JOIN_DECIDED = Kind("join_decided", "The organiser answers your request to join a league")
 MERGE_ASKED = Kind("merge_asked", "An organiser asks whether a coach of their league is you, to join your records")
 
 ENGINE_KINDS: tuple[Kind, ...] = (
     RESULT_REPORTED, RESULT_DISPUTED, RESULT_APPROVED, FIXTURE_REARRANGED, OPPONENT_WITHDREW,
-    REPORT_CHANGED, REPORT_TAKEN_BACK, MERGE_ASKED,
+    REPORT_CHANGED, REPORT_TAKEN_BACK, MERGE_ASKED, JOIN_REQUESTED, JOIN_DECIDED,
 )
 
 
@@ -326,6 +329,30 @@ def opponent_withdrew(*, season, withdrawn, opponent, fixtures) -> None:
         context={"season": season, "league": season.league, "withdrawn": withdrawn, "opponent": opponent,
                  "fixtures": fixtures},
         link=season.league.get_absolute_url(),
+    )
+
+
+def join_requested(join_request) -> None:
+    """LG-1: to the league's organisers, a request waiting on their dashboard (its
+    season, league, user and coach loaded)."""
+    league = join_request.season.league
+    send(
+        JOIN_REQUESTED,
+        organiser_recipients(league),
+        context={"request": join_request, "season": join_request.season, "league": league},
+        link=reverse("league:organiser_dashboard", args=[league.slug]) + "#join-requests",
+    )
+
+
+def join_decided(join_request) -> None:
+    """LG-1: to the person who asked, what the organiser decided (the request's
+    season, league, coach and ``placed_in`` loaded)."""
+    league = join_request.season.league
+    send(
+        JOIN_DECIDED,
+        [user_recipient(join_request.user)],
+        context={"request": join_request, "season": join_request.season, "league": league},
+        link=reverse("league:my_fixtures"),
     )
 
 

@@ -21,6 +21,7 @@ from league.accounts import invitations, signing
 from league.text import plaintext
 from league.models import DEFAULT_JOIN_SIGNUPS_PER_HOUR, MAX_JOIN_SIGNUPS_PER_HOUR, Coach, Entry, JoinLink, Season
 from league.accounts.permissions import require_organiser
+from league.services import entrants
 
 MAX_PASTED = 60  # names in one paste: a club's season, several times over
 
@@ -70,6 +71,13 @@ def revoke_link(*, link: JoinLink, by) -> None:
     JoinLink.objects.filter(pk=link.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
 
 
+def started(season: Season) -> str:
+    """What a joiner is told once ``season``'s fixtures exist, before anything is
+    asked of them (LG-1 in the joiner's words, not the organiser's question)."""
+    return (f"{season.name} has started: your request to join will wait for the organiser, who can put you in "
+            "the next season or, while no result is reported, start the fixtures again with you in.")
+
+
 @transaction.atomic
 def join(*, token: str, user, name: str, team: str = "") -> Entry:
     """``user`` enters the link's season: as the coach their account already is, or
@@ -80,6 +88,8 @@ def join(*, token: str, user, name: str, team: str = "") -> Entry:
     if refusal:
         raise LinkRefused(refusal)
     season, league = link.season, link.season.league
+    if entrants.has_fixtures(season):  # LG-1: a request for the organiser instead (join_requests.ask_to_join)
+        raise ValidationError(started(season))
     coach = Coach.objects.select_for_update().filter(user=user).first()
     if coach is not None:
         if Entry.objects.filter(season=season, coach=coach).exists():

@@ -14,6 +14,7 @@ from league.caching import pages
 from league.models import League, Result
 from league.services import people
 from league.accounts.permissions import coach_for
+from league.services import join_requests
 
 
 QUEUE_SHOWN = 30  # results waiting on an organiser that their own page lists
@@ -21,7 +22,8 @@ QUEUE_SHOWN = 30  # results waiting on an organiser that their own page lists
 
 def _me_viewer(request: HttpRequest, seen) -> str:
     """/me/ is the viewer's own: kept per account and coach. A merge request waiting
-    on them is a new version of their seasons (league/apps.py tracks it)."""
+    on them is a new version of their seasons (league/apps.py tracks it); the join
+    requests it shows are in ``seen`` (league/caching/versions.py ``coach_versions``)."""
     coach = coach_for(request.user)
     return f"{request.user.pk}|{coach.pk if coach else ''}"
 
@@ -84,6 +86,7 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
             "queue_more": len(organiser_queue) > QUEUE_SHOWN,
             "fixtures": fixtures,  # for the layers' panels (what waits in a campaign)
             "leagues": sorted(leagues.values(), key=lambda league: league.name),
+            "waiting_requests": join_requests.pending_for(request.user),
             "merge_requests": list(people.open_requests_for(request.user)),
         },
     )

@@ -21,11 +21,12 @@ from league.web import dashboard
 from league.caching import pages
 from league.accounts import lockout
 from league.services import entrants as season_entrants
+from league.services import join_requests
 from league.services import seasons as season_services
 from league.services import results as services
 from league.web import confirm as confirmation
 from league.web.forms import FriendlyForm
-from league.models import Coach, Entry
+from league.models import Coach, Entry, JoinRequest
 from league.accounts.permissions import get_league_for_organiser
 from league.rules import rules_class
 from league.web.feeds import side_name
@@ -54,7 +55,8 @@ def organiser_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     league = get_league_for_organiser(request, slug)
     season = selectors.season_for(league)
     listing = request.GET.get("list", "")
-    context = {"league": league, "season": season, "stale_days": dashboard.STALE_AFTER.days}
+    context = {"league": league, "season": season, "stale_days": dashboard.STALE_AFTER.days,
+               "join_requests": join_requests.pending_in(league)}
 
     def body() -> tuple[str, int]:
         counts, first_lines, seconds = dashboard.board(league, season)
@@ -281,3 +283,51 @@ def withdraw_entry(request: HttpRequest, slug: str, entry_id: int) -> HttpRespon
         messages.success(request, f"{entry.coach} has withdrawn from {season.name}; "
                                   f"{removed} fixture{'s' if removed != 1 else ''} without a result not played (LG-2).")
     return redirect(back)
+
+
+@login_required
+def answer_join_request(request: HttpRequest, slug: str, request_id: int) -> HttpResponse:
+    """The organiser's answer to a join link's request, from the dashboard: a
+    claim confirmed or refused, a newcomer after the fixtures put in the next
+    season, in this one with its fixtures generated again (after a confirmation
+    page saying what that cancels, LG-1 and LG-5), or refused. A GET goes back to
+    the dashboard; a request of another league is a 404."""
+    league = get_league_for_organiser(request, slug)
+    back = reverse("league:organiser_dashboard", args=[league.slug])
+    if request.method != "POST":
+        return redirect(back)
+    join_request = get_object_or_404(
+        JoinRequest.objects.select_related("season__league", "user", "coach"), pk=request_id, season__league=league)
+    decision = request.POST.get("decision", "")
+    season = join_request.season
+    if (decision == season_entrants.REGENERATE and join_request.is_pending and not confirmation.confirmed(request)
+            and not season_entrants.any_result(season)):
+        consequence = (f"{join_request.name} joins {season.name} and its whole fixture list is generated again "
+                       "with them in: the pairings and dates of every round change, and every coach sees the new "
+                       "fixtures.")
+        cancels = season_entrants.regeneration_cancels(season)
+        if cancels:
+            consequence += " Cancelled, with every Favour they moved given back: " + "; ".join(cancels) + "."
+        return confirmation.ask(request, title=f"Generate the fixtures of {season.name} again?",
+                                consequence=consequence, button=f"Add {join_request.name} and generate the fixtures again",
+                                back=back)
+    try:
+        answered = join_requests.decide(join_request=join_request, by=request.user, decision=decision)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _answered(answered))
+    return redirect(back)
+
+
+def _answered(join_request: JoinRequest) -> str:
+    Outcome = JoinRequest.Outcome
+    who = join_request.user.get_username()
+    if join_request.outcome == Outcome.ACCEPTED:
+        return f"{who} is {join_request.name} now: their account plays as {join_request.coach.name}."
+    if join_request.outcome == Outcome.NEXT_SEASON:
+        return f"{join_request.name} is in {join_request.placed_in.name}; they have been told."
+    if join_request.outcome == Outcome.REGENERATED:
+        return (f"{join_request.name} is in {join_request.season.name}, whose fixtures are generated again; "
+                "they have been told.")
+    return "Request refused; they have been told."

@@ -21,14 +21,15 @@ from django.urls import Resolver404, resolve, reverse
 from league import selectors
 from league.services import founding
 from league.accounts import invitations
-from league.services import joining
+from league.services import entrants as season_entrants
+from league.services import join_requests, joining
 from league.accounts import signup
 from league.accounts.throttle import within_limit
 from league.accounts.forms import (
     LEAGUES_PER_ACCOUNT, SIGNUPS_PER_ADDRESS, SIGNUPS_PER_CLIENT, AddCoachForm, SignupForm,
 )
 from league.accounts.lockout import client_ip
-from league.models import Entry, JoinLink, Season
+from league.models import Entry, JoinLink, JoinRequest, Season
 from league.accounts.permissions import coach_for, get_league_for_organiser, may_create_league
 from league.rules import GAMES, rules_class
 from league.services.seasons import draw_season_divisions, generate_fixtures
@@ -279,8 +280,11 @@ def _say_pasted(request, added, returning) -> None:
 
 
 def join(request: HttpRequest, token: str) -> HttpResponse:
-    """A join link: the league and season it enters; a logged-in person joins with
-    one button, anyone else is offered sign-up or log-in, coming back here after."""
+    """A join link: the league and season it enters, said before anyone signs up.
+    Before the fixtures a logged-in person joins with one button; once they exist
+    (LG-1) the button sends a request that waits for the organiser. The season's
+    coaches without an account are offered as "I am one of these" (a claim the
+    organiser confirms). Anyone else is offered sign-up or log-in, coming back here."""
     try:
         link = joining.read_token(token)
     except joining.LinkRefused as error:
@@ -288,33 +292,64 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     except ValidationError as error:
         return render(request, "league/join.html", {"reason": " ".join(error.messages)}, status=400)
     season, league = link.season, link.season.league
-    context = {"link": link, "season": season, "league": league, "next": request.path}
+    started = season_entrants.has_fixtures(season)
+    context = {
+        "link": link, "season": season, "league": league, "next": request.path,
+        "started": joining.started(season) if started else "",
+    }
     if not request.user.is_authenticated:
         # A working join link lets its people sign up, OPEN_SIGNUP or not.
-        return render(request, "league/join.html", {**context, "signup_open": True})
+        return _join_page(request, {**context, "signup_open": True})
     coach = coach_for(request.user)
-    form = None if coach is not None else JoinForm(request.POST or None, initial={"name": request.user.get_username()})
+    context["coach"] = coach
+    form = None if coach is not None else JoinForm(
+        (request.POST or None) if request.POST.get("action") != "claim" else None,
+        initial={"name": request.user.get_username()})
     if form is not None and league.named_by_team:
         form.fields.pop("team")  # the team is founded on the site once entered
     elif form is not None:
         form.fields["team"].label = league.rules.entry_label
-    status = 200
-    if request.method == "POST":
-        if form is None or form.is_valid():
-            data = form.cleaned_data if form is not None else {}
-            try:
-                joining.join(token=token, user=request.user, name=data.get("name", ""), team=data.get("team", ""))
-            except joining.LinkRefused as error:
-                return render(request, "league/join.html", {"reason": " ".join(error.messages)}, status=410)
-            except ValidationError as error:
-                if form is None:
-                    context["error"] = " ".join(error.messages)
-                else:
-                    _refuse(form, error)
-            else:
-                messages.success(request, f"You are in {season.name} of {league.name}.")
-                if league.is_organised_by(request.user):  # an organiser who plays goes on setting up
-                    return redirect("league:season_setup", slug=league.slug)
-                return redirect("league:my_fixtures")
-        status = 400
-    return render(request, "league/join.html", {**context, "coach": coach, "form": form}, status=status)
+    context["form"] = form
+    if request.method != "POST":
+        return _join_page(request, context)
+    try:
+        if request.POST.get("action") == "claim":
+            coach_id = request.POST.get("coach", "")
+            if not (coach_id.isdigit() and len(coach_id) <= 12):
+                raise ValidationError("Choose your name from the list.")
+            join_requests.claim(token=token, user=request.user, coach_id=int(coach_id))
+            messages.success(request, "Your claim waits for the organiser: we mail you once they confirm it.")
+            return redirect(request.path)
+        if form is not None and not form.is_valid():
+            return _join_page(request, context, status=400)
+        data = form.cleaned_data if form is not None else {}
+        name, team = data.get("name", ""), data.get("team", "")
+        if started:
+            join_requests.ask_to_join(token=token, user=request.user, name=name, team=team)
+            messages.success(request, "Your request waits for the organiser: we mail you their answer.")
+            return redirect(request.path)
+        joining.join(token=token, user=request.user, name=name, team=team)
+    except joining.LinkRefused as error:
+        return render(request, "league/join.html", {"reason": " ".join(error.messages)}, status=410)
+    except ValidationError as error:  # said above the page's forms, whichever state it shows now
+        context["error"] = " ".join(error.messages)
+        return _join_page(request, context, status=400)
+    messages.success(request, f"You are in {season.name} of {league.name}.")
+    if league.is_organised_by(request.user):  # an organiser who plays goes on setting up
+        return redirect("league:season_setup", slug=league.slug)
+    return redirect("league:my_fixtures")
+
+
+def _join_page(request: HttpRequest, context: dict, status: int = 200) -> HttpResponse:
+    """The join page with what it shows beside the form: the season's coaches
+    without an account, and for a logged-in person whether they are in the season
+    already or have a request of it waiting (three queries, whatever the season's size)."""
+    season, coach = context["season"], context.get("coach")
+    context["unclaimed"] = join_requests.unclaimed(season)
+    if request.user.is_authenticated:
+        context["entered"] = coach is not None and Entry.objects.filter(season=season, coach=coach).exists()
+        context["waiting"] = (
+            JoinRequest.objects.filter(season=season, user=request.user, outcome=JoinRequest.Outcome.PENDING)
+            .select_related("coach").first()
+        )
+    return render(request, "league/join.html", context, status=status)
