@@ -287,7 +287,7 @@ class OwnedCard(models.Model):
     a Moment, bought or swapped. ``gone_at`` is set when it leaves by sale or swap."""
 
     class Source(models.TextChoices):
-        START = "start", "starting pick (GB-14)"
+        START = "start", "starting pick"
         MOMENT = "moment", "Moment unlock"
         BOUGHT = "bought", "bought"
         SWAPPED = "swapped", "swapped"

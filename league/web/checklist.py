@@ -26,7 +26,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from league import layers
-from league.models import Division, Entry, Fixture, League, Result, Round, Season
+from league.models import Division, Entry, Fixture, JoinRequest, League, Result, Round, Season
 from league.rules import rules_class
 from league.rules.scheduling import MIN_PER_DIVISION
 
@@ -63,6 +63,7 @@ class SeasonState:
     to_approve: int = 0  # confirmed by both coaches
     stale: int = 0  # reported, unconfirmed for STALE_AFTER
     overdue: int = 0  # date passed, nothing reported
+    asking: int = 0  # join requests and claims of the league's seasons waiting for an answer
     next_stale: datetime.datetime | None = None  # the earliest report not yet unconfirmed for STALE_AFTER
     extra: dict = field(default_factory=dict)  # what a game's or a layer's hook keeps for itself
 
@@ -102,16 +103,20 @@ def season_states(seasons: Sequence[Season], *, now: datetime.datetime | None = 
         n_stale=_count(results.filter(status=status.REPORTED, reported_at__lte=now - STALE_AFTER),
                        "fixture__round__season"),
         n_overdue=_count(Fixture.objects.matches().to_play().filter(date__lt=today, result__isnull=True), "round__season"),
+        n_asking=Coalesce(Subquery(
+            JoinRequest.objects.filter(season__league=OuterRef("league"), outcome=JoinRequest.Outcome.PENDING)
+            .order_by().values("season__league").annotate(n=Count("pk")).values("n"), output_field=IntegerField(),
+        ), Value(0)),
         next_stale=Subquery(
             results.filter(fixture__round__season=OuterRef("pk"), status=status.REPORTED,
                            reported_at__gt=now - STALE_AFTER).order_by("reported_at").values("reported_at")[:1]
         ),
     ).values_list("pk", "n_entries", "n_unplaced", "n_divisions", "n_fixtures", "n_unplayed", "n_disputed",
-                  "n_to_approve", "n_stale", "n_overdue", "next_stale")
+                  "n_to_approve", "n_stale", "n_overdue", "n_asking", "next_stale")
     by_pk = {s.pk: s for s in seasons}
     return {
         pk: SeasonState(by_pk[pk], *(int(n) for n in numbers[:3]), bool(numbers[3]), *(int(n) for n in numbers[4:9]),
-                        next_stale=numbers[9])
+                        asking=int(numbers[9]), next_stale=numbers[10])
         for pk, *numbers in rows
     }
 
@@ -127,6 +132,11 @@ def engine_items(state: SeasonState) -> list[Item]:
     league, rules = state.league, rules_class(state.league.game_system)
     slug = league.slug
     items: list[Item] = []
+    if state.asking:
+        people = "person asks" if state.asking == 1 else "people ask"
+        items.append(Item("asking", f"{state.asking} {people} to join or to be one of the league's coaches.",
+                          reverse("league:organiser_dashboard", args=[slug]) + "#join-requests", "Answer",
+                          count=state.asking, rule="LG-1"))
     if not state.has_fixtures:
         short = rules().too_few_entries(state.entries)
         if short:
