@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -21,6 +22,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from league import selectors
+from league.accounts import discord
 from league.accounts import email_change
 from league.accounts import invitations
 from league.outbox import notifications
@@ -37,6 +39,19 @@ from league.accounts.permissions import coach_for, get_league_for_organiser
 from league.web import confirm as confirmation
 from league.web.forms import refuse
 
+
+
+class LoginView(auth_views.LoginView):
+    """Django's log-in, whose page may also send the browser to Discord to log in
+    (league/accounts/discord.py)."""
+
+    def post(self, request, *args, **kwargs):
+        if request.POST.get("action") == "discord":
+            return discord.begin(request)
+        return super().post(request, *args, **kwargs)
+
+    def render_to_response(self, context, **kwargs):
+        return discord.allow_authorize_redirect(super().render_to_response(context, **kwargs))
 
 
 def _refuse(form, error: ValidationError) -> None:
@@ -318,6 +333,10 @@ def profile(request: HttpRequest) -> HttpResponse:
     status = 200
     if request.method == "POST" and posted is None:
         status = 400
+    elif which == "discord_link":
+        return discord.begin(request)
+    elif which == "discord_unlink":
+        return discord.disconnect(request)
     elif which == "notifications":
         if prefs.is_valid():
             notifications.set_preferences(user=request.user, on=prefs.cleaned_data["on"])
@@ -340,9 +359,13 @@ def profile(request: HttpRequest) -> HttpResponse:
                     messages.success(request, "Profile saved.")
                 return redirect(reverse("profile"))
         status = 400
-    return render(
-        request, "registration/profile.html", {"form": form, "prefs": prefs, "coach": coach}, status=status
+    response = render(
+        request, "registration/profile.html",
+        {"form": form, "prefs": prefs, "coach": coach,
+         "discord_name": discord.linked_name(request.user) if discord.enabled() else None},
+        status=status,
     )
+    return discord.allow_authorize_redirect(response)
 
 
 @login_required
