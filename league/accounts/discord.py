@@ -215,7 +215,9 @@ def complete(request: HttpRequest) -> HttpResponse:
     except OSError:  # requests' errors: Discord did not answer
         messages.error(request, "Discord did not answer: try again in a moment.")
         return redirect(back)
-    if was_logged_in:
+    if not request.user.is_authenticated:  # the account it names was turned off
+        messages.error(request, "The account linked to that Discord account is turned off, so it cannot log in.")
+    elif was_logged_in:
         messages.success(request, "Discord is linked: you can log in with it from now on.")
     elif request.session.pop("discord_new", False):
         messages.success(request, f"Welcome, {request.user.username}: your account is made.")
