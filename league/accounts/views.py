@@ -11,7 +11,8 @@ from __future__ import annotations
 
 
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, update_session_auth_hash
+from django.contrib.auth.forms import SetPasswordForm
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -330,8 +331,22 @@ def profile(request: HttpRequest) -> HttpResponse:
         posted if which == "notifications" else None, kinds=kinds,
         initial={"on": [kind.key for kind in kinds if kind.key not in off]},
     )
+    # An account made by logging in with Discord has no password until it sets one
+    # here: it needs one to change its address or to unlink Discord.
+    set_password = None
+    if not request.user.has_usable_password():
+        set_password = SetPasswordForm(request.user, posted if which == "set_password" else None)
     status = 200
     if request.method == "POST" and posted is None:
+        status = 400
+    elif which == "set_password":
+        if set_password is not None and set_password.is_valid():
+            set_password.save()
+            update_session_auth_hash(request, request.user)  # this session stays logged in
+            messages.success(request, "Password set: you can log in with it too.")
+            return redirect(reverse("profile"))
+        if set_password is None:
+            messages.error(request, "Your account has a password already: change it below.")
         status = 400
     elif which == "discord_link":
         return discord.begin(request)
@@ -361,7 +376,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         status = 400
     response = render(
         request, "registration/profile.html",
-        {"form": form, "prefs": prefs, "coach": coach,
+        {"form": form, "prefs": prefs, "coach": coach, "set_password": set_password,
          "discord_name": discord.linked_name(request.user) if discord.enabled() else None},
         status=status,
     )

@@ -319,3 +319,28 @@ def test_a_discord_session_is_the_sites_own_one_query_session(client, discord, p
     # Logging out ends it, as any session.
     client.post(reverse("logout"))
     assert not Session.objects.filter(session_key=key).exists()
+
+
+def test_a_discord_account_sets_a_password_on_its_profile_then_may_unlink(client, discord):
+    sign_in(client, discord)
+    assert "Set a password" in client.get(PROFILE).content.decode()
+    refused = client.post(PROFILE, {"form": "set_password", "new_password1": "short", "new_password2": "short"})
+    assert refused.status_code == 400 and not logged_in_as(client).has_usable_password()
+    response = client.post(PROFILE, {"form": "set_password", "new_password1": "tangled-harbour-57",
+                                     "new_password2": "tangled-harbour-57"})
+    assert response.status_code == 302 and said(response)[-1] == "Password set: you can log in with it too."
+    assert logged_in_as(client).check_password("tangled-harbour-57")  # and still logged in
+    assert "Set a password" not in client.get(PROFILE).content.decode()
+    assert Client().post(LOGIN, {"username": "nelly", "password": "tangled-harbour-57"}).status_code == 302
+    client.post(PROFILE, {"form": "discord_unlink"})
+    assert UserSocialAuth.objects.count() == 0
+
+
+def test_an_account_with_a_password_cannot_set_one_without_the_old_one(client, password):
+    user = UserFactory(username="ada")
+    client.force_login(user)
+    response = client.post(PROFILE, {"form": "set_password", "new_password1": "tangled-harbour-57",
+                                     "new_password2": "tangled-harbour-57"})
+    assert response.status_code == 400
+    user.refresh_from_db()
+    assert user.check_password(password)
