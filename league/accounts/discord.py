@@ -200,6 +200,7 @@ def complete(request: HttpRequest) -> HttpResponse:
     made or linked, and the person logged in. A refusal, a cancelled authorization or
     Discord unreachable: a message on the log-in page (or the profile), never a 500."""
     backend = _backend(request)
+    request.session.pop("discord_new", None)  # left by a sign-up that was rolled back
     was_logged_in = request.user.is_authenticated
     back = "profile" if was_logged_in else "login"
     try:

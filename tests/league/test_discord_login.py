@@ -344,3 +344,22 @@ def test_an_account_with_a_password_cannot_set_one_without_the_old_one(client, p
     assert response.status_code == 400
     user.refresh_from_db()
     assert user.check_password(password)
+
+
+def _costs(discord, coaches: int) -> tuple[int, int]:
+    """Queries of the return from Discord (a sign-up) and of the profile after it,
+    with ``coaches`` coaches (and their accounts) on the site."""
+    CoachFactory.create_batch(coaches)
+    client = Client()
+    location = discord.authorize(start(client))
+    with CaptureQueriesContext(connection) as back_queries:
+        back(client, location)
+    with CaptureQueriesContext(connection) as profile_queries:
+        assert client.get(PROFILE).status_code == 200
+    UserSocialAuth.objects.all().delete()
+    User.objects.filter(username__startswith="nelly").delete()
+    return len(back_queries), len(profile_queries)
+
+
+def test_the_return_from_discord_and_the_profile_cost_the_same_at_4_and_40_coaches(discord):
+    assert _costs(discord, 4) == _costs(discord, 36)  # 4, then 40 in all
