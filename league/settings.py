@@ -135,6 +135,9 @@ INSTALLED_APPS = [
     "django_tables2",
     "csp",
     "axes",
+    # Log in with Discord (league/accounts/discord.py): python-social-auth's
+    # account links (its own app label and migrations).
+    "social_django",
     # The task queue (league/outbox/tasks.py): django-tasks with its database backend.
     # Before "league", whose admin re-registers the task record for superusers only.
     "django_tasks",
@@ -183,6 +186,9 @@ AUTHENTICATION_BACKENDS = [
     # Sessions made under django.contrib.auth.backends.ModelBackend before this
     # name are asked to log in again once.
     "league.backends.CoachBackend",
+    # Log in with Discord, when DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET are set
+    # (league/accounts/discord.py). After axes: a locked-out address stays locked out.
+    "league.accounts.discord.DiscordBackend",
 ]
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5) or 5
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15) or 15)
@@ -231,6 +237,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "league.accounts.discord.context",
                 # Last: a page rendered to be kept gets markers for the viewer's CSRF token.
                 "league.caching.kept_pages.context",
             ],
@@ -305,6 +312,37 @@ STORAGES = {
 }
 
 LOGIN_URL = "login"
+
+# Log in with Discord (league/accounts/discord.py, README "Log in with Discord"): off
+# unless both are set, from the server's Discord application
+# (https://discord.com/developers/applications, OAuth2 redirect
+# https://<your site>/accounts/discord/complete/).
+DISCORD_CLIENT_ID = os.environ.get("DISCORD_CLIENT_ID", "").strip()
+DISCORD_CLIENT_SECRET = os.environ.get("DISCORD_CLIENT_SECRET", "").strip()
+# Discord's API; the tests point it at a stand-in server.
+DISCORD_API_URL = os.environ.get("DISCORD_API_URL", "https://discord.com/api").strip()
+# python-social-auth's steps, with the site's own account making in place of its
+# username and user steps, and no token kept.
+SOCIAL_AUTH_PIPELINE = (
+    "social_core.pipeline.social_auth.social_details",
+    "social_core.pipeline.social_auth.social_uid",
+    "social_core.pipeline.social_auth.auth_allowed",
+    "social_core.pipeline.social_auth.social_user",
+    "league.accounts.discord.create_account",
+    "social_core.pipeline.social_auth.associate_user",
+    "league.accounts.discord.remember_name",
+)
+SOCIAL_AUTH_DISCONNECT_PIPELINE = (
+    "social_core.pipeline.disconnect.allowed_to_disconnect",
+    "social_core.pipeline.disconnect.get_entries",
+    "social_core.pipeline.disconnect.disconnect",
+)
+SOCIAL_AUTH_LOGIN_REDIRECT_URL = "/me/"
+SOCIAL_AUTH_NEW_ASSOCIATION_REDIRECT_URL = "/accounts/profile/"
+SOCIAL_AUTH_LOGIN_ERROR_URL = "/accounts/login/"
+SOCIAL_AUTH_URL_NAMESPACE = "social"
+SOCIAL_AUTH_REQUIRE_POST = True
+SOCIAL_AUTH_JSONFIELD_ENABLED = True
 # Anyone may sign up (/accounts/signup/) and, once their address is
 # verified, create leagues. A club's own server sets OPEN_SIGNUP=false: sign-up is
 # then only for people who hold a join link of a league, and the superuser grants

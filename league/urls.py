@@ -7,6 +7,7 @@ from django.urls import include, path
 
 from league.web import converters  # noqa: F401  registers <id:...> before the patterns below
 from league.accounts import forms as account_forms
+from league.accounts import discord
 from league.accounts import views as account_views
 from league.web import errors
 from league.web import home as home_views
@@ -81,7 +82,10 @@ urlpatterns = [
     path("sw.js", offline.service_worker, name="service_worker"),
     path("manifest.webmanifest", offline.manifest, name="manifest"),
     path("admin/", admin.site.urls),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", account_views.LoginView.as_view(), name="login"),
+    # Where Discord sends the browser back (league/accounts/discord.py): 404 unless the
+    # server sets its Discord application. The log-in page and the profile start it.
+    path("accounts/discord/complete/", discord.complete, name="discord_complete"),
     path("accounts/signup/", setup_views.signup_page, name="signup"),
     path("accounts/verify/<str:token>/", setup_views.verify_email, name="verify_email"),
     path("accounts/logout/", offline.LogoutView.as_view(), name="logout"),

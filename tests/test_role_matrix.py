@@ -84,6 +84,11 @@ MATRIX: dict[str, Row] = {
     "service_worker": Row(s("200"), s("405")),
     "manifest": Row(s("200"), s("405")),
     "login": Row(s("200"), s("200")),  # an empty form: "this field is required"
+    # Where Discord sends the browser back: off in the matrix's world (no Discord
+    # application set), so 404 for everyone. On, it needs the state of a log-in this
+    # browser started: tests/league/test_discord_login.py drives it against a stand-in
+    # Discord, every refusal a message on the log-in page.
+    "discord_complete": Row(s("404"), s("405")),
     "logout": Row(s("405"), s("302"), writes=LOGGED_IN),  # ends the session
     "profile": Row(s("302 200 200 200 200 200"), s("302 400 400 400 400 400")),
     "accept_invitation": Row(s("400"), s("400")),  # an unknown token

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, update_session_auth_hash
+from django.contrib.auth.forms import SetPasswordForm
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -21,6 +23,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from league import selectors
+from league.accounts import discord
 from league.accounts import email_change
 from league.accounts import invitations
 from league.outbox import notifications
@@ -37,6 +40,19 @@ from league.accounts.permissions import coach_for, get_league_for_organiser
 from league.web import confirm as confirmation
 from league.web.forms import refuse
 
+
+
+class LoginView(auth_views.LoginView):
+    """Django's log-in, whose page may also send the browser to Discord to log in
+    (league/accounts/discord.py)."""
+
+    def post(self, request, *args, **kwargs):
+        if request.POST.get("action") == "discord":
+            return discord.begin(request)
+        return super().post(request, *args, **kwargs)
+
+    def render_to_response(self, context, **kwargs):
+        return discord.allow_authorize_redirect(super().render_to_response(context, **kwargs))
 
 
 def _refuse(form, error: ValidationError) -> None:
@@ -315,9 +331,27 @@ def profile(request: HttpRequest) -> HttpResponse:
         posted if which == "notifications" else None, kinds=kinds,
         initial={"on": [kind.key for kind in kinds if kind.key not in off]},
     )
+    # An account made by logging in with Discord has no password until it sets one
+    # here: it needs one to change its address or to unlink Discord.
+    set_password = None
+    if not request.user.has_usable_password():
+        set_password = SetPasswordForm(request.user, posted if which == "set_password" else None)
     status = 200
     if request.method == "POST" and posted is None:
         status = 400
+    elif which == "set_password":
+        if set_password is not None and set_password.is_valid():
+            set_password.save()
+            update_session_auth_hash(request, request.user)  # this session stays logged in
+            messages.success(request, "Password set: you can log in with it too.")
+            return redirect(reverse("profile"))
+        if set_password is None:
+            messages.error(request, "Your account has a password already: change it below.")
+        status = 400
+    elif which == "discord_link":
+        return discord.begin(request)
+    elif which == "discord_unlink":
+        return discord.disconnect(request)
     elif which == "notifications":
         if prefs.is_valid():
             notifications.set_preferences(user=request.user, on=prefs.cleaned_data["on"])
@@ -340,9 +374,13 @@ def profile(request: HttpRequest) -> HttpResponse:
                     messages.success(request, "Profile saved.")
                 return redirect(reverse("profile"))
         status = 400
-    return render(
-        request, "registration/profile.html", {"form": form, "prefs": prefs, "coach": coach}, status=status
+    response = render(
+        request, "registration/profile.html",
+        {"form": form, "prefs": prefs, "coach": coach, "set_password": set_password,
+         "discord_name": discord.linked_name(request.user) if discord.enabled() else None},
+        status=status,
     )
+    return discord.allow_authorize_redirect(response)
 
 
 @login_required
