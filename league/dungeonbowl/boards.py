@@ -70,6 +70,7 @@ def _teams(scope: Scope):
             lost=both_sides(results, team, lambda side: Count("pk", filter=lost(side))),
             treasury=treasury,
         )
+        .filter(played__gt=0)
     )
 
 
