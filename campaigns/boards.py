@@ -64,7 +64,8 @@ def _titles(season_ids: list[int]) -> Iterable[titles.Honour]:
         .order_by("campaign__season_id", "title", "coach__entry__coach__name")
     )
     unit = {Title.Name.MASTER_STRATEGOS: "CP gained", Title.Name.MASTER_OF_SHADOWS: "Favours spent"}
-    for season_id, title, coach_id, coach, figure in found:
+    order = list(Title.Name.values)  # GB-3's order, not the alphabet's
+    for season_id, title, coach_id, coach, figure in sorted(found, key=lambda t: (t[0], order.index(t[1]), t[3])):
         yield titles.Honour(season_id, Title.Name(title).label, coach_id, coach, f"{figure} {unit[title]}")
 
 
