@@ -234,3 +234,74 @@ def test_a_board_sorts_in_the_database_every_column_both_ways():
             assert board.sortable(sort) == sort
             assert str(board.sorted_rows(scope, sort).query)  # compiles
     assert board.sortable("-nonsense") == ""
+
+
+# What the leaderboards and records read without a save of it giving a season a new
+# version, and why that never leaves a page stale.
+WRITTEN_WITH_A_RESULT = {
+    "dungeonbowl.GameReport": "written by the result's report, in the write that saves the result (a new version)",
+    "dungeonbowl.PlayerGame": "the report's player lines, written with the report, as above",
+    "dungeonbowl.PlayerEffect": "written by approving or correcting the result (postgame), which saves the result",
+    "dungeonbowl.TreasuryLine": "the lines read are winnings and bonuses written by approving or correcting a "
+                                "result, and prizes written with the season's Honour rows (tracked)",
+    "dungeonbowl.Player": "a player's name, number and team never change after they are hired; a player is on a "
+                          "board only through a game report",
+    "dreadball.DreadBallResult": "written with its result, in the same write",
+    "contenttypes.ContentType": "fixed rows: which kind of row caused a Treasury line",
+    "league.League_organisers": "who organises: the organiser's link, not the kept page",
+    "league.Session": "who is asking",
+    "auth.User": "who is asking",
+}
+
+
+@pytest.mark.django_db
+def test_every_model_the_pages_read_is_tracked_or_written_with_a_result(world):
+    import re
+
+    from django.apps import apps
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from league.caching import versions
+
+    tracked = {model._meta.label for model in versions.tracked()}
+    tables = {model._meta.db_table: model._meta.label for model in apps.get_models(include_auto_created=True)}
+    read: set[str] = set()
+    client = Client()
+    for game, played in world.games.items():
+        slug = played.league.slug
+        for name, args in (("league_leaderboards", [slug]), ("league_leaderboards_json", [slug]),
+                           ("league_records", [slug]), ("game_leaderboards_json", [game]), ("game_records", [game])):
+            cache.clear()
+            with CaptureQueriesContext(connection) as queries:
+                assert client.get(reverse(f"league:{name}", args=args)).status_code == 200
+            read |= {tables[t] for q in queries for t in re.findall(r'(?:FROM|JOIN)\s+"([a-z0-9_]+)"', q["sql"], re.I)
+                     if t in tables}
+    assert read - tracked - set(WRITTEN_WITH_A_RESULT) == set()
+
+
+@pytest.mark.django_db
+def test_a_page_kept_for_anonymous_visitors_changes_with_the_next_approval_and_a_coachs_new_name():
+    season = SeasonFactory(name="Spring")
+    ash, birch = CoachFactory(name="Ash"), CoachFactory(name="Birch")
+    home, away = EntryFactory(season=season, coach=ash), EntryFactory(season=season, coach=birch)
+    ResultFactory(fixture=FixtureFactory(round=RoundFactory(season=season), home=home, away=away), home_score=12, away_score=4)
+    client = Client()
+    urls = [reverse("league:league_leaderboards_json", args=[season.league.slug]),
+            reverse("league:game_leaderboards_json", args=["guildball"])]
+
+    def ash_vp(url):
+        rows = client.get(url).json()["boards"][0]["rows"]
+        return next((row["vp_for"] for row in rows if row["coach_id"] == ash.pk), None), {row["coach"] for row in rows}
+
+    assert [ash_vp(url)[0] for url in urls] == [12, 12]
+    result = ResultFactory(fixture=FixtureFactory(round=RoundFactory(season=season), home=away, away=home),
+                           home_score=3, away_score=12, status=Result.Status.REPORTED)
+    assert [ash_vp(url)[0] for url in urls] == [12, 12]  # not approved yet
+    result.status = Result.Status.APPROVED
+    result.save()
+    assert [ash_vp(url)[0] for url in urls] == [24, 24]
+    ash.name = "Ashley"
+    ash.save()
+    assert all("Ashley" in ash_vp(url)[1] for url in urls)
