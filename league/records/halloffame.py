@@ -141,7 +141,7 @@ def coach_places(scope: Scope, coach_ids) -> dict[int, tuple[str, str]]:
     return places
 
 
-def with_places(scope: Scope, lines: list[CoachLine], places: dict[int, tuple[str, str]]) -> list[CoachLine]:
+def with_places(lines: list[CoachLine], places: dict[int, tuple[str, str]]) -> list[CoachLine]:
     return [CoachLine(line.coach_id, line.coach, line.figure, places.get(line.coach_id)) for line in lines]
 
 
@@ -160,6 +160,6 @@ def records(scope: Scope) -> Records:
     runs, seasons, games = winning_runs(scope), most_seasons(scope), most_games(scope)
     places = coach_places(scope, [line.coach_id for line in (*runs, *seasons, *games)])
     return Records(
-        seasons=hall_of_fame(scope), wins=biggest_wins(scope), runs=with_places(scope, runs, places),
-        most_seasons=with_places(scope, seasons, places), most_games=with_places(scope, games, places),
+        seasons=hall_of_fame(scope), wins=biggest_wins(scope), runs=with_places(runs, places),
+        most_seasons=with_places(seasons, places), most_games=with_places(games, places),
     )
