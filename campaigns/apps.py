@@ -24,6 +24,10 @@ class CampaignsConfig(AppConfig):
 
         layers.register(LAYER)
         rulebook.register(SECTION)
+        # Its leaderboard and its two titles on the records pages (league/records).
+        from campaigns import boards
+
+        boards.register()
         # The league page's panel (title race, Final Day titles) is rendered into the
         # page's cached body: every row it reads bumps the season's version.
         versions.track(Campaign, lambda campaign: Q(pk=campaign.season_id))

@@ -18,6 +18,7 @@ from league.web import fixtures as result_views
 from league.web import settings as settings_views
 from league.web import setup as setup_views
 from league.web import public as views
+from league.web import records as record_views
 
 league_patterns = [
     path("", views.league_list, name="league_list"),
@@ -29,6 +30,14 @@ league_patterns = [
     path("leagues/<slug:slug>/standings.json", views.standings_json, name="standings_json"),
     path("leagues/<slug:slug>/standings.csv", views.standings_csv, name="standings_csv"),
     path("leagues/<slug:slug>/fixtures.ics", views.league_ics, name="league_ics"),
+    path("leagues/<slug:slug>/leaderboards/", record_views.league_leaderboards, name="league_leaderboards"),
+    path("leagues/<slug:slug>/leaderboards.json", record_views.league_leaderboards_json, name="league_leaderboards_json"),
+    path("leagues/<slug:slug>/leaderboards.csv", record_views.league_leaderboards_csv, name="league_leaderboards_csv"),
+    path("leagues/<slug:slug>/records/", record_views.league_records, name="league_records"),
+    path("leaderboards/<slug:game>/", record_views.game_leaderboards, name="game_leaderboards"),
+    path("leaderboards/<slug:game>.json", record_views.game_leaderboards_json, name="game_leaderboards_json"),
+    path("leaderboards/<slug:game>.csv", record_views.game_leaderboards_csv, name="game_leaderboards_csv"),
+    path("records/<slug:game>/", record_views.game_records, name="game_records"),
     path("leagues/<slug:slug>/coaches/<id:coach_id>/", views.coach_detail, name="coach_detail"),
     path("leagues/<slug:slug>/coaches/<id:coach_id>/fixtures.ics", views.coach_ics, name="coach_ics"),
     path("leagues/<slug:slug>/organiser/", organiser_views.organiser_dashboard, name="organiser_dashboard"),

@@ -114,6 +114,15 @@ MATRIX: dict[str, Row] = {
     "league:fixtures": Row(s("200"), s("200")),
     "league:standings_json": Row(s("200"), s("200")),
     "league:standings_csv": Row(s("200"), s("200")),
+    # Leaderboards and records, a league's and a game's across the site: public, read only.
+    "league:league_leaderboards": Row(s("200"), s("200")),
+    "league:league_leaderboards_json": Row(s("200"), s("200")),
+    "league:league_leaderboards_csv": Row(s("200"), s("200")),
+    "league:league_records": Row(s("200"), s("200")),
+    "league:game_leaderboards": Row(s("200"), s("200")),
+    "league:game_leaderboards_json": Row(s("200"), s("200")),
+    "league:game_leaderboards_csv": Row(s("200"), s("200")),
+    "league:game_records": Row(s("200"), s("200")),
     "league:league_ics": Row(s("200"), s("200")),
     "league:coach_detail": Row(s("200"), s("200")),
     "league:coach_ics": Row(s("200"), s("200")),
@@ -295,6 +304,7 @@ def url_kwargs(world: World, game: str, params: list[str]) -> dict:
     mine = {"entry__coach": g.right}
     values = {
         "slug": g.league.slug,
+        "game": game,
         "coach_id": g.right.pk,
         "pk": g.fixture.pk,
         "fixture_id": g.fixture.pk,

@@ -86,6 +86,32 @@ def public_page(*, query: Mapping[str, Callable[[str], str]] | None = None, unsh
     return decorate
 
 
+def game_page(*, query: Mapping[str, Callable[[str], str]] | None = None, everyone: bool = False):
+    """A public page of one game across the site (``game``, the view's second
+    argument): its leaderboards or its records, shared per version of every
+    season of the game's leagues (``versions.game_key``). ``query`` and
+    ``everyone`` as for ``public_page``: the parameters the page reads, each
+    validated (the rest dropped), and whether a logged-in visitor gets the shared
+    page too (a feed)."""
+    params = tuple(query or ())
+
+    def decorate(view):
+        @functools.wraps(view)
+        def serve(request: HttpRequest, game: str, *args, **kwargs) -> HttpResponse:
+            only_query(request, **{name: clean(request.GET.get(name, "")) for name, clean in (query or {}).items()})
+            build = functools.partial(view, request, game, *args, **kwargs)
+            if not everyone and not versions.anonymous(request):
+                return build()
+            key = versions.game_key(request, game, params)
+            if key is None:  # no season of the game anywhere, or no such game: cheap, and nothing to key on
+                return build()
+            return versions.serve(request, key, build, vary_cookie=not everyone)
+
+        return serve
+
+    return decorate
+
+
 def public_listing(shown: Callable[[HttpRequest], tuple[Any, Any, str]]):
     """A page listing leagues, kept whole for anonymous visitors per what it shows
     of each league and the versions of their seasons. ``shown(request)`` gives what

@@ -445,3 +445,23 @@ def leagues_key(request, leagues, *, extra: str = "") -> str:
         ",".join(f"{pk}:{version}" for pk, version in seasons),
     ])
     return f"response:list:{hashlib.sha256(raw.encode()).hexdigest()}"
+
+
+def game_key(request, game: str, params: tuple[str, ...]) -> str | None:
+    """The cache key of a site-wide page of ``game`` (its leaderboards, its
+    records): its host, path and query ``params`` (validated, see ``keep_only``),
+    and the versions of every season of the game's leagues with each league's
+    name, so any write any of them shows, a new season or a league renamed
+    changes it. One query; None when the game has no season anywhere (an unknown
+    game too: nothing to key on)."""
+    Season = _season_model()
+
+    seasons = Season.objects.filter(league__game_system=game).order_by("pk").values_list(
+        "pk", "version", "league__slug", "league__name"
+    )
+    signature = ",".join(f"{pk}:{version}:{slug}:{name}" for pk, version, slug, name in seasons)
+    if not signature:
+        return None
+    query = "&".join(f"{name}={request.GET.get(name, '')}" for name in params)
+    raw = f"{request.get_host()}|{request.path}|{query}|{signature}"
+    return f"response:game:{game}:{hashlib.sha256(raw.encode()).hexdigest()}"

@@ -18,8 +18,11 @@ class DreadBallConfig(AppConfig):
         from league.dreadball.rulebook import SECTION
         from league.rules import rulebook
 
+        from league.dreadball import boards
+
         rules.register(DreadBallRules)
         rulebook.register(SECTION)
+        boards.register()  # its leaderboard and champion (league/records)
 
         # DR-5: the coach's page shows the team's roster (a panel, so the engine's
         # template knows nothing of DreadBall).

@@ -22,8 +22,11 @@ class DungeonBowlConfig(AppConfig):
         from league.dungeonbowl.rulebook import SECTION
         from league.rules import rulebook
 
+        from league.dungeonbowl import boards
+
         rules.register(DungeonBowlRules)
         rulebook.register(SECTION)
+        boards.register()  # its leaderboards and the Trophy (league/records)
 
         # A team's place in a season links its standings row to the team (versions.py).
         versions.track(TeamSeason, lambda ts: Q(entries__pk=ts.entry_id))

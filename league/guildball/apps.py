@@ -14,5 +14,8 @@ class GuildBallConfig(AppConfig):
         from league.guildball.rules import GuildBallRules
         from league.rules import rulebook
 
+        from league.guildball import boards
+
         rules.register(GuildBallRules)
         rulebook.register(SECTION)
+        boards.register()  # its leaderboard (league/records/boards.py)

@@ -1,0 +1,108 @@
+"""Records and the hall of fame (league/records/halloffame.py) with hand-made
+seasons: champions of finished seasons only, a game's titles beside them, the
+biggest wins, a winning run across seasons, the most seasons and games played."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from campaigns.models import Campaign, CampaignCoach, Title
+from league.models import Fixture, Result
+from league.records import halloffame, titles
+from league.records.boards import Scope
+from league.records.runs import longest_runs
+from tests.factories import CoachFactory, EntryFactory, FixtureFactory, LeagueFactory, ResultFactory, RoundFactory, SeasonFactory
+
+DAY = datetime.date(2026, 9, 7)
+
+
+def test_longest_runs_end_at_a_draw_or_a_loss_and_keep_each_coachs_longest():
+    games = [((1,), 1, True), ((2,), 1, True), ((3,), 1, False), ((4,), 1, True),
+             ((1,), 2, True), ((2,), 2, True), ((3,), 2, True), ((2,), 3, False)]
+    runs = longest_runs(reversed(games), limit=5)  # in any order
+    assert [(run.coach_id, run.length) for run in runs] == [(2, 3), (1, 2)]
+    assert longest_runs(games, limit=1)[0].coach_id == 2
+    # Equal runs: the one that ended first comes first.
+    assert [r.coach_id for r in longest_runs([((5,), 7, True), ((1,), 8, True)], limit=2)] == [8, 7]
+
+
+def _match(season, day: int, home, away, hs: int, as_: int, **kwargs):
+    entry = lambda coach: season.entries.filter(coach=coach).first() or EntryFactory(season=season, coach=coach)  # noqa: E731
+    round_ = RoundFactory(season=season, number=day, date=DAY + datetime.timedelta(days=day))
+    fixture = FixtureFactory(round=round_, home=entry(home), away=entry(away), stage=kwargs.pop("stage", Fixture.Stage.REGULAR))
+    if kwargs.pop("unplayed", False):
+        return fixture
+    outcome = "home" if hs > as_ else "away" if as_ > hs else "draw"
+    return ResultFactory(fixture=fixture, home_score=hs, away_score=as_, outcome=outcome, **kwargs)
+
+
+@pytest.fixture
+def two_seasons(db):
+    ash, birch, cedar, dell = (CoachFactory(name=name) for name in ("Ash", "Birch", "Cedar", "Dell"))
+    spring = SeasonFactory(name="Spring", start_date=DAY)
+    league = spring.league
+    autumn = SeasonFactory(league=league, name="Autumn", start_date=DAY + datetime.timedelta(days=60))
+    _match(spring, 1, ash, birch, 12, 4)
+    _match(spring, 2, birch, cedar, 10, 8)
+    _match(spring, 3, ash, cedar, 12, 2)
+    _match(spring, 4, cedar, ash, 12, 3, stage=Fixture.Stage.FRIENDLY)  # counts for nothing
+    _match(autumn, 61, ash, birch, 12, 0)
+    _match(autumn, 62, cedar, ash, 12, 6)
+    _match(autumn, 63, birch, cedar, 0, 0, unplayed=True)  # Autumn is not finished
+    EntryFactory(season=autumn, coach=dell)
+    return league, spring, autumn, (ash, birch, cedar, dell)
+
+
+def test_records_of_a_league(two_seasons):
+    league, spring, autumn, (ash, birch, cedar, dell) = two_seasons
+    found = halloffame.records(Scope("guildball", league.pk))
+    assert [shown.season for shown in found.seasons] == [spring]  # Autumn still has a match to play
+    assert [(h.title, h.coach) for h in found.seasons[0].honours] == [("League Champion", "Ash")]
+    assert [(w.result.fixture.home.coach.name, w.margin) for w in found.wins] == [
+        ("Ash", 12), ("Ash", 10), ("Ash", 8), ("Cedar", 6), ("Birch", 2)]
+    # Ash won both Spring games and Autumn's first: three in a row across seasons, then lost.
+    assert [(line.coach, line.figure) for line in found.runs] == [("Ash", 3), ("Birch", 1), ("Cedar", 1)]
+    assert [(line.coach, line.figure) for line in found.most_seasons] == [("Ash", 2), ("Birch", 2), ("Cedar", 2), ("Dell", 1)]
+    assert [(line.coach, line.figure) for line in found.most_games] == [("Ash", 4), ("Birch", 3), ("Cedar", 3)]
+    assert found.runs[0].place == (league.slug, "Autumn")  # their latest season's coach page
+
+    page = Client().get(reverse("league:league_records", args=[league.slug])).content.decode()
+    assert "League Champion" in page and "Longest winning runs" in page
+    assert f'{reverse("league:coach_detail", args=[league.slug, ash.pk])}?season=Spring' in page
+
+
+def test_the_big_leagues_titles_stand_beside_the_champion(two_seasons):
+    league, spring, _, (ash, birch, cedar, _) = two_seasons
+    campaign = Campaign.objects.create(season=spring)
+    coach = {e.coach_id: CampaignCoach.objects.create(campaign=campaign, entry=e) for e in spring.entries.all()}
+    Title.objects.create(campaign=campaign, title=Title.Name.MASTER_STRATEGOS, coach=coach[birch.pk], figure=7)
+    Title.objects.create(campaign=campaign, title=Title.Name.MASTER_OF_SHADOWS, coach=coach[cedar.pk], figure=4)
+    Title.objects.create(campaign=campaign, title=Title.Name.LEAGUE_CHAMPION, coach=coach[ash.pk], figure=6)
+    honours = halloffame.hall_of_fame(Scope("guildball", league.pk))[0].honours
+    assert [(h.title, h.coach, h.detail) for h in honours] == [
+        ("League Champion", "Ash", "6 LP"), ("Master Strategos", "Birch", "7 CP gained"),
+        ("Master of Shadows", "Cedar", "4 Favours spent")]
+    page = Client().get(reverse("league:game_records", args=["guildball"])).content.decode()
+    assert "Master of Shadows" in page and league.name in page
+
+
+def test_a_shared_first_place_crowns_both_and_dreadball_names_its_champion(db):
+    assert titles.champion_title("dreadball") == "DreadBall Champion"
+    assert titles.champion_title("guildball") == "League Champion"
+    season = SeasonFactory(start_date=DAY)
+    a, b = CoachFactory(name="Able"), CoachFactory(name="Baker")
+    _match(season, 1, a, b, 12, 12)
+    honours = halloffame.hall_of_fame(Scope("guildball", season.league_id))[0].honours
+    assert sorted(h.coach for h in honours) == ["Able", "Baker"]
+
+
+def test_records_pages_answer_for_a_game_and_a_league_with_nothing_yet(db):
+    league = LeagueFactory(game_system="dreadball")
+    client = Client()
+    assert client.get(reverse("league:league_records", args=[league.slug])).status_code == 200
+    assert "No season has finished yet" in client.get(reverse("league:game_records", args=["dreadball"])).content.decode()
+    assert client.get(reverse("league:game_records", args=["chess"])).status_code == 404
