@@ -108,6 +108,9 @@ MATRIX: dict[str, Row] = {
     "league:league_detail": Row(s("200"), s("200")),
     "league:fixtures": Row(s("200"), s("200")),
     "league:standings_json": Row(s("200"), s("200")),
+    # A game's ratings across every league (RT-1..RT-4), the same for everyone.
+    "ratings:ranking": Row(s("200"), s("405")),
+    "ratings:feed": Row(s("200"), s("405")),
     "league:standings_csv": Row(s("200"), s("200")),
     "league:league_ics": Row(s("200"), s("200")),
     "league:coach_detail": Row(s("200"), s("200")),
@@ -290,6 +293,7 @@ def url_kwargs(world: World, game: str, params: list[str]) -> dict:
     mine = {"entry__coach": g.right}
     values = {
         "slug": g.league.slug,
+        "game": game,
         "coach_id": g.right.pk,
         "pk": g.fixture.pk,
         "fixture_id": g.fixture.pk,

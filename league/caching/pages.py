@@ -8,6 +8,8 @@ A view is written as if nothing were kept; a decorator says how its page is kept
   rest of the query is dropped before the page is built, so no visitor can store
   a page per made-up address.
 - ``public_listing``: the league list, kept per what its page of leagues shows.
+- ``game_page``: a page of one game across every league (its ratings), kept per
+  the version its reader names (one query).
 - ``kept_page``: a logged-in page kept per version of what it shows, the viewer's
   own parts (menu, CSRF token, submission keys, a layer's live panel) filled in per
   request (league/caching/kept_pages.py). It names what the page reads (the
@@ -102,6 +104,34 @@ def public_listing(shown: Callable[[HttpRequest], tuple[Any, Any, str]]):
                 return build()
             return versions.serve(request, versions.leagues_key(request, leagues, extra=extra), build,
                                   vary_cookie=True)
+
+        return serve
+
+    return decorate
+
+
+def game_page(version: Callable[[str], Any], *, query: Mapping[str, Callable[[str], str]], everyone: bool = False):
+    """A page of game ``game`` (the view's second argument) across every league,
+    shared per ``version(game)`` (one query; None: nothing to key on, such as an
+    unknown game, so the page is built). ``query``: the parameters it reads, each
+    with its validation (the rest are dropped, so no visitor stores a page per
+    made-up address). ``everyone``: the page shows nothing of who asks (a feed);
+    otherwise only anonymous visitors share it."""
+
+    def decorate(view):
+        @functools.wraps(view)
+        def serve(request: HttpRequest, game: str, *args, **kwargs) -> HttpResponse:
+            only_query(request, **{name: clean(request.GET.get(name, "")) for name, clean in query.items()})
+            build = functools.partial(view, request, game, *args, **kwargs)
+            if not everyone and not versions.anonymous(request):
+                return build()
+            found = version(game)
+            if found is None:
+                return build()
+            asked = "&".join(f"{name}={request.GET.get(name, '')}" for name in query)
+            raw = f"{request.get_host()}|{request.path}|{asked}|{found}"
+            key = f"response:game:{game}:{hashlib.sha256(raw.encode()).hexdigest()}"
+            return versions.serve(request, key, build, vary_cookie=not everyone)
 
         return serve
 
