@@ -88,8 +88,10 @@ def results_changed(*, game_system: str, day: datetime.date) -> None:
 def recompute(game_system: str, *, since: datetime.date | None = None) -> None:
     """RT-1..RT-3: rebuild ``game_system``'s ratings from the week of ``since`` (a
     day; None: from scratch) on, in a fixed number of queries."""
-    RatedGame.objects.get_or_create(game_system=game_system)
-    RatedGame.objects.select_for_update().filter(pk=game_system).update(version=uuid.uuid4())
+    # The same two queries whether the game was rated before or not; the UPDATE
+    # holds the row's lock until the transaction ends.
+    RatedGame.objects.bulk_create([RatedGame(game_system=game_system)], ignore_conflicts=True)
+    RatedGame.objects.filter(pk=game_system).update(version=uuid.uuid4())
     since = monday(since) if since is not None else None
     results = _counted_from(game_system, since)
     # Each rated coach's state after their last week before ``since``.
