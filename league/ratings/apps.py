@@ -13,6 +13,10 @@ class RatingsConfig(AppConfig):
 
         from league.models import Coach
         from league.ratings import services
+        from league.ratings.rulebook import SECTION
+        from league.rules import rulebook
+
+        rulebook.register(SECTION)
 
         # The ranking pages show coaches' names: a renamed or removed coach gives
         # every game's ranking a new version (league/ratings/services.py ``touch``).
