@@ -23,7 +23,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, Min, OuterRef
 
 from league.models import Result
 from league.ratings import glicko2
@@ -75,6 +75,23 @@ def coach_changed(sender, instance, **kwargs) -> None:
     if kwargs.get("raw"):
         return
     touch(None)
+
+
+def first_weeks(coach) -> dict[str, datetime.date]:
+    """Per game, the first week ``coach`` was rated (one query): what a merge that
+    absorbs the coach recomputes from (``coaches_merged``)."""
+    return dict(
+        RatingWeek.objects.filter(coach_id=coach.pk).order_by().values("game_system")
+        .annotate(first=Min("week")).values_list("game_system", "first")
+    )
+
+
+def coaches_merged(first: dict[str, datetime.date]) -> None:
+    """A merge (league/services/people.py) gave the absorbed coach's results to the
+    kept one: each game the absorbed coach was rated in is recomputed from their
+    first week (``first``, from ``first_weeks`` before the merge moved anything)."""
+    for game_system, week in sorted(first.items()):
+        recompute(game_system, since=week)
 
 
 @transaction.atomic

@@ -176,3 +176,25 @@ def test_ratings_after_a_season_equal_a_recomputation_from_scratch(seed, organis
         kept = snapshot()
         assert kept == from_scratch(), f"after step {steps}"
     assert steps > len(coaches) and Rating.objects.filter(game_system="guildball").count() >= 4
+
+
+@pytest.mark.django_db
+def test_a_merge_gives_the_absorbed_coachs_games_to_the_kept_one(organiser):
+    """One person, one coach: after a merge the kept coach is rated on both rows'
+    games, as a recomputation from scratch rates them, and the absorbed row's
+    ratings are gone."""
+    from league.services import people
+
+    north, south = LeagueFactory(organisers=[organiser]), LeagueFactory(organisers=[organiser])
+    keep, absorb, ann, bob = CoachFactory(name="Sam"), CoachFactory(name="Sam S", user=None), CoachFactory(), CoachFactory()
+    n, s = SeasonFactory(league=north), SeasonFactory(league=south)
+    match(n, EntryFactory(season=n, coach=keep), EntryFactory(season=n, coach=ann), MONDAY,
+          home_score=12, away_score=3, outcome="home")
+    match(s, EntryFactory(season=s, coach=absorb), EntryFactory(season=s, coach=bob),
+          MONDAY + datetime.timedelta(days=7), home_score=2, away_score=12, outcome="away")
+    ratings.recompute("guildball")
+    people.merge(keep=keep, absorb=absorb, by=organiser)
+    kept = snapshot()
+    assert kept == from_scratch()
+    assert Rating.objects.get(coach=keep, game_system="guildball").games == 2
+    assert not RatingWeek.objects.filter(coach_id=absorb.pk).exists()
