@@ -25,6 +25,11 @@ needs fewer rows:
    (``season``): the lock the bump would take anyway, taken earlier, so two
    approvals in one season cannot both rewrite one later match's lines.
 
+After all of these, at the end of a write that changes which results count
+(league/services/results.py, a merge), the game's ratings row (``RatedGame``,
+league/ratings/services.py) is locked by its UPDATE: always last, so two approvals
+of one game in different seasons recompute the game's ratings one after the other.
+
 A write on people rather than matches (a merge of two coach rows, a claim of a
 coach's place: league/services/people.py) locks the coach rows concerned first,
 in primary-key order, then writes; it takes none of the locks above before them.

@@ -147,6 +147,7 @@ INSTALLED_APPS = [
     "campaigns",  # The Big League on Guild Ball: registered first, so its demo is listed first
     "league.dungeonbowl",
     "league.dreadball",
+    "league.ratings",  # Glicko-2 ratings per game, across every league (RT-1..RT-4)
 ]
 
 MIDDLEWARE = [

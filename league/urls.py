@@ -115,6 +115,7 @@ urlpatterns = [
     path("", include("campaigns.urls")),
     path("", include("league.dungeonbowl.urls")),
     path("", include("league.dreadball.urls")),
+    path("", include("league.ratings.urls")),
 ]
 
 handler404 = "league.web.errors.not_found"

@@ -113,6 +113,9 @@ MATRIX: dict[str, Row] = {
     "league:league_detail": Row(s("200"), s("200")),
     "league:fixtures": Row(s("200"), s("200")),
     "league:standings_json": Row(s("200"), s("200")),
+    # A game's ratings across every league (RT-1..RT-4), the same for everyone.
+    "ratings:ranking": Row(s("200"), s("405")),
+    "ratings:feed": Row(s("200"), s("405")),
     "league:standings_csv": Row(s("200"), s("200")),
     # Leaderboards and records, a league's and a game's across the site: public, read only.
     "league:league_leaderboards": Row(s("200"), s("200")),

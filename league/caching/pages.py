@@ -8,6 +8,8 @@ A view is written as if nothing were kept; a decorator says how its page is kept
   rest of the query is dropped before the page is built, so no visitor can store
   a page per made-up address.
 - ``public_listing``: the league list, kept per what its page of leagues shows.
+- ``game_page``: a page of one game across every league (its ratings), kept per
+  the version its reader names (one query).
 - ``kept_page``: a logged-in page kept per version of what it shows, the viewer's
   own parts (menu, CSRF token, submission keys, a layer's live panel) filled in per
   request (league/caching/kept_pages.py). It names what the page reads (the
@@ -86,13 +88,17 @@ def public_page(*, query: Mapping[str, Callable[[str], str]] | None = None, unsh
     return decorate
 
 
-def game_page(*, query: Mapping[str, Callable[[str], str]] | None = None, everyone: bool = False):
+def game_page(version: Callable[[str], Any] | None = None, *,
+              query: Mapping[str, Callable[[str], str]] | None = None, everyone: bool = False):
     """A public page of one game across the site (``game``, the view's second
-    argument): its leaderboards or its records, shared per version of every
-    season of the game's leagues (``versions.game_key``). ``query`` and
+    argument), shared per version. By default the version is that of every season
+    of the game's leagues and the leagues' names (``versions.game_key``: its
+    leaderboards, its records); a page that reads something else gives its own
+    ``version(game)`` (one query; None: nothing to key on, such as an unknown game,
+    so the page is built): the ratings, per ``RatedGame.version``. ``query`` and
     ``everyone`` as for ``public_page``: the parameters the page reads, each
-    validated (the rest dropped), and whether a logged-in visitor gets the shared
-    page too (a feed)."""
+    validated (the rest dropped, so no visitor stores a page per made-up address),
+    and whether a logged-in visitor gets the shared page too (a feed)."""
     params = tuple(query or ())
 
     def decorate(view):
@@ -102,14 +108,24 @@ def game_page(*, query: Mapping[str, Callable[[str], str]] | None = None, everyo
             build = functools.partial(view, request, game, *args, **kwargs)
             if not everyone and not versions.anonymous(request):
                 return build()
-            key = versions.game_key(request, game, params)
-            if key is None:  # no season of the game anywhere, or no such game: cheap, and nothing to key on
+            if version is None:
+                key = versions.game_key(request, game, params)
+            else:
+                found = version(game)
+                key = None if found is None else _game_key(request, game, params, found)
+            if key is None:  # nothing to key on: cheap to build
                 return build()
             return versions.serve(request, key, build, vary_cookie=not everyone)
 
         return serve
 
     return decorate
+
+
+def _game_key(request: HttpRequest, game: str, params: tuple[str, ...], found: Any) -> str:
+    asked = "&".join(f"{name}={request.GET.get(name, '')}" for name in params)
+    raw = f"{request.get_host()}|{request.path}|{asked}|{found}"
+    return f"response:game:{game}:{hashlib.sha256(raw.encode()).hexdigest()}"
 
 
 def public_listing(shown: Callable[[HttpRequest], tuple[Any, Any, str]]):

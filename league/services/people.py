@@ -27,6 +27,8 @@ from league import layers
 from league.caching import writes as season_writes
 from league.models import Coach, Entry, League, MergeRequest, Result, Season
 from league.outbox import notifications
+from league.ratings import services as ratings
+from league.ratings.models import Rating, RatingWeek
 from league.text import plaintext
 
 
@@ -88,8 +90,10 @@ def _refusal(keep: Coach, absorb: Coach, by, confirmed_by_account: bool) -> str 
     return None
 
 
-# Rows about the coach as a row, not about the person: a merge decides them.
-NOT_MOVED = (MergeRequest,)
+# Rows about the coach as a row, not about the person: a merge decides them. A
+# coach's ratings are derived from their results: recomputed once the results are
+# the kept coach's (``ratings.coaches_merged``), never moved.
+NOT_MOVED = (MergeRequest, Rating, RatingWeek)
 
 
 def _repoint(keep: Coach, absorb: Coach) -> None:
@@ -140,6 +144,7 @@ def merge(*, keep: Coach, absorb: Coach, by, confirmed_by_account: bool = False)
     if why is not None:
         raise ValidationError(why)
     seasons = Q(league__in=list((leagues_of(keep) | leagues_of(absorb)).values_list("pk", flat=True)))
+    rated = ratings.first_weeks(absorb)
     try:
         with transaction.atomic():
             _repoint(keep, absorb)
@@ -159,6 +164,7 @@ def merge(*, keep: Coach, absorb: Coach, by, confirmed_by_account: bool = False)
         keep.save(update_fields=fields)
     # Open requests about the absorbed row are settled by this merge.
     MergeRequest.objects.filter(decided_at__isnull=True).filter(Q(keep=absorb) | Q(absorb=absorb)).delete()
+    ratings.coaches_merged(rated)  # RT-2: the absorbed coach's games are now the kept coach's
     absorb.delete()
     # The updates above send no signals: every page of both coaches' leagues names them.
     season_writes.changed(seasons)

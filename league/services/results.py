@@ -25,6 +25,7 @@ from league.outbox import webhooks
 from league.models import Coach, Fixture, Result, ResultEvent, Season
 from league.accounts.permissions import require_organiser
 from league.rules.base import GameRules, Verdict
+from league.ratings import services as ratings
 
 class NeedsAcknowledgement(ValidationError):
     """A correction a layer warns about (GB-20: it leaves a coach owing Favours):
@@ -377,6 +378,9 @@ def record_results_in_bulk(*, season: Season, items: list[BulkResult], by) -> li
         result.fixture.round.season = season  # one Season and League instance for the hooks
     rules.results_approved(results, by=who)
     layers.results_imported(season, results, by=who)
+    if results:
+        ratings.results_changed(game_system=season.league.game_system,
+                                day=min(result.fixture.date for result in results))
     season_writes.changed(season)  # bulk writes send no signals
     return results
 
@@ -450,6 +454,7 @@ def reopen_result(*, result: Result, by, reason: str) -> Result:
     result.approved_at = None
     result.save(update_fields=["status", "approved_at"])
     _event(result, ResultEvent.Action.REOPENED, by, note=reason)
+    _ratings_follow(result)
     return result
 
 
@@ -462,6 +467,7 @@ def _after_approval(result: Result, *, by) -> None:
     same transaction; ``by`` approved or entered it."""
     result.fixture.round.season.league.rules.result_approved(result, by=by)
     layers.result_approved(result, by=by)
+    _ratings_follow(result)
 
 
 def _before_withdrawal(result: Result, *, by) -> None:
@@ -469,6 +475,14 @@ def _before_withdrawal(result: Result, *, by) -> None:
     changes (the reverse order of ``_after_approval``); ``by`` corrects or reopens it."""
     layers.result_withdrawn(result, by=by)
     result.fixture.round.season.league.rules.result_withdrawn(result, by=by)
+
+
+def _ratings_follow(result: Result) -> None:
+    """RT-2: the game's ratings follow a result that started counting, changed or
+    stopped counting, from its week on, in this transaction (league/ratings/services.py
+    says why there)."""
+    fixture = result.fixture
+    ratings.results_changed(game_system=fixture.round.season.league.game_system, day=fixture.date)
 
 
 # Helpers --------------------------------------------------------------------

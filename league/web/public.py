@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.core.paginator import Paginator
 from django.core.serializers.json import DjangoJSONEncoder
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import mark_safe
@@ -27,6 +28,7 @@ from league.outbox.links import site_root
 from league.models import Entry, Fixture, League, Result
 from league.accounts.permissions import coach_for
 from league.rules import GAMES, rules_class
+from league.ratings.selectors import rated_games
 from league.standings.season import history_for, standings_for
 from league.web.tables import StandingsTable
 
@@ -59,7 +61,8 @@ def league_list(request: HttpRequest, shown) -> HttpResponse:
         league.waiting = waiting.get(league.pk)
     return render(
         request, "league/league_list.html",
-        {"page": page, "leagues": page.object_list, "query": query, "organises": bool(waiting)},
+        {"page": page, "leagues": page.object_list, "query": query, "organises": bool(waiting),
+         "rating_pages": [(name, reverse("ratings:ranking", args=[game])) for game, name in rated_games()]},
     )
 
 

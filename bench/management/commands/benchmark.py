@@ -54,6 +54,7 @@ from league.imports.files import read_rows, rules_for
 from league.imports.writer import import_rows, system_user
 from league.models import Fixture, League, Result, Season
 from league.accounts.permissions import make_organiser
+from league.ratings import services as ratings
 from league.standings.season import compute_standings
 
 
@@ -63,10 +64,11 @@ GOALS = {
     # logged-in pages against the bare view, and what a big league costs
     "page_coach": 0.4, "fixture_coach": 0.3, "me": 0.3, "campaign": 0.2, "dashboard": 0.2,
     "cold": 3.0, "size_kb": 300, "cache_mb": 2.0, "timeout_s": 86_400, "rss_mb": 200,
+    "ratings": 0.1,
 }
 
 
-PARTS = ("list", "pages", "gunicorn", "standings", "sizes", "approvals", "import")
+PARTS = ("list", "pages", "gunicorn", "standings", "sizes", "ratings", "approvals", "import")
 
 
 class Command(BaseCommand):
@@ -140,7 +142,7 @@ class Command(BaseCommand):
 
         if only & {"list", "pages", "gunicorn"}:
             self._pages(ratios, tmp, page, repeat=repeat, requests=requests, rounds=rounds, threads=threads, only=only)
-        if only & {"standings", "sizes"}:
+        if only & {"standings", "sizes", "ratings"}:
             self._standings(ratios, big, repeat=repeat, only=only)
         if "approvals" in only:
             self._approvals(ratios, campaign)
@@ -210,6 +212,22 @@ class Command(BaseCommand):
             ratios.append(self._cold_page(league, big_season, f"{big} coaches / {results:,} results", repeat=3))
         if "sizes" in only:
             self._sizes(ratios, league, big_season, big)
+        if "ratings" in only:
+            ratios.append(self._ratings(league, big_season, big, results, repeat=repeat))
+
+    def _ratings(self, league, season, big: int, results: int, *, repeat: int) -> bench.Ratio:
+        """The game's ratings recomputed after a correction of a match of the
+        season's last week (what the result services run: RT-2, from that week on)
+        against recomputing every week from scratch (``recompute_ratings``)."""
+        last = Fixture.objects.filter(round__season=season).order_by("-date").values_list("date", flat=True)[0]
+        game = league.game_system
+        ratings.recompute(game)  # the data set is built in bulk: rate it once
+        times = bench.timings({
+            "correction": lambda: ratings.results_changed(game_system=game, day=last),
+            "scratch": lambda: ratings.recompute(game),
+        }, max(1, min(repeat, 3)))
+        return bench.ratio_of(f"ratings after a last-week correction / from scratch, {big} coaches, {results:,} results",
+                              times["correction"], times["scratch"], GOALS["ratings"], False, "s")
 
     def _single_round_robin(self, size: int, name: str, what: str):
         """A single round robin of ``size`` coaches, every result approved, analysed:

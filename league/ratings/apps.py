@@ -1,0 +1,25 @@
+from django.apps import AppConfig
+
+
+class RatingsConfig(AppConfig):
+    """Glicko-2 ratings per game system across every league (RULES.md section 4)."""
+
+    name = "league.ratings"
+    label = "ratings"
+    verbose_name = "Ratings"
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_delete, post_save
+
+        from league.models import Coach
+        from league.ratings import services
+        from league.ratings.rulebook import SECTION
+        from league.rules import rulebook
+
+        rulebook.register(SECTION)
+
+        # The ranking pages show coaches' names: a renamed or removed coach gives
+        # every game's ranking a new version (league/ratings/services.py ``touch``).
+        for signal in (post_save, post_delete):
+            signal.connect(services.coach_changed, sender=Coach, weak=False,
+                           dispatch_uid=f"ratings:coach:{signal is post_save}")
