@@ -102,13 +102,14 @@ def deliver(*, delivery_id: int, attempt: int = 1) -> str:
             return f"delivered (HTTP {status})"
         problem = f"HTTP {status}"
         if status != 429 and status < 500:
-            why = f"HTTP {status}: redirects are not followed" if 300 <= status < 400 else f"HTTP {status}"
+            why = "redirects are not followed" if 300 <= status < 400 else ""
             _record(delivery, Delivery.Status.FAILED, http_status=status, error=why)
-            raise tasks.Refused(why)
+            raise tasks.Refused(f"HTTP {status} {why}".strip())
+    error = problem if status is None else ""  # the page shows the status itself
     if attempt >= tasks.ATTEMPTS:
-        _record(delivery, Delivery.Status.FAILED, http_status=status, error=problem)
+        _record(delivery, Delivery.Status.FAILED, http_status=status, error=error)
     else:
-        _record(delivery, Delivery.Status.RETRYING, http_status=status, error=problem,
+        _record(delivery, Delivery.Status.RETRYING, http_status=status, error=error,
                 next_attempt=timezone.now() + datetime.timedelta(seconds=_pause(attempt)))
     tasks.retry_or_give_up(deliver, {"delivery_id": delivery_id}, attempt=attempt, problem=problem,
                            logger=logger, what=f"Event {delivery.event_id}")
