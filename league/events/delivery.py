@@ -27,7 +27,7 @@ from django_tasks import task
 from standardwebhooks.webhooks import Webhook
 
 from league.events import addresses
-from league.events.models import Delivery
+from league.events.models import MAX_ATTEMPTS, Delivery
 from league.outbox import tasks
 
 logger = logging.getLogger(__name__)
@@ -83,7 +83,7 @@ def deliver(*, delivery_id: int, attempt: int = 1) -> str:
     if not subscription.active:
         _record(delivery, Delivery.Status.REFUSED, error="The subscription is switched off.")
         return "subscription switched off"
-    delivery.attempts = min(attempt, 10)
+    delivery.attempts = min(attempt, MAX_ATTEMPTS)
     try:
         target = addresses.resolve(subscription.url)
         now = timezone.now()
