@@ -148,6 +148,7 @@ INSTALLED_APPS = [
     "league.dungeonbowl",
     "league.dreadball",
     "league.ratings",  # Glicko-2 ratings per game, across every league (RT-1..RT-4)
+    "league.events",  # signed events: subscriptions and their deliveries (league/events/)
 ]
 
 MIDDLEWARE = [
@@ -433,6 +434,9 @@ TASKS_STALE_AFTER = float(os.environ.get("TASKS_STALE_AFTER", "600"))
 IDEMPOTENCY_KEY_DAYS = env_int("IDEMPOTENCY_KEY_DAYS", 14)
 # A league's webhooks (league/outbox/webhooks.py): seconds per attempt.
 WEBHOOK_TIMEOUT = float(os.environ.get("WEBHOOK_TIMEOUT", "5"))
+# Events are never sent to a private, loopback or link-local address
+# (league/events/addresses.py); only the tests set this, for a receiver on 127.0.0.1.
+EVENTS_ALLOW_LOOPBACK = False
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 

@@ -13,6 +13,7 @@ from league.web import errors
 from league.web import home as home_views
 from league.imports import views as import_views
 from league.web import offline
+from league.events import views as event_views
 from league.web import organiser as organiser_views
 from league.web import fixtures as result_views
 from league.web import settings as settings_views
@@ -46,6 +47,7 @@ league_patterns = [
     path("leagues/<slug:slug>/organiser/join-requests/<id:request_id>/", organiser_views.answer_join_request,
          name="answer_join_request"),
     path("leagues/<slug:slug>/organiser/settings/", settings_views.organiser_settings, name="organiser_settings"),
+    path("leagues/<slug:slug>/organiser/events/", event_views.organiser_events, name="organiser_events"),
     path("join/<str:token>/", setup_views.join, name="join"),
     path("leagues/<slug:slug>/organiser/coaches/", account_views.organiser_coaches, name="organiser_coaches"),
     path("leagues/<slug:slug>/organiser/checklist/fixtures/", organiser_views.checklist_fixtures,

@@ -34,6 +34,8 @@ from django.db import transaction
 from django.db.models import Q
 
 from league import locks
+from league.events import emit as events
+from league.events import types as event_types
 from league.dungeonbowl import playoff_rules as pr
 from league.dungeonbowl.models import (
     FINALS_ROUND, GAME_SYSTEM, GAME_TITLES, SEMI_FINALS, SEMI_FINALS_ROUND, DiceRoll, Honour, PlayoffGame,
@@ -284,6 +286,11 @@ def start_playoffs(*, season: Season, by) -> list[PlayoffGame]:
         fixture = Fixture.objects.create(round=rnd, stage=Fixture.Stage.PLAYOFF, home_id=entries[home],
                                          away_id=entries[away], date=rnd.date, label=GAME_TITLES[slot])
         games.append(PlayoffGame.objects.create(season=season, fixture=fixture, slot=slot))
+    events.emit(league_id=season.league_id, events=[(event_types.PLAYOFFS_SEEDED, lambda: {
+        "league": season.league.slug, "season": {"id": season.pk, "name": season.name},
+        "semi_finals": [{"title": GAME_TITLES[slot], "home": home, "away": away, "date": rnd.date.isoformat()}
+                        for slot, (home, away) in zip(SEMI_FINALS, seeding.semi_finals)],
+    })])
     return games
 
 

@@ -32,6 +32,7 @@ from django.utils import timezone
 
 from league import layers
 from league.caching import writes as season_writes
+from league.events import emit as events
 from league.outbox import notifications
 from league.text import plaintext
 from league.models import Coach, Division, Entry, Fixture, Result, Round, Season
@@ -131,9 +132,11 @@ def _enter(season: Season, coach: Coach, team: str, division: Division | None) -
     # Every caller has checked already; the constraint (entry_one_per_coach_per_season)
     # settles a race, and the caller's transaction is rolled back with the refusal.
     try:
-        return Entry.objects.create(season=season, coach=coach, team=team, division=division)
+        entry = Entry.objects.create(season=season, coach=coach, team=team, division=division)
     except IntegrityError:
         raise ValidationError(f"{coach} is already entered in {season.name}.") from None
+    events.entrant_joined(entry, season)
+    return entry
 
 
 def regenerate(*, season: Season, by) -> None:
@@ -183,6 +186,7 @@ def withdraw(*, entry: Entry, by) -> int:
     if entry.withdrawn_at is not None:
         raise ValidationError(f"{entry.coach} has already withdrawn from {season.name}.")
     if not has_fixtures(season):
+        events.entrant_withdrew(entry, season, not_played=0)
         entry.delete()
         return 0
     # Locked, so a report arriving meanwhile waits and then finds its match cancelled.
@@ -196,6 +200,7 @@ def withdraw(*, entry: Entry, by) -> int:
     entry.save(update_fields=["withdrawn_at"])
     season_writes.changed(season)  # the fixtures' bulk update sends no signal
     _tell_opponents(season, entry, ids)
+    events.entrant_withdrew(entry, season, not_played=len(ids))
     return len(ids)
 
 

@@ -22,6 +22,8 @@ from league import datebounds, layers, locks
 from league.outbox import notifications
 from league.caching import writes as season_writes
 from league.outbox import webhooks
+from league.events import emit as events
+from league.events import types as event_types
 from league.models import Coach, Fixture, Result, ResultEvent, Season
 from league.accounts.permissions import require_organiser
 from league.rules.base import GameRules, Verdict
@@ -63,6 +65,7 @@ def rearrange_fixture(*, fixture: Fixture, by, new_date: datetime.date, reason: 
         fixture=fixture, action=ResultEvent.Action.REARRANGED, by=by, note=f"{old_date:%d %b %Y} → {new_date:%d %b %Y}: {reason}"
     )
     notifications.fixture_rearranged(fixture, old_date)
+    events.fixture_rearranged(fixture, old_date)
     return fixture
 
 
@@ -92,6 +95,7 @@ def report_result(*, fixture: Fixture, by, **facts) -> Result:
     _store(result, verdict, rules)
     _event(result, ResultEvent.Action.REPORTED, by)
     notifications.result_reported(result)
+    events.result_changed(result, event_types.RESULT_REPORTED)
     return result
 
 
@@ -239,6 +243,7 @@ def confirm_result(*, result: Result, by) -> Result:
     result.status = Result.Status.CONFIRMED
     result.save(update_fields=["status"])
     _event(result, ResultEvent.Action.CONFIRMED, by)
+    events.result_changed(result, event_types.RESULT_CONFIRMED)
     return result
 
 
@@ -265,6 +270,7 @@ def dispute_result(*, result: Result, by, reason: str, proposed: dict | None = N
     note = f"says {result.proposed_summary}: {reason}" if result.proposed_summary else reason
     _event(result, ResultEvent.Action.DISPUTED, by, note=note[:500])
     notifications.result_disputed(result)
+    events.result_changed(result, event_types.RESULT_DISPUTED)
     return result
 
 
@@ -288,6 +294,7 @@ def approve_result(*, result: Result, by, reason: str = "") -> Result:
     _after_approval(result, by=by)
     notifications.result_approved(result)
     webhooks.result_approved(result)
+    events.result_changed(result, event_types.RESULT_APPROVED)
     return result
 
 
@@ -433,6 +440,7 @@ def record_result(
     _after_approval(result, by=by)
     notifications.result_approved(result, corrected=action == ResultEvent.Action.CORRECTED)
     webhooks.result_approved(result)
+    events.result_changed(result, event_types.RESULT_CORRECTED if was_approved else event_types.RESULT_APPROVED)
     if not acknowledged and (found := warnings()):
         raise NeedsAcknowledgement(found)  # rolls the whole correction back
     return result
@@ -455,6 +463,7 @@ def reopen_result(*, result: Result, by, reason: str) -> Result:
     result.save(update_fields=["status", "approved_at"])
     _event(result, ResultEvent.Action.REOPENED, by, note=reason)
     _ratings_follow(result)
+    events.standings_changed(result.fixture.round.season)  # the result counts no more
     return result
 
 

@@ -1,0 +1,86 @@
+"""Where the events come from: the engine's other writes (a fixture rearranged, a
+dispute, a correction, a reopened result), a game's (Dungeon Bowl's play-offs
+seeded) and a layer's (a Big League coach reaching a Moment), which emit through
+the engine's ``league.events.emit`` without the engine importing them."""
+
+from __future__ import annotations
+
+import datetime
+import json
+
+import pytest
+
+from campaigns import ledgers
+from league.dungeonbowl import playoffs
+from league.events import types
+from league.events.models import Delivery, Subscription
+from league.services import results
+from tests.campaigns.factories import make_campaign
+from tests.dungeonbowl.builders import db_season
+from tests.dungeonbowl.playoff_builders import play_regular
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _nothing_posted(monkeypatch):
+    """The deliveries are queued and kept; these tests read what they carry."""
+    monkeypatch.setattr("league.events.emit.tasks.enqueue_with_write", lambda task, **kwargs: None)
+
+
+def listen(league, kinds) -> Subscription:
+    return Subscription.objects.create(league=league, url="https://bot.example.org/e", event_types=sorted(kinds))
+
+
+def sent() -> list[tuple[str, dict]]:
+    return [(d.event_type, json.loads(d.payload)["data"]) for d in Delivery.objects.order_by("pk")]
+
+
+def test_rearranged_disputed_corrected_and_reopened(league, organiser, fixture, home_user, away_user):
+    listen(league, types.ALL)
+    later = fixture.date + datetime.timedelta(days=3)
+    results.rearrange_fixture(fixture=fixture, by=organiser, new_date=later, reason="venue closed")
+    result = results.report_result(fixture=fixture, by=home_user, home_score=12, away_score=6)
+    results.dispute_result(result=result, by=away_user, reason="it was 12-10")
+    results.record_result(fixture=fixture, by=organiser, home_score=12, away_score=10, reason="settled")
+    results.record_result(fixture=fixture, by=organiser, home_score=12, away_score=8, reason="typo")
+    results.reopen_result(result=fixture.result, by=organiser, reason="the sheet was lost")
+    events = sent()
+    assert [kind for kind, _ in events] == [
+        "fixture.rearranged", "result.reported", "result.disputed",
+        "result.approved", "standings.changed", "season.over",
+        "result.corrected", "standings.changed",
+        "standings.changed",
+    ]
+    assert events[0][1]["fixture"]["was"] == fixture.date.isoformat()
+    assert events[0][1]["fixture"]["date"] == later.isoformat()
+    assert events[6][1]["result"]["away_score"] == 8
+
+
+def test_a_league_without_subscriptions_writes_no_delivery(league, organiser, fixture, home_user):
+    other = listen(league, [types.RESULT_APPROVED])
+    other.active = False
+    other.save()
+    results.report_result(fixture=fixture, by=home_user, home_score=12, away_score=6)
+    results.record_result(fixture=fixture, by=organiser, home_score=12, away_score=10, reason="settled")
+    assert not Delivery.objects.exists()
+
+
+def test_dungeon_bowl_play_offs_seeded(organiser):
+    season = db_season(organiser, teams=4, playoffs=1)
+    play_regular(season, organiser, ["Team 01", "Team 02", "Team 03", "Team 04"])
+    listen(season.league, [types.PLAYOFFS_SEEDED])
+    playoffs.start_playoffs(season=season, by=organiser)
+    (kind, data), = sent()
+    assert kind == "playoffs.seeded" and data["season"]["id"] == season.pk
+    assert [(g["home"], g["away"]) for g in data["semi_finals"]] == [("Team 01", "Team 04"), ("Team 02", "Team 03")]
+
+
+def test_a_big_league_coach_reaching_a_moment(season, organiser):
+    a, _ = make_campaign(season, 2, organiser=organiser)
+    listen(season.league, [types.MOMENT_REACHED])
+    ledgers.adjust(coach=a, ledger="cp", amount=45, reason="a league prize", by=organiser)
+    events = sent()
+    assert [data["moment"]["threshold"] for _, data in events] == [20, 40]
+    assert {data["moment"]["coach"] for _, data in events} == {a.entry.coach.name}
+    assert events[0][1]["league"] == season.league.slug
