@@ -21,8 +21,12 @@ class CampaignsConfig(AppConfig):
         from league import layers
         from league.caching import versions
         from league.rules import rulebook
+        from league.profiles import titles as profile_titles
+        from campaigns import titles
 
         layers.register(LAYER)
+        # The profile's titles: the three of each Final Day (GB-3).
+        profile_titles.register("The Big League", titles.titles_won)
         rulebook.register(SECTION)
         # The league page's panel (title race, Final Day titles) is rendered into the
         # page's cached body: every row it reads bumps the season's version.

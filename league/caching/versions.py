@@ -325,15 +325,25 @@ def coach_versions(user_id: int, coach_id: int | None) -> list[tuple]:
 @functools.cache
 def _fixture_statement() -> Statement:
     """The query of ``fixture_versions``, written by the ORM once per process."""
-    from django.db.models import Exists, OuterRef
+    from django.db.models import Exists, OuterRef, Subquery
+
+    from league.profiles.selectors import meetings_before  # below the models, as the models are below this
 
     Fixture, League = apps.get_model("league", "Fixture"), apps.get_model("league", "League")
 
     organises = League.organisers.through.objects.filter(league_id=OuterRef("round__season__league_id"), user_id=-1)
+    # The page says when the two coaches last met, in any league: that meeting
+    # and its season's version are part of what the page shows.
+    last = meetings_before(OuterRef("pk"), OuterRef("home__coach_id"), OuterRef("away__coach_id"), OuterRef("date"),
+                           OuterRef("round__season__league__game_system"))
     return Statement(
-        Fixture.objects.filter(pk=-3).annotate(organises=Exists(organises)).values_list(
+        Fixture.objects.filter(pk=-3).annotate(
+            organises=Exists(organises),
+            last_met=Subquery(last.values("pk")[:1]),
+            last_met_version=Subquery(last.values("round__season__version")[:1]),
+        ).values_list(
             "round__season_id", "round__season__version", "round__season__league__game_system",
-            "home__coach_id", "away__coach_id", "organises",
+            "home__coach_id", "away__coach_id", "organises", "last_met", "last_met_version",
         ),
         [-1, -3],
     )
@@ -341,8 +351,9 @@ def _fixture_statement() -> Statement:
 
 def fixture_versions(fixture_id: int, user_id: int) -> tuple | None:
     """A fixture's season and its version, the league's game, the two sides'
-    coaches and whether the user organises the league, in one query; None for a
-    fixture that does not exist."""
+    coaches, whether the user organises the league and the two coaches' last
+    meeting before it (its fixture and its season's version, or None), in one
+    query; None for a fixture that does not exist."""
     rows = _fixture_statement().rows([user_id, fixture_id])
     return rows[0] if rows else None
 
@@ -445,3 +456,16 @@ def leagues_key(request, leagues, *, extra: str = "") -> str:
         ",".join(f"{pk}:{version}" for pk, version in seasons),
     ])
     return f"response:list:{hashlib.sha256(raw.encode()).hexdigest()}"
+
+
+def coaches_versions(coach_ids: list[int]) -> list[tuple]:
+    """In one query, what a page about coaches ``coach_ids`` (a profile, a
+    head-to-head) is built from, as (coach pk, name, season pk, version) in that
+    order: every season each coach is entered in, and a row with no season for a
+    coach entered nowhere (a coach's rename bumps the seasons they play in; the
+    name in the key covers a coach with none). Empty for unknown coaches."""
+    Coach = apps.get_model("league", "Coach")
+    return list(
+        Coach.objects.filter(pk__in=coach_ids).order_by("pk", "entries__season_id")
+        .values_list("pk", "name", "entries__season_id", "entries__season__version")
+    )

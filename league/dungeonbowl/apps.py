@@ -21,8 +21,12 @@ class DungeonBowlConfig(AppConfig):
         from league.dungeonbowl.rules import DungeonBowlRules
         from league.dungeonbowl.rulebook import SECTION
         from league.rules import rulebook
+        from league.dungeonbowl import seasons
+        from league.profiles import titles as profile_titles
 
         rules.register(DungeonBowlRules)
+        # The profile's titles: the season's placings and the Trophy (DB-14).
+        profile_titles.register("Dungeon Bowl", seasons.honours_won)
         rulebook.register(SECTION)
 
         # A team's place in a season links its standings row to the team (versions.py).
