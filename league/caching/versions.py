@@ -45,6 +45,7 @@ from django.utils.cache import patch_vary_headers
 
 from league.caching import change_mark
 from league.caching.prepared import Statement
+from league.profiles.meetings import meetings_before
 
 _TRACKED: dict[type, Callable[[Any], Q]] = {}
 
@@ -326,8 +327,6 @@ def coach_versions(user_id: int, coach_id: int | None) -> list[tuple]:
 def _fixture_statement() -> Statement:
     """The query of ``fixture_versions``, written by the ORM once per process."""
     from django.db.models import Exists, OuterRef, Subquery
-
-    from league.profiles.selectors import meetings_before  # below the models, as the models are below this
 
     Fixture, League = apps.get_model("league", "Fixture"), apps.get_model("league", "League")
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from django.db.models import Case, Count, F, IntegerField, Max, Q, Sum, Value, When
 
 from league.models import Coach, Entry, Fixture, Result
+from league.profiles.meetings import meetings_before
 from league.rules import rules_class
 
 FREQUENT_SHOWN = 5  # the opponents a profile lists (the head-to-head page has the rest of a pair)
@@ -134,19 +135,6 @@ def entries(coach: Coach) -> list[Entry]:
     return list(
         Entry.objects.filter(coach=coach).select_related("season__league", "division")
         .order_by("-season__start_date", "-season_id")
-    )
-
-
-def meetings_before(fixture_id, home_coach, away_coach, date, game):
-    """Approved, played results between the two coaches of a fixture before it (by
-    date), in any league of ``game``, latest first: the arguments may be
-    ``OuterRef``s, so the cache's key of the fixture page reads the same rows
-    (league/caching/versions.py ``fixture_versions``)."""
-    between = (Q(home__coach_id=home_coach) & Q(away__coach_id=away_coach)) | (
-        Q(home__coach_id=away_coach) & Q(away__coach_id=home_coach))
-    return (
-        Fixture.objects.matches().played().filter(between, date__lte=date, round__season__league__game_system=game)
-        .exclude(pk=fixture_id).exclude(result__outcome=ABANDONED).order_by("-date", "-pk")
     )
 
 
