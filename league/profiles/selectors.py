@@ -41,7 +41,7 @@ class Totals:
 
     @property
     def unit(self) -> str:
-        return rules_class(self.game).score_label or "score"
+        return rules_class(self.game).score_label or ""
 
 
 def played(coach_ids: list[int]):
