@@ -11,6 +11,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from league.dungeonbowl.demo import load_demo
+from league.dungeonbowl.models import Honour, Placing
 from league.models import Fixture
 from league.profiles import titles
 from league.profiles.selectors import last_meeting
@@ -206,3 +208,12 @@ def test_counts_do_not_grow_with_the_league(client, url_name):
             assert client.get(reverse(url_name, args=args)).status_code == 200
         counts[size] = len(queries)
     assert counts[4] == counts[40]
+
+
+def test_dungeon_bowl_honours_are_on_the_champion_s_profile(client):
+    """DB-14: the demo league's Season One is over, its champion holds the Trophy."""
+    load_demo()
+    champion = Honour.objects.select_related("team__coach", "season__league").get(placing=Placing.CHAMPION)
+    text = client.get(reverse("coach_profile", args=[champion.team.coach_id])).content.decode()
+    assert "Champion, with the Dungeon Bowl Trophy" in text and champion.team.name in text
+    assert champion.season.league.name in text
