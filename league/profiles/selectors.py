@@ -5,7 +5,7 @@ site; the pages' cost follows what they show."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.db.models import Case, Count, F, IntegerField, Max, Q, Sum, Value, When
 
