@@ -92,7 +92,7 @@ def frequent_opponents(coach: Coach, *, shown: int = FREQUENT_SHOWN) -> list[Tot
                                     game=F("round__season__league__game_system"))
         .values("opponent", "opponent_name", "game")
         .annotate(meetings=Count("pk"), last=Max("date"), **_record_annotations(coach.pk))
-        .order_by("-meetings", "-last", "opponent")[:shown]
+        .order_by("-n_played", "-meetings", "-last", "opponent")[:shown]
     )
     return [_totals(row, row["game"], opponent_id=row["opponent"], opponent=row["opponent_name"],
                     last_date=row["last"]) for row in rows]
