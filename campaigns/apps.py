@@ -21,8 +21,12 @@ class CampaignsConfig(AppConfig):
         from league import layers
         from league.caching import versions
         from league.rules import rulebook
+        from league.profiles import titles as profile_titles
+        from campaigns import titles
 
         layers.register(LAYER)
+        # The profile's titles: the three of each Final Day (GB-3).
+        profile_titles.register("The Big League", titles.titles_won)
         rulebook.register(SECTION)
         # Its leaderboard and its two titles on the records pages (league/records).
         from campaigns import boards

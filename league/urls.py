@@ -20,6 +20,7 @@ from league.web import settings as settings_views
 from league.web import setup as setup_views
 from league.web import public as views
 from league.web import records as record_views
+from league.profiles import views as profile_views
 
 league_patterns = [
     path("", views.league_list, name="league_list"),
@@ -90,6 +91,8 @@ urlpatterns = [
     path("", include((league_patterns, "league"))),
     path("health/", errors.health, name="health"),
     path("rules/", views.rules_page, name="rules"),
+    path("coaches/<id:coach_id>/", profile_views.coach_profile, name="coach_profile"),
+    path("coaches/<id:coach_id>/vs/<id:other_id>/", profile_views.head_to_head, name="head_to_head"),
     path("sw.js", offline.service_worker, name="service_worker"),
     path("manifest.webmanifest", offline.manifest, name="manifest"),
     path("admin/", admin.site.urls),

@@ -128,6 +128,9 @@ MATRIX: dict[str, Row] = {
     "league:game_records": Row(s("200"), s("200")),
     "league:league_ics": Row(s("200"), s("200")),
     "league:coach_detail": Row(s("200"), s("200")),
+    # A coach's profile across every league, and head-to-head: public (no email shown).
+    "coach_profile": Row(s("200"), s("200")),
+    "head_to_head": Row(s("200"), s("200")),
     "league:coach_ics": Row(s("200"), s("200")),
     "league:fixture_detail": Row(s("200"), s("200")),
     "league:my_fixtures": Row(s("302 200 200 200 200 200"), s("302 200 200 200 200 200")),
@@ -310,6 +313,8 @@ def url_kwargs(world: World, game: str, params: list[str]) -> dict:
         "slug": g.league.slug,
         "game": game,
         "coach_id": g.right.pk,
+        # The right coach's opponent in the fixture: a pair that has met.
+        "other_id": g.fixture.away.coach_id if g.fixture.home.coach_id == g.right.pk else g.fixture.home.coach_id,
         "pk": g.fixture.pk,
         "fixture_id": g.fixture.pk,
         "token": "not-an-invitation",

@@ -150,6 +150,40 @@ def public_listing(shown: Callable[[HttpRequest], tuple[Any, Any, str]]):
     return decorate
 
 
+
+def coaches_page(coaches: Callable[..., list[int]]):
+    """A page about coaches across every league (a profile, a head-to-head), shared
+    by every anonymous visitor per version of each season the coaches play in and
+    per their names and the ratings' versions (one query, ``versions.coaches_versions``), with an ETag.
+    ``coaches(*args, **kwargs)``: the coaches' ids from the address. A logged-in
+    visitor (the menu shows who they are) gets the page built; so does an address
+    of a coach that does not exist (a 404, never stored)."""
+
+    def decorate(view):
+        name = f"{view.__module__}.{view.__qualname__}"
+
+        @functools.wraps(view)
+        def serve(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            page = request.GET.get("page", "")
+            # The one parameter these pages read (a page of results), a small whole
+            # number or nothing: anything else would store a page per address.
+            only_query(request, page=page if page.isascii() and page.isdigit() and len(page) <= 4 else "")
+            build = functools.partial(view, request, *args, **kwargs)
+            if not versions.anonymous(request):
+                return build()
+            rows = versions.coaches_versions(coaches(*args, **kwargs))
+            signature = ",".join(f"{coach}:{coach_name}:{season}:{version}:{rated}"
+                                 for coach, coach_name, season, version, rated in rows)
+            asked = request.GET.get("page", "")
+            raw = f"{name}|{request.get_host()}|{request.path}|{asked}|{signature}"
+            return versions.serve(request, f"coaches:{hashlib.sha256(raw.encode()).hexdigest()}", build,
+                                  vary_cookie=True)
+
+        return serve
+
+    return decorate
+
+
 # What a kept page reads: the versions of every season it shows, in one query -------
 
 
@@ -171,9 +205,10 @@ def league_seasons(request: HttpRequest, slug: str, *args, **kwargs) -> Seen:
 
 def fixture_season(request: HttpRequest, pk: int, *args, **kwargs) -> Seen | None:
     """Fixture ``pk``'s (season pk, version, game, home coach, away coach, whether the
-    viewer organises the league); None for a fixture that does not exist."""
+    viewer organises the league, the coaches' last meeting and its season's
+    version); None for a fixture that does not exist."""
     found = versions.fixture_versions(pk, request.user.pk)
-    return None if found is None else Seen(found, f"{found[0]}:{found[1]}")
+    return None if found is None else Seen(found, f"{found[0]}:{found[1]}:{found[6]}:{found[7]}")
 
 
 def coach_seasons(request: HttpRequest, *args, **kwargs) -> Seen:

@@ -38,13 +38,15 @@ from typing import Any
 from django.apps import apps
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Q
+from django.db.models import CharField, Q, Subquery, Value
+from django.db.models.functions import Coalesce, Concat
 from django.db.models.signals import m2m_changed, post_delete, post_save
 from django.http import HttpResponse, HttpResponseNotModified, QueryDict
 from django.utils.cache import patch_vary_headers
 
 from league.caching import change_mark
 from league.caching.prepared import Statement
+from league.profiles.meetings import meetings_before
 
 _TRACKED: dict[type, Callable[[Any], Q]] = {}
 
@@ -325,15 +327,23 @@ def coach_versions(user_id: int, coach_id: int | None) -> list[tuple]:
 @functools.cache
 def _fixture_statement() -> Statement:
     """The query of ``fixture_versions``, written by the ORM once per process."""
-    from django.db.models import Exists, OuterRef
+    from django.db.models import Exists, OuterRef, Subquery
 
     Fixture, League = apps.get_model("league", "Fixture"), apps.get_model("league", "League")
 
     organises = League.organisers.through.objects.filter(league_id=OuterRef("round__season__league_id"), user_id=-1)
+    # The page says when the two coaches last met, in any league: that meeting
+    # and its season's version are part of what the page shows.
+    last = meetings_before(OuterRef("pk"), OuterRef("home__coach_id"), OuterRef("away__coach_id"), OuterRef("date"),
+                           OuterRef("round__season__league__game_system"))
     return Statement(
-        Fixture.objects.filter(pk=-3).annotate(organises=Exists(organises)).values_list(
+        Fixture.objects.filter(pk=-3).annotate(
+            organises=Exists(organises),
+            last_met=Subquery(last.values("pk")[:1]),
+            last_met_version=Subquery(last.values("round__season__version")[:1]),
+        ).values_list(
             "round__season_id", "round__season__version", "round__season__league__game_system",
-            "home__coach_id", "away__coach_id", "organises",
+            "home__coach_id", "away__coach_id", "organises", "last_met", "last_met_version",
         ),
         [-1, -3],
     )
@@ -341,8 +351,9 @@ def _fixture_statement() -> Statement:
 
 def fixture_versions(fixture_id: int, user_id: int) -> tuple | None:
     """A fixture's season and its version, the league's game, the two sides'
-    coaches and whether the user organises the league, in one query; None for a
-    fixture that does not exist."""
+    coaches, whether the user organises the league and the two coaches' last
+    meeting before it (its fixture and its season's version, or None), in one
+    query; None for a fixture that does not exist."""
     rows = _fixture_statement().rows([user_id, fixture_id])
     return rows[0] if rows else None
 
@@ -465,3 +476,32 @@ def game_key(request, game: str, params: tuple[str, ...]) -> str | None:
     query = "&".join(f"{name}={request.GET.get(name, '')}" for name in params)
     raw = f"{request.get_host()}|{request.path}|{query}|{signature}"
     return f"response:game:{game}:{hashlib.sha256(raw.encode()).hexdigest()}"
+
+
+def coaches_versions(coach_ids: list[int]) -> list[tuple]:
+    """In one query, what a page about coaches ``coach_ids`` (a profile, a
+    head-to-head) is built from, as (coach pk, name, season pk, version) in that
+    order: every season each coach is entered in, and a row with no season for a
+    coach entered nowhere (a coach's rename bumps the seasons they play in; the
+    name in the key covers a coach with none). Empty for unknown coaches."""
+    Coach = apps.get_model("league", "Coach")
+    rows = Coach.objects.filter(pk__in=coach_ids).order_by("pk", "entries__season_id")
+    return list(rows.annotate(rated=_rated_versions()).values_list(
+        "pk", "name", "entries__season_id", "entries__season__version", "rated"))
+
+
+def _rated_versions():
+    """The ratings' versions of every game, as one value of the same query: a
+    coach's rating moves with results anywhere in their game (an opponent's
+    correction, a later week that raises an idle coach's RD, RT-3), so a page
+    that shows it is kept by these too."""
+    from league.rules import GAMES  # here: the game registry imports the cache's signals
+
+    RatedGame = apps.get_model("ratings", "RatedGame")
+    parts = [
+        Coalesce(Subquery(RatedGame.objects.filter(pk=game).annotate(
+            text=Concat("version", Value(""), output_field=CharField())).values("text")[:1]), Value("-"),
+            output_field=CharField())
+        for game in sorted(GAMES)
+    ]
+    return Concat(*parts, Value(""), output_field=CharField()) if len(parts) > 1 else parts[0]

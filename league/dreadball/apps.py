@@ -1,3 +1,5 @@
+import functools
+
 from django.apps import AppConfig
 
 
@@ -17,10 +19,15 @@ class DreadBallConfig(AppConfig):
         from league.dreadball.rules import DreadBallRules
         from league.dreadball.rulebook import SECTION
         from league.rules import rulebook
+        from league.profiles.titles import table_champions
+        from league.profiles import titles as profile_titles
 
         from league.dreadball import boards
 
         rules.register(DreadBallRules)
+        # The profile's titles: League Champion, the top of a finished season's
+        # table (DR-4 orders it).
+        profile_titles.register("DreadBall", functools.partial(table_champions, game="dreadball", rule="DR-4"))
         rulebook.register(SECTION)
         boards.register()  # its leaderboard and champion (league/records)
 

@@ -49,6 +49,11 @@ class DreadBallSettings(models.Model):
     win = _points_field("points for another win", 2, "DR-4: a win by 1 to 6, after 14 Rushes or in Sudden Death.")
     draw = _points_field("points for a draw", 1, "DR-4: only when neither team can score in Sudden Death (DR-2).")
     loss = _points_field("points for a loss", 0, "DR-4: also each side's points for an abandoned match.")
+    head_to_head_first = models.BooleanField(
+        "head-to-head first", default=False,
+        help_text="DR-4: a house rule. Among teams level on League Points, the League Points they earned in their "
+                  "games against each other decide first, then Strike Difference and landslides won.",
+    )
 
     class Meta:
         verbose_name = "DreadBall settings"

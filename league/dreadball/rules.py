@@ -110,7 +110,8 @@ class DreadBallRules(GameRules):
     settings_model = DreadBallSettings
     settings_fields = ("landslide_win", "win", "draw", "loss")  # DR-4
     # DR-4: League Points per result, the same for every match of a season.
-    settings_locked = {"landslide_win": "DR-4", "win": "DR-4", "draw": "DR-4", "loss": "DR-4"}
+    settings_locked = {"landslide_win": "DR-4", "win": "DR-4", "draw": "DR-4", "loss": "DR-4",
+                       "head_to_head_first": "DR-4"}
 
     @classmethod
     def data_pages(cls, league) -> list[tuple[str, str, str]]:

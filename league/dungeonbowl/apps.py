@@ -21,10 +21,14 @@ class DungeonBowlConfig(AppConfig):
         from league.dungeonbowl.rules import DungeonBowlRules
         from league.dungeonbowl.rulebook import SECTION
         from league.rules import rulebook
+        from league.dungeonbowl import seasons
+        from league.profiles import titles as profile_titles
 
         from league.dungeonbowl import boards
 
         rules.register(DungeonBowlRules)
+        # The profile's titles: the season's placings and the Trophy (DB-14).
+        profile_titles.register("Dungeon Bowl", seasons.honours_won)
         rulebook.register(SECTION)
         boards.register()  # its leaderboards and the Trophy (league/records)
 

@@ -73,7 +73,7 @@ class DungeonBowlRules(GameRules):
     # points the same for every match (DB-4), SPP the same for every game (DB-11).
     # The play-off format (DB-5b) is read when the play-offs start and the cap
     # (DB-15) at the re-draft, so both stay open.
-    settings_locked = {"draft_budget": "DB-6", "casualty_bonus": "DB-4",
+    settings_locked = {"draft_budget": "DB-6", "casualty_bonus": "DB-4", "head_to_head_first": "DB-5a",
                        **{f"spp_{name}": "DB-11" for name in DungeonBowlSettings.SPP_FIELDS}}
 
     @classmethod

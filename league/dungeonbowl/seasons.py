@@ -4,8 +4,11 @@ runs the off-season; both read the season's state from here."""
 
 from __future__ import annotations
 
+from django.db.models import Q
+
 from league.dungeonbowl.models import Honour, Placing
 from league.models import Fixture, Result, Season
+from league.profiles.titles import Won, table_champions
 
 
 def season_over(season: Season) -> bool:
@@ -31,3 +34,18 @@ def trophy_holder_id(league) -> int | None:
         .values_list("team_id", flat=True)
         .first()
     )
+
+
+def honours_won(coach_id: int) -> list[Won]:
+    """DB-14: the placings the coach's teams earned (the champion holds the
+    Trophy), one query; and League Champion, the top of the table, for a finished
+    season that had no play-offs to crown one (league/profiles/titles.py)."""
+    honours = Honour.objects.filter(team__coach_id=coach_id).select_related("season__league", "team")
+    won = [
+        Won("Champion, with the Dungeon Bowl Trophy" if honour.placing == Placing.CHAMPION
+            else honour.get_placing_display(), honour.season_id, honour.season.name, honour.season.league.name,
+            honour.season.league.slug, "dungeonbowl", honour.season.start_date, honour.team.name, rule="DB-14")
+        for honour in honours
+    ]
+    crowned_otherwise = Q(dungeonbowl_honours__isnull=False) | Q(league__dungeonbowl_settings__playoffs__gt=0)
+    return won + table_champions(coach_id, "dungeonbowl", exclude=crowned_otherwise, rule="DB-5a")

@@ -148,6 +148,14 @@ class GameRules:
     def __init__(self, settings: Any = None):
         self.settings = settings
 
+    @property
+    def head_to_head(self) -> bool:
+        """The league's house rule, for a game whose settings offer it (Dungeon
+        Bowl's DB-5a, DreadBall's DR-4; Guild Ball keeps GB-9): among entrants level
+        on League Points, League Points in their games against each other decide
+        first, then the rulebook's order (league/standings/ranking.py)."""
+        return bool(getattr(self.settings, "head_to_head_first", False))
+
     @classmethod
     def for_league(cls, league) -> GameRules:
         """Bound to the league's settings row, or the game's defaults when the league

@@ -1,5 +1,11 @@
 """Standings and tiebreakers as pure functions (GB-9, GB-10, DB-5a, DR-4).
 
+A Dungeon Bowl or DreadBall league may put head-to-head first (the organiser's
+house rule, ``GameRules.head_to_head``): among entrants level on League Points,
+the League Points each earned in their games against the others of that group
+decide first, then the rulebook's keys. Entrants of the group who never met are
+not separated by it.
+
 Plain values in, plain values out: ``compute_table`` orders rows by League Points
 and then the game's tiebreak keys. Rows still level on every key share the position
 (standard competition ranking: 1, 2, =3, =3, 5) and are listed by name. No database
@@ -53,6 +59,13 @@ class StandingRow:
     movement: int | None = None  # places gained since the previous round (+) or lost (-)
     history: list[int] = field(default_factory=list)  # position after each played round
     withdrawn_on: datetime.date | None = None  # LG-2: the row stays, marked with the day the entrant left
+    # Head-to-head first (a league's house rule): League Points earned against each
+    # opponent entry, filled only when the rule is on; and, once ranked, the LP
+    # earned in games against the others level on LP with it (None when nobody is
+    # level) and whether any of that group met at all.
+    against: dict[int, int] = field(default_factory=dict)
+    mutual_lp: int | None = None
+    group_met: bool = False
 
     @property
     def position_label(self) -> str:
@@ -109,7 +122,11 @@ def _apply(rows: dict[int, StandingRow], r: PlayedResult, rules: GameRules) -> N
         if row is None:
             continue
         row.played += 1
-        row.lp += rules.league_points(r, side)
+        lp = rules.league_points(r, side)
+        row.lp += lp
+        if rules.head_to_head:
+            opponent = r.away_id if side == "home" else r.home_id
+            row.against[opponent] = row.against.get(opponent, 0) + lp
         if side_won(r.outcome, side):
             row.won += 1
         elif r.outcome == DRAW:
@@ -130,6 +147,7 @@ class _Adder:
 
     def __init__(self, rules: GameRules):
         self.summing = Summing(rules)
+        self.rules = rules if rules.head_to_head else None
 
     def __call__(self, rows: dict[int, StandingRow], r: PlayedResult) -> None:
         summing = self.summing
@@ -140,6 +158,9 @@ class _Adder:
             if row is not None:
                 summing.add(row, side, r.outcome, flags, values)
                 summing.settle(row)
+                if self.rules is not None:  # head-to-head first: LP against each opponent
+                    opponent = r.away_id if side == "home" else r.home_id
+                    row.against[opponent] = row.against.get(opponent, 0) + self.rules.league_points(r, side)
 
 
 def adder(rules: GameRules):
@@ -191,7 +212,28 @@ def lp_before_round(snapshots: dict[int, dict[int, Standing]], number: int) -> d
 
 
 def sort_key(row: StandingRow, rules: GameRules) -> tuple:
+    if rules.head_to_head:
+        return (-row.lp, -(row.mutual_lp or 0), *(-row.stats[key] for key in rules.tiebreakers))
     return (-row.lp, *(-row.stats[key] for key in rules.tiebreakers))
+
+
+def head_to_head(rows: Sequence[StandingRow]) -> None:
+    """Head-to-head first (a Dungeon Bowl or DreadBall league's house rule): for
+    each group of rows level on League Points, each row's LP from its games against
+    the others of the group (``mutual_lp``) and whether any two of them met
+    (``group_met``). A row level with nobody gets None."""
+    by_lp: dict[int, list[StandingRow]] = {}
+    for row in rows:
+        by_lp.setdefault(row.lp, []).append(row)
+    for group in by_lp.values():
+        if len(group) == 1:
+            group[0].mutual_lp, group[0].group_met = None, False
+            continue
+        ids = {row.entry_id for row in group}
+        met = any(opponent in ids for row in group for opponent in row.against)
+        for row in group:
+            row.mutual_lp = sum(lp for opponent, lp in row.against.items() if opponent in ids)
+            row.group_met = met
 
 
 def _division_key(row: StandingRow) -> str:
@@ -211,6 +253,8 @@ def rank(rows: list[StandingRow], rules: GameRules, *, explain_ties: bool = True
 def _rank_one(rows: list[StandingRow], rules: GameRules, explain_ties: bool) -> list[StandingRow]:
     # Each row's key worked out once (a history ranks every round); the
     # index keeps the sort stable and is never level, so rows are never compared.
+    if rules.head_to_head:
+        head_to_head(rows)
     keyed = sorted((sort_key(row, rules), row.name.casefold(), index, row) for index, row in enumerate(rows))
     rows[:] = [row for *_, row in keyed]
     for index, (key, *_, row) in enumerate(keyed):
@@ -245,6 +289,16 @@ def explain(rows: Sequence[StandingRow], index: int, rules: GameRules) -> str:
         return ""
     stats = {stat.key: stat for stat in rules.stats}
     level_on = [f"{row.lp} LP"]
+    if rules.head_to_head:
+        if not row.group_met:
+            level_on.append("never met, so League Points against each other did not separate them")
+        elif row.mutual_lp != other.mutual_lp:
+            return (
+                f"level with {other.name} on {row.lp} LP; {relation} on League Points in games between the "
+                f"entrants level on {row.lp} LP, {row.mutual_lp} to {other.mutual_lp}"
+            )
+        else:
+            level_on.append(f"{row.mutual_lp} LP in games between the entrants level on {row.lp} LP")
     for key in rules.tiebreakers:
         tiebreak = stats[key]
         mine, theirs = row.stats[key], other.stats[key]

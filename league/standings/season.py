@@ -53,7 +53,9 @@ def compute_standings(season) -> list[StandingRow]:
     latest round, one aggregate query); any other game's in Python over the
     approved results."""
     rules = season.league.rules
-    if rules.side_terms() is None:
+    # Head-to-head first needs each result's two sides, which the database's sums
+    # per entry do not keep: such a league's table is ranked in Python.
+    if rules.side_terms() is None or rules.head_to_head:
         entries, results = season_inputs(season)
         table = with_history(entries, results, rules)
         for row in table:

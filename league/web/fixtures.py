@@ -25,6 +25,7 @@ from league.web.forms import (
     report_form,
 )
 from league.models import Fixture, Result
+from league.profiles import selectors as profiles
 from league.accounts.permissions import coach_for, get_fixture_for_coach, require_organiser
 
 
@@ -36,7 +37,7 @@ def _re_shown(request: HttpRequest, pk: int, forms: dict | None = None, status: 
 def _fixture_viewer(request: HttpRequest, seen, pk: int, *args, **kwargs) -> str | None:
     """What the fixture page shows a logged-in viewer: the forms of their side, or
     the organiser's; built per request when the game has a panel here that is not kept."""
-    _, _, game, home, away, organises = seen.rows
+    _, _, game, home, away, organises, *_ = seen.rows
     if not layers.panels_kept(game, "fixture_detail"):
         return None
     coach = coach_for(request.user)
@@ -75,6 +76,10 @@ def fixture_detail(request: HttpRequest, pk: int, forms: dict | None = None, sta
         "events": list(fixture.events.select_related("by__coach").order_by("at", "id")),
         "rules": rules,
     }
+    if not fixture.is_bye and not fixture.is_cancelled and (result is None or not result.is_approved):
+        # Before the match: when these two coaches last met, in any league of the game.
+        context["before_match"] = True
+        context["last_met"] = profiles.last_meeting(fixture)
     if not fixture.is_bye and not fixture.is_cancelled:  # LG-2: nothing to do for a cancelled match
         if side and result is None:
             context["report_form"] = forms.get("report") or report_form(rules, fixture)

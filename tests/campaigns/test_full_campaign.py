@@ -2,6 +2,7 @@
 (GB-3, GB-12 to GB-26), then the carry-over into the next campaign."""
 
 import pytest
+from django.urls import reverse
 from django.core.exceptions import ValidationError
 
 from campaigns import balances, dealing, decks, moments, setup, titles
@@ -84,6 +85,11 @@ def test_eight_coach_campaign_to_final_day_and_carry_over(season, organiser, cli
         dealing.buy_advancement(coach=by_name["Coach 03"], by=user_of(by_name["Coach 03"]))
     page = client.get(f"/leagues/{season.league.slug}/campaign/").content.decode()
     assert "Titles (Final Day)" in page and "Master Strategos</strong>: Coach 07" in page
+    # Each title is on its coach's profile across leagues (league/profiles/titles.py).
+    shadows = by_name["Coach 06"].entry.coach_id
+    profile = client.get(reverse("coach_profile", args=[shadows])).content.decode()
+    assert "<strong>Master of Shadows</strong>" in profile and season.league.name in profile
+    assert "Master Strategos" not in profile
 
     # Next campaign in the same league: every untitled coach starts with 5 Favours (GB-26).
     next_season = SeasonFactory(league=season.league, name="Season 2", start_date=season.start_date.replace(year=2027))

@@ -347,3 +347,17 @@ def test_help_texts_say_the_rule_in_words_with_a_small_link(client, founder):
     page = client.get(url(league)).content.decode()
     assert "DR-4: a win by 7." not in page
     assert 'a win by 7. <a class="rule" href="/rules/#DR-4">DR-4</a>' in page
+
+
+def test_head_to_head_first_is_the_organisers_until_a_result_is_recorded(client, founder):
+    """DR-4 (a house rule): head-to-head first is offered on the settings page,
+    saved before any result and fixed, like the points, once one is recorded."""
+    league = LeagueFactory(name="Nine Moons", slug="nine-moons", game_system="dreadball", organisers=[founder])
+    logged_in(client, founder)
+    assert "Head-to-head first" in client.get(url(league)).content.decode()
+    values = {"game-landslide_win": "3", "game-win": "2", "game-draw": "1", "game-loss": "0"}
+    assert post(client, league, "game", **values, **{"game-head_to_head_first": "on"}).status_code == 302
+    assert DreadBallSettings.objects.get(league=league).head_to_head_first is True
+    season_with_results(coaches=4, played_rounds=1, season=SeasonFactory(league=league))
+    assert post(client, league, "game", **values).status_code == 302  # the box left unticked
+    assert DreadBallSettings.objects.get(league=league).head_to_head_first is True

@@ -39,6 +39,11 @@ class DungeonBowlSettings(models.Model):
     )
     playoffs = models.PositiveSmallIntegerField(choices=Playoffs.choices, default=Playoffs.NONE, help_text="DB-5b")
     redraft_cap = models.BooleanField(default=False, help_text=f"DB-15: cap Re-Draft Budgets at {gp(redraft_rules.REDRAFT_CAP)}.")
+    head_to_head_first = models.BooleanField(
+        "head-to-head first", default=False,
+        help_text="DB-5a: a house rule. Among teams level on League Points, the League Points they earned in their "
+                  "games against each other decide first, then the rulebook's order.",
+    )
     spp_completion = models.PositiveSmallIntegerField("SPP per completion", default=1)
     spp_deflection = models.PositiveSmallIntegerField("SPP per deflection", default=1)
     spp_interception = models.PositiveSmallIntegerField("SPP per interception", default=2)
