@@ -23,6 +23,10 @@ class CampaignsConfig(AppConfig):
         from league.rules import rulebook
 
         layers.register(LAYER)
+        # Its rows in a league's file (league/transfer/).
+        from campaigns.transfer import register_rows
+
+        register_rows()
         rulebook.register(SECTION)
         # The league page's panel (title race, Final Day titles) is rendered into the
         # page's cached body: every row it reads bumps the season's version.

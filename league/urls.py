@@ -14,6 +14,7 @@ from league.imports import views as import_views
 from league.web import offline
 from league.web import organiser as organiser_views
 from league.web import fixtures as result_views
+from league.web import export as export_views
 from league.web import settings as settings_views
 from league.web import setup as setup_views
 from league.web import public as views
@@ -36,6 +37,7 @@ league_patterns = [
     path("leagues/<slug:slug>/organiser/join-requests/<id:request_id>/", organiser_views.answer_join_request,
          name="answer_join_request"),
     path("leagues/<slug:slug>/organiser/settings/", settings_views.organiser_settings, name="organiser_settings"),
+    path("leagues/<slug:slug>/organiser/export.json", export_views.export_league, name="organiser_export"),
     path("join/<str:token>/", setup_views.join, name="join"),
     path("leagues/<slug:slug>/organiser/coaches/", account_views.organiser_coaches, name="organiser_coaches"),
     path("leagues/<slug:slug>/organiser/checklist/fixtures/", organiser_views.checklist_fixtures,

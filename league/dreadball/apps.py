@@ -20,6 +20,10 @@ class DreadBallConfig(AppConfig):
 
         rules.register(DreadBallRules)
         rulebook.register(SECTION)
+        # Its rows in a league's file (league/transfer/).
+        from league.dreadball.transfer import register_rows
+
+        register_rows()
 
         # DR-5: the coach's page shows the team's roster (a panel, so the engine's
         # template knows nothing of DreadBall).

@@ -24,6 +24,10 @@ class DungeonBowlConfig(AppConfig):
 
         rules.register(DungeonBowlRules)
         rulebook.register(SECTION)
+        # Its rows in a league's file (league/transfer/).
+        from league.dungeonbowl.transfer import register_rows
+
+        register_rows()
 
         # A team's place in a season links its standings row to the team (versions.py).
         versions.track(TeamSeason, lambda ts: Q(entries__pk=ts.entry_id))

@@ -16,3 +16,7 @@ class GuildBallConfig(AppConfig):
 
         rules.register(GuildBallRules)
         rulebook.register(SECTION)
+        # Its rows in a league's file (league/transfer/).
+        from league.guildball.transfer import register_rows
+
+        register_rows()
