@@ -347,3 +347,12 @@ def test_help_texts_say_the_rule_in_words_with_a_small_link(client, founder):
     page = client.get(url(league)).content.decode()
     assert "DR-4: a win by 7." not in page
     assert 'a win by 7. <a class="rule" href="/rules/#DR-4">DR-4</a>' in page
+
+
+def test_the_settings_page_offers_the_league_whole_as_a_download(client, gb, founder):
+    page = logged_in(client, founder).get(url(gb)).content.decode()
+    export = reverse("league:organiser_export", args=[gb.slug])
+    assert f'href="{export}" download' in page and "Take the league away" in page
+    response = client.get(export)
+    assert response.status_code == 200 and response["Content-Type"].startswith("application/json")
+    assert json.loads(b"".join(response.streaming_content))["league"]["slug"] == "harbour"
