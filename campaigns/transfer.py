@@ -4,7 +4,12 @@ name, created when missing), each season's campaign, its coaches, the CP and
 Favour ledgers, Moments reached, cards owned and dealt, decks, achievements,
 sponsorships, loans, offers, notices and titles."""
 
-from league.transfer.registry import Part, register
+from functools import partial
+
+from league.transfer.registry import Part as AnyPart, register
+
+# Only in the files of this game's leagues.
+Part = partial(AnyPart, game_systems=frozenset({"guildball"}))
 
 
 def register_rows() -> None:

@@ -2,9 +2,14 @@
 (the published ones matched by name, the league's own created), rosters and each
 result's details."""
 
+from functools import partial
+
 from django.db.models import Q
 
-from league.transfer.registry import Part, register
+from league.transfer.registry import Part as AnyPart, register
+
+# Only in the files of this game's leagues.
+Part = partial(AnyPart, game_systems=frozenset({"dreadball"}))
 
 
 def register_rows() -> None:

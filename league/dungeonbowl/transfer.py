@@ -3,9 +3,14 @@ and Skills (the published ones matched by name, the league's own created), teams
 players, Treasury lines, dice, game reports, advancements, honours, re-drafts and
 play-offs."""
 
+from functools import partial
+
 from django.db.models import Q
 
-from league.transfer.registry import Part, register
+from league.transfer.registry import Part as AnyPart, register
+
+# Only in the files of this game's leagues.
+Part = partial(AnyPart, game_systems=frozenset({"dungeonbowl"}))
 
 
 def _redraft_ids(values: dict, id_of) -> None:

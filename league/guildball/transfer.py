@@ -1,6 +1,11 @@
 """Guild Ball's rows in a league's file (league/transfer/): its settings."""
 
-from league.transfer.registry import Part, register
+from functools import partial
+
+from league.transfer.registry import Part as AnyPart, register
+
+# Only in the files of this game's leagues.
+Part = partial(AnyPart, game_systems=frozenset({"guildball"}))
 
 
 def register_rows() -> None:

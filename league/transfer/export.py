@@ -50,7 +50,7 @@ def stream_league(league) -> Iterator[str]:
         "league": {"name": league.name, "slug": league.slug, "game_system": league.game_system},
     }
     yield _encode(header)[:-1] + ',"tables":['
-    for index, part in enumerate(registry.ordered_parts()):
+    for index, part in enumerate(registry.parts_for(league)):
         cols = columns(part)
         table = {"model": part.label, "columns": [c.name for c in cols]}
         if part.key:

@@ -16,6 +16,7 @@ from collections import defaultdict
 
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
 from django.db import DatabaseError, IntegrityError, models, transaction
 from django.db.models import Q
 
@@ -78,6 +79,10 @@ def _import(data: dict, *, organiser, slug):
     content_types: dict[str, int] = {}
     league_pk = None
     slug = slug or data["league"]["slug"]
+    try:
+        validate_slug(slug)
+    except ValidationError:
+        raise ImportRefused(f"{slug!r} cannot be a league's address: letters, digits, hyphens and underscores only.") from None
     if League.objects.filter(slug=slug).exists():
         raise ImportRefused(f"A league at /leagues/{slug}/ exists here already: choose another address (--slug).")
 

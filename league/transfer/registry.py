@@ -12,6 +12,7 @@ is written); a part says only what is particular to it:
   league among the columns when the league may own rows of its own (its own
   Colleges: the new league owns none yet, so they are always created);
 - ``leave_out``: columns that stay behind (an address, a secret, a nonce);
+- ``game_systems``: the games whose leagues hold the part (None: every league);
 - ``remap``: a function fixing ids a JSON column holds, given the row's values
   by column and ``id_of(model_label, old_id) -> new_id``.
 
@@ -39,6 +40,7 @@ class Part:
     key: tuple[str, ...] = ()
     leave_out: tuple[str, ...] = ()
     remap: Callable[[dict, Callable[[str, Any], Any]], None] | None = None
+    game_systems: frozenset[str] | None = None
 
     @property
     def label(self) -> str:
@@ -64,6 +66,11 @@ def coach_querysets(league) -> list:
 
 def part_for(label: str) -> Part | None:
     return _parts.get(label)
+
+
+def parts_for(league) -> list[Part]:
+    """The parts a league of its game holds, in ``ordered_parts`` order."""
+    return [p for p in ordered_parts() if p.game_systems is None or league.game_system in p.game_systems]
 
 
 def ordered_parts() -> list[Part]:

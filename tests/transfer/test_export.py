@@ -65,6 +65,8 @@ def test_the_file_names_coaches_and_leaves_addresses_accounts_and_secrets_behind
     tables = {t["model"]: t for t in data["tables"]}
     assert "email" not in tables["league.coach"]["columns"] and "user" not in tables["league.coach"]["columns"]
     assert "organisers" not in tables["league.league"]["columns"]
+    # A Guild Ball league's file holds no other game's rows.
+    assert not [model for model in tables if model.startswith(("dungeonbowl.", "dreadball."))]
 
 
 @pytest.mark.django_db
@@ -106,5 +108,7 @@ def test_a_file_of_another_version_or_not_a_league_is_refused_and_nothing_writte
     with pytest.raises(CommandError, match="does not fit together"):
         call_command("import_league", str(other), slug="elsewhere")
     assert League.objects.count() == leagues and not League.objects.filter(slug="elsewhere").exists()
+    with pytest.raises(CommandError, match="cannot be a league's address"):
+        call_command("import_league", str(other), slug="not an address")
     with pytest.raises(CommandError, match="No account"):
         call_command("import_league", str(other), organiser="nobody-here", slug="elsewhere")
