@@ -27,6 +27,10 @@ class CampaignsConfig(AppConfig):
         layers.register(LAYER)
         # The profile's titles: the three of each Final Day (GB-3).
         profile_titles.register("The Big League", titles.titles_won)
+        # Its rows in a league's file (league/transfer/).
+        from campaigns.transfer import register_rows
+
+        register_rows()
         rulebook.register(SECTION)
         # Its leaderboard and its two titles on the records pages (league/records).
         from campaigns import boards

@@ -16,6 +16,7 @@ from league.web import offline
 from league.events import views as event_views
 from league.web import organiser as organiser_views
 from league.web import fixtures as result_views
+from league.web import export as export_views
 from league.web import settings as settings_views
 from league.web import setup as setup_views
 from league.web import public as views
@@ -49,6 +50,7 @@ league_patterns = [
          name="answer_join_request"),
     path("leagues/<slug:slug>/organiser/settings/", settings_views.organiser_settings, name="organiser_settings"),
     path("leagues/<slug:slug>/organiser/events/", event_views.organiser_events, name="organiser_events"),
+    path("leagues/<slug:slug>/organiser/export.json", export_views.export_league, name="organiser_export"),
     path("join/<str:token>/", setup_views.join, name="join"),
     path("leagues/<slug:slug>/organiser/coaches/", account_views.organiser_coaches, name="organiser_coaches"),
     path("leagues/<slug:slug>/organiser/checklist/fixtures/", organiser_views.checklist_fixtures,

@@ -155,6 +155,8 @@ MATRIX: dict[str, Row] = {
     # The league's settings: a POST naming no section is refused (400), nothing written.
     "league:organiser_settings": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400")),
     "league:organiser_events": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400")),
+    # The league taken away whole (a download): its organisers only; nothing to post.
+    "league:organiser_export": Row(s("302 403 403 403 403 200"), s("302 405 405 405 405 405")),
     # The web import; a POST without a file is the form again, 400.
     "league:league_import": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 400")),
     # The right coach is not locked out: the organiser's POST says so and deletes nothing.

@@ -30,6 +30,10 @@ class DreadBallConfig(AppConfig):
         profile_titles.register("DreadBall", functools.partial(table_champions, game="dreadball", rule="DR-4"))
         rulebook.register(SECTION)
         boards.register()  # its leaderboard and champion (league/records)
+        # Its rows in a league's file (league/transfer/).
+        from league.dreadball.transfer import register_rows
+
+        register_rows()
 
         # DR-5: the coach's page shows the team's roster (a panel, so the engine's
         # template knows nothing of DreadBall).

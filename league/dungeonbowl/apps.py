@@ -31,6 +31,10 @@ class DungeonBowlConfig(AppConfig):
         profile_titles.register("Dungeon Bowl", seasons.honours_won)
         rulebook.register(SECTION)
         boards.register()  # its leaderboards and the Trophy (league/records)
+        # Its rows in a league's file (league/transfer/).
+        from league.dungeonbowl.transfer import register_rows
+
+        register_rows()
 
         # A team's place in a season links its standings row to the team (versions.py).
         versions.track(TeamSeason, lambda ts: Q(entries__pk=ts.entry_id))

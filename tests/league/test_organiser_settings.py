@@ -361,3 +361,10 @@ def test_head_to_head_first_is_the_organisers_until_a_result_is_recorded(client,
     season_with_results(coaches=4, played_rounds=1, season=SeasonFactory(league=league))
     assert post(client, league, "game", **values).status_code == 302  # the box left unticked
     assert DreadBallSettings.objects.get(league=league).head_to_head_first is True
+def test_the_settings_page_offers_the_league_whole_as_a_download(client, gb, founder):
+    page = logged_in(client, founder).get(url(gb)).content.decode()
+    export = reverse("league:organiser_export", args=[gb.slug])
+    assert f'href="{export}" download' in page and "Take the league away" in page
+    response = client.get(export)
+    assert response.status_code == 200 and response["Content-Type"].startswith("application/json")
+    assert json.loads(b"".join(response.streaming_content))["league"]["slug"] == "harbour"

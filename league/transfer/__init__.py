@@ -1,0 +1,7 @@
+"""Take a league away: one documented JSON file (docs/export-format.md).
+
+``registry`` holds the parts each app registers from its ``ready()`` (the
+engine's own rows, each game's, each layer's); ``export.stream_league`` writes
+a league as chunks of that file; ``importer.import_league`` reads one into a
+new league. The engine imports no game: the games tell it their rows.
+"""
