@@ -135,6 +135,8 @@ INSTALLED_APPS = [
     "django_tables2",
     "csp",
     "axes",
+    # The read API (league/api): its Swagger UI files are served from /static/ninja/.
+    "ninja",
     # The task queue (league/outbox/tasks.py): django-tasks with its database backend.
     # Before "league", whose admin re-registers the task record for superusers only.
     "django_tasks",
@@ -220,6 +222,10 @@ CONTENT_SECURITY_POLICY = {
 }
 
 ROOT_URLCONF = "league.urls"
+
+# The read API's pages of lists (league/api): 25 by default, never more than 100.
+NINJA_PAGINATION_PER_PAGE = 25
+NINJA_PAGINATION_MAX_LIMIT = 100
 
 TEMPLATES = [
     {

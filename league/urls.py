@@ -6,6 +6,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from league.web import converters  # noqa: F401  registers <id:...> before the patterns below
+from league import api
 from league.accounts import forms as account_forms
 from league.accounts import views as account_views
 from league.web import errors
@@ -77,6 +78,8 @@ urlpatterns = [
     # matches an address of these (tests/test_urls.py).
     path("", include((league_patterns, "league"))),
     path("health/", errors.health, name="health"),
+    path("api/v1/", api.api.urls),
+    path("api/docs/", api.docs_view, name="api_docs"),
     path("rules/", views.rules_page, name="rules"),
     path("sw.js", offline.service_worker, name="service_worker"),
     path("manifest.webmanifest", offline.manifest, name="manifest"),

@@ -1,0 +1,30 @@
+"""The read API's one NinjaAPI object, mounted at /api/v1/ (league/urls.py), its
+browsable docs at /api/docs/.
+
+django-ninja serves its Swagger UI from its own static files (``ninja`` is in
+INSTALLED_APPS), so the docs page needs nothing from another origin and passes the
+site's Content-Security-Policy.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from ninja import NinjaAPI
+from ninja.openapi.views import openapi_view
+
+api = NinjaAPI(
+    title="League API",
+    version="1",
+    description=(
+        "Read-only: leagues, seasons, divisions, standings, rounds, fixtures, results and "
+        "coaches, and what each game adds. Anonymous; lists are paginated (limit at most 100)."
+    ),
+    urls_namespace="api",
+    docs_url=None,  # the docs live at /api/docs/, beside the versions they document
+)
+
+# The Swagger UI page, reading this API's schema at /api/v1/openapi.json.
+docs_view = partial(openapi_view, api=api)
+
+from league.api import endpoints  # noqa: E402,F401  registers the engine's endpoints on ``api``
