@@ -16,7 +16,7 @@ from typing import Annotated, Any, Generic, TypeVar
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
-from ninja import Query, Router, Schema
+from ninja import Router, Schema
 from pydantic import Field, TypeAdapter
 
 from league import selectors
@@ -32,6 +32,7 @@ DEFAULT_LIMIT = 25
 Id = Annotated[int, Field(ge=1, le=MAX_ID)]
 Limit = Annotated[int, Field(ge=1, le=MAX_LIMIT, description=f"At most {MAX_LIMIT} a page.")]
 Offset = Annotated[int, Field(ge=0, le=10**9)]
+RoundNumber = Annotated[int, Field(ge=1, le=10**4)]
 
 T = TypeVar("T")
 
@@ -78,12 +79,15 @@ def _parameters(values: dict[str, Any]) -> dict[str, str]:
     return flat
 
 
-def league_get(router: Router, path: str, response: Any, **options):
+def league_get(router: Router, path: str, response: Any, *, kept: bool = True, **options):
     """``GET path`` on ``router`` for an answer about league ``slug`` (the view's
     first parameter after the request): the function returns plain values, checked
     against ``response``; the JSON is kept per version of the league's seasons and
     of the validated parameters and answered with an ETag, 304 to a client that has
-    it (league/caching/pages.py, as standings.json)."""
+    it (league/caching/pages.py, as standings.json).
+
+    ``kept=False`` for an answer that reads rows no season's version tracks (a Dungeon
+    Bowl roster, a Treasury): it is built for every request, so it is never stale."""
     adapter = TypeAdapter(response)
 
     def decorate(view):
@@ -99,7 +103,7 @@ def league_get(router: Router, path: str, response: Any, **options):
                 return HttpResponse(adapter.dump_json(adapter.validate_python(view(request, slug, **params)), by_alias=True),
                                     content_type="application/json")
 
-            return answer(request, slug)
+            return answer(request, slug) if kept else answer.__wrapped__(request, slug)
 
         endpoint.__signature__ = signature
         router.get(path, response={200: response, 404: Message}, **options)(endpoint)

@@ -11,7 +11,7 @@ from django.http import Http404, HttpRequest
 from ninja import Query, Router, Schema
 
 from league import selectors
-from league.api.answers import Id, Page, PageQuery, league_for, league_get, page_of, season_for
+from league.api.answers import Id, RoundNumber, Page, PageQuery, league_for, league_get, page_of, season_for
 from league.api.schemas import (
     CoachDetail, CoachOut, DivisionOut, FixtureOut, LeagueDetail, LeagueOut, RoundOut, SeasonBrief, SeasonOut,
     Standings,
@@ -132,7 +132,7 @@ def _fixture(fixture: Fixture) -> dict:
 
 class FixtureQuery(PageQuery):
     season: str = ""
-    round: int | None = None
+    round: RoundNumber | None = None
     coach: Id | None = None
     date_from: datetime.date | None = None
     date_to: datetime.date | None = None
