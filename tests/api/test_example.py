@@ -17,6 +17,10 @@ from tests.factories import LeagueFactory, SeasonFactory
 SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "docs" / "examples" / "print_table.py"
 
 
+def test_the_docs_show_the_script_as_it_is():
+    assert SCRIPT.read_text() in (SCRIPT.parents[1] / "api.md").read_text()
+
+
 def _example():
     spec = importlib.util.spec_from_file_location("print_table", SCRIPT)
     module = importlib.util.module_from_spec(spec)
