@@ -20,7 +20,7 @@ from league.models import Coach, Entry, Fixture, League, Result, Round, Season
 from league.standings.season import standings_for
 from league.web import feeds
 
-router = Router(tags=["leagues"])
+router = Router(tags=["Leagues"])
 
 
 def _league_out(league: League) -> dict:
