@@ -16,7 +16,7 @@ from league.api.schemas import (
     CoachDetail, CoachOut, DivisionOut, FixtureOut, LeagueDetail, LeagueOut, RoundOut, SeasonBrief, SeasonOut,
     Standings,
 )
-from league.models import Coach, Entry, Fixture, League, Result, Round, Season
+from league.models import Entry, Fixture, League, Result, Season
 from league.standings.season import standings_for
 from league.web import feeds
 

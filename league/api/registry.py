@@ -18,7 +18,3 @@ def add(router: Router) -> None:
         return
     _added.append(router)
     api.add_router("", router)
-
-
-def added() -> tuple[Router, ...]:
-    return tuple(_added)
