@@ -22,7 +22,7 @@ from league.web import public as views
 league_patterns = [
     path("", views.league_list, name="league_list"),
     path("me/", home_views.my_fixtures, name="my_fixtures"),
-    path("me/merges/<int:merge_id>/", account_views.merge_request, name="merge_request"),
+    path("me/merges/<id:merge_id>/", account_views.merge_request, name="merge_request"),
     path("leagues/new/", setup_views.new_league, name="new_league"),
     path("leagues/<slug:slug>/", views.league_detail, name="league_detail"),
     path("leagues/<slug:slug>/fixtures/", views.fixtures, name="fixtures"),

@@ -56,6 +56,7 @@ def demo(db):
         "loan_id": Loan.objects.first().pk,
         "offer_id": CardOffer.objects.first().pk,
         "merge_id": 987654,  # a merge request waiting on someone: none in the demo
+        "request_id": 987654,  # a join request: none in the demo
         # Accounts: an invitation token and a password-reset link that are not real.
         "token": "not-a-token",
         "uidb64": "MQ",

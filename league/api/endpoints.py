@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest
 from ninja import Query, Router, Schema
 
 from league import selectors
+from league.web import converters  # noqa: F401  registers <id:...>: {id:coach_id} below is a bounded id
 from league.api.answers import Id, RoundNumber, Page, PageQuery, league_for, league_get, page_of, season_for
 from league.api.schemas import (
     CoachDetail, CoachOut, DivisionOut, FixtureOut, LeagueDetail, LeagueOut, RoundOut, SeasonBrief, SeasonOut,
@@ -182,7 +183,7 @@ def coaches(request: HttpRequest, slug: str, params: Query[CoachQuery]):
     })
 
 
-@league_get(router, "/leagues/{slug}/coaches/{coach_id}/", CoachDetail, summary="A coach in a league")
+@league_get(router, "/leagues/{slug}/coaches/{id:coach_id}/", CoachDetail, summary="A coach in a league")
 def coach(request: HttpRequest, slug: str, coach_id: Id):
     """A coach's seasons in the league, newest first; 404 for one who never played in it."""
     league = league_for(slug)
@@ -197,7 +198,7 @@ def coach(request: HttpRequest, slug: str, coach_id: Id):
     }
 
 
-@league_get(router, "/leagues/{slug}/coaches/{coach_id}/results/", Page[FixtureOut], summary="A coach's results")
+@league_get(router, "/leagues/{slug}/coaches/{id:coach_id}/results/", Page[FixtureOut], summary="A coach's results")
 def coach_results(request: HttpRequest, slug: str, coach_id: Id, params: Query[PageQuery]):
     """Every approved result of the coach in the league, every season, newest first."""
     league = league_for(slug)

@@ -95,7 +95,7 @@ def test_unknown_things_are_404_and_bad_parameters_4xx(client):
     assert client.get("/api/v1/leagues/nowhere/standings/").status_code == 404
     assert client.get(f"/api/v1/leagues/{league.slug}/standings/?season=Nope").status_code == 404
     assert client.get(f"/api/v1/leagues/{league.slug}/coaches/999999/").status_code == 404
-    assert client.get(f"/api/v1/leagues/{league.slug}/coaches/{2**64}/").status_code == 422
+    assert client.get(f"/api/v1/leagues/{league.slug}/coaches/{2**64}/").status_code == 404  # not an id
     assert client.get(f"/api/v1/leagues/{league.slug}/fixtures/?limit=101").status_code == 422
     assert client.get(f"/api/v1/leagues/{league.slug}/fixtures/?date_from=yesterday").status_code == 422
     empty = LeagueFactory(slug="empty")
