@@ -223,10 +223,6 @@ CONTENT_SECURITY_POLICY = {
 
 ROOT_URLCONF = "league.urls"
 
-# The read API's pages of lists (league/api): 25 by default, never more than 100.
-NINJA_PAGINATION_PER_PAGE = 25
-NINJA_PAGINATION_MAX_LIMIT = 100
-
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
