@@ -138,6 +138,8 @@ INSTALLED_APPS = [
     # Log in with Discord (league/accounts/discord.py): python-social-auth's
     # account links (its own app label and migrations).
     "social_django",
+    # The read API (league/api): its Swagger UI files are served from /static/ninja/.
+    "ninja",
     # The task queue (league/outbox/tasks.py): django-tasks with its database backend.
     # Before "league", whose admin re-registers the task record for superusers only.
     "django_tasks",

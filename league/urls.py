@@ -6,6 +6,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from league.web import converters  # noqa: F401  registers <id:...> before the patterns below
+from league import api
 from league.accounts import forms as account_forms
 from league.accounts import discord
 from league.accounts import views as account_views
@@ -26,7 +27,7 @@ from league.profiles import views as profile_views
 league_patterns = [
     path("", views.league_list, name="league_list"),
     path("me/", home_views.my_fixtures, name="my_fixtures"),
-    path("me/merges/<int:merge_id>/", account_views.merge_request, name="merge_request"),
+    path("me/merges/<id:merge_id>/", account_views.merge_request, name="merge_request"),
     path("leagues/new/", setup_views.new_league, name="new_league"),
     path("leagues/<slug:slug>/", views.league_detail, name="league_detail"),
     path("leagues/<slug:slug>/fixtures/", views.fixtures, name="fixtures"),
@@ -92,6 +93,8 @@ urlpatterns = [
     # matches an address of these (tests/test_urls.py).
     path("", include((league_patterns, "league"))),
     path("health/", errors.health, name="health"),
+    path("api/v1/", api.api.urls),
+    path("api/docs/", api.docs_view, name="api_docs"),
     path("rules/", views.rules_page, name="rules"),
     path("coaches/<id:coach_id>/", profile_views.coach_profile, name="coach_profile"),
     path("coaches/<id:coach_id>/vs/<id:other_id>/", profile_views.head_to_head, name="head_to_head"),

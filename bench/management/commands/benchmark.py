@@ -63,6 +63,8 @@ GOALS = {
     "fixtures": 3.0, "ics": 3.0, "list": 1.5,
     # logged-in pages against the bare view, and what a big league costs
     "page_coach": 0.4, "fixture_coach": 0.3, "me": 0.3, "campaign": 0.2, "dashboard": 0.2,
+    # the read API (/api/v1/) against the bare view: its table as standings.json, a page of 100 results
+    "api_json": 0.7, "api_results": 0.4,
     "cold": 3.0, "size_kb": 300, "cache_mb": 2.0, "timeout_s": 86_400, "rss_mb": 200,
     "ratings": 0.1,
 }
@@ -356,6 +358,10 @@ class Command(BaseCommand):
                      "league page, anonymous, warm / bare"),
             "json": (reverse("league:standings_json", args=[league.slug]), "", GOALS["json"],
                      "standings.json / bare"),
+            "api_json": (f"/api/v1/leagues/{league.slug}/standings/", "", GOALS["api_json"],
+                         "API standings / bare"),
+            "api_results": (f"/api/v1/leagues/{league.slug}/results/?limit=100", "", GOALS["api_results"],
+                            "API page of 100 results / bare"),
             "page_coach": (reverse("league:league_detail", args=[league.slug]), coach, GOALS["page_coach"],
                            "league page for a logged-in coach / bare"),
             "fixture_coach": (reverse("league:fixture_detail", args=[fixture.pk]), coach, GOALS["fixture_coach"],

@@ -1,0 +1,34 @@
+"""The read API's one NinjaAPI object, mounted at /api/v1/ (league/urls.py), its
+browsable docs at /api/docs/.
+
+django-ninja serves its Swagger UI from its own static files (``ninja`` is in
+INSTALLED_APPS), so the docs page needs nothing from another origin and passes the
+site's Content-Security-Policy.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from django.views.decorators.http import require_safe
+from ninja import NinjaAPI
+from ninja.openapi.views import openapi_view
+
+api = NinjaAPI(
+    title="League API",
+    version="1",
+    description=(
+        "Read-only: leagues, seasons, divisions, standings, rounds, fixtures, results and "
+        "coaches, and what each game adds. Anonymous; lists are paginated (limit at most 100)."
+    ),
+    urls_namespace="api",
+    docs_url=None,  # the docs live at /api/docs/, beside the versions they document
+    docs_decorator=require_safe,  # the schema is read, never posted to (405)
+)
+
+# The Swagger UI page, reading this API's schema at /api/v1/openapi.json.
+docs_view = require_safe(partial(openapi_view, api=api))
+
+from league.api import endpoints  # noqa: E402  the engine's endpoints
+
+api.add_router("", endpoints.router)
