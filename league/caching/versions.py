@@ -495,13 +495,12 @@ def _rated_versions():
     coach's rating moves with results anywhere in their game (an opponent's
     correction, a later week that raises an idle coach's RD, RT-3), so a page
     that shows it is kept by these too."""
-    from league.rules import GAMES  # here: the game registry imports the cache's signals
-
+    games = [system for system, _ in apps.get_model("league", "League")._meta.get_field("game_system").choices]
     RatedGame = apps.get_model("ratings", "RatedGame")
     parts = [
         Coalesce(Subquery(RatedGame.objects.filter(pk=game).annotate(
             text=Concat("version", Value(""), output_field=CharField())).values("text")[:1]), Value("-"),
             output_field=CharField())
-        for game in sorted(GAMES)
+        for game in sorted(games)
     ]
     return Concat(*parts, Value(""), output_field=CharField()) if len(parts) > 1 else parts[0]

@@ -217,3 +217,25 @@ def test_dungeon_bowl_honours_are_on_the_champion_s_profile(client):
     text = client.get(reverse("coach_profile", args=[champion.team.coach_id])).content.decode()
     assert "Champion, with the Dungeon Bowl Trophy" in text and champion.team.name in text
     assert champion.season.league.name in text
+
+
+def test_a_kept_profile_follows_ratings_moved_by_games_elsewhere(client, settings):
+    """RT-3: a week played anywhere in the game raises an idle coach's RD, so the
+    profile showing Ada's rating is kept by the ratings' versions too, not only by
+    her own seasons."""
+    from league.ratings.models import Rating
+    from league.ratings.services import recompute
+
+    ada, bo, cy, dee = (CoachFactory(name=name) for name in ("Ada", "Bo", "Cy", "Dee"))
+    first = SeasonFactory(league=LeagueFactory(name="First", slug="first"), start_date=datetime.date(2026, 3, 2))
+    _meeting(first, ada, bo)
+    recompute("guildball")
+    url = reverse("coach_profile", args=[ada.pk])
+    rd = Rating.objects.get(coach=ada, game_system="guildball").rd
+    assert f"RD {rd:.0f}" in client.get(url).content.decode()
+    later = SeasonFactory(league=LeagueFactory(name="Later", slug="later"), start_date=datetime.date(2026, 6, 1))
+    _meeting(later, cy, dee)  # weeks later, between two other coaches in another league
+    recompute("guildball")
+    raised = Rating.objects.get(coach=ada, game_system="guildball").rd
+    assert f"{raised:.0f}" != f"{rd:.0f}"
+    assert f"RD {raised:.0f}" in client.get(url).content.decode()
