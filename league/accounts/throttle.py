@@ -58,3 +58,13 @@ def within_limit(kind: str, key: str, limit: int, *, window: datetime.timedelta 
 def purge(*, window: datetime.timedelta = WINDOW) -> int:
     """Delete the counts whose window has ended; how many."""
     return Throttle.objects.filter(started__lte=timezone.now() - window).delete()[0]
+
+
+def seconds_left(kind: str, key: str, *, window: datetime.timedelta = WINDOW) -> int:
+    """Seconds until the current window of ``kind`` for ``key`` ends (at least 1):
+    what a refused request is told to wait (a ``Retry-After``)."""
+    digest = hashlib.sha256(key.encode()).hexdigest()
+    started = Throttle.objects.filter(kind=kind, key=digest).values_list("started", flat=True).first()
+    if started is None:
+        return 1
+    return max(1, int((started + window - timezone.now()).total_seconds()) + 1)
