@@ -24,6 +24,11 @@ class CampaignsConfig(AppConfig):
 
         layers.register(LAYER)
         rulebook.register(SECTION)
+        # Its read endpoints on the API (/api/v1/).
+        from league.api import registry
+        from campaigns import api as campaigns_api
+
+        registry.add(campaigns_api.router)
         # The league page's panel (title race, Final Day titles) is rendered into the
         # page's cached body: every row it reads bumps the season's version.
         versions.track(Campaign, lambda campaign: Q(pk=campaign.season_id))

@@ -20,6 +20,11 @@ class DreadBallConfig(AppConfig):
 
         rules.register(DreadBallRules)
         rulebook.register(SECTION)
+        # Its read endpoints on the API (/api/v1/).
+        from league.api import registry
+        from league.dreadball import api as dreadball_api
+
+        registry.add(dreadball_api.router)
 
         # DR-5: the coach's page shows the team's roster (a panel, so the engine's
         # template knows nothing of DreadBall).

@@ -24,6 +24,11 @@ class DungeonBowlConfig(AppConfig):
 
         rules.register(DungeonBowlRules)
         rulebook.register(SECTION)
+        # Its read endpoints on the API (/api/v1/).
+        from league.api import registry
+        from league.dungeonbowl import api as dungeonbowl_api
+
+        registry.add(dungeonbowl_api.router)
 
         # A team's place in a season links its standings row to the team (versions.py).
         versions.track(TeamSeason, lambda ts: Q(entries__pk=ts.entry_id))

@@ -1,0 +1,44 @@
+"""The read API fuzzed from its own schema (schemathesis): every operation, its
+path and query parameters generated from the OpenAPI schema, the league half the
+time one of the world's (so the answers go past the 404), for every game. Never a
+5xx, a GET writes nothing, and every answer is JSON."""
+
+from __future__ import annotations
+
+import pytest
+import schemathesis
+from django.core.wsgi import get_wsgi_application
+from hypothesis import given, note, settings
+from hypothesis import strategies as st
+
+from league.dungeonbowl.models import Team
+from tests.fuzz.conftest import Attempt
+from tests.world import GAMES
+
+
+@pytest.mark.django_db
+def test_the_api_answers_no_5xx_to_its_own_schema(world):
+    schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", get_wsgi_application())
+    operations = [found.ok() for found in schema.get_all_operations()]
+    assert len(operations) >= 17
+    slugs = [world.games[game].league.slug for game in GAMES]
+    coaches = [world.games[game].right.pk for game in GAMES]
+    teams = list(Team.objects.values_list("slug", flat=True)[:3])
+    profile = settings()
+
+    for operation in operations:
+        @settings(profile, max_examples=max(profile.max_examples, 6))
+        @given(case=operation.as_strategy(), known=st.booleans(), data=st.data())
+        def check(case, known, data):
+            if known:
+                chosen = {"slug": data.draw(st.sampled_from(slugs)), "coach_id": data.draw(st.sampled_from(coaches)),
+                          "team_slug": data.draw(st.sampled_from(teams))}
+                case.path_parameters = {name: chosen[name] for name in (case.path_parameters or {})}
+            note(f"{case.method} {case.formatted_path} {case.query}")
+            with Attempt() as attempt:
+                response = case.call()
+            assert response.status_code < 500, (case.formatted_path, case.query, response.text[:500])
+            assert not attempt.wrote, attempt.writes
+            assert response.headers.get("content-type", [""])[0].startswith("application/json")
+
+        check()
