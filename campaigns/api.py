@@ -43,7 +43,8 @@ class SeasonQuery(Schema):
     season: str = ""
 
 
-@league_get(router, "/leagues/{slug}/campaign/", CampaignTable, summary="A Big League season's campaign table")
+@league_get(router, "/leagues/{slug}/campaign/", CampaignTable, summary="A Big League season's campaign table",
+            url_name="bigleague_campaign")
 def campaign(request, slug: str, params: Query[SeasonQuery]):
     league, season = season_for(slug, params.season)
     if league.game_system != "guildball":

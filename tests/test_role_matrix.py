@@ -165,6 +165,18 @@ MATRIX: dict[str, Row] = {
     # card to pick, an offer and a loan request to answer.
     "campaigns:campaign_table": Row(s("200"), s("200"), GB, elsewhere=NOT_THIS_GAME),
     "campaigns:campaign_json": Row(s("200"), s("200"), GB, elsewhere=NOT_THIS_GAME),
+    # The read API (/api/v1/, league/api): the same answer for everyone, read-only
+    # (a POST is 405); a game's endpoints refuse another game's league (404).
+    "api_docs": Row(s("200"), s("405")),
+    "api:api-root": Row(s("404"), s("404")),
+    "api:openapi-json": Row(s("200"), s("405")),
+    **{f"api:{name}": Row(s("200"), s("405")) for name in (
+        "leagues", "league", "seasons", "divisions", "standings", "rounds", "fixtures", "results", "coaches", "coach",
+        "coach_results")},
+    **{f"api:dungeonbowl_{name}": Row(s("200"), s("405"), DB, elsewhere=(s("404"), s("405"))) for name in (
+        "teams", "roster", "treasury", "playoffs")},
+    "api:dreadball_teams": Row(s("200"), s("405"), ("dreadball",), elsewhere=(s("404"), s("405"))),
+    "api:bigleague_campaign": Row(s("200"), s("405"), GB, elsewhere=(s("404"), s("405"))),
     "campaigns:coach_page": Row(s("302 403 403 200 403 200"), s("302 403 403 200 403 200"), GB,
                                 elsewhere=NOT_THIS_GAME_LOGIN),
     "campaigns:fixture_page": Row(s("302 403 403 200 403 200"), s("302 403 403 200 403 200"), GB,

@@ -95,13 +95,14 @@ def league_get(router: Router, path: str, response: Any, *, kept: bool = True, *
 
         @functools.wraps(view)
         def endpoint(request: HttpRequest, slug: str, **params):
-            cleaned = _parameters(params)
+            # The parameters as django-ninja validated them key the kept answer, whatever
+            # the raw query said (``?limit=010&ref=x`` is ``limit=10``).
+            validated = {name: (lambda raw, value=value: value) for name, value in _parameters(params).items()}
 
-            @pages.public_page(query={name: functools.partial(lambda v, _: v, value) for name, value in cleaned.items()},
-                               everyone=True)
+            @pages.public_page(query=validated, everyone=True)
             def answer(request: HttpRequest, slug: str) -> HttpResponse:
-                return HttpResponse(adapter.dump_json(adapter.validate_python(view(request, slug, **params)), by_alias=True),
-                                    content_type="application/json")
+                checked = adapter.validate_python(view(request, slug, **params))
+                return HttpResponse(adapter.dump_json(checked, by_alias=True), content_type="application/json")
 
             return answer(request, slug) if kept else answer.__wrapped__(request, slug)
 

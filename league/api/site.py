@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from django.views.decorators.http import require_safe
 from ninja import NinjaAPI
 from ninja.openapi.views import openapi_view
 
@@ -29,10 +30,11 @@ api = NinjaAPI(
     auth=access.token_or_anonymous,
     throttle=[access.rate_limit],
     docs_url=None,  # the docs live at /api/docs/, beside the versions they document
+    docs_decorator=require_safe,  # the schema is read, never posted to (405)
 )
 
 # The Swagger UI page, reading this API's schema at /api/v1/openapi.json.
-docs_view = partial(openapi_view, api=api)
+docs_view = require_safe(partial(openapi_view, api=api))
 
 from league.api import endpoints  # noqa: E402  the engine's endpoints
 

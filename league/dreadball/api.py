@@ -33,7 +33,7 @@ class TeamQuery(PageQuery):
 
 
 @league_get(router, "/leagues/{slug}/dreadball/teams/", Page[DreadBallTeamOut], kept=False,
-            summary="A season's DreadBall teams and rosters")
+            summary="A season's DreadBall teams and rosters", url_name="dreadball_teams")
 def teams(request, slug: str, params: Query[TeamQuery]):
     """Every team of ``season`` (the current one without it) with its roster: three
     queries whatever the number of teams."""

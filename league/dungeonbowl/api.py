@@ -96,7 +96,8 @@ class SeasonQuery(Schema):
     season: str = ""
 
 
-@league_get(router, "/leagues/{slug}/dungeonbowl/teams/", Page[TeamOut], kept=False, summary="Dungeon Bowl teams")
+@league_get(router, "/leagues/{slug}/dungeonbowl/teams/", Page[TeamOut], kept=False, summary="Dungeon Bowl teams",
+            url_name="dungeonbowl_teams")
 def teams(request, slug: str, params: Query[PageQuery]):
     league = _league(slug)
     found = Team.objects.filter(league=league).select_related("coach", "college").order_by("name", "pk")
@@ -107,13 +108,13 @@ def teams(request, slug: str, params: Query[PageQuery]):
 
 
 @league_get(router, "/leagues/{slug}/dungeonbowl/teams/{team_slug}/", Roster, kept=False,
-            summary="A Dungeon Bowl team's roster")
+            summary="A Dungeon Bowl team's roster", url_name="dungeonbowl_roster")
 def roster(request, slug: str, team_slug: str):
     return selectors.team_json(selectors.team_sheet(_league(slug), team_slug))
 
 
 @league_get(router, "/leagues/{slug}/dungeonbowl/teams/{team_slug}/treasury/", Page[TreasuryLineOut], kept=False,
-            summary="A Dungeon Bowl team's Treasury lines, newest first")
+            summary="A Dungeon Bowl team's Treasury lines, newest first", url_name="dungeonbowl_treasury")
 def treasury(request, slug: str, team_slug: str, params: Query[PageQuery]):
     team = get_object_or_404(Team, league=_league(slug), slug=team_slug)
     lines = TreasuryLine.objects.filter(team=team).order_by("-created_at", "-id")
@@ -122,7 +123,8 @@ def treasury(request, slug: str, team_slug: str, params: Query[PageQuery]):
     })
 
 
-@league_get(router, "/leagues/{slug}/dungeonbowl/playoffs/", list[PlayoffGameOut], summary="A season's play-offs")
+@league_get(router, "/leagues/{slug}/dungeonbowl/playoffs/", list[PlayoffGameOut], summary="A season's play-offs",
+            url_name="dungeonbowl_playoffs")
 def playoff_games(request, slug: str, params: Query[SeasonQuery]):
     """The season's play-off games in bracket order, each with its result (empty
     before the play-offs start)."""
