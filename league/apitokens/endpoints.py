@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
-from ninja import Router, Schema
+from ninja import Path, Router, Schema
 
 from league.accounts.permissions import coach_for, get_fixture_for_coach, require_organiser
 from league.apitokens.access import bearer, rate_limit
@@ -39,6 +39,9 @@ router = Router(tags=["results"], auth=bearer, throttle=[rate_limit])
 KEY_HEADER = "Idempotency-Key"
 MAX_KEY = 200
 MAX_FACTS = 400  # a Dungeon Bowl report with every player's line stays far below
+# A fixture's id: any whole number is answered (one that fits no row is a 404, one
+# that is no number a 422), never an overflow in the database.
+FixtureId = Annotated[int, Path(ge=-(2**31), le=2**31 - 1)]
 
 
 class ReportIn(Schema):
@@ -121,6 +124,18 @@ def _as_form_data(facts: dict[str, Any], prefix: str = "") -> dict[str, Any] | N
     return data
 
 
+def _unknown(form, data: dict[str, Any]) -> JsonResponse | None:
+    """A 400 naming the facts the game's form does not have (a typo would otherwise
+    be dropped without a word), with the ones it has."""
+    known = {form.add_prefix(name) for name in (*form.fields, EARLY_FIELD)}  # played_early: harmless when not asked
+    unknown = sorted(name for name in data if name not in known)
+    if not unknown:
+        return None
+    names = ", ".join(name[:40] for name in unknown[:5])
+    return _errors(400, [f"Unknown fact{'s' if len(unknown) > 1 else ''}: {names}. This game's report takes: "
+                         f"{', '.join(sorted(form.fields))}."])
+
+
 def _scoped(request: HttpRequest, scope: str) -> JsonResponse | None:
     token: ApiToken = request.auth
     return None if token.allows(scope) else _errors(403, [_SCOPE_REFUSALS[scope]])
@@ -171,9 +186,9 @@ def _coach_fixture(request: HttpRequest, fixture_id: int) -> Fixture:
     return get_fixture_for_coach(request, fixture_id)
 
 
-@router.post("/fixtures/{int:fixture_id}/report/", response=ANSWERS, url_name="api_report_result",
+@router.post("/fixtures/{fixture_id}/report/", response=ANSWERS, url_name="api_report_result",
              summary="Report a result as the token's coach")
-def report(request: HttpRequest, fixture_id: int, body: ReportIn) -> HttpResponse:
+def report(request: HttpRequest, body: ReportIn, fixture_id: FixtureId) -> HttpResponse:
     """The game's report ``facts`` under the report form's own field names: Guild
     Ball ``home_score``, ``away_score``; Dungeon Bowl ``home_score``, ``away_score``,
     ``ending``, ``dice``, ``home_gather`` ... and one ``home_lineN_player`` line per
@@ -194,6 +209,8 @@ def report(request: HttpRequest, fixture_id: int, body: ReportIn) -> HttpRespons
         own = stored is not None and services.reporter_may_change(
             stored, fixture.side_of(coach_for(request.user)), fixture.events.all())
         form = report_form(rules, fixture, data, ask_early=not own)
+        if (refused := _unknown(form, data)) is not None:
+            return refused
         if not form.is_valid():
             return _form_refused(form)
         facts = {key: value for key, value in form.cleaned_data.items() if key != EARLY_FIELD}
@@ -211,9 +228,9 @@ def _reported_result(request: HttpRequest, fixture_id: int) -> Result:
     return result
 
 
-@router.post("/fixtures/{int:fixture_id}/confirm/", response=ANSWERS, url_name="api_confirm_result",
+@router.post("/fixtures/{fixture_id}/confirm/", response=ANSWERS, url_name="api_confirm_result",
              summary="Confirm the opponent's report as the token's coach")
-def confirm(request: HttpRequest, fixture_id: int) -> HttpResponse:
+def confirm(request: HttpRequest, fixture_id: FixtureId) -> HttpResponse:
     refused = _scoped(request, Scope.REPORT)
     if refused:
         return refused
@@ -225,9 +242,9 @@ def confirm(request: HttpRequest, fixture_id: int) -> HttpResponse:
     return _once(request, fixture_id, step)
 
 
-@router.post("/fixtures/{int:fixture_id}/dispute/", response=ANSWERS, url_name="api_dispute_result",
+@router.post("/fixtures/{fixture_id}/dispute/", response=ANSWERS, url_name="api_dispute_result",
              summary="Dispute the opponent's report as the token's coach")
-def dispute(request: HttpRequest, fixture_id: int, body: DisputeIn) -> HttpResponse:
+def dispute(request: HttpRequest, body: DisputeIn, fixture_id: FixtureId) -> HttpResponse:
     """``reason``: what is wrong; ``proposed`` (optional): the result the coach says
     is right, in the report's facts, for the organiser to accept instead."""
     refused = _scoped(request, Scope.REPORT)
@@ -242,6 +259,8 @@ def dispute(request: HttpRequest, fixture_id: int, body: DisputeIn) -> HttpRespo
         if data is None:
             return _errors(400, ["Each proposed fact is a plain value (text, a number, true or false)."])
         proposal = proposal_form(fixture.round.season.league.rules, fixture, data)
+        if (refused := _unknown(proposal, data)) is not None:
+            return refused
         wanted = body.proposed is not None
         if not form.is_valid() or (wanted and not proposal.is_valid()):
             return _form_refused(form, *([proposal] if wanted else []))
@@ -254,9 +273,9 @@ def dispute(request: HttpRequest, fixture_id: int, body: DisputeIn) -> HttpRespo
     return _once(request, fixture_id, step)
 
 
-@router.post("/fixtures/{int:fixture_id}/approve/", response=ANSWERS, url_name="api_approve_result",
+@router.post("/fixtures/{fixture_id}/approve/", response=ANSWERS, url_name="api_approve_result",
              summary="Approve a result as the league's organiser")
-def approve(request: HttpRequest, fixture_id: int, body: ApproveIn) -> HttpResponse:
+def approve(request: HttpRequest, body: ApproveIn, fixture_id: FixtureId) -> HttpResponse:
     """GB-8 Decision: a result the opponent has not confirmed needs a ``reason``."""
     refused = _scoped(request, Scope.ORGANISE)
     if refused:

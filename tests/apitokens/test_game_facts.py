@@ -65,3 +65,5 @@ def test_a_future_fixture_needs_played_early(client, season):
     refused = report(client, fixture, {"home_score": 12, "away_score": 4})
     assert refused.status_code == 400 and "tick the box to confirm" in refused.json()["errors"][0]
     assert report(client, fixture, {"home_score": 12, "away_score": 4, "played_early": True}).status_code == 200
+    past = FixtureFactory(round__season=season, date=season.start_date, home=fixture.home, away=fixture.away)
+    assert report(client, past, {"home_score": 12, "away_score": 4, "played_early": True}).status_code == 200

@@ -202,3 +202,25 @@ def test_the_writes_cost_the_same_at_4_and_40_coaches(client, league):
     small = _report_queries(client, SeasonFactory(league=league, name="Small"), 4)
     large = _report_queries(client, SeasonFactory(league=league, name="Large"), 40)
     assert small == large
+
+
+@pytest.mark.django_db
+def test_odd_input_is_a_4xx_never_a_500(client, gb_fixture):
+    home = bearer(gb_fixture.home.coach.user, "report")
+    away = bearer(gb_fixture.away.coach.user, "report")
+    before = row_counts()
+    for address, status in (("/api/v1/fixtures/-1/report/", 404), ("/api/v1/fixtures/99999999999/report/", 422),
+                            ("/api/v1/fixtures/x/report/", 422)):
+        answer = client.post(address, body_for("report"), content_type="application/json", headers=home)
+        assert answer.status_code == status, (address, answer.status_code)
+    for facts in ({"home_score": "12\x00", "away_score": 8}, {"home_score": 12, "away_score": 8, "x" * 500: 1},
+                  {f"k{n}": n for n in range(500)}, {"home_score": 1e308, "away_score": float("1e-300")}):
+        answer = post(client, gb_fixture, "report", {"facts": facts}, home)
+        assert 400 <= answer.status_code < 500, (facts, answer.status_code)
+    report(client, gb_fixture, gb_fixture.home.coach.user)
+    before = row_counts()
+    for body in ({"reason": "bad\x00"}, {"reason": "x" * 5000}, {"reason": "Wrong", "proposed": {"home_score": [1]}},
+                 {"reason": "Wrong", "proposed": {"home_score": -4, "away_score": 12}}):
+        answer = post(client, gb_fixture, "dispute", body, away)
+        assert answer.status_code == 400, (body, answer.status_code, answer.content)
+    assert row_counts() == before
