@@ -10,6 +10,7 @@ from league import api
 from league.accounts import forms as account_forms
 from league.accounts import discord
 from league.accounts import views as account_views
+from league.apitokens import views as token_views
 from league.web import errors
 from league.web import home as home_views
 from league.imports import views as import_views
@@ -109,6 +110,7 @@ urlpatterns = [
     path("accounts/verify/<str:token>/", setup_views.verify_email, name="verify_email"),
     path("accounts/logout/", offline.LogoutView.as_view(), name="logout"),
     path("accounts/profile/", account_views.profile, name="profile"),
+    path("accounts/tokens/", token_views.api_tokens, name="api_tokens"),
     path("accounts/invitation/<str:token>/", account_views.accept_invitation, name="accept_invitation"),
     path("accounts/claim/<str:token>/", account_views.claim_place, name="claim_place"),
     path("accounts/email/<str:token>/", account_views.confirm_email, name="confirm_email"),

@@ -91,6 +91,14 @@ MATRIX: dict[str, Row] = {
     "discord_complete": Row(s("404"), s("405")),
     "logout": Row(s("405"), s("302"), writes=LOGGED_IN),  # ends the session
     "profile": Row(s("302 200 200 200 200 200"), s("302 400 400 400 400 400")),
+    # Personal API tokens: a POST naming no action is refused (400), nothing written.
+    "api_tokens": Row(s("302 200 200 200 200 200"), s("302 400 400 400 400 400")),
+    # The API's result writes answer a personal token only (tests/apitokens/ drive every
+    # scope and role with tokens): a session's request has none, 401; a GET, 405.
+    "api:api_report_result": Row(s("405"), s("401")),
+    "api:api_confirm_result": Row(s("405"), s("401")),
+    "api:api_dispute_result": Row(s("405"), s("401")),
+    "api:api_approve_result": Row(s("405"), s("401")),
     "accept_invitation": Row(s("400"), s("400")),  # an unknown token
     "claim_place": Row(s("400"), s("400")),  # an unknown token
     "confirm_email": Row(s("400"), s("400")),  # an unknown token

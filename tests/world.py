@@ -174,16 +174,24 @@ def logged_in_clients(world, users_of) -> dict[tuple[str, str], Client]:
     return made
 
 
+# Tables a read may write: the log-in sessions, and the rate limits' counters (the
+# API counts every request, per token or per address, league/apitokens/access.py).
+BOOKKEEPING = ("league_session", "league_throttle")
+
+
 def row_counts() -> tuple[int, ...]:
-    """Every table's row count, in one query: whether a request wrote anything."""
+    """Every table's row count but the bookkeeping's, in one query: whether a
+    request wrote anything."""
     q = connection.ops.quote_name
-    sql = "SELECT " + ", ".join(f"(SELECT COUNT(*) FROM {q(m._meta.db_table)})" for m in apps.get_models())
+    sql = "SELECT " + ", ".join(f"(SELECT COUNT(*) FROM {q(m._meta.db_table)})" for m in apps.get_models()
+                                if m._meta.db_table not in BOOKKEEPING[1:])
     with connection.cursor() as cursor:
         cursor.execute(sql)
         return tuple(cursor.fetchone())
 
 
 def is_write(sql: str) -> bool:
-    """A write statement, except to the session table (logging in and out write there)."""
+    """A write statement, except to the bookkeeping's tables (logging in and out
+    write the sessions; every API request counts against its rate limit)."""
     head = sql.lstrip()[:7].upper()
-    return head.startswith(("INSERT", "UPDATE", "DELETE")) and "league_session" not in sql
+    return head.startswith(("INSERT", "UPDATE", "DELETE")) and not any(table in sql for table in BOOKKEEPING)

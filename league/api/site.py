@@ -14,6 +14,9 @@ from django.views.decorators.http import require_safe
 from ninja import NinjaAPI
 from ninja.openapi.views import openapi_view
 
+from league.apitokens import access
+from league.apitokens.endpoints import router as result_writes
+
 api = NinjaAPI(
     title="League API",
     version="1",
@@ -22,6 +25,10 @@ api = NinjaAPI(
         "coaches, and what each game adds. Anonymous; lists are paginated (limit at most 100)."
     ),
     urls_namespace="api",
+    # Anonymous, or a personal token (a wrong one is a 401); counted per token or
+    # per address (league/apitokens/access.py).
+    auth=access.token_or_anonymous,
+    throttle=[access.rate_limit],
     docs_url=None,  # the docs live at /api/docs/, beside the versions they document
     docs_decorator=require_safe,  # the schema is read, never posted to (405)
 )
@@ -32,3 +39,4 @@ docs_view = require_safe(partial(openapi_view, api=api))
 from league.api import endpoints  # noqa: E402  the engine's endpoints
 
 api.add_router("", endpoints.router)
+api.add_router("", result_writes)  # the result workflow's writes, with a token (league/apitokens/endpoints.py)

@@ -24,6 +24,7 @@ def test_the_api_answers_no_5xx_to_its_own_schema(world):
     slugs = [world.games[game].league.slug for game in GAMES]
     coaches = [world.games[game].right.pk for game in GAMES]
     teams = list(Team.objects.values_list("slug", flat=True)[:3])
+    fixtures = [world.games[game].fixture.pk for game in GAMES]  # the result writes (POST, a token needed)
     profile = settings()
 
     for operation in operations:
@@ -32,7 +33,8 @@ def test_the_api_answers_no_5xx_to_its_own_schema(world):
         def check(case, known, data):
             if known:
                 chosen = {"slug": data.draw(st.sampled_from(slugs)), "coach_id": data.draw(st.sampled_from(coaches)),
-                          "team_slug": data.draw(st.sampled_from(teams))}
+                          "team_slug": data.draw(st.sampled_from(teams)),
+                          "fixture_id": data.draw(st.sampled_from(fixtures))}
                 case.path_parameters = {name: chosen[name] for name in (case.path_parameters or {})}
             note(f"{case.method} {case.formatted_path} {case.query}")
             with Attempt() as attempt:
