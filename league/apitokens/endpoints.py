@@ -23,15 +23,17 @@ from typing import Annotated, Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from ninja import Path, Router, Schema
 
 from league.accounts.permissions import coach_for, get_fixture_for_coach, require_organiser
 from league.apitokens.access import bearer, rate_limit
 from league.apitokens.models import ApiToken, Scope
-from league.models import Fixture, IdempotencyKey, Result
+from league.models import Fixture, IdempotencyKey, League, Result
 from league.services import results as services
+from league.transfer.export import stream_league
 from league.web.forms import EARLY_FIELD, PROPOSAL_PREFIX, ApproveForm, DisputeForm, proposal_form, report_form
 
 router = Router(tags=["results"], auth=bearer, throttle=[rate_limit])
@@ -294,3 +296,23 @@ def approve(request: HttpRequest, body: ApproveIn, fixture_id: FixtureId) -> Htt
         return JsonResponse(_result_out(fixture, approved))
 
     return _once(request, fixture_id, step)
+
+
+@router.get("/leagues/{slug}/export/", url_name="api_export_league",
+            summary="The league whole, as the organiser's download (a token that may organise)",
+            response={200: None, 401: Errors, 403: Errors, 404: Errors})
+def export(request: HttpRequest, slug: str) -> HttpResponse:
+    """The file of the settings page's "Take the league away" (docs/export-format.md),
+    streamed as it is read: for a token that may organise, of one of the league's
+    organisers."""
+    refused = _scoped(request, Scope.ORGANISE)
+    if refused:
+        return refused
+    league = get_object_or_404(League, slug=slug)
+    if not league.is_organised_by(request.user):
+        return _errors(403, ["Only the league's organisers can take it away."])
+    response = StreamingHttpResponse((piece.encode() for piece in stream_league(league)),
+                                     content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{league.slug}-{timezone.now():%Y-%m-%d}.json"'
+    response["Cache-Control"] = "private, no-store"
+    return response
