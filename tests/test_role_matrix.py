@@ -197,7 +197,7 @@ MATRIX: dict[str, Row] = {
     "api:openapi-json": Row(s("200"), s("405")),
     **{f"api:{name}": Row(s("200"), s("405")) for name in (
         "leagues", "league", "seasons", "divisions", "standings", "rounds", "fixtures", "results", "coaches", "coach",
-        "coach_results")},
+        "coach_results", "ranking", "profile", "league_leaderboards", "game_leaderboards", "records")},
     **{f"api:dungeonbowl_{name}": Row(s("200"), s("405"), DB, elsewhere=(s("404"), s("405"))) for name in (
         "teams", "roster", "treasury", "playoffs")},
     "api:dreadball_teams": Row(s("200"), s("405"), ("dreadball",), elsewhere=(s("404"), s("405"))),

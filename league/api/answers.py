@@ -129,3 +129,61 @@ def season_for(slug: str, name: str | None) -> tuple[League, Season]:
     if season is None:
         raise Http404(f"{league} has no season yet.")
     return league, season
+
+
+def _validated(params: dict[str, Any]) -> dict[str, Callable[[str], str]]:
+    # The parameters as django-ninja validated them key the kept answer, whatever
+    # the raw query said (``?limit=010&ref=x`` is ``limit=10``).
+    return {name: (lambda raw, value=value: value) for name, value in _parameters(params).items()}
+
+
+def game_get(router: Router, path: str, response: Any, *, version: Callable[[str], Any] | None = None, **options):
+    """``GET path`` on ``router`` for an answer about game ``game`` across the site
+    (the view's first parameter after the request), kept as the game's pages are
+    (league/caching/pages.py ``game_page``): per the versions of every season of the
+    game's leagues, or per ``version(game)`` (the ratings'), with an ETag and 304."""
+    adapter = TypeAdapter(response)
+
+    def decorate(view):
+        signature = inspect.signature(view)
+
+        @functools.wraps(view)
+        def endpoint(request: HttpRequest, game: str, **params):
+            @pages.game_page(version, query=_validated(params), everyone=True)
+            def answer(request: HttpRequest, game: str) -> HttpResponse:
+                checked = adapter.validate_python(view(request, game, **params))
+                return HttpResponse(adapter.dump_json(checked, by_alias=True), content_type="application/json")
+
+            return answer(request, game)
+
+        endpoint.__signature__ = signature
+        router.get(path, response={200: response, 404: Message}, **options)(endpoint)
+        return view
+
+    return decorate
+
+
+def coach_get(router: Router, path: str, response: Any, **options):
+    """``GET path`` on ``router`` for an answer about one coach across every league
+    (``coach_id``, the view's first parameter after the request), kept as the
+    profile page is (``pages.coaches_page``: per the versions of every season the
+    coach plays in, their name and their ratings), with an ETag and 304."""
+    adapter = TypeAdapter(response)
+
+    def decorate(view):
+        signature = inspect.signature(view)
+
+        @functools.wraps(view)
+        def endpoint(request: HttpRequest, coach_id: int):
+            @pages.coaches_page(lambda coach_id: [coach_id])
+            def answer(request: HttpRequest, coach_id: int) -> HttpResponse:
+                checked = adapter.validate_python(view(request, coach_id))
+                return HttpResponse(adapter.dump_json(checked, by_alias=True), content_type="application/json")
+
+            return answer(request, coach_id=coach_id)
+
+        endpoint.__signature__ = signature
+        router.get(path, response={200: response, 404: Message}, **options)(endpoint)
+        return view
+
+    return decorate

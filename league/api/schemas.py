@@ -100,3 +100,113 @@ class CoachDetail(Schema):
     id: int
     name: str
     seasons: list[CoachSeason]
+
+
+# Across leagues: a coach's profile, the leaderboards and the records -----------------
+
+
+class ProfileSeason(Schema):
+    league: str
+    league_name: str
+    game: str
+    season: str
+    team: str
+    division: str | None
+    withdrawn: bool
+
+
+class GameTotals(Schema):
+    game: str
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    scored: int
+    conceded: int
+    unit: str
+
+
+class TitleWon(Schema):
+    title: str
+    league: str
+    league_name: str
+    season: str
+    game: str
+    detail: str
+
+
+class GameRating(Schema):
+    game: str
+    rating: float
+    rd: float
+    volatility: float
+    games: int
+    provisional: bool
+
+
+class CoachProfile(Schema):
+    id: int
+    name: str
+    seasons: list[ProfileSeason]
+    totals: list[GameTotals]
+    titles: list[TitleWon]
+    ratings: list[GameRating]
+
+
+class BoardColumn(Schema):
+    key: str
+    label: str
+
+
+class Board(Schema):
+    key: str
+    title: str
+    named: str  # what a row is ("Coach", "Player", "Team")
+    columns: list[BoardColumn]
+    rows: list[dict[str, Any]]  # coach_id, coach, name (a player's or a team's board), then each column's key
+
+
+class Boards(Schema):
+    game: str
+    league: str | None
+    season: str | None
+    boards: list[Board]
+
+
+class Honour(Schema):
+    title: str
+    coach_id: int
+    coach: str
+    detail: str
+
+
+class SeasonHonours(Schema):
+    season: str
+    league: str
+    honours: list[Honour]
+
+
+class BiggestWin(Schema):
+    fixture_id: int
+    season: str
+    home_coach_id: int
+    home: str
+    away_coach_id: int
+    away: str
+    home_score: int
+    away_score: int
+    margin: int
+
+
+class RecordLine(Schema):
+    coach_id: int
+    coach: str
+    figure: int
+
+
+class Records(Schema):
+    seasons: list[SeasonHonours]
+    wins: list[BiggestWin]
+    runs: list[RecordLine]
+    most_seasons: list[RecordLine]
+    most_games: list[RecordLine]

@@ -22,7 +22,8 @@ api = NinjaAPI(
     version="1",
     description=(
         "Read-only: leagues, seasons, divisions, standings, rounds, fixtures, results and "
-        "coaches, and what each game adds. Anonymous; lists are paginated (limit at most 100)."
+        "coaches, ratings, coach profiles, leaderboards and records, and what each game adds. "
+        "Anonymous; lists are paginated (limit at most 100)."
     ),
     urls_namespace="api",
     # Anonymous, or a personal token (a wrong one is a 401); counted per token or
@@ -36,7 +37,8 @@ api = NinjaAPI(
 # The Swagger UI page, reading this API's schema at /api/v1/openapi.json.
 docs_view = require_safe(partial(openapi_view, api=api))
 
-from league.api import endpoints  # noqa: E402  the engine's endpoints
+from league.api import across, endpoints  # noqa: E402  the engine's endpoints
 
 api.add_router("", endpoints.router)
+api.add_router("", across.router)
 api.add_router("", result_writes)  # the result workflow's writes, with a token (league/apitokens/endpoints.py)

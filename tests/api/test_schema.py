@@ -49,7 +49,7 @@ def _read_paths() -> list[str]:
 def _address(path: str, world, game: str) -> str:
     g = world.games[game]
     team = Team.objects.filter(league=g.league).order_by("pk").first()
-    values = {"slug": g.league.slug, "coach_id": g.right.pk, "team_slug": team.slug if team else "no-team"}
+    values = {"slug": g.league.slug, "game": game, "coach_id": g.right.pk, "team_slug": team.slug if team else "no-team"}
     return re.sub(r"{(\w+)}", lambda m: str(values[m.group(1)]), path)
 
 

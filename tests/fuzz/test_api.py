@@ -33,7 +33,7 @@ def test_the_api_answers_no_5xx_to_its_own_schema(world):
         def check(case, known, data):
             if known:
                 chosen = {"slug": data.draw(st.sampled_from(slugs)), "coach_id": data.draw(st.sampled_from(coaches)),
-                          "team_slug": data.draw(st.sampled_from(teams)),
+                          "team_slug": data.draw(st.sampled_from(teams)), "game": data.draw(st.sampled_from(GAMES)),
                           "fixture_id": data.draw(st.sampled_from(fixtures))}
                 case.path_parameters = {name: chosen[name] for name in (case.path_parameters or {})}
             note(f"{case.method} {case.formatted_path} {case.query}")
