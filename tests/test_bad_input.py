@@ -56,6 +56,7 @@ def demo(db):
         "loan_id": Loan.objects.first().pk,
         "offer_id": CardOffer.objects.first().pk,
         "merge_id": 987654,  # a merge request waiting on someone: none in the demo
+        "game": "guildball",  # the ratings, leaderboards and records of one game
         "request_id": 987654,  # a join request: none waits in the demo
         "other_id": Coach.objects.exclude(name="Ada Blackwater").order_by("pk").first().pk,  # head-to-head
         # Accounts: an invitation token and a password-reset link that are not real.

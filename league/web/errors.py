@@ -77,7 +77,10 @@ class RejectNulBytesMiddleware:
             and request.content_type in ("application/x-www-form-urlencoded", "multipart/form-data")
             and _has_nul(request.POST)
         ):
-            raise BadRequest("A NUL byte is not allowed in a form or query value.")
+            message = "A NUL byte is not allowed in a form or query value."
+            if request.path.startswith("/api/"):  # the API answers in JSON, refusals included
+                return JsonResponse({"detail": message}, status=400)
+            raise BadRequest(message)
         return self.get_response(request)
 
 

@@ -171,10 +171,6 @@ def check_page(page, axe_script: str, seen: dict[int, list[str]]) -> tuple[int, 
 # The live server reads committed data, so the test commits; serialized_rollback
 # puts the migrated catalogue back afterwards.
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
-# Every role's crawl comes from one address: the API's limit per address
-# (league/apitokens/access.py, tested in tests/apitokens/test_rate_limits.py) is
-# lifted so that the crawl reads every page of the API too.
-@override_settings(API_ANONYMOUS_RATE=1_000_000, API_TOKEN_RATE=1_000_000)
 def test_every_page_fits_a_phone_is_tappable_and_accessible(live_server, browser):
     with override_settings(PASSWORD_HASHERS=FAST_HASHERS):
         world = build_world()

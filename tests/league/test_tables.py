@@ -53,7 +53,10 @@ def test_a_campaign_table_is_the_markup_django_tables2_gives(season, organiser):
 def test_no_column_works_out_its_cell_attributes_from_the_row():
     """``BaseTable.body`` works a column's ``td`` attributes out once: a table whose
     cell attributes depend on the row (a callable) needs django-tables2's template."""
-    tables = [StandingsTable, CampaignTable]
+    from league.ratings.tables import RatingTable
+    from league.web.tables import LeaderboardTable
+
+    tables = [StandingsTable, CampaignTable, RatingTable, LeaderboardTable]
     assert {t for t in BaseTable.__subclasses__()} <= set(tables)
     for table in tables:
         for column in table.base_columns.values():

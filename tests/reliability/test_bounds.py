@@ -119,7 +119,7 @@ def test_sync_creates_only_the_moments_newly_reached(organiser, campaign, django
     # PostgreSQL's smallint threshold stopped at 32,767 (a 500): 40,000 is stored.
     assert MomentUnlock.objects.filter(coach=a, threshold=40_000).exists()
     CampaignPointLine.objects.create(coach=a, amount=20, kind=LineKind.ADJUSTMENT, reason="one more")
-    with django_assert_max_num_queries(8):  # highest held, CP total, table, insert, the notices
+    with django_assert_max_num_queries(9):  # highest held, CP total, table, insert, the notices, the event's subscribers
         new = moments.sync_moments(a)
     assert [u.threshold for u in new] == [40_020]
     assert MomentUnlock.objects.filter(coach=a).count() == held + 1

@@ -45,6 +45,8 @@ NOISE = [
     # A coach's colour is their id's (site_tags.coach_badge_index): a hash of an id, as an address's id is.
     (re.compile(r'(stroke|fill)="#[0-9a-fA-F]{6}"'), r'\1="#colour"'),
     (re.compile(r'class="badge b\d+"'), 'class="badge b"'),
+    # A feed's row names its coach by id (the leaderboards' JSON), as an address does.
+    (re.compile(r'"coach_id": \d+'), '"coach_id": N'),
 ]
 LINK = re.compile(r'href="(/(?:leagues|fixtures)/[^"#?]*)"')
 
