@@ -27,6 +27,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -77,12 +78,19 @@ def _claim_state(coach: Coach) -> str:
     return f"{coach.pk}:{coach.user_id or 0}:{coach.invitation_nonce}"
 
 
+def _lock_coach_of(coach: Coach, league: League) -> Coach | None:
+    """``coach``'s row, locked, when they play in ``league`` (else None). The
+    league is an EXISTS, not a join: PostgreSQL locks no row of a DISTINCT."""
+    plays = Entry.objects.filter(coach=OuterRef("pk"), season__league=league)
+    return Coach.objects.select_for_update().filter(Exists(plays), pk=coach.pk).first()
+
+
 @transaction.atomic
 def make_claim_link(*, coach: Coach, league: League, by) -> str:
     """A new claim link's token for ``coach`` of ``league`` (one the organiser
     ``by`` runs): a new nonce, which retires every link and invitation before."""
     require_organiser(league, by)
-    coach = Coach.objects.select_for_update().filter(pk=coach.pk, entries__season__league=league).distinct().first()
+    coach = _lock_coach_of(coach, league)
     if coach is None:
         raise ValidationError("That coach does not play in this league.")
     if coach.user_id is not None:
@@ -140,7 +148,7 @@ def invite_by_email(*, coach: Coach, league: League, email: str, by, request: Ht
     ``email`` becomes their address when they have none, and the invitation goes
     there; a coach with an address gets it again (a new link; the old ones stop)."""
     require_organiser(league, by)
-    coach = Coach.objects.select_for_update().filter(pk=coach.pk, entries__season__league=league).distinct().first()
+    coach = _lock_coach_of(coach, league)
     if coach is None:
         raise ValidationError("That coach does not play in this league.")
     email = email.strip()

@@ -279,7 +279,9 @@ def answer_merge(*, request: MergeRequest, user, accept: bool) -> Coach | None:
     """The account holder accepts (the merge is done: returns the kept coach) or
     refuses (nothing moves) a request about their coach. Only they may answer,
     once; the organiser who asked must still run every league concerned."""
-    request = MergeRequest.objects.select_for_update().select_related("keep", "absorb").filter(pk=request.pk).first()
+    # Only the request's row: its absorbed coach may be gone (a nullable join PostgreSQL will not lock).
+    request = (MergeRequest.objects.select_for_update(of=("self",)).select_related("keep", "absorb")
+               .filter(pk=request.pk).first())
     if request is None or request.decided_at is not None or request.absorb_id is None:
         raise ValidationError("This request has been answered already.")
     if user.pk not in (request.keep.user_id, request.absorb.user_id):
