@@ -122,6 +122,20 @@ def _all_played(season: Season) -> bool:
     return not Fixture.objects.filter(round__season=season).regular().unplayed().exists()
 
 
+def results_imported(season: Season) -> None:
+    """Results of ``season`` written in bulk (an import): the table changed once,
+    and the season may be over (LG-3), rather than an event a result."""
+    if notifications.is_quiet():
+        return
+    subscribed = _wanted(season.league_id, {types.STANDINGS_CHANGED, types.SEASON_OVER})
+    if not subscribed:
+        return
+    events: list[tuple[str, Data]] = [(types.STANDINGS_CHANGED, lambda: _standings_data(season))]
+    if any(s.wants(types.SEASON_OVER) for s in subscribed) and _all_played(season):
+        events.append((types.SEASON_OVER, lambda: _standings_data(season)))
+    _queue(subscribed, events)
+
+
 def standings_changed(season: Season) -> None:
     """A result stopped counting (reopened): the table is another."""
     emit(league_id=season.league_id, events=[(types.STANDINGS_CHANGED, lambda: _standings_data(season))])
@@ -142,6 +156,20 @@ def _entry_data(entry: Entry, season: Season) -> dict[str, Any]:
 
 def entrant_joined(entry: Entry, season: Season) -> None:
     emit(league_id=season.league_id, events=[(types.ENTRANT_JOINED, lambda: _entry_data(entry, season))])
+
+
+def entrants_carried_over(season: Season) -> None:
+    """A next season opened with the last one's entrants (LG-3, LG-4): each joins
+    it, as an entrant the organiser adds would."""
+    def joined(entry: Entry):
+        return lambda: _entry_data(entry, season)
+
+    if notifications.is_quiet():
+        return
+    subscribed = _wanted(season.league_id, {types.ENTRANT_JOINED})
+    if subscribed:
+        entries = season.entries.select_related("coach").order_by("pk")
+        _queue(subscribed, [(types.ENTRANT_JOINED, joined(entry)) for entry in entries])
 
 
 def entrant_withdrew(entry: Entry, season: Season, *, not_played: int) -> None:

@@ -32,6 +32,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from league import datebounds, layers
+from league.events import emit as events
 from league.outbox import notifications
 from league.text import plaintext
 from league.services import results as services
@@ -214,9 +215,15 @@ def import_rows(
     # One email per imported result would flood every coach; one new version per
     # season, not one per saved row.
     with notifications.quiet(), season_writes.one_version_per_season():
-        for slug, league_rows in by_slug.items():
+        seasons = [
             _import_league(slug, league_rows, game=rules, by=by, season_name=season_name, start_date=start_date,
                            source=source, summary=summary)
+            for slug, league_rows in by_slug.items()
+        ]
+    # A league's subscribers hear of the import once a season, not once a result.
+    for season in seasons:
+        if season is not None:
+            events.results_imported(season)
     return summary
 
 
@@ -249,7 +256,9 @@ def find_league(slug: str, name: str, line: int) -> League | None:
     return named[0] if named else None
 
 
-def _import_league(slug, rows, *, game: GameRules, by, season_name, start_date, source, summary: ImportSummary) -> None:
+def _import_league(slug, rows, *, game: GameRules, by, season_name, start_date, source,
+                   summary: ImportSummary) -> Season | None:
+    """Write one league's rows; the season, when results were recorded in it."""
     league = find_league(slug, rows[0].league, rows[0].line)
     if league is None:
         league = League.objects.create(name=rows[0].league, slug=slug, game_system=game.system)
@@ -337,6 +346,7 @@ def _import_league(slug, rows, *, game: GameRules, by, season_name, start_date, 
     elif missing or summary.fixtures:
         season_writes.changed(season)  # bulk writes send no signals
     _apply_extras(rows, fixtures, season=season, by=by, source=source)
+    return season if items else None
 
 
 def _apply_extras(rows: list[ImportRow], fixtures: list[Fixture], *, season: Season, by, source: str) -> None:

@@ -84,3 +84,47 @@ def test_a_big_league_coach_reaching_a_moment(season, organiser):
     assert [data["moment"]["threshold"] for _, data in events] == [20, 40]
     assert {data["moment"]["coach"] for _, data in events} == {a.entry.coach.name}
     assert events[0][1]["league"] == season.league.slug
+
+
+def test_an_import_of_results_tells_of_the_table_once_a_season():
+    """A results import (league/imports/writer.py) is quiet towards the coaches'
+    mail; a subscriber hears the table changed once for the season, and that the
+    season is over when the file completes it (LG-3), not an event a result."""
+    from tests.league.test_bulk_import import guild_ball_file, import_text, importer_user
+    from league.models import League
+    from tests.factories import LeagueFactory
+
+    by = importer_user()
+    LeagueFactory(name="Import Cup", slug="import-cup", organisers=[by])
+    listen(League.objects.get(slug="import-cup"), types.ALL)
+    text = guild_ball_file("Import Cup", coaches=4)
+    header, *lines = text.splitlines()
+    scheduled = [",".join([*line.split(",")[:4], "", "", "scheduled"]) for line in lines[3:]]
+    import_text("\n".join([header, *lines[:3], *scheduled]) + "\n", "guildball", by=by)  # the season under way
+    assert [kind for kind, _ in sent()] == ["standings.changed"]
+    import_text(text, "guildball", by=by)  # the rest of the season: now over
+    events = sent()
+    assert [kind for kind, _ in events] == ["standings.changed", "standings.changed", "season.over"]
+    assert events[-1][1]["league"] == "import-cup"
+
+
+def test_a_next_season_tells_of_each_entrant_carried_over(season, organiser):
+    """LG-3: the next season opens with the last one's entrants (not who withdrew,
+    LG-4); each joins it as an added entrant would."""
+    from django.utils import timezone
+
+    from league.models import Entry, Fixture
+    from league.services import seasons
+    from tests.factories import EntryFactory
+
+    entries = [EntryFactory(season=season, coach__name=name) for name in ("Ada", "Bo", "Cy", "Di")]
+    seasons.generate_fixtures(season=season, by=organiser)
+    for fixture in Fixture.objects.filter(round__season=season).matches():
+        results.record_result(fixture=fixture, by=organiser, home_score=12, away_score=6, reason="played")
+    Entry.objects.filter(pk=entries[3].pk).update(withdrawn_at=timezone.now())  # after their last match
+    listen(season.league, [types.ENTRANT_JOINED])
+    following = seasons.open_next_season(league=season.league, by=organiser)
+    events = sent()
+    assert [kind for kind, _ in events] == ["entrant.joined"] * 3
+    assert [data["entrant"]["coach"] for _, data in events] == ["Ada", "Bo", "Cy"]
+    assert {data["season"]["id"] for _, data in events} == {following.pk}
