@@ -19,7 +19,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q, Sum
 from django.utils import timezone
 
@@ -40,6 +40,7 @@ from campaigns.models import (
 from campaigns.moments import sync_moments, sync_moments_for
 from campaigns.setup import ensure_campaign
 from league import locks
+from league.bulkinsert import insert_rows
 from league.caching import writes as season_writes
 from league.models import Fixture, Result, Season
 from league.rules.base import ABANDONED, GameRules
@@ -139,31 +140,15 @@ def reversals(lines: Iterable, why: str) -> list[dict]:
     return out
 
 
-COPY_FROM = 500  # lines: an import's derivation; an approval's few lines go in one INSERT
-
-
 def insert_lines(model, rows: list[dict]) -> None:
     """Append ``rows`` (values by field attname; the others empty, ``created_at``
-    now) to a ledger in one statement. ``bulk_create`` builds and compiles a model
-    instance per row, which is most of an import's time at thousands of lines;
-    the lines are plain values here."""
+    now) to a ledger at once (league/bulkinsert.py): an import derives thousands of
+    lines, and they are plain values here."""
     if not rows:
         return
-    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    fields = [f.attname for f in model._meta.concrete_fields if not f.primary_key]
     now = timezone.now()
-    values = [[now if f.attname == "created_at" else row.get(f.attname) for f in fields] for row in rows]
-    quote = connection.ops.quote_name
-    table, columns = quote(model._meta.db_table), ", ".join(quote(f.column) for f in fields)
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql" and len(values) >= COPY_FROM:  # the database's own bulk load
-            with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-                for line in values:
-                    copy.write_row(line)
-            return
-        created = model._meta.get_field("created_at").get_db_prep_save(now, connection)
-        for line in values:
-            line[[f.attname for f in fields].index("created_at")] = created
-        cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})", values)
+    insert_rows(model, fields, [[now if name == "created_at" else row.get(name) for name in fields] for row in rows])
 
 
 def reverse_lines(lines: Iterable, why: str) -> None:

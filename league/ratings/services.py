@@ -12,7 +12,7 @@ after the other.
 A recomputation from week W is a fixed number of queries whatever the number of
 coaches or weeks: the counted results from W on (one query), each rated coach's
 last week before W (one query), then the weeks from W on and the current ratings
-written back in bulk (a delete and a ``bulk_create`` each).
+written back in bulk (a delete and an ``insert_rows`` each).
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ from collections.abc import Iterable
 from django.db import transaction
 from django.db.models import Exists, Min, OuterRef
 
+from league.bulkinsert import insert_rows
 from league.models import Result
 from league.ratings import glicko2
 from league.ratings.models import RatedGame, Rating, RatingWeek
 
-BATCH = 2000  # rows per INSERT: within every database's limit of bound parameters
 EPOCH = datetime.date(1, 1, 1)  # a Monday
 
 
@@ -126,18 +126,21 @@ def recompute(game_system: str, *, since: datetime.date | None = None) -> None:
     }
     weeks, state = rate_weeks(results, state)
     RatingWeek.objects.filter(game_system=game_system, **({"week__gte": since} if since is not None else {})).delete()
-    RatingWeek.objects.bulk_create(
-        (RatingWeek(coach_id=coach, game_system=game_system, week=week, rating=rating.rating, rd=rating.rd,
-                    volatility=rating.volatility, games=games) for coach, week, rating, games in weeks),
-        batch_size=BATCH,
-    )
+    # Plain values (league/bulkinsert.py): from scratch, a game's weeks are
+    # hundreds of thousands of rows, and a model instance a row was most of the time.
+    insert_rows(RatingWeek, WEEK_FIELDS, [
+        (coach, game_system, week, rating.rating, rating.rd, rating.volatility, games)
+        for coach, week, rating, games in weeks
+    ])
     Rating.objects.filter(game_system=game_system).delete()
-    Rating.objects.bulk_create(
-        (Rating(coach_id=coach, game_system=game_system, rating=rating.rating, rd=rating.rd,
-                volatility=rating.volatility, games=games, last_week=last) for coach, (last, rating, games)
-         in current(state).items()),
-        batch_size=BATCH,
-    )
+    insert_rows(Rating, RATING_FIELDS, [
+        (coach, game_system, rating.rating, rating.rd, rating.volatility, games, last)
+        for coach, (last, rating, games) in current(state).items()
+    ])
+
+
+WEEK_FIELDS = ("coach_id", "game_system", "week", "rating", "rd", "volatility", "games")
+RATING_FIELDS = ("coach_id", "game_system", "rating", "rd", "volatility", "games", "last_week")
 
 
 def at_week(last: datetime.date, rating: glicko2.Rating, week: datetime.date) -> glicko2.Rating:

@@ -115,10 +115,10 @@ def guild_ball_state(league: str) -> dict:
 
 
 def test_guild_ball_bulk_import_equals_one_by_one_approval(monkeypatch):
-    from campaigns import ledgers
+    from league import bulkinsert
 
     with monkeypatch.context() as patched:
-        patched.setattr(ledgers, "COPY_FROM", 1)  # PostgreSQL: the lines go by COPY, as for a big import
+        patched.setattr(bulkinsert, "COPY_FROM", 1)  # PostgreSQL: the lines go by COPY, as for a big import
         import_text(guild_ball_file("Bulk Cup"), "guildball")
     import_text(guild_ball_file("Single Cup"), "guildball", monkeypatch=monkeypatch)
     bulk, single = guild_ball_state("Bulk Cup"), guild_ball_state("Single Cup")
