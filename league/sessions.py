@@ -34,7 +34,7 @@ class Session(AbstractBaseSession):
     """A log-in session: Django's database session, which also names the account it
     logs in (set whenever it is saved), so a logged-in request reads its session,
     account and coach in one query. Deleting the account deletes its
-    sessions. One of the ``league`` app's models (league/models.py imports it)."""
+    sessions. One of the ``league`` app's models (league/models/__init__.py imports it)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
                              related_name="+")

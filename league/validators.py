@@ -1,5 +1,5 @@
 """Field validators the models use: a leaf that imports no other module of the site,
-so league/models.py needs nothing that needs the models."""
+so league/models/ needs nothing that needs the models."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ WINDOW = datetime.timedelta(hours=1)
 
 class Throttle(models.Model):
     """How many times ``kind`` happened for one key since ``started``. One of the
-    ``league`` app's models (league/models.py imports it)."""
+    ``league`` app's models (league/models/__init__.py imports it)."""
 
     kind = models.CharField(max_length=40)
     key = models.CharField(max_length=64, help_text="The SHA-256 of what is counted (an address, an account).")
