@@ -19,10 +19,10 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
-from league.events import addresses, services as event_services, types
+from league.events import services as event_services, types
 from league.events.delivery import signed_headers
 from league.events.models import Delivery, Subscription
-from league.outbox import tasks
+from league.outbox import addresses, tasks
 from league.services import entrants, results
 from tests.league.events.receiver import Receiver
 from tests.factories import CoachFactory, SeasonFactory
