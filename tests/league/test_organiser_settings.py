@@ -19,7 +19,7 @@ from league.models import League
 from league.outbox import webhooks
 from tests.builders import season_with_results
 from tests.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory, UserFactory
-from tests.league.test_webhooks import Receiver
+from tests.receiver import Receiver
 
 pytestmark = pytest.mark.django_db
 
@@ -265,7 +265,7 @@ def test_the_test_message_reaches_the_receiver_signed(client, gb, founder, djang
         logged_in(client, founder)
         with django_capture_on_commit_callbacks(execute=True):
             assert post(client, gb, "test_webhooks").status_code == 302
-    (headers, raw), = receiver.raw
+    (headers, raw), = receiver.posts
     assert json.loads(raw)["event"] == "test" and "Harbour League" in json.loads(raw)["text"]
     assert headers[webhooks.SIGNATURE_HEADER] == webhooks.sign(gb.webhook_secret, raw)
 
