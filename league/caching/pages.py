@@ -182,8 +182,7 @@ def coaches_page(coaches: Callable[..., list[int]]):
             if not shared and not kept_pages.keepable(request):
                 return build()
             rows = versions.coaches_versions(coaches(*args, **kwargs))
-            signature = ",".join(f"{coach}:{coach_name}:{season}:{version}:{rated}"
-                                 for coach, coach_name, season, version, rated in rows)
+            signature = ",".join(f"{coach}:{coach_name}:{season}:{version}" for coach, coach_name, season, version in rows)
             asked = request.GET.get("page", "")
             raw = f"{name}|{request.get_host()}|{request.path}|{asked}|{signature}"
             key = f"coaches:{hashlib.sha256(raw.encode()).hexdigest()}"
