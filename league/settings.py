@@ -441,8 +441,8 @@ API_TOKEN_RATE = env_int("API_TOKEN_RATE", 120) or 120
 API_ANONYMOUS_RATE = env_int("API_ANONYMOUS_RATE", 60) or 60
 # A league's webhooks (league/outbox/webhooks.py): seconds per attempt.
 WEBHOOK_TIMEOUT = float(os.environ.get("WEBHOOK_TIMEOUT", "5"))
-# Events are never sent to a private, loopback or link-local address
-# (league/events/addresses.py); only the tests set this, for a receiver on 127.0.0.1.
+# No webhook (events, Discord, signed) is sent to a private, loopback or link-local
+# address (league/outbox/addresses.py); only the tests set this, for a receiver on 127.0.0.1.
 EVENTS_ALLOW_LOOPBACK = False
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"

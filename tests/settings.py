@@ -22,3 +22,7 @@ CHANGE_MARK_FILE = os.environ.setdefault(
 # and tests/apitokens/test_rate_limits.py sets its own small ones to drive the 429.
 API_ANONYMOUS_RATE = 1_000_000
 API_TOKEN_RATE = 1_000_000
+
+# A process a test starts (manage.py run_tasks) posts to the test's local receiver
+# on 127.0.0.1 only when the test says so in its environment (league/outbox/addresses.py).
+EVENTS_ALLOW_LOOPBACK = os.environ.get("EVENTS_ALLOW_LOOPBACK") == "1"

@@ -9,7 +9,8 @@ A view is written as if nothing were kept; a decorator says how its page is kept
   a page per made-up address.
 - ``public_listing``: the league list, kept per what its page of leagues shows.
 - ``game_page``: a page of one game across every league (its ratings), kept per
-  the version its reader names (one query).
+  the version its reader names (one query); a logged-in visitor's kept apart,
+  their menu filled in per request.
 - ``kept_page``: a logged-in page kept per version of what it shows, the viewer's
   own parts (menu, CSRF token, submission keys, a layer's live panel) filled in per
   request (league/caching/kept_pages.py). It names what the page reads (the
@@ -98,7 +99,10 @@ def game_page(version: Callable[[str], Any] | None = None, *,
     so the page is built): the ratings, per ``RatedGame.version``. ``query`` and
     ``everyone`` as for ``public_page``: the parameters the page reads, each
     validated (the rest dropped, so no visitor stores a page per made-up address),
-    and whether a logged-in visitor gets the shared page too (a feed)."""
+    and whether a logged-in visitor gets the shared page too (a feed). Otherwise a
+    logged-in visitor gets the same page kept apart (``kept_pages.serve``, the key
+    plus ``:kept``), their menu filled in per request: these pages show nothing
+    else of who asks."""
     params = tuple(query or ())
 
     def decorate(view):
@@ -106,7 +110,8 @@ def game_page(version: Callable[[str], Any] | None = None, *,
         def serve(request: HttpRequest, game: str, *args, **kwargs) -> HttpResponse:
             only_query(request, **{name: clean(request.GET.get(name, "")) for name, clean in (query or {}).items()})
             build = functools.partial(view, request, game, *args, **kwargs)
-            if not everyone and not versions.anonymous(request):
+            shared = everyone or versions.anonymous(request)
+            if not shared and not kept_pages.keepable(request):
                 return build()
             if version is None:
                 key = versions.game_key(request, game, params)
@@ -115,6 +120,8 @@ def game_page(version: Callable[[str], Any] | None = None, *,
                 key = None if found is None else _game_key(request, game, params, found)
             if key is None:  # nothing to key on: cheap to build
                 return build()
+            if not shared:  # the same page, the viewer's menu filled in per request
+                return kept_pages.serve(request, f"{key}:kept", build)
             return versions.serve(request, key, build, vary_cookie=not everyone)
 
         return serve
@@ -156,8 +163,10 @@ def coaches_page(coaches: Callable[..., list[int]]):
     by every anonymous visitor per version of each season the coaches play in and
     per their names and the ratings' versions (one query, ``versions.coaches_versions``), with an ETag.
     ``coaches(*args, **kwargs)``: the coaches' ids from the address. A logged-in
-    visitor (the menu shows who they are) gets the page built; so does an address
-    of a coach that does not exist (a 404, never stored)."""
+    visitor gets the same page kept apart (``kept_pages.serve``, the key plus
+    ``:kept``), the menu filled in with who they are per request: the profile and
+    head-to-head show nothing else of the viewer, their own profile included. An
+    address of a coach that does not exist is a 404, never stored."""
 
     def decorate(view):
         name = f"{view.__module__}.{view.__qualname__}"
@@ -169,15 +178,17 @@ def coaches_page(coaches: Callable[..., list[int]]):
             # number or nothing: anything else would store a page per address.
             only_query(request, page=page if page.isascii() and page.isdigit() and len(page) <= 4 else "")
             build = functools.partial(view, request, *args, **kwargs)
-            if not versions.anonymous(request):
+            shared = versions.anonymous(request)
+            if not shared and not kept_pages.keepable(request):
                 return build()
             rows = versions.coaches_versions(coaches(*args, **kwargs))
-            signature = ",".join(f"{coach}:{coach_name}:{season}:{version}:{rated}"
-                                 for coach, coach_name, season, version, rated in rows)
+            signature = ",".join(f"{coach}:{coach_name}:{season}:{version}" for coach, coach_name, season, version in rows)
             asked = request.GET.get("page", "")
             raw = f"{name}|{request.get_host()}|{request.path}|{asked}|{signature}"
-            return versions.serve(request, f"coaches:{hashlib.sha256(raw.encode()).hexdigest()}", build,
-                                  vary_cookie=True)
+            key = f"coaches:{hashlib.sha256(raw.encode()).hexdigest()}"
+            if not shared:
+                return kept_pages.serve(request, f"{key}:kept", build)
+            return versions.serve(request, key, build, vary_cookie=True)
 
         return serve
 

@@ -38,8 +38,7 @@ from typing import Any
 from django.apps import apps
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import CharField, Q, Subquery, Value
-from django.db.models.functions import Coalesce, Concat
+from django.db.models import F, IntegerField, Q, Value
 from django.db.models.signals import m2m_changed, post_delete, post_save
 from django.http import HttpResponse, HttpResponseNotModified, QueryDict
 from django.utils.cache import patch_vary_headers
@@ -483,24 +482,21 @@ def coaches_versions(coach_ids: list[int]) -> list[tuple]:
     head-to-head) is built from, as (coach pk, name, season pk, version) in that
     order: every season each coach is entered in, and a row with no season for a
     coach entered nowhere (a coach's rename bumps the seasons they play in; the
-    name in the key covers a coach with none). Empty for unknown coaches."""
+    name in the key covers a coach with none). Then, once, a row per rated game
+    (None, game, None, its ratings' version): a coach's rating moves with results
+    anywhere in their game (an opponent's correction, a later week that raises an
+    idle coach's RD, RT-3), so a page that shows it is kept by these too. They are
+    the same for every coach, so they come as rows of their own (``UNION ALL``),
+    read once, not a value repeated on each coach's row. No coach row for unknown
+    coaches."""
     Coach = apps.get_model("league", "Coach")
-    rows = Coach.objects.filter(pk__in=coach_ids).order_by("pk", "entries__season_id")
-    return list(rows.annotate(rated=_rated_versions()).values_list(
-        "pk", "name", "entries__season_id", "entries__season__version", "rated"))
-
-
-def _rated_versions():
-    """The ratings' versions of every game, as one value of the same query: a
-    coach's rating moves with results anywhere in their game (an opponent's
-    correction, a later week that raises an idle coach's RD, RT-3), so a page
-    that shows it is kept by these too."""
-    games = [system for system, _ in apps.get_model("league", "League")._meta.get_field("game_system").choices]
     RatedGame = apps.get_model("ratings", "RatedGame")
-    parts = [
-        Coalesce(Subquery(RatedGame.objects.filter(pk=game).annotate(
-            text=Concat("version", Value(""), output_field=CharField())).values("text")[:1]), Value("-"),
-            output_field=CharField())
-        for game in sorted(games)
-    ]
-    return Concat(*parts, Value(""), output_field=CharField()) if len(parts) > 1 else parts[0]
+    seasons = Coach.objects.filter(pk__in=coach_ids).order_by().annotate(
+        rated=Value(0), season_pk=F("entries__season_id"), season_version=F("entries__season__version"),
+    ).values_list("rated", "pk", "name", "season_pk", "season_version")
+    rated = RatedGame.objects.order_by().annotate(
+        rated=Value(1), coach_pk=Value(None, output_field=IntegerField()),
+        season_pk=Value(None, output_field=IntegerField()),
+    ).values_list("rated", "coach_pk", "game_system", "season_pk", "version")
+    rows = seasons.union(rated, all=True).order_by("rated", "pk", "name", "season_pk")
+    return [row[1:] for row in rows]

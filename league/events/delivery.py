@@ -7,8 +7,8 @@ and ``webhook-signature`` (``v1,`` and the base64 HMAC-SHA256 of
 
 A task of the outbox (league/outbox/tasks.py): a network error, a 429 or a 5xx is
 tried again after a growing pause, up to ``tasks.ATTEMPTS``; a refused address
-(league/events/addresses.py), a redirect (never followed: ``http.client`` follows
-none) or another 4xx is final. Each attempt's answer is kept on the delivery row,
+or a redirect (neither ever posted to nor followed: league/outbox/addresses.py) or
+another 4xx is final. Each attempt's answer is kept on the delivery row,
 which the organiser's events page lists. The secret is read from the
 subscription when the task runs, never written into the task's row.
 """
@@ -18,33 +18,16 @@ from __future__ import annotations
 import datetime
 import http.client
 import logging
-import socket
-import ssl
 
 from django.conf import settings
 from django.utils import timezone
 from django_tasks import task
 from standardwebhooks.webhooks import Webhook
 
-from league.events import addresses
 from league.events.models import MAX_ATTEMPTS, Delivery
-from league.outbox import tasks
+from league.outbox import addresses, tasks
 
 logger = logging.getLogger(__name__)
-
-
-def _connection(target: addresses.Target, timeout: float) -> http.client.HTTPConnection:
-    """A connection to the address ``addresses.resolve`` checked (never a second
-    lookup), while TLS checks the certificate against the host's name and sends it
-    as SNI. ``_create_connection`` is the hook ``http.client`` opens its socket with."""
-    if target.scheme == "https":
-        conn = http.client.HTTPSConnection(target.host, target.port, timeout=timeout,
-                                           context=ssl.create_default_context())
-    else:
-        conn = http.client.HTTPConnection(target.host, target.port, timeout=timeout)
-    conn._create_connection = lambda _address, timeout, source: socket.create_connection(  # type: ignore[attr-defined]
-        (target.address, target.port), timeout, source)
-    return conn
 
 
 def signed_headers(*, secret: str, event_id: str, body: str, now: datetime.datetime) -> dict[str, str]:
@@ -54,19 +37,6 @@ def signed_headers(*, secret: str, event_id: str, body: str, now: datetime.datet
         "webhook-timestamp": str(int(now.timestamp())),
         "webhook-signature": Webhook(secret).sign(msg_id=event_id, timestamp=now, data=body),
     }
-
-
-def _send(target: addresses.Target, body: str, headers: dict[str, str]) -> int:
-    conn = _connection(target, settings.WEBHOOK_TIMEOUT)
-    try:
-        conn.request("POST", target.path, body=body.encode(), headers={
-            "Content-Type": "application/json", "User-Agent": "longshanks-league (events)", **headers,
-        })
-        response = conn.getresponse()
-        response.read(1024)  # the answer's body is not kept
-        return response.status
-    finally:
-        conn.close()
 
 
 def _pause(attempt: int) -> float:
@@ -85,10 +55,9 @@ def deliver(*, delivery_id: int, attempt: int = 1) -> str:
         return "subscription switched off"
     delivery.attempts = min(attempt, MAX_ATTEMPTS)
     try:
-        target = addresses.resolve(subscription.url)
         now = timezone.now()
-        status = _send(target, delivery.payload, signed_headers(
-            secret=subscription.secret, event_id=delivery.event_id, body=delivery.payload, now=now))
+        status = addresses.post(subscription.url, delivery.payload, signed_headers(
+            secret=subscription.secret, event_id=delivery.event_id, body=delivery.payload, now=now), agent="events")
     except addresses.NotAllowed as refusal:
         _record(delivery, Delivery.Status.REFUSED, error=str(refusal))
         logger.error("Event %s not sent: %s", delivery.event_id, refusal)

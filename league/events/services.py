@@ -7,7 +7,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from league.accounts.permissions import require_organiser
-from league.events import addresses, types
+from league.events import types
+from league.outbox import addresses
 from league.events.models import MAX_SUBSCRIPTIONS, Subscription, new_secret
 from league.models import League
 

@@ -7,9 +7,10 @@ transaction; the worker reads the table when it runs it, so the request computes
 no standings (one per result on "approve all" would slow it), and queues a post
 per address. Each post is a task of its own: it survives the web worker, is
 retried on a network error, a 429 or a 5xx with growing pauses, each attempt
-recorded, and each retry sends the same body. A redirect is refused,
-never followed: the server posts only to the address the organiser gave. Plain
-``urllib`` from the standard library is enough for one JSON POST.
+recorded, and each retry sends the same body. Every post goes through the same
+address check as the league's events (league/outbox/addresses.py): never to a
+private, loopback or link-local address, and a redirect is refused, never
+followed. Discord stays one kind of receiver with its own format (``content``).
 
 The signed webhook (``League.webhook_url``) carries ``X-League-Signature:
 sha256=<hex>``, the HMAC-SHA256 of the request body under the league's
@@ -20,17 +21,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import http.client
 import json
 import logging
-import urllib.error
-import urllib.request
 from typing import Any
 
-from django.conf import settings
 from django_tasks import task
 
-from league.outbox import notifications
-from league.outbox import tasks
+from league.outbox import addresses, notifications, tasks
 from league.outbox.links import site_root
 from league.text import words
 from league.models import Season
@@ -141,34 +139,28 @@ def _message(line: str, link: str, season: Season) -> str:
     return text[:MAX_CONTENT]
 
 
-class _RefuseRedirects(urllib.request.HTTPRedirectHandler):
-    """A 3xx answer is the receiver's failure, not a new address to post to."""
-
-    def redirect_request(self, req, fp, code, msg, headers, newurl):
-        raise urllib.error.HTTPError(req.full_url, code, f"redirect to {newurl} refused", headers, fp)
-
-
-_opener = urllib.request.build_opener(_RefuseRedirects)
-
-
 @task()
 def post(*, url: str, body: str, headers: dict[str, str], attempt: int = 1) -> str:
-    """POST the JSON ``body`` to ``url``: retried (league/outbox/tasks.py) on a network
-    error, a 429 or a 5xx; any other refusal, a redirect among them, is final."""
-    request = urllib.request.Request(
-        url, data=body.encode(), method="POST",
-        headers={"Content-Type": "application/json", "User-Agent": "longshanks-league (webhook)", **headers},
-    )
+    """POST the JSON ``body`` to ``url`` through the one address check of every
+    webhook (league/outbox/addresses.py): retried (league/outbox/tasks.py) on a
+    network error, a 429 or a 5xx; an address the site never posts to (private,
+    loopback, link-local), a redirect or another 4xx is final, logged and recorded
+    as refused."""
     try:
-        with _opener.open(request, timeout=settings.WEBHOOK_TIMEOUT) as response:
-            return f"posted (HTTP {response.status})"
-    except urllib.error.HTTPError as error:
-        if error.code != 429 and error.code < 500:
-            logger.error("Webhook refused the post (HTTP %s); not retried", error.code)
-            raise tasks.Refused(f"HTTP {error.code}: {error.reason}") from None
-        problem = f"HTTP {error.code}"
-    except (urllib.error.URLError, OSError) as error:
-        problem = str(error)
+        status = addresses.post(url, body, headers, agent="webhook")
+    except addresses.NotAllowed as refusal:
+        logger.error("Webhook post not sent: %s", refusal)
+        raise tasks.Refused(str(refusal)) from None
+    except (OSError, http.client.HTTPException) as error:
+        problem = str(error) or type(error).__name__
+    else:
+        if 200 <= status < 300:
+            return f"posted (HTTP {status})"
+        if status != 429 and status < 500:
+            why = " (redirects are not followed)" if 300 <= status < 400 else ""
+            logger.error("Webhook refused the post (HTTP %s%s); not retried", status, why)
+            raise tasks.Refused(f"HTTP {status}{why}")
+        problem = f"HTTP {status}"
     tasks.retry_or_give_up(
         post, {"url": url, "body": body, "headers": headers}, attempt=attempt, problem=problem,
         logger=logger, what="Webhook post",

@@ -22,7 +22,7 @@ from django.db.models import Q
 from league import selectors
 from league.accounts.permissions import require_organiser
 from league.models import League, Result
-from league.outbox import webhooks
+from league.outbox import addresses, webhooks
 from league.rules import rules_class
 from league.validators import new_webhook_secret
 
@@ -95,13 +95,21 @@ def change_game_settings(*, league: League, by, values: Mapping[str, Any]) -> An
 def set_webhooks(*, league: League, by, discord_webhook: str, webhook_url: str, new_secret: bool = False) -> League:
     """The Discord webhook and the signed webhook's address; ``new_secret`` replaces
     the signing secret (the receiver must be given the new one). Addresses are
-    checked by the model's validators (league/validators.py)."""
+    checked by the model's validators (league/validators.py: Discord's own; a
+    receiver by its name), then by the check every webhook's post goes through
+    (league/outbox/addresses.py), as an event subscription's address is."""
     require_organiser(league, by)
     locked = _locked_league(league)
     locked.discord_webhook, locked.webhook_url = discord_webhook.strip(), webhook_url.strip()
     if new_secret:
         locked.webhook_secret = new_webhook_secret()
     locked.full_clean(exclude=["organisers"])
+    for field in ("discord_webhook", "webhook_url"):
+        if url := getattr(locked, field):
+            try:
+                addresses.check_url(url)
+            except addresses.NotAllowed as refusal:
+                raise ValidationError({field: str(refusal)}) from None
     locked.save(update_fields=["discord_webhook", "webhook_url", "webhook_secret"])
     return locked
 

@@ -40,7 +40,7 @@ def test_events_on_a_phone_and_a_desktop(live_server, browser, phone, password):
             (types.SEASON_OVER, "failed", 503, 3, ""),
             (types.RESULT_APPROVED, "refused", None, 1,
              "a-rather-long-receiver-name.example.org resolves to 10.0.0.8 is a private or reserved address: "
-             "events go to public servers only."),
+             "the site posts to public servers only."),
         ))
     phone.reload()
     phone.click(f"#subscription-{subscription.pk} summary")  # the signing secret wraps

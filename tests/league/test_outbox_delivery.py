@@ -26,7 +26,7 @@ from django_tasks_db.models import DBTaskResult
 
 from league.outbox import notifications
 from tests.concurrency import POSTGRES_ONLY
-from tests.league.test_webhooks import Receiver
+from tests.receiver import Receiver
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -86,7 +86,8 @@ def sent(tmp_path: Path) -> list[str]:
 
 def test_a_process_stopped_after_the_commit_loses_no_mail_and_no_webhook_post(tmp_path):
     with Receiver() as receiver:
-        env = sqlite_env(tmp_path, WEBHOOK_URL=receiver.url)
+        # The worker posts to the local receiver: the test-only setting, through its environment.
+        env = sqlite_env(tmp_path, WEBHOOK_URL=receiver.url, EVENTS_ALLOW_LOOPBACK="1")
         done = subprocess.run(
             [sys.executable, "-c", APPROVE_THEN_STOP], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
         )

@@ -239,3 +239,24 @@ def test_a_kept_profile_follows_ratings_moved_by_games_elsewhere(client, setting
     raised = Rating.objects.get(coach=ada, game_system="guildball").rd
     assert f"{raised:.0f}" != f"{rd:.0f}"
     assert f"RD {raised:.0f}" in client.get(url).content.decode()
+
+
+def test_the_ratings_versions_are_read_once_whatever_the_seasons(pair, django_assert_num_queries):
+    """The key of a profile reads each game's ratings' version once, as rows of
+    its own beside the coaches' seasons, never a value repeated on each season's
+    row; one query in all."""
+    from league.caching import versions
+    from league.ratings.models import RatedGame
+    from league.ratings.services import recompute
+
+    ada, bo, *_ = pair
+    recompute("guildball")
+    recompute("dreadball")
+    with django_assert_num_queries(1):
+        rows = versions.coaches_versions([ada.pk, bo.pk])
+    rated = [row for row in rows if row[0] is None]
+    assert rated == [(None, game, None, version) for game, version in
+                     RatedGame.objects.order_by("game_system").values_list("game_system", "version")]
+    assert len(rated) == 2 and all(len(row) == 4 for row in rows)
+    assert sorted(row[2] for row in rows if row[0] == ada.pk) == sorted(
+        [season.pk for season in pair[3:]])  # Ada's three seasons, each once

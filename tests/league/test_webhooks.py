@@ -2,15 +2,16 @@
 127.0.0.1 in a thread): an approved result and the new top of the table, read
 by the task that announces it, are posted, retried on a 5xx, given up on (logged)
 when the receiver keeps failing; the organiser's request is never failed nor
-held up by it."""
+held up by it. Like the league's events, no post goes to a private, loopback or
+link-local address, nor after a redirect: the local receiver is reached only
+with the tests' ``EVENTS_ALLOW_LOOPBACK``."""
 
 import hashlib
 import hmac
 import json
 import logging
-import threading
+import socket
 import time
-from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -25,58 +26,15 @@ from league.outbox import tasks
 from league.outbox import webhooks
 from league.models import Result
 from tests.factories import EntryFactory, FixtureFactory, LeagueFactory
+from tests.receiver import Receiver
 
 pytestmark = pytest.mark.django_db
-
-
-class Receiver:
-    """A local webhook receiver answering with the statuses in ``script`` in turn
-    (the last one repeated), after ``delay`` seconds."""
-
-    def __init__(self, script=(204,), delay=0.0, location=""):
-        self.script = list(script)
-        self.delay = delay
-        self.location = location
-        self.bodies: list[dict] = []
-        self.raw: list[tuple[dict, bytes]] = []  # each post's headers and body as sent
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                length = int(self.headers.get("Content-Length", 0))
-                raw = self.rfile.read(length)
-                receiver.raw.append((dict(self.headers), raw))
-                receiver.bodies.append(json.loads(raw))
-                time.sleep(receiver.delay)
-                status = receiver.script[min(len(receiver.bodies), len(receiver.script)) - 1]
-                self.send_response(status)
-                if receiver.location:
-                    self.send_header("Location", receiver.location)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args):
-                pass
-
-        self.server = HTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_port}/api/webhooks/1/token"
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()
 
 
 @pytest.fixture(autouse=True)
 def _quick_retries(settings):
     settings.WEBHOOK_TIMEOUT = 2
+    settings.EVENTS_ALLOW_LOOPBACK = True  # the local receivers these tests start
 
 
 def work_the_queue() -> None:
@@ -265,11 +223,11 @@ def test_a_signed_webhook_carries_the_hmac_of_its_body(
     confirmed(fixture, home_user, away_user)
     with Receiver() as receiver:
         # Set through the ORM: the model only accepts https addresses by name.
-        league.webhook_url = receiver.url.replace("/api/webhooks/1/token", "/hooks/league")
+        league.webhook_url = receiver.url
         league.save(update_fields=["webhook_url"])
         approve(client, organiser, fixture, django_capture_on_commit_callbacks)
-    assert len(receiver.raw) == 1  # no Discord address: only the signed post
-    headers, raw = receiver.raw[0]
+    assert len(receiver.posts) == 1  # no Discord address: only the signed post
+    headers, raw = receiver.posts[0]
     expected = "sha256=" + hmac.new(league.webhook_secret.encode(), raw, hashlib.sha256).hexdigest()
     assert headers["X-League-Signature"] == expected and len(league.webhook_secret) == 64
     body = json.loads(raw)
@@ -309,3 +267,52 @@ def test_a_signed_webhook_needs_an_https_address_by_name(league, url, ok):
     else:
         with pytest.raises(ValidationError, match="by its name"):
             league.full_clean()
+
+
+def test_a_webhook_to_the_loopback_address_is_refused_unless_the_tests_allow_it(settings, caplog):
+    """The address check of every webhook: the local receiver gets nothing without
+    the test-only setting, and the refusal is final (one attempt, logged, the
+    task's row failed with the reason), as another attempt cannot change it."""
+    settings.EVENTS_ALLOW_LOOPBACK = False
+    with Receiver() as receiver:
+        with caplog.at_level(logging.ERROR, logger="league.outbox.webhooks"):
+            result = webhooks.post.enqueue(url=receiver.url, body="{}", headers={})
+        assert receiver.bodies == []
+        assert result.status == TaskResultStatus.FAILED and len(result.errors) == 1
+        assert "Refused" in result.errors[0].traceback and "retried" not in result.errors[0].traceback
+        assert "not sent" in caplog.text and "loopback" in caplog.text
+        settings.EVENTS_ALLOW_LOOPBACK = True
+        assert webhooks.post.enqueue(url=receiver.url, body="{}", headers={}).status == TaskResultStatus.SUCCESSFUL
+    assert len(receiver.bodies) == 1
+
+
+def test_an_approval_posts_to_neither_webhook_on_the_loopback_address(
+    client, league, fixture, home_user, away_user, organiser, django_capture_on_commit_callbacks, settings, caplog
+):
+    settings.EVENTS_ALLOW_LOOPBACK = False
+    confirmed(fixture, home_user, away_user)
+    with Receiver() as receiver, caplog.at_level(logging.ERROR, logger="league.outbox.webhooks"):
+        use_webhook(league, receiver.url)
+        league.webhook_url = receiver.url
+        league.save(update_fields=["webhook_url"])
+        response = approve(client, organiser, fixture, django_capture_on_commit_callbacks)
+    assert response.status_code == 302 and Result.objects.get().is_approved
+    assert receiver.bodies == []
+    assert caplog.text.count("Webhook post not sent") == 2  # Discord and the signed webhook
+
+
+@pytest.mark.parametrize("address", ["10.0.0.8", "169.254.169.254", "127.0.0.1", "::1", "fe80::1", "192.168.1.1"])
+def test_a_webhook_whose_name_resolves_to_a_private_address_is_refused(address, monkeypatch, settings, caplog):
+    """Discord's or the receiver's name is resolved and each address checked
+    before the post: one private, loopback or link-local answer refuses it."""
+    settings.EVENTS_ALLOW_LOOPBACK = False
+    family = socket.AF_INET6 if ":" in address else socket.AF_INET
+    answers = [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.215.14", 443)),
+               (family, socket.SOCK_STREAM, 6, "", (address, 443))]
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *args, **kwargs: answers)
+    connected = []
+    monkeypatch.setattr(socket, "create_connection", lambda *args, **kwargs: connected.append(args))
+    with caplog.at_level(logging.ERROR, logger="league.outbox.webhooks"):
+        result = webhooks.post.enqueue(url="https://discord.com/api/webhooks/1/token", body="{}", headers={})
+    assert result.status == TaskResultStatus.FAILED and connected == []
+    assert f"discord.com resolves to {address}" in caplog.text

@@ -19,12 +19,12 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
-from league.events import addresses, services as event_services, types
+from league.events import services as event_services, types
 from league.events.delivery import signed_headers
 from league.events.models import Delivery, Subscription
-from league.outbox import tasks
+from league.outbox import addresses, tasks
 from league.services import entrants, results
-from tests.league.events.receiver import Receiver
+from tests.receiver import Receiver
 from tests.factories import CoachFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db
@@ -151,8 +151,7 @@ def test_a_receiver_that_keeps_failing_is_given_up_after_the_last_attempt(local,
 
 
 def test_a_redirect_is_not_followed(local, league, organiser, fixture, home_user, django_capture_on_commit_callbacks):
-    with Receiver() as elsewhere, Receiver(script=(307,), location="") as receiver:
-        receiver.location = elsewhere.url
+    with Receiver() as elsewhere, Receiver(script=(307,), location=elsewhere.url) as receiver:
         subscribe(league, organiser, receiver.url, [types.RESULT_REPORTED])
         with django_capture_on_commit_callbacks(execute=True):
             results.report_result(fixture=fixture, by=home_user, home_score=12, away_score=6)

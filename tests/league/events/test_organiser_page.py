@@ -16,7 +16,7 @@ from league.events.models import Delivery, Subscription
 from league.services import results
 from tests.builders import season_with_results
 from tests.factories import LeagueFactory, SeasonFactory
-from tests.league.events.receiver import Receiver
+from tests.receiver import Receiver
 
 pytestmark = pytest.mark.django_db
 

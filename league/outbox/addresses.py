@@ -1,8 +1,14 @@
-"""Where an event may be sent: an HTTPS address whose every resolved address is a
-public one. A private, loopback, link-local, shared, reserved or multicast address
-is refused, for each address the name resolves to (one bad answer is enough: the
-connection could land on it), and the connection is then made to an address just
-checked, so a second lookup cannot swap in another (DNS rebinding).
+"""Where the site may post, and the post itself: every webhook (the events'
+subscriptions, league/events/delivery.py; the league's Discord and signed webhooks,
+league/outbox/webhooks.py) goes through ``post`` here, so none is ever sent to a
+private, loopback or link-local address, nor after a redirect.
+
+An address is an HTTPS one whose every resolved address is public. A private,
+loopback, link-local, shared, reserved or multicast address is refused, for each
+address the name resolves to (one bad answer is enough: the connection could land
+on it), and the connection is then made to an address just checked, so a second
+lookup cannot swap in another (DNS rebinding). ``http.client`` follows no redirect:
+a 3xx is the answer, which the caller treats as final.
 
 ``EVENTS_ALLOW_LOOPBACK`` (False; only the tests set it) lets plain HTTP to the
 loopback address through, for a receiver the test starts on 127.0.0.1.
@@ -10,8 +16,10 @@ loopback address through, for a receiver the test starts on 127.0.0.1.
 
 from __future__ import annotations
 
+import http.client
 import ipaddress
 import socket
+import ssl
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -58,7 +66,7 @@ def check_url(url: str) -> tuple[str, str, int, str]:
         if refusal:
             raise NotAllowed(refusal)
     if parts.scheme == "http" and not (_allow_loopback() and literal is not None and literal.is_loopback):
-        raise NotAllowed("The address must start with https://: events are sent encrypted only.")
+        raise NotAllowed("The address must start with https://: the site posts encrypted only.")
     path = parts.path or "/"
     if parts.query:
         path += "?" + parts.query
@@ -70,11 +78,11 @@ def refusal_for(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str:
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
         ip = ip.ipv4_mapped
     if ip.is_loopback:
-        return "" if _allow_loopback() else f"{ip} is this machine's own (loopback) address: events go to public servers only."
+        return "" if _allow_loopback() else f"{ip} is this machine's own (loopback) address: the site posts to public servers only."
     if ip.is_link_local:
-        return f"{ip} is a link-local address: events go to public servers only."
+        return f"{ip} is a link-local address: the site posts to public servers only."
     if ip.is_private or ip.is_unspecified or ip.is_reserved or ip.is_multicast or not ip.is_global:
-        return f"{ip} is a private or reserved address: events go to public servers only."
+        return f"{ip} is a private or reserved address: the site posts to public servers only."
     return ""
 
 
@@ -92,3 +100,35 @@ def resolve(url: str) -> Target:
         if refusal:
             raise NotAllowed(f"{host} resolves to {refusal}")
     return Target(scheme=scheme, host=host, port=port, address=found[0], path=path)
+
+
+def _connection(target: Target, timeout: float) -> http.client.HTTPConnection:
+    """A connection to the address ``resolve`` checked (never a second lookup),
+    while TLS checks the certificate against the host's name and sends it as SNI.
+    ``_create_connection`` is the hook ``http.client`` opens its socket with."""
+    if target.scheme == "https":
+        conn = http.client.HTTPSConnection(target.host, target.port, timeout=timeout,
+                                           context=ssl.create_default_context())
+    else:
+        conn = http.client.HTTPConnection(target.host, target.port, timeout=timeout)
+    conn._create_connection = lambda _address, timeout, source: socket.create_connection(  # type: ignore[attr-defined]
+        (target.address, target.port), timeout, source)
+    return conn
+
+
+def post(url: str, body: str, headers: dict[str, str], *, agent: str) -> int:
+    """POST the JSON ``body`` to ``url`` once, after ``resolve`` checked it; the
+    answer's HTTP status (a redirect is returned, never followed). ``NotAllowed``
+    for an address the site never posts to, ``OSError`` or ``http.client.HTTPException``
+    for a failure worth another try."""
+    target = resolve(url)
+    conn = _connection(target, settings.WEBHOOK_TIMEOUT)
+    try:
+        conn.request("POST", target.path, body=body.encode(), headers={
+            "Content-Type": "application/json", "User-Agent": f"longshanks-league ({agent})", **headers,
+        })
+        response = conn.getresponse()
+        response.read(1024)  # the answer's body is not kept
+        return response.status
+    finally:
+        conn.close()
