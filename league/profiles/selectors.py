@@ -84,15 +84,17 @@ def totals_per_game(coach: Coach) -> list[Totals]:
 def frequent_opponents(coach: Coach, *, shown: int = FREQUENT_SHOWN) -> list[Totals]:
     """The coaches ``coach`` met most often (per game: two coaches of different
     games never meet), with the record against each: one query, the grouping and
-    the ordering in the database."""
+    the ordering in the database. A match abandoned or not played is no meeting
+    here: an opponent met only so is not listed (their line would read "met 0")."""
     opponent = Case(When(home__coach_id=coach.pk, then=F("away__coach_id")), default=F("home__coach_id"))
     opponent_name = Case(When(home__coach_id=coach.pk, then=F("away__coach__name")), default=F("home__coach__name"))
     rows = (
         played([coach.pk]).annotate(opponent=opponent, opponent_name=opponent_name,
                                     game=F("round__season__league__game_system"))
         .values("opponent", "opponent_name", "game")
-        .annotate(meetings=Count("pk"), last=Max("date"), **_record_annotations(coach.pk))
-        .order_by("-n_played", "-meetings", "-last", "opponent")[:shown]
+        .annotate(last=Max("date", filter=~Q(result__outcome=ABANDONED)), **_record_annotations(coach.pk))
+        .filter(n_played__gt=0)
+        .order_by("-n_played", "-last", "opponent")[:shown]
     )
     return [_totals(row, row["game"], opponent_id=row["opponent"], opponent=row["opponent_name"],
                     last_date=row["last"]) for row in rows]
