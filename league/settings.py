@@ -443,7 +443,7 @@ API_ANONYMOUS_RATE = env_int("API_ANONYMOUS_RATE", 60) or 60
 WEBHOOK_TIMEOUT = float(os.environ.get("WEBHOOK_TIMEOUT", "5"))
 # No webhook (events, Discord, signed) is sent to a private, loopback or link-local
 # address (league/outbox/addresses.py); only the tests set this, for a receiver on 127.0.0.1.
-EVENTS_ALLOW_LOOPBACK = False
+WEBHOOKS_ALLOW_LOOPBACK = False
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 

@@ -3,7 +3,7 @@ keeping each post's headers and body as received and answering with the statuses
 of ``script`` in turn (the last one repeated), after ``delay`` seconds, with a
 ``Location`` header when ``location`` is given (a redirect's target).
 
-The site posts to it only with the tests' ``EVENTS_ALLOW_LOOPBACK`` on
+The site posts to it only with the tests' ``WEBHOOKS_ALLOW_LOOPBACK`` on
 (league/outbox/addresses.py): a test that starts one sets it."""
 
 from __future__ import annotations

@@ -25,4 +25,4 @@ API_TOKEN_RATE = 1_000_000
 
 # A process a test starts (manage.py run_tasks) posts to the test's local receiver
 # on 127.0.0.1 only when the test says so in its environment (league/outbox/addresses.py).
-EVENTS_ALLOW_LOOPBACK = os.environ.get("EVENTS_ALLOW_LOOPBACK") == "1"
+WEBHOOKS_ALLOW_LOOPBACK = os.environ.get("WEBHOOKS_ALLOW_LOOPBACK") == "1"

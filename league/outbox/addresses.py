@@ -10,7 +10,7 @@ on it), and the connection is then made to an address just checked, so a second
 lookup cannot swap in another (DNS rebinding). ``http.client`` follows no redirect:
 a 3xx is the answer, which the caller treats as final.
 
-``EVENTS_ALLOW_LOOPBACK`` (False; only the tests set it) lets plain HTTP to the
+``WEBHOOKS_ALLOW_LOOPBACK`` (False; only the tests set it) lets plain HTTP to the
 loopback address through, for a receiver the test starts on 127.0.0.1.
 """
 
@@ -40,7 +40,7 @@ class Target:
 
 
 def _allow_loopback() -> bool:
-    return bool(getattr(settings, "EVENTS_ALLOW_LOOPBACK", False))
+    return bool(getattr(settings, "WEBHOOKS_ALLOW_LOOPBACK", False))
 
 
 def check_url(url: str) -> tuple[str, str, int, str]:

@@ -258,7 +258,7 @@ def test_a_test_message_is_queued_for_each_webhook(client, gb, founder, settings
 
 def test_the_test_message_reaches_the_receiver_signed(client, gb, founder, django_capture_on_commit_callbacks,
                                                      settings):
-    settings.EVENTS_ALLOW_LOOPBACK = True  # the local receiver
+    settings.WEBHOOKS_ALLOW_LOOPBACK = True  # the local receiver
     with Receiver() as receiver:
         League.objects.filter(pk=gb.pk).update(webhook_url=receiver.url)
         gb.refresh_from_db()

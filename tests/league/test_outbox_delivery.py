@@ -87,7 +87,7 @@ def sent(tmp_path: Path) -> list[str]:
 def test_a_process_stopped_after_the_commit_loses_no_mail_and_no_webhook_post(tmp_path):
     with Receiver() as receiver:
         # The worker posts to the local receiver: the test-only setting, through its environment.
-        env = sqlite_env(tmp_path, WEBHOOK_URL=receiver.url, EVENTS_ALLOW_LOOPBACK="1")
+        env = sqlite_env(tmp_path, WEBHOOK_URL=receiver.url, WEBHOOKS_ALLOW_LOOPBACK="1")
         done = subprocess.run(
             [sys.executable, "-c", APPROVE_THEN_STOP], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
         )

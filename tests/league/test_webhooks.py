@@ -4,7 +4,7 @@ by the task that announces it, are posted, retried on a 5xx, given up on (logged
 when the receiver keeps failing; the organiser's request is never failed nor
 held up by it. Like the league's events, no post goes to a private, loopback or
 link-local address, nor after a redirect: the local receiver is reached only
-with the tests' ``EVENTS_ALLOW_LOOPBACK``."""
+with the tests' ``WEBHOOKS_ALLOW_LOOPBACK``."""
 
 import hashlib
 import hmac
@@ -34,7 +34,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _quick_retries(settings):
     settings.WEBHOOK_TIMEOUT = 2
-    settings.EVENTS_ALLOW_LOOPBACK = True  # the local receivers these tests start
+    settings.WEBHOOKS_ALLOW_LOOPBACK = True  # the local receivers these tests start
 
 
 def work_the_queue() -> None:
@@ -273,7 +273,7 @@ def test_a_webhook_to_the_loopback_address_is_refused_unless_the_tests_allow_it(
     """The address check of every webhook: the local receiver gets nothing without
     the test-only setting, and the refusal is final (one attempt, logged, the
     task's row failed with the reason), as another attempt cannot change it."""
-    settings.EVENTS_ALLOW_LOOPBACK = False
+    settings.WEBHOOKS_ALLOW_LOOPBACK = False
     with Receiver() as receiver:
         with caplog.at_level(logging.ERROR, logger="league.outbox.webhooks"):
             result = webhooks.post.enqueue(url=receiver.url, body="{}", headers={})
@@ -281,7 +281,7 @@ def test_a_webhook_to_the_loopback_address_is_refused_unless_the_tests_allow_it(
         assert result.status == TaskResultStatus.FAILED and len(result.errors) == 1
         assert "Refused" in result.errors[0].traceback and "retried" not in result.errors[0].traceback
         assert "not sent" in caplog.text and "loopback" in caplog.text
-        settings.EVENTS_ALLOW_LOOPBACK = True
+        settings.WEBHOOKS_ALLOW_LOOPBACK = True
         assert webhooks.post.enqueue(url=receiver.url, body="{}", headers={}).status == TaskResultStatus.SUCCESSFUL
     assert len(receiver.bodies) == 1
 
@@ -289,7 +289,7 @@ def test_a_webhook_to_the_loopback_address_is_refused_unless_the_tests_allow_it(
 def test_an_approval_posts_to_neither_webhook_on_the_loopback_address(
     client, league, fixture, home_user, away_user, organiser, django_capture_on_commit_callbacks, settings, caplog
 ):
-    settings.EVENTS_ALLOW_LOOPBACK = False
+    settings.WEBHOOKS_ALLOW_LOOPBACK = False
     confirmed(fixture, home_user, away_user)
     with Receiver() as receiver, caplog.at_level(logging.ERROR, logger="league.outbox.webhooks"):
         use_webhook(league, receiver.url)
@@ -305,7 +305,7 @@ def test_an_approval_posts_to_neither_webhook_on_the_loopback_address(
 def test_a_webhook_whose_name_resolves_to_a_private_address_is_refused(address, monkeypatch, settings, caplog):
     """Discord's or the receiver's name is resolved and each address checked
     before the post: one private, loopback or link-local answer refuses it."""
-    settings.EVENTS_ALLOW_LOOPBACK = False
+    settings.WEBHOOKS_ALLOW_LOOPBACK = False
     family = socket.AF_INET6 if ":" in address else socket.AF_INET
     answers = [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.215.14", 443)),
                (family, socket.SOCK_STREAM, 6, "", (address, 443))]

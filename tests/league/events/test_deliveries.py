@@ -33,7 +33,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def local(settings):
     """The test-only setting that lets a receiver on 127.0.0.1 in."""
-    settings.EVENTS_ALLOW_LOOPBACK = True
+    settings.WEBHOOKS_ALLOW_LOOPBACK = True
     settings.WEBHOOK_TIMEOUT = 2
 
 
@@ -169,13 +169,13 @@ def test_a_receiver_on_the_loopback_address_is_refused_without_the_test_setting(
     gets the event."""
     with Receiver() as receiver:
         Subscription.objects.create(league=league, url=receiver.url, event_types=[types.RESULT_REPORTED])
-        settings.EVENTS_ALLOW_LOOPBACK = False
+        settings.WEBHOOKS_ALLOW_LOOPBACK = False
         with django_capture_on_commit_callbacks(execute=True):
             result = results.report_result(fixture=fixture, by=home_user, home_score=12, away_score=6)
         assert receiver.posts == []
         refused = Delivery.objects.get()
         assert refused.status == "refused" and "loopback" in refused.last_error and refused.last_status is None
-        settings.EVENTS_ALLOW_LOOPBACK = True
+        settings.WEBHOOKS_ALLOW_LOOPBACK = True
         with django_capture_on_commit_callbacks(execute=True):
             results.withdraw_report(result=result, by=home_user)
             results.report_result(fixture=fixture, by=home_user, home_score=12, away_score=6)

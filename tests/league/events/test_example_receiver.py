@@ -35,7 +35,7 @@ def free_port() -> int:
 
 @pytest.fixture
 def example(league, organiser, settings):
-    settings.EVENTS_ALLOW_LOOPBACK = True
+    settings.WEBHOOKS_ALLOW_LOOPBACK = True
     port = free_port()
     url = f"http://127.0.0.1:{port}/events"
     subscription = event_services.subscribe(league=league, by=organiser, url=url,

@@ -105,7 +105,7 @@ def test_only_the_league_s_organisers_reach_the_page(client, league, fixture, ho
 def test_each_delivery_is_listed_with_the_receiver_s_answer(
     client, league, organiser, fixture, home_user, settings, django_capture_on_commit_callbacks
 ):
-    settings.EVENTS_ALLOW_LOOPBACK = True
+    settings.WEBHOOKS_ALLOW_LOOPBACK = True
     with Receiver(script=(202,)) as receiver:
         Subscription.objects.create(league=league, url=receiver.url, event_types=[types.RESULT_REPORTED])
         with django_capture_on_commit_callbacks(execute=True):
