@@ -17,6 +17,7 @@ import hashlib
 
 from django.db import connection, models
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 WINDOW = datetime.timedelta(hours=1)
 
@@ -39,30 +40,45 @@ class Throttle(models.Model):
 
 
 def within_limit(kind: str, key: str, limit: int, *, window: datetime.timedelta = WINDOW) -> bool:
-    """Count one more ``kind`` for ``key`` in its current window: is it within ``limit``?
+    """Count one more ``kind`` for ``key`` in its current window: is it within ``limit``?"""
+    return count(kind, key, 1, window=window)[0] <= limit
+
+
+def count(kind: str, key: str, amount: int, *, window: datetime.timedelta = WINDOW) -> tuple[int, datetime.datetime]:
+    """Add ``amount`` to the count of ``kind`` for ``key`` in its current window:
+    the count now, and when the window started.
 
     One statement, an upsert: the first count of a window inserts the row, later
-    ones raise it, and a window that has ended starts again at 1. The database
-    serialises two requests on the one row, so both are counted; and a request
-    costs the same one query whether or not its key was counted before (the API's
-    endpoints cost the same at any size, tests/api)."""
+    ones raise it, and a window that has ended starts again at ``amount``. The
+    database serialises two requests on the one row, so both are counted; and a
+    request costs the same one query whether or not its key was counted before
+    (the API's endpoints cost the same at any size, tests/api)."""
     digest = hashlib.sha256(key.encode()).hexdigest()
     now = timezone.now()
     ops = connection.ops
     table, q = Throttle._meta.db_table, ops.quote_name
     ended = ops.adapt_datetimefield_value(now - window)
     sql = (
-        f"INSERT INTO {q(table)} ({q('kind')}, {q('key')}, {q('started')}, {q('count')}) VALUES (%s, %s, %s, 1) "
+        f"INSERT INTO {q(table)} ({q('kind')}, {q('key')}, {q('started')}, {q('count')}) VALUES (%s, %s, %s, %s) "
         f"ON CONFLICT ({q('kind')}, {q('key')}) DO UPDATE SET "
-        f"{q('count')} = CASE WHEN {q(table)}.{q('started')} <= %s THEN 1 ELSE {q(table)}.{q('count')} + 1 END, "
+        f"{q('count')} = CASE WHEN {q(table)}.{q('started')} <= %s THEN %s ELSE {q(table)}.{q('count')} + %s END, "
         f"{q('started')} = CASE WHEN {q(table)}.{q('started')} <= %s THEN EXCLUDED.{q('started')} "
         f"ELSE {q(table)}.{q('started')} END "
-        f"RETURNING {q('count')}"
+        f"RETURNING {q('count')}, {q('started')}"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [kind, digest, ops.adapt_datetimefield_value(now), ended, ended])
-        (count,) = cursor.fetchone()
-    return count <= limit
+        cursor.execute(sql, [kind, digest, ops.adapt_datetimefield_value(now), amount, ended, amount, amount, ended])
+        total, started = cursor.fetchone()
+    return total, _aware(started)
+
+
+def _aware(value) -> datetime.datetime:
+    """A ``started`` read back by the raw cursor: SQLite gives the stored text (UTC)."""
+    if isinstance(value, str):
+        value = parse_datetime(value)
+    if timezone.is_naive(value):
+        value = timezone.make_aware(value, datetime.timezone.utc)
+    return value
 
 
 def purge(*, window: datetime.timedelta = WINDOW) -> int:

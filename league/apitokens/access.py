@@ -7,22 +7,25 @@ script that sends one should hear that it is wrong, not be served as anonymous).
 
 ``RateLimit`` counts requests per token, or per address for anonymous use, in the
 database rows of league/accounts/throttle.py, which every process sees alike (the
-default cache is per process); over the limit: 429 with ``Retry-After``.
+default cache is per process), a block at a time (``Leases``); over the limit:
+429 with ``Retry-After``.
 """
 
 from __future__ import annotations
 
 import datetime
 import threading
+from collections import OrderedDict
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils import timezone
 from ninja.errors import AuthenticationError
 from ninja.security import HttpBearer
 from ninja.throttling import BaseThrottle
 
 from league.accounts.lockout import client_ip
-from league.accounts.throttle import seconds_left, within_limit
+from league.accounts.throttle import count, seconds_left
 from league.apitokens import tokens
 from league.apitokens.models import ApiToken
 
@@ -60,13 +63,58 @@ def token_or_anonymous(request: HttpRequest) -> ApiToken | Anonymous:
     return found
 
 
+LEASE_PARTS = 20  # a process takes a twentieth of a key's limit from the shared count at a time,
+LEASE_MOST = 100  # and never more than this many requests (a lease lost with its process wastes no more)
+MAX_LEASES = 10_000  # keys a process keeps leases for, the least recently used dropped first
+
+
+class Leases:
+    """Requests this process may still serve for a key in the current window,
+    taken from the shared count in blocks: a block of ``limit // LEASE_PARTS``
+    (at least 1, at most ``LEASE_MOST``) is added to the database's count in one statement, then served
+    here without another. Every request served was counted first, so no key is
+    ever served more than its limit across every process; what one process holds
+    unused can only make another refuse a little early. Without blocks, each API
+    request wrote the database (half the throughput of the standings on SQLite)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._held: OrderedDict[tuple[str, str, int], tuple[datetime.datetime, int]] = OrderedDict()
+
+    def take(self, kind: str, key: str, limit: int) -> bool:
+        """One request of ``kind`` for ``key`` within ``limit`` a window: may it be served?"""
+        lease = (kind, key, limit)
+        now = timezone.now()
+        with self._lock:
+            held = self._held.get(lease)
+            if held is not None and held[0] > now and held[1] > 0:
+                self._held[lease] = (held[0], held[1] - 1)
+                self._held.move_to_end(lease)
+                return True
+        block = max(1, min(limit // LEASE_PARTS, LEASE_MOST))
+        total, started = count(kind, key, block, window=WINDOW)
+        granted = min(block, limit - (total - block))  # the part of this block within the limit
+        with self._lock:
+            self._held[lease] = (started + WINDOW, max(0, granted - 1))
+            self._held.move_to_end(lease)
+            while len(self._held) > MAX_LEASES:
+                self._held.popitem(last=False)
+        return granted > 0
+
+    def forget(self) -> None:
+        """Drop every lease (the tests: each starts with this process holding none)."""
+        with self._lock:
+            self._held.clear()
+
+
 class RateLimit(BaseThrottle):
     """API_TOKEN_RATE requests a minute per token, API_ANONYMOUS_RATE per address
-    without one. ninja asks ``wait()`` after a refusal with no request, so the
-    refused request's wait is kept per thread."""
+    without one, counted in blocks (``Leases``). ninja asks ``wait()`` after a
+    refusal with no request, so the refused request's wait is kept per thread."""
 
     def __init__(self) -> None:
         self._last = threading.local()
+        self.leases = Leases()
 
     def allow_request(self, request: HttpRequest) -> bool:
         token = getattr(request, "auth", None)
@@ -74,7 +122,7 @@ class RateLimit(BaseThrottle):
             kind, key, limit = "api-token", str(token.pk), settings.API_TOKEN_RATE
         else:
             kind, key, limit = "api-address", client_ip(request) or "unknown", settings.API_ANONYMOUS_RATE
-        if within_limit(kind, key, limit, window=WINDOW):
+        if self.leases.take(kind, key, limit):
             return True
         self._last.wait = seconds_left(kind, key, window=WINDOW)
         return False

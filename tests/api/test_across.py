@@ -5,9 +5,6 @@ and pages, are kept with an ETag and 304, and cost the same at 4 and 40 coaches.
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.utils.html import escape
 
 from league.models import Coach
@@ -16,15 +13,12 @@ from league.profiles.titles import titles_won
 from league.ratings.models import Rating
 from league.records import halloffame
 from league.records.boards import Scope
+from tests.api.costs import cold
 from tests.ratings.test_pages import played
 
 
 def _queries(client, url: str) -> int:
-    cache.clear()
-    with CaptureQueriesContext(connection) as queries:
-        answer = client.get(url)
-    assert answer.status_code == 200, (url, answer.content[:300])
-    return len(queries)
+    return cold(client, url)[0]
 
 
 PATTERNS = [

@@ -4,11 +4,9 @@ feeds, ETag and 304, and the same number of queries at 4 and 40 coaches."""
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from league.models import Division, Entry, Fixture
+from tests.api.costs import cold
 from tests.builders import season_with_results
 from tests.factories import LeagueFactory, SeasonFactory
 
@@ -39,11 +37,7 @@ def _league_of(coaches: int, slug: str):
 
 
 def _queries(client, url: str) -> int:
-    cache.clear()
-    with CaptureQueriesContext(connection) as queries:
-        answer = client.get(url)
-    assert answer.status_code == 200, (url, answer.content[:300])
-    return len(queries)
+    return cold(client, url)[0]
 
 
 @pytest.mark.django_db

@@ -4,12 +4,10 @@
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from league.dreadball.models import DreadBallSettings
 from league.dungeonbowl.models import Team, TreasuryLine
+from tests.api.costs import cold
 from tests.builders import season_with_results
 from tests.dreadball.builders import dreadball_season
 from tests.dungeonbowl.builders import db_league, db_season
@@ -17,11 +15,8 @@ from tests.factories import LeagueFactory, SeasonFactory
 
 
 def _queries(client, url: str) -> tuple[int, dict]:
-    cache.clear()
-    with CaptureQueriesContext(connection) as queries:
-        answer = client.get(url)
-    assert answer.status_code == 200, (url, answer.content[:300])
-    return len(queries), answer.json()
+    count, answer = cold(client, url)
+    return count, answer.json()
 
 
 def _same_cost(client, urls_small: list[str], urls_large: list[str]) -> list[dict]:

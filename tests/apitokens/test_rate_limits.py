@@ -47,3 +47,25 @@ def test_anonymous_use_is_counted_per_address(client, settings):
 @pytest.mark.django_db
 def test_a_wrong_token_on_a_read_is_a_401_not_anonymous(client):
     assert client.get("/api/v1/leagues/", headers={"Authorization": "Bearer lgt_000000000000_x"}).status_code == 401
+
+
+@pytest.mark.django_db
+def test_processes_take_the_count_in_blocks_and_never_pass_the_limit(django_assert_max_num_queries):
+    """Each process writes the shared count once a block (a twentieth of the
+    limit), and serves the block without another write; two processes together
+    serve the limit exactly, never more."""
+    from league.apitokens.access import Leases
+
+    one, two = Leases(), Leases()
+    with django_assert_max_num_queries(14):  # 70 requests in blocks of 5
+        assert all(one.take("api-address", "203.0.113.9", 100) for _ in range(70))
+    served = sum(two.take("api-address", "203.0.113.9", 100) for _ in range(70))
+    assert served == 30
+    assert not one.take("api-address", "203.0.113.9", 100)
+    assert Throttle.objects.get(kind="api-address").count >= 100
+    # Another key, another limit: a block of its own.
+    assert one.take("api-address", "203.0.113.10", 100)
+    # The window over, a block is taken again.
+    Throttle.objects.update(started=timezone.now() - datetime.timedelta(minutes=2))
+    two.forget()
+    assert two.take("api-address", "203.0.113.9", 100)
