@@ -1,8 +1,9 @@
 """Read a league's file into a new league, in one transaction (docs/export-format.md).
 
 The file is read as a stream (``reading.read_file``): each table's rows arrive
-a batch at a time and each batch is written with one ``bulk_create``, so memory
-holds one batch of rows and the id maps (an int per row), never the file. A
+a batch at a time and each batch is written in multi-row INSERTs returning the
+new ids (``inserting.Inserter``), so memory holds one batch of rows and the id
+maps (two 8-byte ints per row), never the file. A
 refusal half way (a row that does not fit, a file that stops being JSON) undoes
 every row written before it: the whole import is one transaction.
 
@@ -29,6 +30,7 @@ from django.db.models import Q
 from league.caching.writes import changed
 from league.transfer import registry
 from league.transfer.columns import accounts_required, columns
+from league.transfer.inserting import IdMap, Inserter
 from league.transfer.reading import ImportRefused, LeagueFile, Table, does_not_fit, not_json, read_file
 
 __all__ = ["ImportRefused", "import_league", "read_file"]
@@ -56,13 +58,16 @@ def import_league(file: LeagueFile, *, organiser=None, slug: str | None = None):
 
 class _Ids:
     def __init__(self):
-        self.maps: dict[str, dict] = defaultdict(dict)
+        self.maps: dict[str, IdMap] = defaultdict(IdMap)
 
     def __call__(self, label: str, old):
         """The new id of ``label``'s row ``old`` (None for None)."""
         if old is None:
             return None
-        return self.maps[label][old]
+        new = self.maps[label].get(old)
+        if new is None:
+            raise KeyError(f"{label} {old!r} is not in the file")
+        return new
 
 
 def _import(file: LeagueFile, *, organiser, slug):
@@ -100,6 +105,7 @@ class _Writer:
         # model -> new pk -> attname -> (label, old id): keys set once every row exists
         self.deferred: dict[type, dict[int, dict]] = defaultdict(lambda: defaultdict(dict))
         self.content_types: dict[str, int] = {}
+        self.inserters: dict[type, Inserter] = {}
         self.league_pk = None
 
     def content_type_id(self, label):
@@ -128,12 +134,10 @@ class _Writer:
             self._write_rows(part, table.columns, cols, required, rows)
 
     def _write_rows(self, part, names: list, cols: list, required: list, rows: list[list]) -> None:
-        """One batch of a table's rows: one bulk_create (and one query for a
-        catalogue's existing rows, and one bulk_update of kept timestamps)."""
+        """One batch of a table's rows: multi-row INSERTs (inserting.py), and for a
+        catalogue one query for its existing rows."""
         model, ids, label = part.model, self.ids, part.label
         id_map = ids.maps[label]
-        timestamps = [f.attname for f in model._meta.concrete_fields
-                      if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)]
         existing, attnames = {}, []
         if part.key:
             first = names.index(part.key[0])
@@ -160,7 +164,7 @@ class _Writer:
             else:
                 plan.append((index, col.attname, "convert", col.field))
         width = len(names)
-        objects, olds, later, kept_times = [], [], [], []
+        objects, olds, later = [], [], []
         for row in rows:
             if len(row) != width:
                 raise does_not_fit(f'a row of "{label}" has {len(row)} values for {width} columns')
@@ -175,12 +179,10 @@ class _Writer:
                 if kind == "as is" or value is None:
                     pass
                 elif kind == "key":
-                    target = ids.maps[extra]
-                    if value in target:
-                        value = target[value]
-                    else:
+                    new = ids.maps[extra].get(value)
+                    if new is None:
                         waits[attname] = (extra, value)
-                        value = None
+                    value = new
                 elif kind == "type":
                     value = self.content_type_id(value)
                 elif kind == "object":
@@ -195,26 +197,20 @@ class _Writer:
             if part.key:
                 found = existing.get(tuple(kwargs[a] for a in attnames))
                 if found is not None:
-                    id_map[old_pk] = found
+                    id_map.add(old_pk, found)
                     continue
-            objects.append(model(**kwargs))
+            objects.append(kwargs)
             olds.append(old_pk)
             later.append(waits)
-            if timestamps:
-                kept_times.append({name: kwargs[name] for name in timestamps if kwargs.get(name) is not None})
-        created = model.objects.bulk_create(objects)
-        for obj, old_pk, waits in zip(created, olds, later):
-            id_map[old_pk] = obj.pk
+        if model not in self.inserters:
+            self.inserters[model] = Inserter(model)
+        created = self.inserters[model].insert(objects)
+        for pk, old_pk, waits in zip(created, olds, later):
+            id_map.add(old_pk, pk)
             if waits:
-                self.deferred[model][obj.pk].update(waits)
-        if timestamps and created:
-            # auto_now(_add) columns are stamped by the insert: the file's times are put back.
-            for obj, times in zip(created, kept_times):
-                for name, value in times.items():
-                    setattr(obj, name, value)
-            model.objects.bulk_update(created, timestamps, batch_size=UPDATE_BATCH)
+                self.deferred[model][pk].update(waits)
         if model is self.League and created:
-            self.league_pk = created[0].pk
+            self.league_pk = created[0]
 
     def set_deferred(self) -> None:
         """The keys that waited for rows written after theirs."""
