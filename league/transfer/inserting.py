@@ -20,7 +20,7 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left
 
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.utils import timezone
 
 PG_PARAMETERS = 65_535  # at most per statement on PostgreSQL
@@ -58,9 +58,9 @@ class Inserter:
         self.tail = f" RETURNING {qn(meta.pk.column)}"
         self.one = "(" + ", ".join(["%s"] * len(self.fields)) + ")"
 
-    def _values(self, row: dict) -> list:
+    def _values(self, row: dict, db, converted: list[dict | None]) -> list:
         out = []
-        for field, as_is in zip(self.fields, self.as_is):
+        for field, as_is, seen in zip(self.fields, self.as_is, converted):
             name = field.attname
             if name in row:
                 value = row[name]
@@ -69,21 +69,30 @@ class Inserter:
             if value is None and name in self.stamped:
                 value = timezone.now()
             if value is not None and type(value) is not as_is:
-                value = field.get_db_prep_save(value, connection)
+                if seen is None:
+                    value = field.get_db_prep_save(value, db)
+                elif value in seen:
+                    value = seen[value]
+                else:
+                    value = seen[value] = field.get_db_prep_save(value, db)
             out.append(value)
         return out
 
     def insert(self, rows: list[dict]) -> list[int]:
         if not rows:
             return []
-        size = max(1, connection.ops.bulk_batch_size(self.fields, rows))
-        if connection.vendor == "postgresql":
+        db = connections[DEFAULT_DB_ALIAS]  # the connection itself, not its per-attribute proxy
+        size = max(1, db.ops.bulk_batch_size(self.fields, rows))
+        if db.vendor == "postgresql":
             size = min(size, PG_PARAMETERS // max(1, len(self.fields)))
+        # A batch's dates and times repeat (a round's date, an approval's time): each
+        # distinct value is converted once per batch. JSON values are not hashable.
+        converted = [None if isinstance(f, models.JSONField) else {} for f in self.fields]
         ids: list[int] = []
-        with connection.cursor() as cursor:
+        with db.cursor() as cursor:
             for start in range(0, len(rows), size):
                 chunk = rows[start:start + size]
-                params = [value for row in chunk for value in self._values(row)]
+                params = [value for row in chunk for value in self._values(row, db, converted)]
                 cursor.execute(self.head + ", ".join([self.one] * len(chunk)) + self.tail, params)
                 ids += [found[0] for found in cursor.fetchall()]
         return ids
