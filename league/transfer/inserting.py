@@ -50,7 +50,8 @@ class Inserter:
 
     def __init__(self, model):
         meta = model._meta
-        self.fields = [f for f in meta.concrete_fields if f is not meta.pk]
+        # A generated column is the database's to write.
+        self.fields = [f for f in meta.concrete_fields if f is not meta.pk and not getattr(f, "generated", False)]
         self.stamped = {f.attname for f in self.fields if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)}
         self.as_is = [_as_is_type(f) for f in self.fields]
         qn = connection.ops.quote_name
