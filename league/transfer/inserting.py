@@ -75,7 +75,9 @@ class Inserter:
                 elif value in seen:
                     value = seen[value]
                 else:
-                    value = seen[value] = field.get_db_prep_save(value, db)
+                    prepared = field.get_db_prep_save(value, db)
+                    seen[value] = prepared
+                    value = prepared
             out.append(value)
         return out
 
