@@ -23,7 +23,10 @@ from bisect import bisect_left
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.utils import timezone
 
-PG_PARAMETERS = 65_535  # at most per statement on PostgreSQL
+# Parameters per statement, at most: SQLite's own limit (999) sets the pace there; on
+# PostgreSQL (65,535 allowed) the driver parses and keeps each statement's text, so
+# statements of tens of thousands of parameters cost memory and time, not queries saved.
+PARAMETERS = 1_000
 
 # Field kinds whose values of these exact Python types go to the database as they are.
 _AS_IS = (
@@ -85,9 +88,7 @@ class Inserter:
         if not rows:
             return []
         db = connections[DEFAULT_DB_ALIAS]  # the connection itself, not its per-attribute proxy
-        size = max(1, db.ops.bulk_batch_size(self.fields, rows))
-        if db.vendor == "postgresql":
-            size = min(size, PG_PARAMETERS // max(1, len(self.fields)))
+        size = max(1, min(db.ops.bulk_batch_size(self.fields, rows), PARAMETERS // max(1, len(self.fields))))
         # A batch's dates and times repeat (a round's date, an approval's time): each
         # distinct value is converted once per batch. JSON values are not hashable.
         converted = [None if isinstance(f, models.JSONField) else {} for f in self.fields]
