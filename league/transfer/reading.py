@@ -20,7 +20,7 @@ from ijson.common import ObjectBuilder
 from league.transfer import registry
 
 READ_SIZE = 64 * 1024  # bytes per read() of the file
-BATCH = 2000  # rows per batch: what memory holds of a table at once
+BATCH = 1000  # rows per batch: what memory holds of a table at once
 
 _STARTS = frozenset({"start_map", "start_array"})
 _ENDS = frozenset({"end_map", "end_array"})
