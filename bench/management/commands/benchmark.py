@@ -48,6 +48,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from bench import benchmarking as bench
+from bench import transfer
 from league.services import results as services
 from league.caching import versions
 from league.imports.files import read_rows, rules_for
@@ -67,10 +68,12 @@ GOALS = {
     "api_json": 0.7, "api_results": 0.4,
     "cold": 3.0, "size_kb": 300, "cache_mb": 2.0, "timeout_s": 86_400, "rss_mb": 200,
     "ratings": 0.1,
+    # a league's file at 400 coaches (bench/transfer.py): seconds, and peak memory over the file's size
+    "export_s": 10.0, "import_s": 30.0, "transfer_peak": 0.5,
 }
 
 
-PARTS = ("list", "pages", "gunicorn", "standings", "sizes", "ratings", "approvals", "import")
+PARTS = ("list", "pages", "gunicorn", "standings", "sizes", "ratings", "approvals", "import", "transfer")
 
 
 class Command(BaseCommand):
@@ -150,6 +153,8 @@ class Command(BaseCommand):
             self._approvals(ratios, campaign)
         if "import" in only:
             self._import(ratios, imported)
+        if "transfer" in only:
+            ratios += transfer.measure(big, goals=GOALS, say=self._say)
 
     def _pages(self, ratios, tmp: Path, page, *, repeat, requests, rounds, threads, only) -> None:
         # The league list with 1 league, then with 2,000 (the 1,560-result league,

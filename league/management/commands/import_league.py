@@ -28,9 +28,9 @@ class Command(BaseCommand):
             if account is None:
                 raise CommandError(f"No account is called {organiser!r}.")
         try:
-            with open(file, encoding="utf-8") as handle:
-                data = read_file(handle)
-            league = import_league(data, organiser=account, slug=slug)
+            # Read as it is written: the file is streamed into the league, a batch of rows at a time.
+            with open(file, "rb") as handle:
+                league = import_league(read_file(handle), organiser=account, slug=slug)
         except OSError as error:
             raise CommandError(f"Cannot read {file}: {error.strerror}.") from None
         except ImportRefused as error:
