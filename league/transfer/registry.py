@@ -26,7 +26,7 @@ seasons' entrants (a Dungeon Bowl team's coach who never entered a season).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 FORMAT = "league-export"
