@@ -19,7 +19,13 @@ ratio with its goal and exits non-zero when one misses:
   bulk-inserting the same rows, and its time per result against half the file;
 - the fixtures page and the league .ics at 1,560 results against 12, and the league
   list with 2,000 leagues against 1 (through Django's test client, warm cache; the
-  list's two sides twice each, at the start and at the end of the run).
+  list's two sides twice each, at the start and at the end of the run);
+- the ranking page and a coach's profile (the 40-coach league's, its ratings
+  computed) against the same bare view under gunicorn;
+- with ``--only memory`` (bench/memory.py; not among the default parts: it builds
+  10,000 coaches and 1,000,000 results), the league's memory at the size of a whole
+  site: the DreadBall leaderboard cold against one GROUP BY, the size of each page of
+  the ratings, profiles, leaderboards and records, the records page timed.
 
 It is a benchmark, not a test: the figures depend on the machine.
 """
