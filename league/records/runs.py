@@ -1,14 +1,16 @@
 """Longest winning runs in one SQL statement (gaps and islands), so a record over
 a game's million results costs one query and no row in Python.
 
-Each match is two rows, one per side: (coach, played on, fixture, side, won). Per
-coach, in the order the matches were played (the day, then the fixture, then home
-before away), a row's run group is its row number among the coach's matches minus
-its row number among the coach's matches of the same kind (won or not won): the
-difference stays the same along consecutive wins and changes at every draw or loss.
-The wins of one group are one run. Each coach keeps their longest run (the earlier
-one of two as long), and the coaches are ranked by its length, then the run that
-ended first, then the coach. Window functions need SQLite 3.25 or PostgreSQL.
+Each match is two rows, one per side: (coach, won), numbered by the moment it was
+played (the day, then the fixture, then home before away). Per coach, in that
+order, a row's run group is its row number among the coach's matches minus its row
+number among the coach's matches of the same kind (won or not won): the difference
+stays the same along consecutive wins and changes at every draw or loss. The wins
+of one group are one run, ended at its latest moment. Each coach keeps their
+longest run (the earlier one of two as long), and the coaches are ranked by its
+length, then the run that ended first, then the coach. Each step reads the one
+before it once (no join back to a step, which SQLite would run as a nested loop
+over every match). Window functions need SQLite 3.25 or PostgreSQL.
 """
 
 from __future__ import annotations
@@ -40,24 +42,24 @@ sides AS (
     FROM matches
     WHERE run_away IS NOT NULL
 ),
-numbered AS (
-    SELECT coach, day, fixture, won,
-           ROW_NUMBER() OVER (PARTITION BY coach ORDER BY day, fixture, side) AS place,
-           ROW_NUMBER() OVER (PARTITION BY coach ORDER BY day, fixture, side)
-             - ROW_NUMBER() OVER (PARTITION BY coach, won ORDER BY day, fixture, side) AS island
+moments AS (
+    SELECT coach, won, ROW_NUMBER() OVER (ORDER BY day, fixture, side) AS moment
     FROM sides
 ),
+numbered AS (
+    SELECT coach, won, moment,
+           ROW_NUMBER() OVER (PARTITION BY coach ORDER BY moment)
+             - ROW_NUMBER() OVER (PARTITION BY coach, won ORDER BY moment) AS island
+    FROM moments
+),
 runs AS (
-    SELECT coach, COUNT(*) AS length, MAX(place) AS last_place,
-           ROW_NUMBER() OVER (PARTITION BY coach ORDER BY COUNT(*) DESC, MAX(place)) AS coach_rank
+    SELECT coach, COUNT(*) AS length, MAX(moment) AS ended,
+           ROW_NUMBER() OVER (PARTITION BY coach ORDER BY COUNT(*) DESC, MAX(moment)) AS coach_rank
     FROM numbered
     WHERE won = 1
     GROUP BY coach, island
 )
-SELECT runs.coach, runs.length
-FROM runs JOIN numbered ON numbered.coach = runs.coach AND numbered.place = runs.last_place
-WHERE runs.coach_rank = 1
-ORDER BY runs.length DESC, numbered.day, numbered.fixture, runs.coach
+SELECT coach, length FROM runs WHERE coach_rank = 1 ORDER BY length DESC, ended, coach
 LIMIT %s
 """
 
