@@ -92,18 +92,9 @@ def biggest_wins(scope: Scope) -> list[Win]:
 
 def winning_runs(scope: Scope) -> list[CoachLine]:
     """The longest runs of consecutive wins (a draw or a loss ends one), across
-    seasons, in the order the matches were played. One query for the matches and
-    one for the names; the runs are counted by ``longest_runs`` (pure)."""
-    matches = (
-        Result.objects.filter(counted_results(scope))
-        .annotate(played_on=Coalesce("fixture__date", "fixture__round__date"))
-        .values_list("played_on", "fixture_id", "fixture__home__coach_id", "fixture__away__coach_id", "outcome")
-    )
-    games = []
-    for played_on, fixture_id, home, away, outcome in matches:
-        games.append(((played_on, fixture_id), home, outcome == Result.Outcome.HOME_WIN))
-        games.append(((played_on, fixture_id), away, outcome == Result.Outcome.AWAY_WIN))
-    runs = longest_runs(games, limit=TOP)
+    seasons, in the order the matches were played: one query for the runs
+    (league/records/runs.py, in SQL) and one for the names."""
+    runs = longest_runs(Result.objects.filter(counted_results(scope)), limit=TOP)
     names = dict(Entry.objects.filter(coach_id__in=[run.coach_id for run in runs]).values_list("coach_id", "coach__name"))
     return [CoachLine(run.coach_id, names.get(run.coach_id, ""), run.length) for run in runs]
 

@@ -13,21 +13,41 @@ from django.urls import reverse
 from campaigns.models import Campaign, CampaignCoach, Title
 from league.models import Fixture, Result
 from league.records import halloffame, titles
-from league.records.boards import Scope
+from league.records.boards import Scope, counted_results
 from league.records.runs import longest_runs
 from tests.factories import CoachFactory, EntryFactory, FixtureFactory, LeagueFactory, ResultFactory, RoundFactory, SeasonFactory
 
 DAY = datetime.date(2026, 9, 7)
 
 
-def test_longest_runs_end_at_a_draw_or_a_loss_and_keep_each_coachs_longest():
-    games = [((1,), 1, True), ((2,), 1, True), ((3,), 1, False), ((4,), 1, True),
-             ((1,), 2, True), ((2,), 2, True), ((3,), 2, True), ((2,), 3, False)]
-    runs = longest_runs(reversed(games), limit=5)  # in any order
-    assert [(run.coach_id, run.length) for run in runs] == [(2, 3), (1, 2)]
-    assert longest_runs(games, limit=1)[0].coach_id == 2
-    # Equal runs: the one that ended first comes first.
-    assert [r.coach_id for r in longest_runs([((5,), 7, True), ((1,), 8, True)], limit=2)] == [8, 7]
+def test_longest_runs_end_at_a_draw_or_a_loss_and_keep_each_coachs_longest(db):
+    """The runs in SQL (league/records/runs.py): a draw or a loss ends a run, each
+    coach keeps their longest (the earlier of two as long), longest first, then the
+    run that ended first, then the coach; a coach with no win has no run."""
+    ash, birch, dell, zed, yew = (CoachFactory(name=name) for name in ("Ash", "Birch", "Dell", "Zed", "Yew"))
+    season = SeasonFactory(start_date=DAY)
+    _match(season, 1, ash, zed, 12, 0)
+    _match(season, 2, ash, zed, 12, 0)  # Ash's first run of two, ended on day 2
+    _match(season, 3, ash, zed, 6, 6)  # a draw ends it
+    _match(season, 4, ash, zed, 12, 0)
+    _match(season, 5, birch, ash, 12, 0)  # a loss ends Ash's run of one
+    _match(season, 7, ash, zed, 12, 0)
+    _match(season, 8, zed, ash, 0, 12)  # Ash's second run of two, later: not kept
+    for day in (1, 2, 3, 4):
+        _match(season, 10 + day, birch, yew, 12, 1)  # Birch: five in a row with day 5's
+    _match(season, 20, dell, yew, 12, 1)
+    _match(season, 21, dell, yew, 12, 1)
+    _match(season, 22, zed, dell, 12, 1)  # Zed's only win ends Dell's run of two
+    found = longest_runs(Result.objects.filter(counted_results(Scope("guildball", season.league_id))), limit=5)
+    # Ash's run ended on day 2, Dell's on day 21: equal runs, the one that ended first comes first.
+    assert [(run.coach_id, run.length) for run in found] == [(birch.pk, 5), (ash.pk, 2), (dell.pk, 2), (zed.pk, 1)]
+    assert [run.coach_id for run in longest_runs(Result.objects.all(), limit=1)] == [birch.pk]
+    # Equal runs on the same day: the earlier fixture's first.
+    other, third = SeasonFactory(start_date=DAY), SeasonFactory(start_date=DAY)
+    first, second = _match(other, 1, yew, ash, 12, 0), _match(third, 1, dell, zed, 12, 0)
+    assert first.fixture_id < second.fixture_id and first.fixture.date == second.fixture.date
+    scope = Result.objects.filter(fixture__round__season__in=[other, third])
+    assert [(run.coach_id, run.length) for run in longest_runs(scope, limit=5)] == [(yew.pk, 1), (dell.pk, 1)]
 
 
 def _match(season, day: int, home, away, hs: int, as_: int, **kwargs):

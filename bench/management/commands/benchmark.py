@@ -19,7 +19,13 @@ ratio with its goal and exits non-zero when one misses:
   bulk-inserting the same rows, and its time per result against half the file;
 - the fixtures page and the league .ics at 1,560 results against 12, and the league
   list with 2,000 leagues against 1 (through Django's test client, warm cache; the
-  list's two sides twice each, at the start and at the end of the run).
+  list's two sides twice each, at the start and at the end of the run);
+- the ranking page and a coach's profile (the 40-coach league's, its ratings
+  computed) against the same bare view under gunicorn;
+- with ``--only memory`` (bench/memory.py; not among the default parts: it builds
+  10,000 coaches and 1,000,000 results), the league's memory at the size of a whole
+  site: the DreadBall leaderboard cold against one GROUP BY, the size of each page of
+  the ratings, profiles, leaderboards and records, the records page timed.
 
 It is a benchmark, not a test: the figures depend on the machine.
 """
@@ -48,7 +54,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from bench import benchmarking as bench
-from bench import transfer
+from bench import memory, transfer
 from league.services import results as services
 from league.caching import versions
 from league.imports.files import read_rows, rules_for
@@ -70,10 +76,14 @@ GOALS = {
     "ratings": 0.1,
     # a league's file at 400 coaches (bench/transfer.py): seconds, and peak memory over the file's size
     "export_s": 10.0, "import_s": 30.0, "transfer_peak": 0.5,
+    # the league's memory: the ranking page and a coach's profile against the bare view
+    "ranking": 0.4, "profile": 0.4,
 }
 
 
 PARTS = ("list", "pages", "gunicorn", "standings", "sizes", "ratings", "approvals", "import", "transfer")
+# Parts measured only when --only names them: each builds a data set too big for every run.
+ON_REQUEST = ("memory",)
 
 
 class Command(BaseCommand):
@@ -87,18 +97,24 @@ class Command(BaseCommand):
         parser.add_argument("--big", type=int, default=400, help="coaches of the standings_for data set")
         parser.add_argument("--campaign", type=int, default=16, help="coaches of the approval season")
         parser.add_argument("--imported", type=int, default=40, help="coaches of the imported double round robin")
-        parser.add_argument("--only", nargs="+", choices=PARTS, default=PARTS, metavar="PART",
-                            help=f"measure only these parts ({', '.join(PARTS)}); all by default")
+        parser.add_argument("--only", nargs="+", choices=PARTS + ON_REQUEST, default=PARTS, metavar="PART",
+                            help=f"measure only these parts ({', '.join(PARTS + ON_REQUEST)}); all but "
+                                 f"{', '.join(ON_REQUEST)} by default")
+        parser.add_argument("--site-coaches", type=int, default=10_000, help="coaches of the memory data set")
+        parser.add_argument("--site-results", type=int, default=1_000_000,
+                            help="approved results (about) of the memory data set")
         parser.add_argument("--huge", action="store_true",
                             help="also the 1,000-coach data set (499,500 results): the cold league page after an "
                                  "approval against a GROUP BY, and the gunicorn workers' memory serving it")
         parser.add_argument("--huge-size", type=int, default=1000, help=argparse.SUPPRESS)
 
     def handle(self, *args, repeat, requests, rounds, threads, big, campaign, imported, only, huge, huge_size,
-               **options):
-        if min(repeat, requests, rounds, threads) < 1 or big < 2 or campaign < 4 or imported < 4:
+               site_coaches, site_results, **options):
+        if min(repeat, requests, rounds, threads, site_results) < 1 or min(big, site_coaches) < 2 or \
+                campaign < 4 or imported < 4:
             raise CommandError(
-                "--repeat, --requests, --rounds and --threads must be 1 or more, --big 2, --campaign and --imported 4."
+                "--repeat, --requests, --rounds, --threads and --site-results must be 1 or more, --big and "
+                "--site-coaches 2, --campaign and --imported 4."
             )
         old_name = connection.settings_dict["NAME"]
         tmp = tempfile.TemporaryDirectory(prefix="benchmark-")
@@ -116,6 +132,9 @@ class Command(BaseCommand):
             with override_settings(ALLOWED_HOSTS=[*settings.ALLOWED_HOSTS, "testserver"], DEBUG=False):
                 self._run(ratios, Path(tmp.name), repeat=repeat, requests=requests, rounds=rounds, threads=threads,
                           big=big, campaign=campaign, imported=imported, only=set(only))
+                if "memory" in only:
+                    memory.measure(ratios, coaches=site_coaches, results=site_results, repeat=repeat, goals=GOALS,
+                                   say=self._say, analyze=_analyze)
                 if huge:
                     self._huge(ratios, Path(tmp.name), huge_size)
         finally:
@@ -320,7 +339,7 @@ class Command(BaseCommand):
             "CONN_MAX_AGE": "600",
             "CHANGE_MARK_FILE": str(tmp / "change.mark"),  # one server (README, Production)
             "STATIC_ROOT": str(tmp / "static"),
-            "LOG_LEVEL": "ERROR",
+            "LOG_LEVEL": "ERROR",  # bench/settings.py lifts the API's limits, still counted
         }
 
     @contextlib.contextmanager
@@ -356,6 +375,7 @@ class Command(BaseCommand):
         entry = season.entries.select_related("coach__user").order_by("pk").first()
         user = entry.coach.user
         fixture = Fixture.objects.filter(round__season=season).matches().filter(home=entry).order_by("pk").first()
+        ratings.recompute(league.game_system)  # the league is built in bulk, which sends no signal: rate it once
         coach, boss = bench.login_cookie(user), bench.login_cookie(organiser)
         paths = {  # name: (path, cookie, goal, label)
             "bare": ("/bench/bare/", "", None, ""),
@@ -376,6 +396,10 @@ class Command(BaseCommand):
                          "a coach's campaign page / bare"),
             "dashboard": (reverse("league:organiser_dashboard", args=[league.slug]), boss, GOALS["dashboard"],
                           "organiser dashboard / bare"),
+            "ranking": (reverse("ratings:ranking", args=[league.game_system]), "", GOALS["ranking"],
+                        "ranking page, anonymous / bare"),
+            "profile": (reverse("coach_profile", args=[entry.coach_id]), "", GOALS["profile"],
+                        "a coach's profile, 40-coach league, anonymous / bare"),
         }
         with self._server(tmp) as (port, _):
             for path, cookie, *_ in paths.values():  # warm both workers' caches
