@@ -141,6 +141,10 @@ class Season(models.Model):
                 condition=Q(cadence_days__gte=1, cadence_days__lte=MAX_CADENCE_DAYS), name="season_cadence_bounded"
             ),
         ]
+        # The latest seasons of a game first (a hall of fame's finished seasons):
+        # read in this order, the database stops at the first few that qualify
+        # instead of testing every season of the site.
+        indexes = [models.Index(fields=["start_date", "id"], name="season_by_start")]
 
     def __str__(self) -> str:
         return f"{self.league} – {self.name}"
