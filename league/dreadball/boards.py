@@ -8,7 +8,7 @@ from django.db.models import Case, Count, F, IntegerField, Q, Sum, Value, When
 
 from league.dreadball.models import DreadBallResult
 from league.records import boards, titles
-from league.records.boards import Board, Column, Scope, both_sides, coaches_in, counted_results, lost, won
+from league.records.boards import Board, Column, Scope, SideTotals, coaches_in, counted_results, lost, won
 
 
 def _rows(scope: Scope):
@@ -20,13 +20,12 @@ def _rows(scope: Scope):
                         When(lost(side, "result"), then=-F("difference")), default=Value(0),
                         output_field=IntegerField()))
 
-    return coaches_in(scope).annotate(
-        played=both_sides(details, coach, lambda side: Count("pk")),
-        landslides=both_sides(details, coach, lambda side: Count("pk", filter=Q(landslide=True) & won(side, "result"))),
-        strike_difference=both_sides(details, coach, difference),
-        sudden_death_wins=both_sides(
-            details, coach, lambda side: Count("pk", filter=Q(sudden_death=True) & won(side, "result"))),
-    ).filter(played__gt=0)
+    return SideTotals(details, coach, {
+        "played": lambda side: Count("pk"),
+        "landslides": lambda side: Count("pk", filter=Q(landslide=True) & won(side, "result")),
+        "strike_difference": difference,
+        "sudden_death_wins": lambda side: Count("pk", filter=Q(sudden_death=True) & won(side, "result")),
+    }, coaches_in(scope))
 
 
 COACHES = Board(

@@ -13,7 +13,7 @@ from django.db.models.functions import Coalesce
 from league.dungeonbowl.models import Honour, Placing, PlayerEffect, PlayerGame, Team, TeamSeason, TreasuryLine
 from league.models import Result, Season
 from league.records import boards, titles
-from league.records.boards import Board, Column, Scope, both_sides, counted_results, drawn, lost, won
+from league.records.boards import Board, Column, Scope, SideTotals, counted_results, drawn, lost, won
 
 
 def _players(scope: Scope):
@@ -60,18 +60,17 @@ def _teams(scope: Scope):
     treasury = Coalesce(Subquery(
         TreasuryLine.objects.filter(caused, Q(kind__in=WON) | Q(reverses__kind__in=WON), team=OuterRef("pk"))
         .order_by().values("team").annotate(total=Sum("amount")).values("total"), output_field=IntegerField()), Value(0))
-    return (
+    teams = (
         Team.objects.filter(pk__in=TeamSeason.objects.filter(scope.seasons("entry__season")).values("team_id"))
-        .values("name", "coach_id", coach_name=F("coach__name"))
-        .annotate(
-            played=both_sides(results, team, lambda side: Count("pk")),
-            won=both_sides(results, team, lambda side: Count("pk", filter=won(side))),
-            drawn=both_sides(results, team, lambda side: Count("pk", filter=drawn())),
-            lost=both_sides(results, team, lambda side: Count("pk", filter=lost(side))),
-            treasury=treasury,
-        )
-        .filter(played__gt=0)
+        .values("name", "coach_id", owner=F("pk"), coach_name=F("coach__name"))
+        .annotate(treasury=treasury)
     )
+    return SideTotals(results, team, {
+        "played": lambda side: Count("pk"),
+        "won": lambda side: Count("pk", filter=won(side)),
+        "drawn": lambda side: Count("pk", filter=drawn()),
+        "lost": lambda side: Count("pk", filter=lost(side)),
+    }, teams)
 
 
 TEAMS = Board(

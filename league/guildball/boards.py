@@ -7,17 +7,15 @@ from django.db.models import Count, Sum
 
 from league.models import Result
 from league.records import boards
-from league.records.boards import Board, Column, Scope, both_sides, coaches_in, counted_results, other
+from league.records.boards import Board, Column, Scope, SideTotals, coaches_in, counted_results, other
 
 
 def _rows(scope: Scope):
-    results = Result.objects.filter(counted_results(scope))
-    coach = lambda side: f"fixture__{side}__coach"  # noqa: E731
-    return coaches_in(scope).annotate(
-        played=both_sides(results, coach, lambda side: Count("pk")),
-        vp_for=both_sides(results, coach, lambda side: Sum(f"{side}_score")),
-        vp_against=both_sides(results, coach, lambda side: Sum(f"{other(side)}_score")),
-    ).filter(played__gt=0)
+    return SideTotals(Result.objects.filter(counted_results(scope)), lambda side: f"fixture__{side}__coach", {
+        "played": lambda side: Count("pk"),
+        "vp_for": lambda side: Sum(f"{side}_score"),
+        "vp_against": lambda side: Sum(f"{other(side)}_score"),
+    }, coaches_in(scope))
 
 
 VICTORY_POINTS = Board(

@@ -2,10 +2,10 @@
 
 A board is a name, its columns and a query over the game's own models scoped to a
 season, a league or the whole site for one game (``Scope``). Each board's rows are
-one SQL statement (grouped sums; a figure counted from both sides of a match is a
-correlated sub-select a side), never a loop over rows in Python, so a board costs
-the same number of queries whatever the number of coaches, and its order and
-slicing happen in the database.
+one SQL statement (grouped sums; figures counted from both sides of a match are
+each side's grouping added up in one more, ``SideTotals``), never a loop over rows
+in Python, so a board costs the same number of queries whatever the number of
+coaches, and its order happens in the database.
 
 What counts, for every board built on results (``counted_results``): approved
 results of regular-season and play-off fixtures that were played. Friendlies count
@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.db.models import Expression, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db import connection
+from django.db.models import Expression, F, Q, QuerySet
 
 from league.models import Coach, Entry, Fixture, Result
 
@@ -150,27 +150,104 @@ def counted_results(scope: Scope, path: str = "") -> Q:
     )
 
 
-def both_sides(rows: QuerySet, side_path: Callable[[str], str], total: Callable[[str], Expression]) -> Expression:
-    """A figure of the outer row (``OuterRef("pk")``) summed over both sides of the
-    matches in ``rows``: for each side, ``rows`` whose ``side_path(side)`` is the
-    outer row, grouped, ``total(side)`` (an aggregate), as one correlated sub-select
-    a side, added in SQL. A match joined on both sides at once would count each
-    row once per match of the other side."""
-    parts = []
-    for side in SIDES:
-        grouped = (
-            rows.filter(**{side_path(side): OuterRef("pk")}).order_by().values(side_path(side))
-            .annotate(total=Coalesce(total(side), Value(0))).values("total")
-        )
-        parts.append(Coalesce(Subquery(grouped, output_field=IntegerField()), Value(0)))
-    return parts[0] + parts[1]
+class SideTotals:
+    """Figures summed over both sides of the matches in ``rows``, one row per owner
+    of a side (a coach, a team), in one statement: each side's rows grouped by
+    their owner (``owner(side)``, the ORM's own SQL, each ``figures[key](side)`` an
+    aggregate), the two groupings added up in a GROUP BY over both (UNION ALL), and
+    joined to ``owners``: a ``values()`` query of the owners' own columns, their id
+    as ``owner``. Only owners with a row in ``rows`` are listed. One pass over the
+    matches a side, as one GROUP BY would read them, where a correlated sub-select
+    a figure and a side read them once a figure, a side and an owner.
+
+    It answers as the querysets the pages read: ``order_by``, ``count()``, slicing
+    (LIMIT and OFFSET), iteration (rows as dicts), each a single query; a page
+    (``count()``, then a slice) reads every row once and slices what it read."""
+
+    def __init__(self, rows: QuerySet, owner: Callable[[str], str], figures: dict[str, Callable[[str], Expression]],
+                 owners: QuerySet, *, order: tuple[str, ...] = (), limits: tuple[int, int | None] = (0, None)):
+        self._rows, self._owner, self._figures, self._owners = rows, owner, figures, owners
+        self._order, self._limits = order, limits
+        self._found: list[dict] | None = None
+
+    def _copy(self, **changed) -> SideTotals:
+        kept = {"order": self._order, "limits": self._limits} | changed
+        return SideTotals(self._rows, self._owner, self._figures, self._owners, **kept)
+
+    def order_by(self, *fields: str) -> SideTotals:
+        return self._copy(order=fields)
+
+    @property
+    def ordered(self) -> bool:
+        return bool(self._order)
+
+    def _sql(self) -> tuple[str, list]:
+        q = connection.ops.quote_name
+        keys = list(self._figures)
+        sides, params = [], []
+        for side in SIDES:
+            grouped = (self._rows.order_by().values(owner=F(self._owner(side)))
+                       .annotate(**{key: figure(side) for key, figure in self._figures.items()}).values("owner", *keys))
+            sql, side_params = grouped.query.sql_with_params()
+            sides.append(sql)
+            params += side_params
+        owners, owner_params = self._owners.query.sql_with_params()
+        totals = ", ".join(f"CAST(SUM(s.{q(key)}) AS BIGINT) AS {q(key)}" for key in keys)
+        sql = (f"SELECT n.*, {', '.join(f't.{q(key)}' for key in keys)} FROM ({owners}) n "
+               f"INNER JOIN (SELECT s.{q('owner')} AS {q('owner')}, {totals} FROM ({sides[0]} UNION ALL {sides[1]}) s "
+               f"GROUP BY s.{q('owner')}) t ON t.{q('owner')} = n.{q('owner')}")
+        return sql, [*owner_params, *params]
+
+    def _ordered_sql(self) -> tuple[str, list]:
+        sql, params = self._sql()
+        q = connection.ops.quote_name
+        if self._order:
+            sql = f"SELECT * FROM ({sql}) b ORDER BY " + ", ".join(
+                f"b.{q(field.lstrip('-'))} {'DESC' if field.startswith('-') else 'ASC'}" for field in self._order)
+        start, stop = self._limits
+        if stop is not None:
+            sql += f" LIMIT {int(stop - start)}"
+        elif start and connection.vendor == "sqlite":
+            sql += " LIMIT -1"  # SQLite takes an OFFSET only after a LIMIT
+        if start:
+            sql += f" OFFSET {int(start)}"
+        return sql, params
+
+    def count(self) -> int:
+        """How many rows: every row read in order and kept (one query), so that a
+        page of them is then a slice of what was read, not the sums again."""
+        return len(list(iter(self)))
+
+    def __getitem__(self, index: slice) -> SideTotals | list[dict]:
+        if not isinstance(index, slice) or index.step is not None or (index.start or 0) < 0 or (
+                index.stop is not None and index.stop < (index.start or 0)):
+            raise TypeError("SideTotals takes a slice [start:stop] of whole numbers.")
+        if self._found is not None:
+            return self._found[index]
+        start, stop = self._limits
+        first = start + (index.start or 0)
+        last = stop if index.stop is None else start + index.stop if stop is None else min(stop, start + index.stop)
+        return self._copy(limits=(first, last))
+
+    def __iter__(self):
+        if self._found is None:  # read once, as a queryset keeps what it read
+            sql, params = self._ordered_sql()
+            with connection.cursor() as cursor:
+                cursor.execute(sql, params)
+                names = [column[0] for column in cursor.description]
+                self._found = [dict(zip(names, row)) for row in cursor.fetchall()]
+        return iter(self._found)
+
+    def __len__(self) -> int:
+        return len(list(iter(self)))
 
 
 def coaches_in(scope: Scope) -> QuerySet:
-    """The coaches entered in any season of ``scope``, as rows (``coach_id``,
-    ``coach``) a coach's board annotates with its figures."""
+    """The coaches entered in any season of ``scope``, as rows (``owner`` and
+    ``coach_id``, their id; ``coach``) a coach's board adds its figures to
+    (``SideTotals``)."""
     return Coach.objects.filter(pk__in=Entry.objects.filter(scope.seasons("season")).values("coach_id")).values(
-        coach_id=F("pk"), coach=F("name"),
+        owner=F("pk"), coach_id=F("pk"), coach=F("name"),
     )
 
 

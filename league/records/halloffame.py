@@ -14,7 +14,7 @@ from django.db.models.functions import Abs, Coalesce
 
 from league.models import Entry, Fixture, Result, Season
 from league.records import titles
-from league.records.boards import Scope, both_sides, coaches_in, counted_results
+from league.records.boards import Scope, SideTotals, coaches_in, counted_results
 from league.records.runs import longest_runs
 from league.standings.season import standings_for
 
@@ -111,10 +111,8 @@ def most_seasons(scope: Scope) -> list[CoachLine]:
 def most_games(scope: Scope) -> list[CoachLine]:
     """The coaches who played the most counted matches (league/records/boards.py).
     One query."""
-    played = both_sides(
-        Result.objects.filter(counted_results(scope)), lambda side: f"fixture__{side}__coach", lambda side: Count("pk")
-    )
-    rows = coaches_in(scope).annotate(games=played).filter(games__gt=0).order_by("-games", "coach", "coach_id")[:TOP]
+    rows = SideTotals(Result.objects.filter(counted_results(scope)), lambda side: f"fixture__{side}__coach",
+                      {"games": lambda side: Count("pk")}, coaches_in(scope)).order_by("-games", "coach", "coach_id")[:TOP]
     return [CoachLine(row["coach_id"], row["coach"], row["games"]) for row in rows]
 
 
