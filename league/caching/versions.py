@@ -477,6 +477,23 @@ def game_key(request, game: str, params: tuple[str, ...]) -> str | None:
     return f"response:game:{game}:{hashlib.sha256(raw.encode()).hexdigest()}"
 
 
+@functools.cache
+def _coaches_statement(count: int) -> Statement:
+    """The query of ``coaches_versions`` for ``count`` coaches, written by the ORM
+    once per process (a profile asks for one coach, a head-to-head for two)."""
+    Coach = apps.get_model("league", "Coach")
+    RatedGame = apps.get_model("ratings", "RatedGame")
+    markers = [-1 - n for n in range(count)]
+    seasons = Coach.objects.filter(pk__in=markers).order_by().annotate(
+        rated=Value(0), season_pk=F("entries__season_id"), season_version=F("entries__season__version"),
+    ).values_list("rated", "pk", "name", "season_pk", "season_version")
+    rated = RatedGame.objects.order_by().annotate(
+        rated=Value(1), coach_pk=Value(None, output_field=IntegerField()),
+        season_pk=Value(None, output_field=IntegerField()),
+    ).values_list("rated", "coach_pk", "game_system", "season_pk", "version")
+    return Statement(seasons.union(rated, all=True).order_by("rated", "pk", "name", "season_pk"), markers)
+
+
 def coaches_versions(coach_ids: list[int]) -> list[tuple]:
     """In one query, what a page about coaches ``coach_ids`` (a profile, a
     head-to-head) is built from, as (coach pk, name, season pk, version) in that
@@ -489,14 +506,6 @@ def coaches_versions(coach_ids: list[int]) -> list[tuple]:
     the same for every coach, so they come as rows of their own (``UNION ALL``),
     read once, not a value repeated on each coach's row. No coach row for unknown
     coaches."""
-    Coach = apps.get_model("league", "Coach")
-    RatedGame = apps.get_model("ratings", "RatedGame")
-    seasons = Coach.objects.filter(pk__in=coach_ids).order_by().annotate(
-        rated=Value(0), season_pk=F("entries__season_id"), season_version=F("entries__season__version"),
-    ).values_list("rated", "pk", "name", "season_pk", "season_version")
-    rated = RatedGame.objects.order_by().annotate(
-        rated=Value(1), coach_pk=Value(None, output_field=IntegerField()),
-        season_pk=Value(None, output_field=IntegerField()),
-    ).values_list("rated", "coach_pk", "game_system", "season_pk", "version")
-    rows = seasons.union(rated, all=True).order_by("rated", "pk", "name", "season_pk")
+    coach_ids = list(dict.fromkeys(coach_ids))
+    rows = _coaches_statement(len(coach_ids)).rows(coach_ids)
     return [row[1:] for row in rows]
