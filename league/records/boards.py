@@ -191,7 +191,7 @@ class SideTotals:
             sql, side_params = grouped.query.sql_with_params()
             sides.append(sql)
             params += side_params
-        owners, owner_params = self._owners.query.sql_with_params()
+        owners, owner_params = self._owners.order_by().query.sql_with_params()  # the outer query orders
         totals = ", ".join(f"CAST(SUM(s.{q(key)}) AS BIGINT) AS {q(key)}" for key in keys)
         sql = (f"SELECT n.*, {', '.join(f't.{q(key)}' for key in keys)} FROM ({owners}) n "
                f"INNER JOIN (SELECT s.{q('owner')} AS {q('owner')}, {totals} FROM ({sides[0]} UNION ALL {sides[1]}) s "
