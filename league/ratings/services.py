@@ -94,14 +94,14 @@ def coaches_merged(first: dict[str, datetime.date]) -> None:
         recompute(game_system, since=week)
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)  # part of the caller's write: no savepoint of its own
 def results_changed(*, game_system: str, day: datetime.date) -> None:
     """A result of ``game_system`` played on ``day`` started or stopped counting, or
     changed: recompute that game's ratings from ``day``'s week on (RT-1..RT-3)."""
     recompute(game_system, since=monday(day))
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def recompute(game_system: str, *, since: datetime.date | None = None) -> None:
     """RT-1..RT-3: rebuild ``game_system``'s ratings from the week of ``since`` (a
     day; None: from scratch) on, in a fixed number of queries."""

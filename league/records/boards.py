@@ -156,9 +156,8 @@ class SideTotals:
     their owner (``owner(side)``, the ORM's own SQL, each ``figures[key](side)`` an
     aggregate), the two groupings added up in a GROUP BY over both (UNION ALL), and
     joined to ``owners``: a ``values()`` query of the owners' own columns, their id
-    as ``owner``. Only owners with a row in ``rows`` are listed. One pass over the
-    matches a side, as one GROUP BY would read them, where a correlated sub-select
-    a figure and a side read them once a figure, a side and an owner.
+    as ``owner``. Only owners with a row in ``rows`` are listed. The matches are
+    read once a side, as one GROUP BY reads them.
 
     It answers as the querysets the pages read: ``order_by``, ``count()``, slicing
     (LIMIT and OFFSET), iteration (rows as dicts), each a single query; a page
