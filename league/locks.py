@@ -50,10 +50,17 @@ from django.db import models
 
 from league import layers
 from league.models import Fixture, Result
+from league.rules import settings_relations
 
 M = TypeVar("M", bound=models.Model)
 
-FIXTURE_RELATED = ("round__season__league", "home__coach", "away__coach")
+# The league with its game's settings (``league.rules``, no query of its own) and
+# both coaches with their accounts (the mail of a workflow step).
+FIXTURE_RELATED = ("round__season__league", "home__coach__user", "away__coach__user")
+
+
+def fixture_related() -> tuple[str, ...]:
+    return FIXTURE_RELATED + tuple(f"round__season__league__{name}" for name in settings_relations())
 
 
 def rows_in_order(queryset: models.QuerySet[M], pks: Iterable[int | None], *, related: Iterable[str] = ()) -> list[M]:
@@ -77,7 +84,7 @@ def fixture(fixture_id: int, *, sides: bool = True) -> tuple[Fixture, Result | N
     balance: confirming, disputing, rearranging), every side row the game and its
     layers will write. Returns the fixture (with its round, season, league and
     both sides' coaches) and the result."""
-    locked = Fixture.objects.select_for_update(of=("self",)).select_related(*FIXTURE_RELATED).get(pk=fixture_id)
+    locked = Fixture.objects.select_for_update(of=("self",)).select_related(*fixture_related()).get(pk=fixture_id)
     result = Result.objects.select_for_update(of=("self",)).filter(fixture_id=locked.pk).first()
     # One object each, whichever way a caller reaches them (fixture.result, result.fixture).
     Fixture.result.related.set_cached_value(locked, result)

@@ -55,3 +55,10 @@ def import_fallback() -> str | None:
     game that says so (``GameRules.import_fallback``), or None."""
     found = [system for system, cls in GAMES.items() if cls.import_fallback]
     return found[0] if len(found) == 1 else None
+
+
+def settings_relations() -> tuple[str, ...]:
+    """The league's relation to each game's settings row (``GameRules.settings_relation``):
+    what a query loading a league of any game joins in so that ``league.rules``
+    needs no query of its own."""
+    return tuple(rules.settings_relation() for rules in GAMES.values() if rules.settings_model is not None)

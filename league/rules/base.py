@@ -162,10 +162,20 @@ class GameRules:
         has none yet (a GET never writes)."""
         settings = None
         if cls.settings_model is not None:
-            settings = cls.settings_model.objects.filter(league_id=league.pk).first() if league.pk else None
+            relation = league._meta.get_field(cls.settings_relation())
+            if relation.is_cached(league):  # joined in by the query that loaded the league (league/locks.py)
+                settings = relation.get_cached_value(league)
+            elif league.pk:
+                settings = cls.settings_model.objects.filter(league_id=league.pk).first()
             if settings is None:
                 settings = cls.settings_model(league=league)
         return cls(settings)
+
+    @classmethod
+    def settings_relation(cls) -> str:
+        """The name of the league's one-to-one relation to ``settings_model``: a
+        query that loads leagues can join their settings in (``select_related``)."""
+        return cls.settings_model._meta.get_field("league").remote_field.get_accessor_name()
 
     @classmethod
     def settings_form_class(cls) -> type[forms.ModelForm] | None:
