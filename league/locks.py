@@ -27,12 +27,15 @@ needs fewer rows:
 
 After all of these, at the end of a write that changes which results count
 (league/services/results.py, a merge), the game's ratings row (``RatedGame``,
-league/ratings/services.py) is locked by its UPDATE: always last, so two approvals
-of one game in different seasons recompute the game's ratings one after the other.
+league/ratings/services.py) is locked by the UPDATE that marks its pending week:
+always last. The task that then recomputes the game's ratings locks that row
+alone, so it waits for no other lock and an approval waits for it only there.
 
 A write on people rather than matches (a merge of two coach rows, a claim of a
 coach's place: league/services/people.py) locks the coach rows concerned first,
-in primary-key order, then writes; it takes none of the locks above before them.
+in primary-key order, ``FOR NO KEY UPDATE`` (a recomputation of the ratings
+inserts rows pointing at them while it holds the ratings row), then writes; it
+takes none of the locks above before them, and the ratings row last.
 
 Side rows are locked ``FOR NO KEY UPDATE`` (``no_key=True``): the services change
 balances by inserting ledger lines that point at those rows, and an insert's

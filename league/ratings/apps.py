@@ -9,7 +9,7 @@ class RatingsConfig(AppConfig):
     verbose_name = "Ratings"
 
     def ready(self) -> None:
-        from django.db.models.signals import post_delete, post_save
+        from django.db.models.signals import post_delete, post_migrate, post_save
 
         from league.models import Coach
         from league.ratings import services
@@ -23,3 +23,8 @@ class RatingsConfig(AppConfig):
         for signal in (post_save, post_delete):
             signal.connect(services.coach_changed, sender=Coach, weak=False,
                            dispatch_uid=f"ratings:coach:{signal is post_save}")
+
+        # Every game has its ratings row from the start, so the write that marks
+        # it (``services.mark``) is one UPDATE, the first approval of a game too.
+        post_migrate.connect(services.rated_games_exist, sender=self, weak=False,
+                             dispatch_uid="ratings:rated-games")

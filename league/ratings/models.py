@@ -15,12 +15,17 @@ from league.ratings import glicko2
 
 class RatedGame(models.Model):
     """One row per game system that has ratings: the row a recomputation locks
-    (two approvals of one game on PostgreSQL recompute one after the other) and the
-    version its ranking pages are kept by (a new UUID on every recomputation and
-    on every change of a coach's name)."""
+    (two recomputations of one game run one after the other), the earliest week
+    whose ratings wait for one (``pending_since``, marked by the write that changed
+    a counted result) and the version its ranking pages are kept by (a new UUID on
+    every mark, every recomputation and every change of a coach's name)."""
 
     game_system = models.CharField(max_length=20, primary_key=True)
     version = models.UUIDField(default=uuid.uuid4)
+    pending_since = models.DateField(
+        null=True, blank=True,
+        help_text="The Monday from which the ratings wait for a recomputation (RT-2); empty when up to date.",
+    )
 
     def __str__(self) -> str:
         return self.game_system

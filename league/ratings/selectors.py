@@ -34,6 +34,12 @@ def version(game_system: str) -> str | None:
     return None if found is None else str(found)
 
 
+def waiting() -> set[str]:
+    """The games whose ratings wait for a recomputation after a change to their
+    results (one query): their pages say so until it has run."""
+    return set(RatedGame.objects.filter(pending_since__isnull=False).values_list("game_system", flat=True))
+
+
 def ranking(game_system: str) -> QuerySet[Rating]:
     """Every rated coach of the game with their place (``place``: by rating, then
     name), the coach's name loaded."""
@@ -66,6 +72,7 @@ class CoachRating:
 
     game_system: str
     game: str
+    waiting: bool  # a change to the game's results is not in the rating yet
     rating: float
     rd: float
     volatility: float
@@ -76,18 +83,21 @@ class CoachRating:
 
 def ratings_for(coach) -> list[CoachRating]:
     """Per game the coach is rated in, the current rating and its weekly history,
-    in two queries whatever the games or weeks."""
+    and whether a recomputation is waiting, in three queries whatever the games or
+    weeks."""
     weeks: dict[str, list[tuple]] = defaultdict(list)
     for game_system, week, rating, rd in RatingWeek.objects.filter(coach_id=coach.pk).order_by(
         "game_system", "week"
     ).values_list("game_system", "week", "rating", "rd"):
         weeks[game_system].append((week, rating, rd))
     found = []
+    pending = waiting()
     for rating in Rating.objects.filter(coach_id=coach.pk):
         if rating.game_system not in GAMES:
             continue
         found.append(CoachRating(
-            rating.game_system, game_name(rating.game_system), rating.rating, rating.rd, rating.volatility,
+            rating.game_system, game_name(rating.game_system), rating.game_system in pending,
+            rating.rating, rating.rd, rating.volatility,
             rating.games, rating.provisional, weeks[rating.game_system],
         ))
     order = list(GAMES)

@@ -2,17 +2,26 @@
 
 ``results_changed`` is called by the result services (league/services/results.py)
 inside their transaction, after an approval, an entry, a correction, a reopening
-or an import changed which results count: the game's ratings are recomputed from
-the week of the changed match on, in the same transaction, so no page ever shows
-ratings from before a committed result, and a refusal that rolls the write back
-rolls the ratings back with it. The game's ``RatedGame`` row is locked first, last
-in the lock order (league/locks.py), so two approvals of one game recompute one
-after the other.
+or an import changed which results count, and by a merge of two coaches. It
+costs that write two queries whatever the site's size: it marks the game's
+ratings as waiting from the changed match's week (``RatedGame.pending_since``, the
+earliest such week kept) and queues ``recompute_ratings`` with the write (the
+outbox, league/outbox/tasks.py). A refused write rolls both back.
+
+The task (``catch_up``) runs once the write has committed: it locks the game's
+row, recomputes from the pending week on and clears the mark, in one transaction.
+A burst of approvals is recomputed once: the tasks queued after the first find
+nothing pending. Recomputing is the costly part (every rated coach's current
+rating is rewritten, RT-3), so it is kept out of the approving request, and two
+approvals of one game anywhere on the site no longer wait on each other's
+recomputation. Until it has run, the ranking pages say the ratings are being
+brought up to date (the mark gives them a new version).
 
 A recomputation from week W is a fixed number of queries whatever the number of
-coaches or weeks: the counted results from W on (one query), each rated coach's
-last week before W (one query), then the weeks from W on and the current ratings
-written back in bulk (a delete and an ``insert_rows`` each).
+coaches or weeks: the game's row locked, the counted results from W on (one
+query), each rated coach's last week before W (one query), then the weeks from W
+on and the current ratings written back in bulk (a delete and an
+``insert_rows`` each), and the row's new version.
 """
 
 from __future__ import annotations
@@ -23,12 +32,16 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from django.db import transaction
-from django.db.models import Exists, Min, OuterRef
+from django.db.models import Exists, F, Min, OuterRef, Value
+from django.db.models.functions import Coalesce, Least
+from django_tasks import task
 
 from league.bulkinsert import insert_rows
 from league.models import Result
+from league.outbox import tasks
 from league.ratings import glicko2
 from league.ratings.models import RatedGame, Rating, RatingWeek
+from league.rules import GAMES
 
 EPOCH = datetime.date(1, 1, 1)  # a Monday
 
@@ -77,6 +90,12 @@ def coach_changed(sender, instance, **kwargs) -> None:
     touch(None)
 
 
+def rated_games_exist(using: str = "default", **kwargs) -> None:
+    """After ``migrate`` (or a test's flush): a ``RatedGame`` row for every game."""
+    RatedGame.objects.using(using).bulk_create([RatedGame(game_system=system) for system in GAMES],
+                                               ignore_conflicts=True)
+
+
 def first_weeks(coach) -> dict[str, datetime.date]:
     """Per game, the first week ``coach`` was rated (one query): what a merge that
     absorbs the coach recomputes from (``coaches_merged``)."""
@@ -91,25 +110,65 @@ def coaches_merged(first: dict[str, datetime.date]) -> None:
     kept one: each game the absorbed coach was rated in is recomputed from their
     first week (``first``, from ``first_weeks`` before the merge moved anything)."""
     for game_system, week in sorted(first.items()):
-        recompute(game_system, since=week)
+        results_changed(game_system=game_system, day=week)
 
 
-@transaction.atomic(savepoint=False)  # part of the caller's write: no savepoint of its own
 def results_changed(*, game_system: str, day: datetime.date) -> None:
     """A result of ``game_system`` played on ``day`` started or stopped counting, or
-    changed: recompute that game's ratings from ``day``'s week on (RT-1..RT-3)."""
-    recompute(game_system, since=monday(day))
+    changed: its ratings wait for a recomputation from ``day``'s week on (RT-2),
+    queued with the caller's write (two queries)."""
+    mark(game_system, monday(day))
+    tasks.enqueue_with_write(recompute_ratings, game_system=game_system)
+
+
+def mark(game_system: str, week: datetime.date) -> None:
+    """Keep ``week`` as the game's pending week unless an earlier one waits, and
+    give its pages a new version: one UPDATE, which holds the row until the
+    caller's transaction ends (three statements the first time a game is rated)."""
+    def update() -> int:
+        return RatedGame.objects.filter(pk=game_system).update(
+            pending_since=Least(Coalesce(F("pending_since"), Value(week)), Value(week)), version=uuid.uuid4()
+        )
+
+    if not update():
+        RatedGame.objects.bulk_create([RatedGame(game_system=game_system)], ignore_conflicts=True)
+        update()
+
+
+@task()
+def recompute_ratings(*, game_system: str) -> str:
+    """The outbox's task for ``results_changed``: ``catch_up``."""
+    return f"recomputed from {since}" if (since := catch_up(game_system)) else "nothing pending"
+
+
+@transaction.atomic
+def catch_up(game_system: str) -> datetime.date | None:
+    """Recompute ``game_system``'s ratings from its pending week, if one waits;
+    returns that week. Ratings already recomputed past it (by an earlier task or
+    ``recompute``) leave nothing to do."""
+    game = RatedGame.objects.select_for_update().filter(pk=game_system).first()
+    if game is None or game.pending_since is None:
+        return None
+    _rebuild(game_system, since=game.pending_since)
+    return game.pending_since
 
 
 @transaction.atomic(savepoint=False)
 def recompute(game_system: str, *, since: datetime.date | None = None) -> None:
-    """RT-1..RT-3: rebuild ``game_system``'s ratings from the week of ``since`` (a
-    day; None: from scratch) on, in a fixed number of queries."""
-    # The same two queries whether the game was rated before or not; the UPDATE
-    # holds the row's lock until the transaction ends.
+    """RT-1..RT-3: rebuild ``game_system``'s ratings now from the week of ``since``
+    (a day; None: from scratch) on, or from an earlier week still pending, in a
+    fixed number of queries: what the data sets built in bulk (the benchmark, a
+    test) and ``manage.py recompute_ratings`` run."""
     RatedGame.objects.bulk_create([RatedGame(game_system=game_system)], ignore_conflicts=True)
-    RatedGame.objects.filter(pk=game_system).update(version=uuid.uuid4())
-    since = monday(since) if since is not None else None
+    pending = RatedGame.objects.select_for_update().values_list("pending_since", flat=True).get(pk=game_system)
+    if since is not None:
+        since = min(monday(since), pending) if pending is not None else monday(since)
+    _rebuild(game_system, since=since)
+
+
+def _rebuild(game_system: str, *, since: datetime.date | None) -> None:
+    """The recomputation from the Monday ``since`` (None: from scratch), the game's
+    row locked by the caller; the pending week is then cleared."""
     results = _counted_from(game_system, since)
     # Each rated coach's state after their last week before ``since``.
     before = RatingWeek.objects.none()
@@ -137,6 +196,7 @@ def recompute(game_system: str, *, since: datetime.date | None = None) -> None:
         (coach, game_system, rating.rating, rating.rd, rating.volatility, games, last)
         for coach, (last, rating, games) in current(state).items()
     ])
+    RatedGame.objects.filter(pk=game_system).update(version=uuid.uuid4(), pending_since=None)
 
 
 WEEK_FIELDS = ("coach_id", "game_system", "week", "rating", "rd", "volatility", "games")

@@ -44,14 +44,15 @@ def _game(game: str) -> str:
 @pages.game_page(selectors.version, query={"sort": _sort, "page": _page})
 def ranking(request: HttpRequest, game: str) -> HttpResponse:
     """RT-1/RT-4: every rated coach of ``game``, sortable and paginated, the
-    provisional ratings marked (four queries whatever the coaches)."""
+    provisional ratings marked, and a line while a recomputation waits (five
+    queries whatever the coaches)."""
     name = _game(game)
     table = RatingTable(selectors.ranking(game))
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     games = [(system, label, reverse("ratings:ranking", args=[system])) for system, label in selectors.rated_games()]
     return render(request, "ratings/ranking.html", {
         "game": game, "name": name, "table": table, "games": games,
-        "feed": reverse("ratings:feed", args=[game]),
+        "feed": reverse("ratings:feed", args=[game]), "waiting": game in selectors.waiting(),
     })
 
 

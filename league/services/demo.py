@@ -9,6 +9,8 @@ from django.contrib.auth import get_user_model
 
 from league import layers
 from league.outbox import notifications
+from league.ratings import services as ratings
+from league.rules import GAMES
 
 # Every demo league is run by the same organiser, and every demo coach has the same
 # password, so one set of credentials tries them all.
@@ -37,9 +39,14 @@ def account(username: str, password: str, **fields):
 
 def load_demos() -> list[layers.DemoReport]:
     """Load every registered layer's demo (each adds nothing when run again), with
-    notifications off: the demo's matches are played at once, not waited on."""
+    notifications off: the demo's matches are played at once, not waited on. The
+    ratings its results wait for are computed before the site opens (the tasks its
+    approvals queued then find nothing left to do)."""
     with notifications.quiet():
-        return [layer.demo() for layer in layers.layers() if layer.demo is not None]
+        reports = [layer.demo() for layer in layers.layers() if layer.demo is not None]
+    for game_system in GAMES:
+        ratings.catch_up(game_system)
+    return reports
 
 
 def demo_accounts() -> list[tuple[str, str, str]]:

@@ -45,8 +45,14 @@ def leagues_of(coach: Coach) -> models.QuerySet[League]:
 
 def _lock(*coaches: Coach) -> dict[int, Coach]:
     """The coaches' rows, lowest primary key first (league/locks.py: coach rows
-    in primary-key order, before any other), read again under the lock."""
-    rows = Coach.objects.select_for_update(of=("self",)).filter(pk__in=[c.pk for c in coaches]).order_by("pk")
+    in primary-key order, before any other), read again under the lock. Held
+    ``FOR NO KEY UPDATE``: against another merge, claim or edit of these rows, not
+    against a row being written that points at them (the key check of an insert,
+    ``FOR KEY SHARE``). A recomputation of the ratings holds its game's ratings row
+    while it writes rating rows pointing at every rated coach; were it to wait
+    here, a merge marking that row later would wait for it in turn."""
+    rows = (Coach.objects.select_for_update(no_key=True, of=("self",))
+            .filter(pk__in=[c.pk for c in coaches]).order_by("pk"))
     return {coach.pk: coach for coach in rows}
 
 

@@ -488,8 +488,8 @@ def _before_withdrawal(result: Result, *, by) -> None:
 
 def _ratings_follow(result: Result) -> None:
     """RT-2: the game's ratings follow a result that started counting, changed or
-    stopped counting, from its week on, in this transaction (league/ratings/services.py
-    says why there)."""
+    stopped counting, from its week on: marked and queued in this transaction,
+    recomputed once it commits (league/ratings/services.py)."""
     fixture = result.fixture
     ratings.results_changed(game_system=fixture.round.season.league.game_system, day=fixture.date)
 

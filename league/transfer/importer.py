@@ -25,9 +25,10 @@ from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import DatabaseError, IntegrityError, models, transaction
-from django.db.models import Q
+from django.db.models import Min, Q
 
 from league.caching.writes import changed
+from league.ratings import services as ratings
 from league.transfer import registry
 from league.transfer.columns import accounts_required, columns
 from league.transfer.inserting import IdMap, Inserter
@@ -92,7 +93,20 @@ def _import(file: LeagueFile, *, organiser, slug):
     if organiser is not None:
         league.organisers.add(organiser)
     changed(Q(league_id=league.pk))
+    _rate(league)
     return league
+
+
+def _rate(league) -> None:
+    """RT-2: the league's approved results count in its game's ratings from the
+    week of its earliest match on, recomputed once the import commits."""
+    from league.models import Result
+
+    earliest = Result.objects.filter(
+        fixture__round__season__league=league, status=Result.Status.APPROVED
+    ).aggregate(day=Min("fixture__date"))["day"]
+    if earliest is not None:
+        ratings.results_changed(game_system=league.game_system, day=earliest)
 
 
 class _Writer:

@@ -33,3 +33,26 @@ def test_ranking_page_at_390_and_1280_px(live_server, browser, size):
     shot(page, f"ratings-guildball-{size}.png")
     assert not page.violations, page.violations
     page.context.close()
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_ranking_page_says_when_recent_results_are_still_being_added(live_server, browser):
+    """RT-2: between a result's approval and its recomputation (a queued task) the
+    page says so, at a phone's width, and stops saying it once it has run."""
+    from league.ratings import services as ratings
+    from tests.ratings.test_pages import MONDAY
+
+    played(6, weeks=2)
+    ratings.mark("guildball", MONDAY)  # what an approval leaves until its task runs
+    page = new_page(browser, "phone")
+    url = live_server.url + reverse("ratings:ranking", args=["guildball"])
+    page.goto(url)
+    notice = page.get_by_role("status")
+    assert "still being added" in notice.inner_text()
+    no_sideways_scroll(page)
+    shot(page, "ratings-waiting-phone.png")
+    ratings.catch_up("guildball")
+    page.goto(url)
+    assert page.get_by_role("status").count() == 0
+    assert not page.violations, page.violations
+    page.context.close()

@@ -11,6 +11,7 @@ from django.urls import reverse
 from league.outbox import notifications
 from league.services import results as services
 from league.models import NotificationPreference, Result
+from league.ratings.models import RatedGame, Rating
 from tests.factories import LeagueFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -168,7 +169,11 @@ def test_an_import_tells_nobody(tmp_path, league, organiser, django_capture_on_c
         call_command("import_results", str(path), "--by", organiser.username, stdout=StringIO())
     assert Result.objects.get().is_approved
     queued = [callback for callback in callbacks if callback.__module__ != "league.caching.change_mark"]  # the pages' mark
-    assert mail.outbox == [] and queued == []  # neither mail nor a webhook post is queued
+    # Neither mail nor a webhook post is queued: the one task is the game's ratings'
+    # recomputation (RT-2), which has run.
+    assert mail.outbox == [] and len(queued) == 1
+    assert RatedGame.objects.get(pk="guildball").pending_since is None
+    assert Rating.objects.filter(game_system="guildball").count() == 2
     # Outside the quiet block the next step is told again.
     fixture = Result.objects.get().fixture
     with django_capture_on_commit_callbacks(execute=True):

@@ -100,10 +100,12 @@ def test_a_process_stopped_after_the_commit_loses_no_mail_and_no_webhook_post(tm
                 "SELECT task_path FROM django_tasks_database_dbtaskresult WHERE status = 'READY'"
             ).fetchall()
         assert approved == [("approved",)]
-        # The report's mail to the opponent, the approval's to both coaches, and the
-        # webhook's announcement: all committed with their writes.
+        # The report's mail to the opponent, the approval's to both coaches, the
+        # webhook's announcement and the game's ratings' recomputation (RT-2): all
+        # committed with their writes.
         assert Counter(path for (path,) in waiting) == {
             "league.outbox.notifications.send_email": 3, "league.outbox.webhooks.announce": 1,
+            "league.ratings.services.recompute_ratings": 1,
         }
         worker = subprocess.run(
             [sys.executable, "manage.py", "run_tasks", "--batch", "--interval", "0.1"],
@@ -111,6 +113,9 @@ def test_a_process_stopped_after_the_commit_loses_no_mail_and_no_webhook_post(tm
         )
         assert worker.returncode == 0, worker.stderr
     assert sorted(sent(tmp_path)) == sorted([coaches["away"], coaches["home"], coaches["away"]])
+    with sqlite3.connect(tmp_path / "outbox.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM ratings_rating").fetchone() == (2,)
+        assert db.execute("SELECT pending_since FROM ratings_ratedgame WHERE game_system = 'guildball'").fetchone() == (None,)
     assert len(receiver.bodies) == 1
     assert "Velocity v Rage" in receiver.bodies[0]["content"]
     assert "Top of the table:\n1. Velocity — 3 LP" in receiver.bodies[0]["content"]

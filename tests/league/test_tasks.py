@@ -77,11 +77,15 @@ def test_a_rolled_back_approval_queues_and_sends_nothing(
             raise RuntimeError("something later in the request fails")
     assert callbacks == [] and not DBTaskResult.objects.exists() and mail.outbox == []
     assert not Result.objects.get().is_approved
-    # The same approval, committed: one task per coach, and no mail until a worker runs them.
+    # The same approval, committed: one mail task per coach and the game's ratings'
+    # recomputation (RT-2), and no mail until a worker runs them.
     with django_capture_on_commit_callbacks(execute=True):
         services.approve_result(result=Result.objects.get(), by=organiser)
-    assert DBTaskResult.objects.ready().count() == 2 and mail.outbox == []
-    assert work_the_queue() == 2
+    assert sorted(DBTaskResult.objects.ready().values_list("task_path", flat=True)) == [
+        "league.outbox.notifications.send_email", "league.outbox.notifications.send_email",
+        "league.ratings.services.recompute_ratings",
+    ] and mail.outbox == []
+    assert work_the_queue() == 3
     assert sorted(m.to[0] for m in mail.outbox) == sorted([fixture.home.coach.email, fixture.away.coach.email])
     assert set(DBTaskResult.objects.values_list("status", flat=True)) == {TaskResultStatus.SUCCESSFUL}
 

@@ -18,6 +18,7 @@ from league.services import results as engine
 from tests.factories import CoachFactory, EntryFactory, FixtureFactory, LeagueFactory, ResultFactory, RoundFactory, SeasonFactory
 
 MONDAY = datetime.date(2026, 9, 7)
+WAITING = "Recently approved or corrected results are still being added to these ratings."
 
 
 def played(coaches: int, *, game: str = "guildball", weeks: int = 3, organisers=()):
@@ -148,7 +149,7 @@ def test_feed_pages_over_its_limit(client, monkeypatch):
 
 
 @pytest.mark.django_db
-def test_kept_pages_are_never_stale_and_answer_304(client, organiser):
+def test_kept_pages_are_never_stale_and_answer_304(client, organiser, django_capture_on_commit_callbacks):
     league, entries, fixtures = played(4, organisers=[organiser])
     url, feed = reverse("ratings:ranking", args=["guildball"]), reverse("ratings:feed", args=["guildball"])
     first, first_feed = client.get(url), client.get(feed)
@@ -156,15 +157,23 @@ def test_kept_pages_are_never_stale_and_answer_304(client, organiser):
     with CaptureQueriesContext(connection) as warm:
         assert client.get(url).content == first.content
     assert len(warm) == 1  # the game's version
-    # A correction changes the ratings: the next page shows them.
+    # A correction queues the recomputation with its write: until it has run, the
+    # pages say the ratings are being brought up to date and show them unchanged.
     result = fixtures[0].result
-    engine.record_result(fixture=fixtures[0], by=organiser, home_score=result.away_score,
-                         away_score=result.home_score, reason="sheet swapped")
+    with django_capture_on_commit_callbacks() as queued:
+        engine.record_result(fixture=fixtures[0], by=organiser, home_score=result.away_score,
+                             away_score=result.home_score, reason="sheet swapped")
+    waiting = client.get(url)
+    assert WAITING in waiting.content.decode() and waiting["ETag"] != first["ETag"]
+    assert client.get(feed).content == first_feed.content
+    for run in queued:  # the write commits: its task runs
+        run()
     assert client.get(feed).content != first_feed.content
     kept = {row["coach_id"]: row["rating"] for row in json.loads(client.get(feed).content)["ratings"]}
     assert kept == dict(Rating.objects.filter(game_system="guildball").values_list("coach_id", "rating"))
     second = client.get(url)
-    assert second.content != first.content and second["ETag"] != first["ETag"]
+    assert second.content != first.content and second["ETag"] not in (first["ETag"], waiting["ETag"])
+    assert WAITING not in second.content.decode()
     # A renamed coach shows under the new name.
     coach = entries[0].coach
     coach.name = "Renamed Coach"
@@ -193,7 +202,7 @@ def test_the_coach_ratings_partial_on_its_own():
     coach = entries[0].coach
     with CaptureQueriesContext(connection) as queries:
         html = Template("{% load ratings_tags %}{% coach_ratings coach %}").render(Context({"coach": coach}))
-    assert len(queries) == 2
+    assert len(queries) == 3  # the weeks, the ratings, the games waiting for a recomputation
     rating = Rating.objects.get(coach=coach, game_system="guildball")
     assert "<h3>Guild Ball</h3>" in html and f"<strong>{rating.rating:.0f}</strong>" in html
     assert '<svg xmlns="http://www.w3.org/2000/svg"' in html and 'role="img"' in html

@@ -10,7 +10,9 @@ import json
 
 import pytest
 
-from league.models import Fixture, League
+from league.models import Entry, Fixture, League
+from league.ratings.models import RatedGame, Rating
+from league.ratings.services import recompute
 from league.standings.season import standings_for
 from league.transfer import reading, registry
 from league.transfer.export import stream_league
@@ -18,6 +20,7 @@ from league.transfer.importer import ImportRefused, import_league, read_file
 from league.web import feeds
 from tests.builders import season_with_results
 from tests.factories import LeagueFactory, SeasonFactory
+from tests.ratings.test_recompute import from_scratch, snapshot
 
 
 @pytest.fixture
@@ -69,6 +72,20 @@ def test_the_file_is_read_in_pieces_and_written_before_its_end_is_read(small_rea
     assert any(fixtures > fixtures_before for _, fixtures in handle.reads)
     old, new = league.seasons.get(), copy.seasons.get()
     assert feeds.standings_rows(standings_for(new), copy.rules) == feeds.standings_rows(standings_for(old), league.rules)
+
+
+@pytest.mark.django_db
+def test_the_imported_results_count_in_the_games_ratings(django_capture_on_commit_callbacks):
+    """RT-2: an imported league's approved results are rated with the game's
+    others once the import has committed, as from scratch."""
+    league, body = _league_file(coaches=4)
+    recompute("guildball")
+    with django_capture_on_commit_callbacks(execute=True):
+        copy = import_league(read_file(io.BytesIO(body)), slug="rated-copy")
+    coaches = set(Entry.objects.filter(season__league=copy).values_list("coach_id", flat=True))
+    assert coaches <= set(Rating.objects.filter(game_system="guildball").values_list("coach_id", flat=True))
+    assert RatedGame.objects.get(pk="guildball").pending_since is None
+    assert snapshot() == from_scratch()
 
 
 @pytest.mark.django_db

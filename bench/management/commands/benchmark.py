@@ -243,13 +243,13 @@ class Command(BaseCommand):
 
     def _ratings(self, league, season, big: int, results: int, *, repeat: int) -> bench.Ratio:
         """The game's ratings recomputed after a correction of a match of the
-        season's last week (what the result services run: RT-2, from that week on)
+        season's last week (what the result services queue: RT-2, from that week on)
         against recomputing every week from scratch (``recompute_ratings``)."""
         last = Fixture.objects.filter(round__season=season).order_by("-date").values_list("date", flat=True)[0]
         game = league.game_system
         ratings.recompute(game)  # the data set is built in bulk: rate it once
         times = bench.timings({
-            "correction": lambda: ratings.results_changed(game_system=game, day=last),
+            "correction": lambda: (ratings.mark(game, ratings.monday(last)), ratings.catch_up(game)),
             "scratch": lambda: ratings.recompute(game),
         }, max(1, min(repeat, 3)))
         return bench.ratio_of(f"ratings after a last-week correction / from scratch, {big} coaches, {results:,} results",
