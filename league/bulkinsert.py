@@ -13,17 +13,58 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from django.db import connection
+from django.db import connection, models
 
 COPY_FROM = 500  # rows: below this one INSERT statement costs less than opening a COPY
 
-# Field types whose Python values every backend's driver takes as they are; any
-# other (a date, a time, a decimal, a UUID on SQLite) is prepared by its field.
-_PLAIN = frozenset({
-    "AutoField", "BigAutoField", "BigIntegerField", "BooleanField", "CharField", "FloatField", "ForeignKey",
-    "IntegerField", "PositiveBigIntegerField", "PositiveIntegerField", "PositiveSmallIntegerField", "SlugField",
-    "SmallIntegerField", "TextField",
-})
+# Field kinds whose values of these exact Python types every backend's driver
+# takes as they are; any other value (a date, a time, a decimal, a UUID, JSON) is
+# prepared by its field, as ``bulk_create`` would.
+_AS_IS = (
+    (models.BooleanField, bool),
+    (models.IntegerField, int),
+    (models.FloatField, float),
+    (models.CharField, str),
+    (models.TextField, str),
+)
+
+
+def as_is_type(field) -> type | None:
+    """The Python type whose values go into ``field``'s column untouched (a
+    relation's: its target's), or None when every value is prepared."""
+    target = field.target_field if field.is_relation else field
+    if isinstance(target, (models.AutoField, models.BigAutoField)):
+        return int
+    if isinstance(field, models.JSONField):
+        return None
+    for kind, python_type in _AS_IS:
+        if isinstance(target, kind):
+            return python_type
+    return None
+
+
+class Prepare:
+    """A column's values made ready for the database: ``None`` and values of the
+    field's as-is type go as they are, any other through the field's own
+    ``get_db_prep_save``, each distinct value once (a column of dates or
+    timestamps repeats its values; JSON values are not hashable, so not kept)."""
+
+    __slots__ = ("field", "connection", "as_is", "seen")
+
+    def __init__(self, field, db):
+        self.field, self.connection, self.as_is = field, db, as_is_type(field)
+        self.seen: dict | None = None if isinstance(field, models.JSONField) else {}
+
+    def __call__(self, value):
+        if value is None or type(value) is self.as_is:
+            return value
+        if self.seen is None:
+            return self.field.get_db_prep_save(value, self.connection)
+        try:
+            return self.seen[value]
+        except KeyError:
+            prepared = self.seen[value] = self.field.get_db_prep_save(value, self.connection)
+            return prepared
 
 
 def insert_rows(model, fields: Sequence[str], rows: Iterable[Sequence]) -> int:
@@ -42,15 +83,11 @@ def insert_rows(model, fields: Sequence[str], rows: Iterable[Sequence]) -> int:
                 for row in rows:
                     copy.write_row(row)
             return len(rows)
-        prepared = [(i, field) for i, field in enumerate(chosen) if field.get_internal_type() not in _PLAIN]
-        if prepared and connection.vendor != "postgresql":
+        prepared = [(i, Prepare(field, connection)) for i, field in enumerate(chosen) if as_is_type(field) is None]
+        if prepared and connection.vendor != "postgresql":  # PostgreSQL's driver adapts dates and UUIDs itself
             rows = [list(row) for row in rows]
-            for i, field in prepared:
-                seen: dict = {}  # such columns repeat their values (a week, a timestamp): each prepared once
+            for i, prepare in prepared:
                 for row in rows:
-                    value = row[i]
-                    if value not in seen:
-                        seen[value] = field.get_db_prep_save(value, connection)
-                    row[i] = seen[value]
+                    row[i] = prepare(row[i])
         cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(chosen))})", rows)
     return len(rows)

@@ -3,10 +3,11 @@ a game's million results costs one query and no row in Python.
 
 Each match is two rows, one per side: (coach, won), numbered by the moment it was
 played (the day, then the fixture, then home before away). Per coach, in that
-order, a row's run group is its row number among the coach's matches minus its row
-number among the coach's matches of the same kind (won or not won): the difference
-stays the same along consecutive wins and changes at every draw or loss. The wins
-of one group are one run, ended at its latest moment. Each coach keeps their
+order, a row's run group is how many of the coach's matches up to it were not won:
+it stays the same along consecutive wins and grows at every draw or loss (one
+running sum, where a row number among all matches minus one among matches of the
+same kind would sort each coach's matches twice). The wins of one group are one
+run, ended at its latest moment. Each coach keeps their
 longest run (the earlier one of two as long), and the coaches are ranked by its
 length, then the run that ended first, then the coach. Each step reads the one
 before it once (no join back to a step, which SQLite would run as a nested loop
@@ -48,8 +49,7 @@ moments AS (
 ),
 numbered AS (
     SELECT coach, won, moment,
-           ROW_NUMBER() OVER (PARTITION BY coach ORDER BY moment)
-             - ROW_NUMBER() OVER (PARTITION BY coach, won ORDER BY moment) AS island
+           SUM(1 - won) OVER (PARTITION BY coach ORDER BY moment ROWS UNBOUNDED PRECEDING) AS island
     FROM moments
 ),
 runs AS (

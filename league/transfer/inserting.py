@@ -7,7 +7,8 @@ the import's time went into Django compiling each value of each model instance
 the instances. Here each column's values are converted once per value only
 where the database needs it (a date, a timestamp, JSON, a UUID; an int into an
 integer column, text into a text column go as they are), through the field's
-own ``get_db_prep_save``, as ``bulk_create`` does, with the field's default for
+own ``get_db_prep_save``, as ``bulk_create`` does (``league.bulkinsert.Prepare``,
+which ``insert_rows`` uses too), with the field's default for
 a column the file does not hold (as a model instance would get it). As with
 ``bulk_create``, no ``save()`` runs and no signal is sent. The file's
 timestamps are kept, ``auto_now`` ones included (a raw insert, as ``loaddata``
@@ -20,32 +21,15 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left
 
-from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.utils import timezone
+
+from league.bulkinsert import Prepare
 
 # Parameters per statement, at most: SQLite's own limit (999) sets the pace there; on
 # PostgreSQL (65,535 allowed) the driver parses and keeps each statement's text, so
 # statements of tens of thousands of parameters cost memory and time, not queries saved.
 PARAMETERS = 1_000
-
-# Field kinds whose values of these exact Python types go to the database as they are.
-_AS_IS = (
-    (models.BooleanField, bool),
-    (models.IntegerField, int),
-    (models.CharField, str),
-    (models.TextField, str),
-)
-
-
-def _as_is_type(field) -> type | None:
-    target = field.target_field if field.is_relation else field
-    if isinstance(target, models.AutoField) or isinstance(target, models.BigAutoField):
-        return int
-    for kind, python_type in _AS_IS:
-        if isinstance(target, kind) and not isinstance(field, models.JSONField):
-            return python_type
-    return None
-
 
 class Inserter:
     """Inserts rows (dicts of attname to Python value) of ``model``, returning
@@ -56,32 +40,19 @@ class Inserter:
         # A generated column is the database's to write.
         self.fields = [f for f in meta.concrete_fields if f is not meta.pk and not getattr(f, "generated", False)]
         self.stamped = {f.attname for f in self.fields if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)}
-        self.as_is = [_as_is_type(f) for f in self.fields]
         qn = connection.ops.quote_name
         self.head = (f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(f.column) for f in self.fields)}) VALUES ")
         self.tail = f" RETURNING {qn(meta.pk.column)}"
         self.one = "(" + ", ".join(["%s"] * len(self.fields)) + ")"
 
-    def _values(self, row: dict, db, converted: list[dict | None]) -> list:
+    def _values(self, row: dict, prepares: list[Prepare]) -> list:
         out = []
-        for field, as_is, seen in zip(self.fields, self.as_is, converted):
+        for field, prepare in zip(self.fields, prepares):
             name = field.attname
-            if name in row:
-                value = row[name]
-            else:
-                value = field.get_default()
+            value = row[name] if name in row else field.get_default()
             if value is None and name in self.stamped:
                 value = timezone.now()
-            if value is not None and type(value) is not as_is:
-                if seen is None:
-                    value = field.get_db_prep_save(value, db)
-                elif value in seen:
-                    value = seen[value]
-                else:
-                    prepared = field.get_db_prep_save(value, db)
-                    seen[value] = prepared
-                    value = prepared
-            out.append(value)
+            out.append(prepare(value))
         return out
 
     def insert(self, rows: list[dict]) -> list[int]:
@@ -90,13 +61,13 @@ class Inserter:
         db = connections[DEFAULT_DB_ALIAS]  # the connection itself, not its per-attribute proxy
         size = max(1, min(db.ops.bulk_batch_size(self.fields, rows), PARAMETERS // max(1, len(self.fields))))
         # A batch's dates and times repeat (a round's date, an approval's time): each
-        # distinct value is converted once per batch. JSON values are not hashable.
-        converted = [None if isinstance(f, models.JSONField) else {} for f in self.fields]
+        # distinct value is converted once per batch.
+        prepares = [Prepare(field, db) for field in self.fields]
         ids: list[int] = []
         with db.cursor() as cursor:
             for start in range(0, len(rows), size):
                 chunk = rows[start:start + size]
-                params = [value for row in chunk for value in self._values(row, db, converted)]
+                params = [value for row in chunk for value in self._values(row, prepares)]
                 cursor.execute(self.head + ", ".join([self.one] * len(chunk)) + self.tail, params)
                 ids += [found[0] for found in cursor.fetchall()]
         return ids

@@ -5,6 +5,7 @@ biggest wins, a winning run across seasons, the most seasons and games played.""
 from __future__ import annotations
 
 import datetime
+import random
 
 import pytest
 from django.test import Client
@@ -48,6 +49,39 @@ def test_longest_runs_end_at_a_draw_or_a_loss_and_keep_each_coachs_longest(db):
     assert first.fixture_id < second.fixture_id and first.fixture.date == second.fixture.date
     scope = Result.objects.filter(fixture__round__season__in=[other, third])
     assert [(run.coach_id, run.length) for run in longest_runs(scope, limit=5)] == [(yew.pk, 1), (dell.pk, 1)]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_longest_runs_equal_walking_every_coachs_matches_in_order(db, seed):
+    """The SQL against a walk in Python over random results (several matches a
+    day, wins, draws and losses), with the same order: longest, then the run
+    that ended first (the day, the fixture, home before away), then the coach."""
+    rng = random.Random(seed)
+    season = SeasonFactory(start_date=DAY)
+    entries = [EntryFactory(season=season, coach=CoachFactory(name=f"Runner {n}")) for n in range(6)]
+    played = []
+    for day in range(1, 25):
+        round_ = RoundFactory(season=season, number=day, date=DAY + datetime.timedelta(days=day))
+        shuffled = rng.sample(entries, len(entries))
+        for home, away in zip(shuffled[0:6:2][:rng.randrange(1, 4)], shuffled[1:6:2]):  # each coach once a day
+            hs, as_ = rng.choice([(12, 3), (3, 12), (6, 6), (12, 0)])
+            outcome = "home" if hs > as_ else "away" if as_ > hs else "draw"
+            fixture = FixtureFactory(round=round_, home=home, away=away, date=round_.date)
+            played.append(ResultFactory(fixture=fixture, home_score=hs, away_score=as_, outcome=outcome))
+    sides = sorted(
+        (result.fixture.date, result.fixture_id, side, coach.pk, result.outcome == won)
+        for result in played
+        for side, coach, won in ((0, result.fixture.home.coach, "home"), (1, result.fixture.away.coach, "away"))
+    )
+    best: dict[int, tuple[int, int]] = {}  # coach: (length, moment it ended)
+    current: dict[int, int] = {}
+    for moment, (*_, coach, won) in enumerate(sides):
+        current[coach] = current.get(coach, 0) + 1 if won else 0
+        if won and current[coach] > best.get(coach, (0, 0))[0]:
+            best[coach] = (current[coach], moment)
+    expected = sorted(best.items(), key=lambda item: (-item[1][0], item[1][1], item[0]))
+    found = longest_runs(Result.objects.filter(fixture__round__season=season), limit=10)
+    assert [(run.coach_id, run.length) for run in found] == [(coach, length) for coach, (length, _) in expected]
 
 
 def _match(season, day: int, home, away, hs: int, as_: int, **kwargs):
