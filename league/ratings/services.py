@@ -27,11 +27,12 @@ on and the current ratings written back in bulk (a delete and an
 from __future__ import annotations
 
 import datetime
+import logging
 import uuid
 from collections import defaultdict
 from collections.abc import Iterable
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import Exists, F, Min, OuterRef, Value
 from django.db.models.functions import Coalesce, Least
 from django_tasks import task
@@ -44,6 +45,8 @@ from league.ratings.models import RatedGame, Rating, RatingWeek
 from league.rules import GAMES
 
 EPOCH = datetime.date(1, 1, 1)  # a Monday
+
+logger = logging.getLogger(__name__)
 
 
 def monday(day: datetime.date) -> datetime.date:
@@ -136,9 +139,29 @@ def mark(game_system: str, week: datetime.date) -> None:
 
 
 @task()
-def recompute_ratings(*, game_system: str) -> str:
-    """The outbox's task for ``results_changed``: ``catch_up``."""
-    return f"recomputed from {since}" if (since := catch_up(game_system)) else "nothing pending"
+def recompute_ratings(*, game_system: str, attempt: int = 1) -> str:
+    """The outbox's task for ``results_changed``: ``catch_up``. A database that
+    fails it (a restart, a lost connection) leaves the week waiting, and the
+    task is tried again after a pause (league/outbox/tasks.py); ``run_tasks``
+    also queues a game still waiting when it starts (``queue_waiting``)."""
+    try:
+        since = catch_up(game_system)
+    except DatabaseError as error:
+        tasks.retry_or_give_up(recompute_ratings, {"game_system": game_system}, attempt=attempt,
+                               problem=f"{type(error).__name__}: {error}", logger=logger,
+                               what=f"The {game_system} ratings' recomputation")
+        raise  # retry_or_give_up always raises
+    return f"recomputed from {since}" if since else "nothing pending"
+
+
+def queue_waiting() -> list[str]:
+    """Queue the recomputation of every game whose ratings still wait (one whose
+    task failed its last attempt, or was lost with its worker): what ``run_tasks``
+    does as it starts. Returns those games."""
+    waiting = list(RatedGame.objects.filter(pending_since__isnull=False).order_by("pk").values_list("pk", flat=True))
+    for game_system in waiting:
+        recompute_ratings.enqueue(game_system=game_system)
+    return waiting
 
 
 @transaction.atomic

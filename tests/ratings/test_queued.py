@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from django.db import transaction
+from django.db import OperationalError, transaction
 from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
@@ -125,3 +125,37 @@ def test_the_pages_say_the_ratings_are_waiting(client, confirmed, organiser, dja
     assert Rating.objects.get(coach=ann, game_system="guildball").games == games + 1
     for url in (profile, ranking):
         assert WAITING not in client.get(url).content.decode()
+
+
+def test_a_recomputation_the_database_fails_is_tried_again(confirmed, organiser, monkeypatch,
+                                                          django_capture_on_commit_callbacks):
+    """The first attempt meets a database error: the week stays waiting, and the
+    next attempt (league/outbox/tasks.py) recomputes it."""
+    real = ratings.catch_up
+    calls = []
+
+    def fails_once(game_system):
+        calls.append(game_system)
+        if len(calls) == 1:
+            raise OperationalError("server closed the connection unexpectedly")
+        return real(game_system)
+
+    monkeypatch.setattr(ratings, "catch_up", fails_once)
+    with django_capture_on_commit_callbacks(execute=True):
+        engine.approve_result(result=confirmed[0], by=organiser)
+    assert calls == ["guildball", "guildball"]
+    assert RatedGame.objects.get(pk="guildball").pending_since is None
+    assert snapshot() == from_scratch()
+
+
+def test_the_worker_queues_the_games_still_waiting_as_it_starts(database_queue, confirmed, organiser):
+    """A week left waiting (its task gave up, or its worker was lost with it) is
+    recomputed once ``run_tasks`` starts again."""
+    engine.approve_result(result=confirmed[1], by=organiser)
+    DBTaskResult.objects.all().delete()  # the queued task is lost
+    assert ratings.queue_waiting() == ["guildball"]
+    assert list(DBTaskResult.objects.values_list("task_path", flat=True)) == [TASK]
+    work_the_queue()
+    assert RatedGame.objects.get(pk="guildball").pending_since is None
+    assert snapshot() == from_scratch()
+    assert ratings.queue_waiting() == []

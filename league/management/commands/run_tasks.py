@@ -10,8 +10,10 @@ for one killed between the mail server's acceptance and the row's update). Any
 number of workers may share the queue: ``db_worker`` claims a row in a transaction
 that locks it (``SELECT ... FOR UPDATE SKIP LOCKED`` on PostgreSQL, an exclusive
 transaction on SQLite), so two workers never take the same row
-(tests/league/test_outbox_delivery.py). It also
-purges the result forms' used submission keys that can no longer be sent
+(tests/league/test_outbox_delivery.py). It also queues the recomputation of a
+game's ratings that still wait for one (its task gave up, or was lost:
+league/ratings/services.py ``queue_waiting``) and purges the result forms' used
+submission keys that can no longer be sent
 (league/web/idempotency.py) and the rate limits' counts whose window has ended
 (league/accounts/throttle.py).
 
@@ -37,6 +39,7 @@ from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from league.accounts import throttle
+from league.ratings import services as ratings
 from league.web import idempotency
 
 logger = logging.getLogger(__name__)
@@ -58,7 +61,8 @@ def requeue_stale(older_than: float) -> int:
 
 
 class Command(BaseCommand):
-    help = "Work the mail and webhook queue (django-tasks' db_worker), after requeueing what a killed worker left."
+    help = ("Work the task queue (mail, webhooks, ratings; django-tasks' db_worker), after requeueing what a "
+            "killed worker left.")
 
     def add_arguments(self, parser):
         parser.add_argument("--stale-after", type=float, default=None, help="seconds (default: TASKS_STALE_AFTER)")
@@ -85,6 +89,8 @@ class Command(BaseCommand):
     def work(self, *, stale_after: float, batch: bool, interval: float, verbosity: int) -> None:
         if count := requeue_stale(stale_after):
             self.stdout.write(f"Requeued {count} task(s) a stopped worker left running.")
+        if waiting := ratings.queue_waiting():
+            self.stdout.write(f"Queued the ratings of {', '.join(waiting)}, still waiting for a recomputation.")
         idempotency.purge()  # the used form keys no longer valid
         throttle.purge()  # the rate limits' counts whose hour has ended
         worker_options = {"interval": interval, "startup_delay": False, "reload": False, "verbosity": verbosity}
