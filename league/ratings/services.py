@@ -95,8 +95,19 @@ def coach_changed(sender, instance, **kwargs) -> None:
 
 def rated_games_exist(using: str = "default", **kwargs) -> None:
     """After ``migrate`` (or a test's flush): a ``RatedGame`` row for every game."""
-    RatedGame.objects.using(using).bulk_create([RatedGame(game_system=system) for system in GAMES],
+    _rows_exist(GAMES, using=using)
+
+
+def _rows_exist(game_systems: Iterable[str], *, using: str = "default") -> None:
+    RatedGame.objects.using(using).bulk_create([RatedGame(game_system=system) for system in game_systems],
                                                ignore_conflicts=True)
+
+
+def _locked_pending(game_system: str) -> datetime.date | None:
+    """The game's pending week (None: nothing waits, or no row), its row locked
+    until the transaction ends."""
+    return (RatedGame.objects.select_for_update().filter(pk=game_system)
+            .values_list("pending_since", flat=True).first())
 
 
 def first_weeks(coach) -> dict[str, datetime.date]:
@@ -133,8 +144,8 @@ def mark(game_system: str, week: datetime.date) -> None:
             pending_since=Least(Coalesce(F("pending_since"), Value(week)), Value(week)), version=uuid.uuid4()
         )
 
-    if not update():
-        RatedGame.objects.bulk_create([RatedGame(game_system=game_system)], ignore_conflicts=True)
+    if not update():  # a game registered since the last migrate
+        _rows_exist([game_system])
         update()
 
 
@@ -169,11 +180,10 @@ def catch_up(game_system: str) -> datetime.date | None:
     """Recompute ``game_system``'s ratings from its pending week, if one waits;
     returns that week. Ratings already recomputed past it (by an earlier task or
     ``recompute``) leave nothing to do."""
-    game = RatedGame.objects.select_for_update().filter(pk=game_system).first()
-    if game is None or game.pending_since is None:
-        return None
-    _rebuild(game_system, since=game.pending_since)
-    return game.pending_since
+    since = _locked_pending(game_system)
+    if since is not None:
+        _rebuild(game_system, since=since)
+    return since
 
 
 @transaction.atomic(savepoint=False)
@@ -182,8 +192,8 @@ def recompute(game_system: str, *, since: datetime.date | None = None) -> None:
     (a day; None: from scratch) on, or from an earlier week still pending, in a
     fixed number of queries: what the data sets built in bulk (the benchmark, a
     test) and ``manage.py recompute_ratings`` run."""
-    RatedGame.objects.bulk_create([RatedGame(game_system=game_system)], ignore_conflicts=True)
-    pending = RatedGame.objects.select_for_update().values_list("pending_since", flat=True).get(pk=game_system)
+    _rows_exist([game_system])
+    pending = _locked_pending(game_system)
     if since is not None:
         since = min(monday(since), pending) if pending is not None else monday(since)
     _rebuild(game_system, since=since)

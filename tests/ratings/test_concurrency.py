@@ -8,7 +8,6 @@ them (league/services/people.py ``_lock``)."""
 
 from __future__ import annotations
 
-import datetime
 import threading
 
 import pytest
@@ -18,22 +17,13 @@ from league.ratings import services as ratings
 from league.ratings.models import RatedGame, Rating
 from league.services import people
 from tests.concurrency import POSTGRES_ONLY
-from tests.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory
-from tests.ratings.test_recompute import MONDAY, from_scratch, match, snapshot
+from tests.ratings.test_recompute import MONDAY, from_scratch, one_person_twice, snapshot
 
 pytestmark = POSTGRES_ONLY
 
 
 def test_a_merge_and_a_recomputation_of_its_game_both_finish(organiser, monkeypatch):
-    north, south = LeagueFactory(organisers=[organiser]), LeagueFactory(organisers=[organiser])
-    keep, absorb = CoachFactory(name="Sam"), CoachFactory(name="Sam S", user=None)
-    ann, bob = CoachFactory(name="Ann"), CoachFactory(name="Bob")
-    n, s = SeasonFactory(league=north), SeasonFactory(league=south)
-    match(n, EntryFactory(season=n, coach=keep), EntryFactory(season=n, coach=ann), MONDAY,
-          home_score=12, away_score=3, outcome="home")
-    match(s, EntryFactory(season=s, coach=absorb), EntryFactory(season=s, coach=bob),
-          MONDAY + datetime.timedelta(days=7), home_score=2, away_score=12, outcome="away")
-    ratings.recompute("guildball")
+    keep, absorb = one_person_twice(organiser)
     ratings.mark("guildball", MONDAY)  # a recomputation waits, as after an approval
 
     holding, release = threading.Event(), threading.Event()

@@ -178,13 +178,9 @@ def test_ratings_after_a_season_equal_a_recomputation_from_scratch(seed, organis
     assert steps > len(coaches) and Rating.objects.filter(game_system="guildball").count() >= 4
 
 
-@pytest.mark.django_db
-def test_a_merge_gives_the_absorbed_coachs_games_to_the_kept_one(organiser, django_capture_on_commit_callbacks):
-    """One person, one coach: after a merge the kept coach is rated on both rows'
-    games, as a recomputation from scratch rates them, and the absorbed row's
-    ratings are gone."""
-    from league.services import people
-
+def one_person_twice(organiser):
+    """Sam as two coach rows, each with a win or a loss in a league of their own
+    (a week apart), the game rated: (the row kept, the row a merge absorbs)."""
     north, south = LeagueFactory(organisers=[organiser]), LeagueFactory(organisers=[organiser])
     keep, absorb, ann, bob = CoachFactory(name="Sam"), CoachFactory(name="Sam S", user=None), CoachFactory(), CoachFactory()
     n, s = SeasonFactory(league=north), SeasonFactory(league=south)
@@ -193,6 +189,17 @@ def test_a_merge_gives_the_absorbed_coachs_games_to_the_kept_one(organiser, djan
     match(s, EntryFactory(season=s, coach=absorb), EntryFactory(season=s, coach=bob),
           MONDAY + datetime.timedelta(days=7), home_score=2, away_score=12, outcome="away")
     ratings.recompute("guildball")
+    return keep, absorb
+
+
+@pytest.mark.django_db
+def test_a_merge_gives_the_absorbed_coachs_games_to_the_kept_one(organiser, django_capture_on_commit_callbacks):
+    """One person, one coach: after a merge the kept coach is rated on both rows'
+    games, as a recomputation from scratch rates them, and the absorbed row's
+    ratings are gone."""
+    from league.services import people
+
+    keep, absorb = one_person_twice(organiser)
     with django_capture_on_commit_callbacks(execute=True):  # the recomputation the merge queued runs
         people.merge(keep=keep, absorb=absorb, by=organiser)
     kept = snapshot()
