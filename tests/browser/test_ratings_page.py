@@ -40,6 +40,7 @@ def test_ranking_page_says_when_recent_results_are_still_being_added(live_server
     """RT-2: between a result's approval and its recomputation (a queued task) the
     page says so, at a phone's width, and stops saying it once it has run."""
     from league.ratings import services as ratings
+    from league.ratings.models import Rating
     from tests.ratings.test_pages import MONDAY
 
     played(6, weeks=2)
@@ -51,8 +52,15 @@ def test_ranking_page_says_when_recent_results_are_still_being_added(live_server
     assert "still being added" in notice.inner_text()
     no_sideways_scroll(page)
     shot(page, "ratings-waiting-phone.png")
+    profile = live_server.url + reverse("coach_profile", args=[Rating.objects.filter(game_system="guildball")
+                                                                  .values_list("coach_id", flat=True).first()])
+    page.goto(profile)
+    assert "still being added to this rating" in page.get_by_role("status").inner_text()
+    no_sideways_scroll(page)
+    shot(page, "ratings-waiting-profile-phone.png")
     ratings.catch_up("guildball")
-    page.goto(url)
-    assert page.get_by_role("status").count() == 0
+    for address in (url, profile):
+        page.goto(address)
+        assert page.get_by_role("status").count() == 0
     assert not page.violations, page.violations
     page.context.close()
