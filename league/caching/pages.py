@@ -33,7 +33,7 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.utils import timezone
 
-from league.caching import kept_pages, versions
+from league.caching import kept_pages, responses, versions
 from league.accounts.permissions import coach_for
 
 # A piece of a page kept per version of a season: ``fragment(season, name, compute)``.
@@ -43,7 +43,7 @@ version_key = versions.cache_key
 # A page built to be kept, of a view that keeps a part no longer than it is true.
 keep_for = kept_pages.keep_for
 # Replaces ``request.GET`` by the parameters a page reads, each validated.
-only_query = versions.keep_only
+only_query = responses.keep_only
 
 
 def today(request: HttpRequest | None = None) -> str:
@@ -81,7 +81,7 @@ def public_page(*, query: Mapping[str, Callable[[str], str]] | None = None, unsh
             build = functools.partial(view, request, slug, *args, **kwargs)
             if any(request.GET.get(name) for name in unshared):
                 return build()
-            return versions.shared(request, slug, build, variant=variant(request) if variant else "", params=params,
+            return responses.shared(request, slug, build, variant=variant(request) if variant else "", params=params,
                                    anonymous_only=not everyone)
 
         return serve
@@ -93,7 +93,7 @@ def game_page(version: Callable[[str], Any] | None = None, *,
               query: Mapping[str, Callable[[str], str]] | None = None, everyone: bool = False):
     """A public page of one game across the site (``game``, the view's second
     argument), shared per version. By default the version is that of every season
-    of the game's leagues and the leagues' names (``versions.game_key``: its
+    of the game's leagues and the leagues' names (``responses.game_key``: its
     leaderboards, its records); a page that reads something else gives its own
     ``version(game)`` (one query; None: nothing to key on, such as an unknown game,
     so the page is built): the ratings, per ``RatedGame.version``. ``query`` and
@@ -110,11 +110,11 @@ def game_page(version: Callable[[str], Any] | None = None, *,
         def serve(request: HttpRequest, game: str, *args, **kwargs) -> HttpResponse:
             only_query(request, **{name: clean(request.GET.get(name, "")) for name, clean in (query or {}).items()})
             build = functools.partial(view, request, game, *args, **kwargs)
-            shared = everyone or versions.anonymous(request)
+            shared = everyone or responses.anonymous(request)
             if not shared and not kept_pages.keepable(request):
                 return build()
             if version is None:
-                key = versions.game_key(request, game, params)
+                key = responses.game_key(request, game, params)
             else:
                 found = version(game)
                 key = None if found is None else _game_key(request, game, params, found)
@@ -122,7 +122,7 @@ def game_page(version: Callable[[str], Any] | None = None, *,
                 return build()
             if not shared:  # the same page, the viewer's menu filled in per request
                 return kept_pages.serve(request, f"{key}:kept", build)
-            return versions.serve(request, key, build, vary_cookie=not everyone)
+            return responses.serve(request, key, build, vary_cookie=not everyone)
 
         return serve
 
@@ -147,9 +147,9 @@ def public_listing(shown: Callable[[HttpRequest], tuple[Any, Any, str]]):
         def serve(request: HttpRequest) -> HttpResponse:
             found, leagues, extra = shown(request)
             build = functools.partial(view, request, found)
-            if leagues is None or not versions.anonymous(request):
+            if leagues is None or not responses.anonymous(request):
                 return build()
-            return versions.serve(request, versions.leagues_key(request, leagues, extra=extra), build,
+            return responses.serve(request, responses.leagues_key(request, leagues, extra=extra), build,
                                   vary_cookie=True)
 
         return serve
@@ -178,7 +178,7 @@ def coaches_page(coaches: Callable[..., list[int]]):
             # number or nothing: anything else would store a page per address.
             only_query(request, page=page if page.isascii() and page.isdigit() and len(page) <= 4 else "")
             build = functools.partial(view, request, *args, **kwargs)
-            shared = versions.anonymous(request)
+            shared = responses.anonymous(request)
             if not shared and not kept_pages.keepable(request):
                 return build()
             rows = versions.coaches_versions(coaches(*args, **kwargs))
@@ -188,7 +188,7 @@ def coaches_page(coaches: Callable[..., list[int]]):
             key = f"coaches:{hashlib.sha256(raw.encode()).hexdigest()}"
             if not shared:
                 return kept_pages.serve(request, f"{key}:kept", build)
-            return versions.serve(request, key, build, vary_cookie=True)
+            return responses.serve(request, key, build, vary_cookie=True)
 
         return serve
 

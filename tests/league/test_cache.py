@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from league.services import results as services
-from league.caching import versions
+from league.caching import responses, versions
 from league.services import seasons as season_services
 from league.models import Fixture, Result, Season
 from tests.builders import season_with_results
@@ -198,7 +198,8 @@ def test_the_warm_pages_version_query_is_prepared_on_postgresql_unless_turned_of
 
 
 class RecordingCache:
-    """Django's cache with a list of the keys stored through league/caching/versions.py."""
+    """Django's cache with a list of the keys stored through league/caching/versions.py
+    and league/caching/responses.py."""
 
     def __init__(self, cache) -> None:
         self.cache = cache
@@ -239,6 +240,7 @@ def test_the_cache_key_holds_only_validated_parameters(client, played, monkeypat
 
     recording = RecordingCache(versions.cache)
     monkeypatch.setattr(versions, "cache", recording)
+    monkeypatch.setattr(responses, "cache", recording)
     slug = played.league.slug
     page_url, fixtures_url = reverse("league:league_detail", args=[slug]), reverse("league:fixtures", args=[slug])
     default = client.get(page_url).content
@@ -265,6 +267,7 @@ def test_a_search_of_the_league_list_is_not_stored(client, played, monkeypatch):
     are stored once."""
     recording = RecordingCache(versions.cache)
     monkeypatch.setattr(versions, "cache", recording)
+    monkeypatch.setattr(responses, "cache", recording)
     url = reverse("league:league_list")
     client.get(url)
     stored = set(recording.keys)
