@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.db.models import Count, Q
 
-from league.services import results as services
+from league.services import fixtures as fixture_services
 from league.services import seasons as season_services
 from league.admin.forms import RearrangeForm, ReasonForm, _game_rules, _record, _result_form_class
 from league.admin.scoping import BoundedInlineMixin, CheckedModelForm, OrganiserScopedAdmin, ScopedRelatedFilter, is_id
@@ -221,7 +221,7 @@ class FixtureAdmin(OrganiserScopedAdmin):
             form_class=RearrangeForm,
             title="Rearrange fixtures",
             intro="The fixtures keep their round. Every coach of the season with an email address is told.",
-            apply=lambda fixture, data: services.rearrange_fixture(
+            apply=lambda fixture, data: fixture_services.rearrange_fixture(
                 fixture=fixture, by=request.user, new_date=data["new_date"], reason=data["reason"]
             ),
             done_message="{count} fixture(s) rearranged; the coaches have been emailed.",

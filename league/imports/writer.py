@@ -4,7 +4,7 @@ database, from the rows ``league.imports.files`` read and checked.
 ``import_rows`` writes them in one transaction: the league (slug from its name,
 with the game's settings row), a season, the entries the game's
 ``import_entries`` finds or makes (``coach_entries`` where lines name coaches), rounds, fixtures and approved results. Results
-go through ``services.record_results_in_bulk``: all stored and
+go through ``bulk_results.record_results_in_bulk``: all stored and
 approved at once, then whatever hangs off an approval (a campaign's Favours,
 Dungeon Bowl's post-game sequence) derived once, exactly as approving them one
 by one on the site in file order would (tests/league/test_bulk_import.py).
@@ -35,6 +35,7 @@ from league import datebounds, layers
 from league.events import emit as events
 from league.outbox import notifications
 from league.text import plaintext
+from league.services import bulk_results
 from league.services import results as services
 from league.caching import writes as season_writes
 from league.imports.files import DATE_COLUMN, BadRow, ImportRow, check_rows, required_columns, verdict_for
@@ -335,14 +336,14 @@ def _import_league(slug, rows, *, game: GameRules, by, season_name, start_date, 
     Fixture.objects.bulk_create([f for f in fixtures if f.pk is None])
 
     # Every result at once, then what hangs off the approvals derived once
-    # (services.record_results_in_bulk): the same rows as one by one.
+    # (bulk_results.record_results_in_bulk): the same rows as one by one.
     items = [
         item for row, fixture in zip(rows, fixtures) if row.has_result
         for item in [_result(row, fixture, fresh=id(fixture) in fresh, rules=rules, source=source, summary=summary)]
         if item is not None
     ]
     if items:
-        _call(rows[0], services.record_results_in_bulk, season=season, items=items, by=by)
+        _call(rows[0], bulk_results.record_results_in_bulk, season=season, items=items, by=by)
     elif missing or summary.fixtures:
         season_writes.changed(season)  # bulk writes send no signals
     _apply_extras(rows, fixtures, season=season, by=by, source=source)
@@ -419,7 +420,7 @@ def _withdrawn_fixture(row: ImportRow, rnd: Round, home: Entry, away: Entry, exi
 
 
 def _result(row: ImportRow, fixture: Fixture, *, fresh: bool, rules: GameRules, source: str,
-            summary: ImportSummary) -> services.BulkResult | None:
+            summary: ImportSummary) -> bulk_results.BulkResult | None:
     """What the row asks of its fixture's result: None when the approved result
     already agrees, else a ``BulkResult`` (a new result, or the coaches' report
     approved); a different stored result refuses the line."""
@@ -442,11 +443,11 @@ def _result(row: ImportRow, fixture: Fixture, *, fresh: bool, rules: GameRules, 
         # The coaches' own report agrees with the organiser's file: approve it (the
         # file is the reason when the opponent has not confirmed it, GB-8).
         summary.results_approved += 1
-        return services.BulkResult(
+        return bulk_results.BulkResult(
             fixture=fixture, stored=stored, reason=f"the organiser's file {source}, line {row.line}, gives the same result",
         )
     summary.results_recorded += 1
-    return services.BulkResult(
+    return bulk_results.BulkResult(
         fixture=fixture, verdict=verdict, abandoned=row.abandoned, reason=f"Imported from {source}, line {row.line}",
     )
 

@@ -1,9 +1,12 @@
-"""The writes on a season's matches: the result workflow (report, change or take
-back a report, confirm, dispute, approve, record, reopen, bulk import) and rearranging a fixture; a
-season's set-up (fixtures, divisions, friendlies) is in league/services/seasons.py.
-Each service is one transaction and locks the row it changes, so a double click or two coaches at once cannot record twice.
-Every workflow step on a match takes its locks in the one order of
-league/locks.py (fixture, result, the sides' rows, the season's version last).
+"""The result workflow of one match: report, change or take back a report,
+confirm, dispute, approve, record (enter or correct), reopen. An import's results
+written at once are league/services/bulk_results.py; rearranging a fixture and
+whether it has a match are league/services/fixtures.py; a season's set-up
+(fixtures, divisions, friendlies) is league/services/seasons.py. Each service is
+one transaction and locks the row it changes, so a double click or two coaches at
+once cannot record twice. Every workflow step on a match takes its locks in the
+one order of league/locks.py (fixture, result, the sides' rows, the season's
+version last).
 
 Refusals raise ``django.core.exceptions.ValidationError`` (a message for the form)
 or ``PermissionDenied`` (the caller has no business doing this).
@@ -11,23 +14,22 @@ or ``PermissionDenied`` (the caller has no business doing this).
 
 from __future__ import annotations
 
-import datetime
-from dataclasses import dataclass
-
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from league import datebounds, layers, locks
+from league import layers, locks
 from league.outbox import notifications
 from league.caching import writes as season_writes
 from league.outbox import webhooks
 from league.events import emit as events
 from league.events import types as event_types
-from league.models import Coach, Fixture, Result, ResultEvent, Season
+from league.models import Coach, Fixture, Result, ResultEvent
 from league.accounts.permissions import require_organiser
 from league.rules.base import GameRules, Verdict
 from league.ratings import services as ratings
+from league.services import fixtures
+
 
 class NeedsAcknowledgement(ValidationError):
     """A correction a layer warns about (GB-20: it leaves a coach owing Favours):
@@ -36,37 +38,6 @@ class NeedsAcknowledgement(ValidationError):
     def __init__(self, warnings: list[str]):
         super().__init__([*warnings, "Nothing was changed: tick the box to go ahead with this correction anyway."])
         self.warnings = warnings
-
-
-# Fixtures (a season's set-up is in league/services/seasons.py) ---------------
-
-
-@transaction.atomic
-def rearrange_fixture(*, fixture: Fixture, by, new_date: datetime.date, reason: str) -> Fixture:
-    """GB-5: move an unplayed fixture to a new date; every coach of the season with
-    an email address is told. The fixture keeps its round."""
-    fixture, _ = locks.fixture(fixture.pk, sides=False)
-    require_organiser(fixture.round.season.league, by)
-    if fixture.is_bye:
-        raise ValidationError("A bye has no match to rearrange.")
-    _check_not_cancelled(fixture)
-    result = fixture.result_or_none
-    if result is not None and result.is_approved:
-        raise ValidationError("This fixture already has an approved result; correct the result instead.")
-    reason = reason.strip()
-    if not reason:
-        raise ValidationError("Give a reason for the rearrangement; every coach is told it.")
-    datebounds.validate_match_date(new_date)  # 9999-12-31 broke every .ics feed listing it
-    old_date = fixture.date
-    fixture.date = new_date
-    fixture.rearranged_reason = reason
-    fixture.save(update_fields=["date", "rearranged_reason"])
-    ResultEvent.objects.create(
-        fixture=fixture, action=ResultEvent.Action.REARRANGED, by=by, note=f"{old_date:%d %b %Y} → {new_date:%d %b %Y}: {reason}"
-    )
-    notifications.fixture_rearranged(fixture, old_date)
-    events.fixture_rearranged(fixture, old_date)
-    return fixture
 
 
 # Results --------------------------------------------------------------------
@@ -81,7 +52,7 @@ def report_result(*, fixture: Fixture, by, **facts) -> Result:
     side = _coach_side(fixture, by)
     if side is None:
         raise PermissionDenied("Only the two coaches of a fixture can report it.")
-    _check_has_match(fixture)
+    fixtures.check_has_match(fixture)
     rules = fixture.round.season.league.rules
     stored = fixture.result_or_none
     if stored is not None:
@@ -286,7 +257,7 @@ def approve_result(*, result: Result, by, reason: str = "") -> Result:
     require_organiser(result.fixture.round.season.league, by)
     if result.is_approved:
         raise ValidationError("This result is already approved.")
-    note = _approval_note(result, reason)
+    note = approval_note(result, reason)
     result.status = Result.Status.APPROVED
     result.approved_at = timezone.now()
     result.save(update_fields=["status", "approved_at"])
@@ -298,7 +269,7 @@ def approve_result(*, result: Result, by, reason: str = "") -> Result:
     return result
 
 
-def _approval_note(result: Result, reason: str) -> str:
+def approval_note(result: Result, reason: str) -> str:
     """GB-8 Decision: what the history keeps of an approval; raises when the
     opponent has not confirmed and no reason is given."""
     reason = (reason or "").strip()
@@ -311,85 +282,6 @@ def _approval_note(result: Result, reason: str) -> str:
             ))
         return f"approved without the opponent's confirmation ({result.get_status_display().lower()}): {reason}"
     return reason
-
-
-@dataclass(frozen=True)
-class BulkResult:
-    """One line of an import for ``record_results_in_bulk``: a new result entered
-    by the organiser (``verdict``, as ``record_result`` would store it), or the
-    coaches' stored report the file agrees with (``stored``, approved as
-    ``approve_result`` would)."""
-
-    fixture: Fixture
-    reason: str
-    verdict: Verdict | None = None
-    abandoned: bool = False
-    stored: Result | None = None
-
-
-@transaction.atomic
-def record_results_in_bulk(*, season: Season, items: list[BulkResult], by) -> list[Result]:
-    """The import's bulk path: approve every result at once, then derive
-    once. The rows are those ``record_result`` (new results) and ``approve_result``
-    (stored reports) give one by one: the results, their history lines and the
-    game's details; then the game derives for each result in order (Dungeon Bowl's
-    post-game sequence) and each layer once for the season (a Big League's ledgers),
-    and the season gets one new version. Verdicts are checked by the caller
-    (``rules.validate``); fixtures must be matches of ``season`` without an approved
-    result."""
-    season = Season.objects.select_for_update().select_related("league").get(pk=season.pk)
-    require_organiser(season.league, by)
-    rules = season.league.rules
-    now = timezone.now()
-    stored = {
-        r.pk: r for r in Result.objects.select_for_update(of=("self",)).filter(
-            pk__in=[item.stored.pk for item in items if item.stored is not None]
-        )
-    }
-    results, events, new, approved = [], [], [], []
-    for item in items:
-        if item.stored is not None:
-            result = stored[item.stored.pk]
-            result.fixture = item.fixture
-            if result.is_approved:
-                raise ValidationError("This result is already approved.")
-            note = _approval_note(result, item.reason)
-            result.status, result.approved_at = Result.Status.APPROVED, now
-            approved.append(result.pk)
-            action = ResultEvent.Action.APPROVED
-        else:
-            _check_has_match(item.fixture)
-            verdict = item.verdict
-            result = Result(
-                fixture=item.fixture, status=Result.Status.APPROVED, approved_at=now, home_score=verdict.home_score,
-                away_score=verdict.away_score, outcome=verdict.outcome, conceded=verdict.conceded,
-                summary=rules.summary(verdict),
-            )
-            new.append((result, verdict))
-            note = item.reason
-            action = ResultEvent.Action.ABANDONED if item.abandoned else ResultEvent.Action.ENTERED
-        results.append(result)
-        events.append((result, action, note))
-    Result.objects.bulk_create([result for result, _ in new])
-    for result, verdict in new:
-        rules.save_details(result, verdict)  # the game's own facts (nothing for Guild Ball)
-    if approved:
-        Result.objects.filter(pk__in=approved).update(status=Result.Status.APPROVED, approved_at=now)
-    who = by if by is not None and by.is_authenticated else None
-    ResultEvent.objects.bulk_create(
-        ResultEvent(fixture=result.fixture, action=action, by=who, home_score=result.home_score,
-                    away_score=result.away_score, summary=result.summary, note=note[:500])
-        for result, action, note in events
-    )
-    for result in results:
-        result.fixture.round.season = season  # one Season and League instance for the hooks
-    rules.results_approved(results, by=who)
-    layers.results_imported(season, results, by=who)
-    if results:
-        ratings.results_changed(game_system=season.league.game_system,
-                                day=min(result.fixture.date for result in results))
-    season_writes.changed(season)  # bulk writes send no signals
-    return results
 
 
 @transaction.atomic
@@ -413,7 +305,7 @@ def record_result(
     fixture, _ = locks.fixture(fixture.pk, sides=True)
     league = fixture.round.season.league
     require_organiser(league, by)
-    _check_has_match(fixture)
+    fixtures.check_has_match(fixture)
     reason = reason.strip()
     rules = league.rules
     override = override and rules.allows_override and not abandoned
@@ -524,20 +416,6 @@ def _require_confirming_coach(result: Result, user) -> None:
         raise ValidationError("You reported this result; your opponent confirms it.")
     if result.confirming_side is None:
         raise ValidationError("The organiser entered this result; there is nothing to confirm.")
-
-
-def _check_has_match(fixture: Fixture) -> None:
-    if fixture.is_bye:
-        raise ValidationError(f"{fixture.home} has a bye in {fixture.round}: there is no match to report.")
-    _check_not_cancelled(fixture)
-
-
-def _check_not_cancelled(fixture: Fixture) -> None:
-    """LG-2: nothing is reported, entered, imported or arranged for a fixture a
-    withdrawal cancelled."""
-    if fixture.is_cancelled:
-        raise ValidationError(f"{fixture.title}, {fixture.home} v {fixture.away}, is {fixture.cancelled_reason}: "
-                              "nothing can be reported or arranged for it.")
 
 
 def _event(result: Result, action: str, by, note: str = "") -> ResultEvent:

@@ -17,6 +17,7 @@ from league.web import confirm as confirmation
 from league import layers
 from league.services import disputes
 from league.caching import pages
+from league.services import fixtures as fixture_services
 from league.services import results as services
 from league.web.idempotency import idempotent
 from league.web.feeds import side_name
@@ -350,7 +351,7 @@ def rearrange_fixture(request: HttpRequest, pk: int) -> HttpResponse:
     fixture = _fixture_for_organiser(request, pk)
     return _submit(
         request, fixture, "rearrange", RearrangeForm(request.POST),
-        lambda data: services.rearrange_fixture(
+        lambda data: fixture_services.rearrange_fixture(
             fixture=fixture, by=request.user, new_date=data["date"], reason=data["reason"]
         ),
         "Fixture rearranged; the coaches have been emailed.",

@@ -10,6 +10,7 @@ from campaigns import balances, dealing, decks, ledgers, moments, phases
 from campaigns.models import (
     CampaignPointLine, FavourLine, Loan, MomentUnlock, OwnedCard, PlotCard, Sponsorship, SponsorshipPurchase,
 )
+from league.services import fixtures as fixture_services
 from league.services import results as league_services
 from league.models import Fixture
 from tests.campaigns.factories import base_deck, make_campaign, starting_card, user_of
@@ -40,7 +41,7 @@ def test_two_coaches_double_round_robin(season, organiser):
         moments.choose_starting_card(coach=cc, card=starting_card(cc), by=user_of(cc))
 
     # Round 1 cannot be played in its week: it moves after round 2 (GB-5).
-    league_services.rearrange_fixture(
+    fixture_services.rearrange_fixture(
         fixture=first, by=organiser, new_date=second.date + datetime.timedelta(days=3), reason="venue closed"
     )
     first.refresh_from_db()

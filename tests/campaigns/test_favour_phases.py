@@ -9,7 +9,7 @@ from django.db.models import Q
 
 from campaigns import balances, dealing, ledgers, phases
 from campaigns.models import Loan, Sponsorship, SponsorshipPurchase
-from league.services import results as league_services
+from league.services import fixtures as fixture_services
 from league.models import Fixture
 from tests.campaigns.factories import make_campaign, play, set_match_day, user_of
 
@@ -36,7 +36,7 @@ def test_next_match_is_the_next_unplayed_fixture_by_date_gb20(after_round_1, org
     a, b = after_round_1[0], after_round_1[1]
     round_2, round_3 = fixture_of(a, 2), fixture_of(a, 3)
     # Round 2 cannot be played in its week: it moves after round 3.
-    league_services.rearrange_fixture(
+    fixture_services.rearrange_fixture(
         fixture=round_2, by=organiser, new_date=round_3.date + datetime.timedelta(days=2), reason="venue closed"
     )
     assert phases.phase_for(a).next_fixture == round_3

@@ -1,5 +1,5 @@
 """``import_results`` approves every result at once and derives once
-(services.record_results_in_bulk). The same file imported that way and through
+(bulk_results.record_results_in_bulk). The same file imported that way and through
 the services one result at a time (record_result / approve_result, as the import
 used to) gives the same standings, the same Big League CP and Favour ledgers and
 Moments, and for Dungeon Bowl the same Treasury and dice; and the bulk path costs
@@ -21,6 +21,7 @@ from campaigns.models import CampaignPointLine, FavourLine, MomentUnlock
 from league import layers
 from league.imports import files as import_files
 from league.imports import writer as importer
+from league.services import bulk_results
 from league.services import results as services
 from league.models import Season
 from league.rules.scheduling import round_robin
@@ -64,7 +65,7 @@ def import_text(text: str, game: str, *, monkeypatch=None, by=None) -> None:
     rules = import_files.rules_for(game)
     rows = import_files.read_rows(text.splitlines(keepends=True), rules=rules)
     if monkeypatch is not None:
-        monkeypatch.setattr(services, "record_results_in_bulk", one_by_one(rows))
+        monkeypatch.setattr(bulk_results, "record_results_in_bulk", one_by_one(rows))
         line_by_line_layers(monkeypatch)
     importer.import_rows(rows, rules=rules, by=by or importer_user())
     if monkeypatch is not None:

@@ -22,6 +22,7 @@ from django.utils.formats import date_format
 from league import selectors
 from league.models import Entry, Fixture, NotificationPreference, Result
 from league.services import entrants as season_entrants
+from league.services import fixtures as fixture_services
 from league.services import results as services
 from league.standings.season import compute_standings
 from tests.builders import season_with_results
@@ -130,7 +131,7 @@ def test_nothing_can_be_reported_entered_or_rearranged_for_them(
     with pytest.raises(Exception, match="not played: Dmitri withdrew"):
         services.record_result(fixture=fixture, by=organiser, reason="played after all", home_score=12, away_score=6)
     with pytest.raises(Exception, match="not played: Dmitri withdrew"):
-        services.rearrange_fixture(fixture=fixture, by=organiser, new_date=timezone.localdate(), reason="venue")
+        fixture_services.rearrange_fixture(fixture=fixture, by=organiser, new_date=timezone.localdate(), reason="venue")
     assert not Result.objects.filter(fixture=fixture).exists()
 
 

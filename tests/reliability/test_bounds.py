@@ -15,6 +15,7 @@ from django.urls import reverse
 from campaigns import ledgers, moments, rules
 from campaigns.models import CampaignPointLine, FavourLine, LineKind, MomentUnlock
 from league import datebounds
+from league.services import fixtures as fixture_services
 from league.services import results as services
 from league.services import seasons as season_services
 from league.models import Fixture, Result, Round, Season
@@ -164,7 +165,7 @@ def test_rearranging_to_9999_is_refused_by_the_form(client, organiser, played):
 
 def test_rearranging_to_9999_is_refused_by_the_service(organiser, played):
     with pytest.raises(ValidationError, match="Enter a date between"):
-        services.rearrange_fixture(fixture=played, by=organiser, new_date=datetime.date(9999, 12, 31), reason="x")
+        fixture_services.rearrange_fixture(fixture=played, by=organiser, new_date=datetime.date(9999, 12, 31), reason="x")
 
 
 @pytest.mark.parametrize("model,field", [(Fixture, "date"), (Round, "date"), (Season, "start_date")])
@@ -179,7 +180,7 @@ def test_the_database_refuses_a_round_past_the_bound(season):
 
 
 def test_calendars_work_for_a_fixture_on_the_last_allowed_day(client, organiser, played):
-    services.rearrange_fixture(fixture=played, by=organiser, new_date=datebounds.LATEST, reason="the last day")
+    fixture_services.rearrange_fixture(fixture=played, by=organiser, new_date=datebounds.LATEST, reason="the last day")
     league = played.round.season.league
     for url in (
         reverse("league:league_ics", args=[league.slug]),

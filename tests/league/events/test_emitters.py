@@ -14,6 +14,7 @@ from campaigns import ledgers
 from league.dungeonbowl import playoffs
 from league.events import types
 from league.events.models import Delivery, Subscription
+from league.services import fixtures as fixture_services
 from league.services import results
 from tests.campaigns.factories import make_campaign
 from tests.dungeonbowl.builders import db_season
@@ -39,7 +40,7 @@ def sent() -> list[tuple[str, dict]]:
 def test_rearranged_disputed_corrected_and_reopened(league, organiser, fixture, home_user, away_user):
     listen(league, types.ALL)
     later = fixture.date + datetime.timedelta(days=3)
-    results.rearrange_fixture(fixture=fixture, by=organiser, new_date=later, reason="venue closed")
+    fixture_services.rearrange_fixture(fixture=fixture, by=organiser, new_date=later, reason="venue closed")
     result = results.report_result(fixture=fixture, by=home_user, home_score=12, away_score=6)
     results.dispute_result(result=result, by=away_user, reason="it was 12-10")
     results.record_result(fixture=fixture, by=organiser, home_score=12, away_score=10, reason="settled")
