@@ -18,7 +18,7 @@ from league.admin.scoping import (
     BoundedInlineMixin, BoundedSelectionMixin, CheckedModelForm, OrganiserScopedAdmin, SuperuserEditsAdminMixin,
     error_text,
 )
-from league.dungeonbowl import services
+from league.dungeonbowl.teams import services
 from league.dungeonbowl.models import (
     GAME_SYSTEM, College, DiceRoll, Honour, Player, PlayoffGame, PlayoffTie, Position, PositionGroup, Redraft,
     Skill, Team, TeamSeason, TreasuryLine, target,

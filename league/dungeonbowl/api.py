@@ -10,7 +10,8 @@ from django.shortcuts import get_object_or_404
 from ninja import Query, Router, Schema
 
 from league.api.answers import Page, PageQuery, league_for, league_get, page_of, season_for
-from league.dungeonbowl import playoffs, selectors
+from league.dungeonbowl.playoffs import services as playoffs
+from league.dungeonbowl.teams import selectors
 from league.dungeonbowl.models import Team, TreasuryLine
 from league.dungeonbowl.models.teams import GAME_SYSTEM
 

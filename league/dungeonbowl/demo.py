@@ -23,7 +23,9 @@ from league.services import results as engine
 from league.services import seasons as season_services
 from league.services.demo import COACH_PASSWORD, ORGANISER_PASSWORD, ORGANISER_USERNAME, Credentials
 from league.services.demo import account as _account
-from league.dungeonbowl import player_rules, playoffs, services, spending
+from league.dungeonbowl.teams import player_rules, services
+from league.dungeonbowl.playoffs import services as playoffs
+from league.dungeonbowl.spending import services as spending
 from league.dungeonbowl.models import (
     GAME_SYSTEM, College, DungeonBowlSettings, Player, PlayoffGame, Position, Skill, Team, TeamSeason,
 )

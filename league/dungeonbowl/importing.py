@@ -31,7 +31,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from league.dungeonbowl import services, team_rules
+from league.dungeonbowl.teams import rules as team_rules, services
 from league.dungeonbowl.models import GAME_SYSTEM, College, DungeonBowlSettings, Team, TeamSeason
 from league.imports.files import BadRow, csv_lines, text_field
 from league.imports.writer import (

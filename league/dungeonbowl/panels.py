@@ -7,7 +7,7 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
-from league.dungeonbowl.selectors import game_panel
+from league.dungeonbowl.postgame.selectors import game_panel
 
 
 def fixture_panel(context: Mapping[str, Any]) -> str:
@@ -28,7 +28,7 @@ def fixture_panel(context: Mapping[str, Any]) -> str:
 
 def my_fixtures_panel(context: Mapping[str, Any]) -> str:
     """The coach's home: what their Dungeon Bowl teams wait on (two queries)."""
-    from league.dungeonbowl.selectors import next_steps
+    from league.dungeonbowl.teams.selectors import next_steps
 
     steps = next_steps(context.get("coach"))
     if not steps:
@@ -40,9 +40,9 @@ def league_panel(context: Mapping[str, Any]) -> str:
     """The league page (cached with its body): the season's play-off bracket as a
     picture and as a list (DB-5b), and the league's honours up to this season
     (DB-14). Two queries."""
-    from league.dungeonbowl import playoffs
-    from league.dungeonbowl.bracket import Game, bracket_svg, describe
-    from league.dungeonbowl.playoff_rules import format_for
+    from league.dungeonbowl.playoffs import services as playoffs
+    from league.dungeonbowl.playoffs.bracket import Game, bracket_svg, describe
+    from league.dungeonbowl.playoffs.rules import format_for
 
     season, league = context.get("season"), context.get("league")
     if season is None or league is None:

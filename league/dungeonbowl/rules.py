@@ -5,7 +5,7 @@ the ball closer to the opposition End Zone (0-0), or drawn on equal distances; a
 conceded game is a 1-0 win for the other team whose casualties still count; an
 unplayed fixture (the organiser's "Unplayed") is a loss for both with nothing
 earned. Standings rows are teams: League points, touchdowns, SPP casualties (DB-5a).
-The post-game sequence on approval lives in ``league.dungeonbowl.postgame``.
+The post-game sequence on approval lives in ``league.dungeonbowl.postgame.services``.
 """
 
 from __future__ import annotations
@@ -19,18 +19,21 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.urls import reverse
 from django.utils.text import slugify
 
-from league.dungeonbowl import checklist, playoffs, postgame_rules, services, team_rules
-from league.dungeonbowl.forms import DungeonBowlResultForm, line_initial
+from league.dungeonbowl import checklist
+from league.dungeonbowl.playoffs import services as playoffs
+from league.dungeonbowl.postgame import rules as postgame_rules
+from league.dungeonbowl.teams import rules as team_rules, services
+from league.dungeonbowl.postgame.forms import DungeonBowlResultForm, line_initial
 from league.dungeonbowl.models import (
     MAX_PER_PLAYER, MAX_TD, DungeonBowlSettings, Ending, GameReport, PlayerEffect, TeamSeason,
 )
 from league.dungeonbowl.models import Team
 from league.dungeonbowl.models.teams import MAX_GP
-from league.dungeonbowl.playoffs import NO_DRAW, NO_UNPLAYED, lock_playoff_sides
-from league.dungeonbowl.postgame import (
+from league.dungeonbowl.playoffs.services import NO_DRAW, NO_UNPLAYED, lock_playoff_sides
+from league.dungeonbowl.postgame.services import (
     apply_postgame, discard_reported_dice, lock_teams, log_reported_dice, reverse_postgame,
 )
-from league.dungeonbowl.reports import college_wizards, fixture_players, kept_line, save_report
+from league.dungeonbowl.postgame.reports import college_wizards, fixture_players, kept_line, save_report
 from league.dungeonbowl.units import gp
 from league.rules.base import ABANDONED, AWAY_WIN, DRAW, HOME_WIN, SIDES, GameRules, PlayedResult, Stat, Verdict
 from league.rules.importing import parse_whole_number
@@ -152,7 +155,7 @@ class DungeonBowlRules(GameRules):
         if "abandoned" in form.fields:
             form.fields["abandoned"].label = self.abandon_help()
         if fixture.stage == "playoff":
-            # DB-5b: a play-off needs a winner (league.dungeonbowl.playoffs, Decision).
+            # DB-5b: a play-off needs a winner (league.dungeonbowl.playoffs.services, Decision).
             form.playoff = True
             form.fields["ending"].choices = [c for c in form.fields["ending"].choices if c[0] != Ending.DRAW]
             form.fields["ending"].error_messages["invalid_choice"] = NO_DRAW

@@ -1,6 +1,9 @@
 from django.urls import path
 
-from league.dungeonbowl import college_views, playoff_views, redraft_views, skill_views, views
+from league.dungeonbowl.teams import college_views, skill_views, views
+from league.dungeonbowl.playoffs import views as playoff_views
+from league.dungeonbowl.redraft import views as redraft_views
+from league.dungeonbowl.spending import views as spending_views
 
 app_name = "dungeonbowl"
 
@@ -11,11 +14,11 @@ urlpatterns = [
     path("leagues/<slug:slug>/teams/<slug:team_slug>/lock/", views.lock_draft, name="lock_draft"),
     path("leagues/<slug:slug>/teams/<slug:team_slug>/accept/", views.accept_team, name="accept_team"),
     path("leagues/<slug:slug>/teams/<slug:team_slug>/refuse/", views.refuse_team, name="refuse_team"),
-    path("leagues/<slug:slug>/teams/<slug:team_slug>/reroll/", views.buy_reroll, name="buy_reroll"),
-    path("leagues/<slug:slug>/teams/<slug:team_slug>/hire/", views.hire_player, name="hire_player"),
-    path("leagues/<slug:slug>/teams/<slug:team_slug>/journeyman/", views.hire_journeyman, name="hire_journeyman"),
-    path("leagues/<slug:slug>/teams/<slug:team_slug>/fire/", views.fire_player, name="fire_player"),
-    path("leagues/<slug:slug>/teams/<slug:team_slug>/advance/", views.advance_player, name="advance_player"),
+    path("leagues/<slug:slug>/teams/<slug:team_slug>/reroll/", spending_views.buy_reroll, name="buy_reroll"),
+    path("leagues/<slug:slug>/teams/<slug:team_slug>/hire/", spending_views.hire_player, name="hire_player"),
+    path("leagues/<slug:slug>/teams/<slug:team_slug>/journeyman/", spending_views.hire_journeyman, name="hire_journeyman"),
+    path("leagues/<slug:slug>/teams/<slug:team_slug>/fire/", spending_views.fire_player, name="fire_player"),
+    path("leagues/<slug:slug>/teams/<slug:team_slug>/advance/", spending_views.advance_player, name="advance_player"),
     path("leagues/<slug:slug>/teams/<slug:team_slug>/redraft/", redraft_views.redraft_page, name="redraft"),
     path("leagues/<slug:slug>/next-season/", redraft_views.next_season_page, name="next_season"),
     path("leagues/<slug:slug>/organiser/skills/", skill_views.skills_page, name="league_skills"),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from league.services import seasons as season_services
-from league.dungeonbowl import services
+from league.dungeonbowl.teams import services
 from league.dungeonbowl.models import College, DungeonBowlSettings, Team
 from league.models import League, Season
 from tests.factories import CoachFactory, LeagueFactory, SeasonFactory

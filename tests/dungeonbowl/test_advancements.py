@@ -6,8 +6,8 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
-from league.dungeonbowl import player_rules as r
-from league.dungeonbowl import spending
+from league.dungeonbowl.teams import player_rules as r
+from league.dungeonbowl.spending import services as spending
 from league.dungeonbowl.models import Player, PlayerAdvancement, Position, Skill, Team
 from tests.dungeonbowl.builders import db_season
 from tests.factories import CoachFactory

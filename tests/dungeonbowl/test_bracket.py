@@ -3,7 +3,7 @@ described in words, no script and no inline style (the CSP)."""
 
 import re
 
-from league.dungeonbowl.bracket import Game, bracket_svg, describe
+from league.dungeonbowl.playoffs.bracket import Game, bracket_svg, describe
 
 
 def test_no_semi_finals_no_picture():

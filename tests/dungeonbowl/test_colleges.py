@@ -4,7 +4,7 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
-from league.dungeonbowl import team_rules
+from league.dungeonbowl.teams import rules as team_rules
 from league.dungeonbowl.models import College, Position, PositionGroup
 from tests.factories import UserFactory
 

@@ -2,7 +2,7 @@
 connection and thread, never overspend the Treasury, because every purchase locks
 the team row first. PostgreSQL only (SQLite serialises writers)."""
 
-from league.dungeonbowl import spending
+from league.dungeonbowl.spending import services as spending
 from league.dungeonbowl.models import Team
 from tests.concurrency import POSTGRES_ONLY, at_once
 from tests.dungeonbowl.builders import db_league, db_team

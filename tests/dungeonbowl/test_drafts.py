@@ -5,9 +5,10 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
-from league.dungeonbowl import services
+from league.dungeonbowl import dice
+from league.dungeonbowl.teams import services
 from league.dungeonbowl.models import College, DiceRoll, Player, Team, TreasuryLine
-from league.dungeonbowl.services import DraftPick
+from league.dungeonbowl.teams.services import DraftPick
 from tests.factories import CoachFactory, LeagueFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -205,17 +206,17 @@ def test_treasury_lines_are_bounded(db_league, coach, fire):
 def test_dice_rolls_are_logged_by_the_app_or_entered_from_the_table(db_league, coach, fire, organiser):
     team = draft(db_league, coach, fire)
     line = team.treasury_lines.get()
-    rolled = services.record_roll(league=db_league, purpose="winnings", dice="2D6", team=team, cause=line)
+    rolled = dice.record_roll(league=db_league, purpose="winnings", dice="2D6", team=team, cause=line)
     assert rolled.source == "app" and len(rolled.values) == 2 and all(1 <= v <= 6 for v in rolled.values)
     assert DiceRoll.objects.get(pk=rolled.pk).cause == line
-    table = services.record_roll(league=db_league, purpose="casualty", dice="D16", values=[16], by=organiser)
+    table = dice.record_roll(league=db_league, purpose="casualty", dice="D16", values=[16], by=organiser)
     assert (table.source, table.entered_by, table.total) == ("table", organiser, 16)
     with pytest.raises(ValidationError, match="1 numbers from 1 to 16"):
-        services.record_roll(league=db_league, purpose="casualty", dice="D16", values=[17], by=organiser)
+        dice.record_roll(league=db_league, purpose="casualty", dice="D16", values=[17], by=organiser)
     with pytest.raises(ValidationError, match="says who"):
-        services.record_roll(league=db_league, purpose="scouting", dice="D6", values=[6])
+        dice.record_roll(league=db_league, purpose="scouting", dice="D6", values=[6])
     with pytest.raises(ValidationError, match="written like"):
-        services.record_roll(league=db_league, purpose="scouting", dice="d20")
+        dice.record_roll(league=db_league, purpose="scouting", dice="d20")
     with pytest.raises(ValidationError, match="Unknown purpose"):
-        services.record_roll(league=db_league, purpose="luck", dice="D6")
+        dice.record_roll(league=db_league, purpose="luck", dice="D6")
     assert DiceRoll.objects.count() == 2

@@ -127,7 +127,7 @@ def test_the_organiser_founds_a_team_and_enters_it_from_the_admin(client, organi
     twice = client.post(add, {"league": league.pk, "coach": coach.pk, "college": fire().pk, "name": "Other"})
     assert "already coaches a team" in twice.content.decode() and Team.objects.count() == 1
 
-    from league.dungeonbowl import services
+    from league.dungeonbowl.teams import services
 
     services.submit_draft(team=team, picks=FIRE, rerolls=1, by=organiser)
     payload = {"action": "enter_in_season", ACTION_CHECKBOX_NAME: [team.pk]}

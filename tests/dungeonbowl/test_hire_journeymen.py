@@ -6,7 +6,7 @@ nothing written."""
 import pytest
 from django.urls import reverse
 
-from league.dungeonbowl import spending
+from league.dungeonbowl.spending import services as spending
 from league.dungeonbowl.models import Player, Position, Team, TreasuryLine
 from league.models import Fixture
 from league.services import results as engine

@@ -7,7 +7,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from league.dungeonbowl import services
+from league.dungeonbowl.teams import services
 from league.dungeonbowl.models import College, Position, PositionGroup, Team
 from tests.dungeonbowl.builders import db_league
 from tests.factories import CoachFactory, LeagueFactory, UserFactory

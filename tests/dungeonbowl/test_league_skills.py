@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from league.dungeonbowl.models import Skill
-from league.dungeonbowl.spending_forms import AdvanceForm
+from league.dungeonbowl.spending.forms import AdvanceForm
 from tests.dungeonbowl.builders import db_league, db_team
 from tests.factories import LeagueFactory, UserFactory
 

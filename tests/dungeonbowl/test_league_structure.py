@@ -14,7 +14,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from league.services import seasons as season_services
-from league.dungeonbowl import services
+from league.dungeonbowl.teams import services
 from league.models import Division, Entry, Fixture, Result, Round, Season
 from league.standings.season import standings_for
 from tests.dungeonbowl.builders import db_league, db_season, db_team

@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from league.services import seasons as season_services
-from league.dungeonbowl import entrants, services
+from league.dungeonbowl.teams import entrants, services
 from league.dungeonbowl.models import College, Position, Team, TeamSeason
 from league.models import Coach, Entry, Fixture, Result
 from tests.dungeonbowl.builders import FIRE, db_league

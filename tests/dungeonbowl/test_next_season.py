@@ -9,7 +9,8 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.urls import reverse
 
-from league.dungeonbowl import redraft, redraft_selectors, services
+from league.dungeonbowl.redraft import selectors as redraft_selectors, services as redraft
+from league.dungeonbowl.teams import services
 from league.dungeonbowl.models import College, Position, Redraft, Team, TeamSeason
 from league.models import Entry, Fixture, Result, Season
 from tests.dungeonbowl.builders import db_league, db_team

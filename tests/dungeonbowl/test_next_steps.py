@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from league.services import results as engine
-from league.dungeonbowl import services
+from league.dungeonbowl.teams import services
 from league.dungeonbowl.models import College, Player, Team
 from league.models import Fixture, Round
 from tests.dungeonbowl.builders import db_league, db_season
@@ -87,7 +87,7 @@ def test_the_panel_costs_the_same_for_one_team_or_three(client, organiser):
 def test_a_team_in_the_off_season_is_told_to_redraft(client, organiser):
     """DB-15: once the season is over, the coach's home points at the re-draft page,
     at the same cost in queries, until the team is re-drafted."""
-    from league.dungeonbowl import redraft
+    from league.dungeonbowl.redraft import services as redraft
     from tests.dungeonbowl.offseason import finished_season
 
     season = finished_season(organiser, teams=4)

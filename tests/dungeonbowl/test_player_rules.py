@@ -3,7 +3,7 @@ DB-13), without the database."""
 
 import pytest
 
-from league.dungeonbowl import player_rules as r
+from league.dungeonbowl.teams import player_rules as r
 
 # Injuries (DB-13) -----------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ too). PostgreSQL only (SQLite serialises writers)."""
 import time
 
 from league.services import results as engine
-from league.dungeonbowl import playoffs
+from league.dungeonbowl.playoffs import services as playoffs
 from league.dungeonbowl.models import PlayoffGame, PlayoffSlot as S
 from league.models import Result
 from tests.concurrency import POSTGRES_ONLY, at_once

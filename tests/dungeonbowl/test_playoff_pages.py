@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from league.dungeonbowl import playoffs
+from league.dungeonbowl.playoffs import services as playoffs
 from league.dungeonbowl.models import DiceRoll, Honour, PlayoffGame, PlayoffSlot as S, PlayoffTie, Team
 from league.models import Fixture, Result, Round
 from tests.dungeonbowl.builders import db_league, db_season

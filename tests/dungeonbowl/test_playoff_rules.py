@@ -2,7 +2,7 @@
 
 import pytest
 
-from league.dungeonbowl import playoff_rules as r
+from league.dungeonbowl.playoffs import rules as r
 
 
 

@@ -6,7 +6,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from league.services import results as engine
 from league.services import seasons as season_services
-from league.dungeonbowl import playoffs
+from league.dungeonbowl import dice
+from league.dungeonbowl.playoffs import services as playoffs
 from league.dungeonbowl.models import (
     DiceRoll, Honour, Placing, PlayoffGame, PlayoffSlot as S, PlayoffTie, Team, TreasuryLine,
 )
@@ -175,10 +176,8 @@ def test_a_tie_settled_by_a_roll_is_logged_and_equal_table_dice_settle_nothing(t
 
 
 def test_the_app_rolls_again_until_the_dice_differ(tied, organiser, monkeypatch):
-    from league.dungeonbowl import services
-
     values = iter([4, 4, 1, 6])
-    monkeypatch.setattr(services._rng, "randint", lambda low, high: next(values))
+    monkeypatch.setattr(dice._rng, "randint", lambda low, high: next(values))
     settled = playoffs.settle_tie(season=tied, by=organiser, teams=["Team 05", "Team 04"], roll=True)
     rolls = list(DiceRoll.objects.filter(purpose=DiceRoll.Purpose.TIE).order_by("id"))
     assert [r.values[0] for r in rolls] == [4, 4, 1, 6] and {r.source for r in rolls} == {"app"}
@@ -279,7 +278,7 @@ def test_a_regular_result_cannot_change_once_the_play_offs_are_seeded(four, orga
 def test_eight_teams_in_two_divisions_through_the_regular_season_and_the_play_offs(organiser):
     """A league of 8 in 2 divisions, each team's gold checked against a hand
     calculation: DB-6 opening Treasury, DB-10 winnings (dice 4 and 2), DB-14 prizes."""
-    from league.dungeonbowl import services
+    from league.dungeonbowl.teams import services
     from league.models import Entry
     from tests.dungeonbowl.builders import db_league, db_team
     from tests.factories import SeasonFactory

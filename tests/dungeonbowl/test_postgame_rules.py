@@ -3,8 +3,8 @@ DB-11), without the database."""
 
 import pytest
 
-from league.dungeonbowl import postgame_rules as r
-from league.dungeonbowl.postgame_rules import Outcome
+from league.dungeonbowl.postgame import rules as r
+from league.dungeonbowl.postgame.rules import Outcome
 
 
 # Outcomes, League points, winnings (DB-4, DB-10) -------------------------------------------

@@ -7,8 +7,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from league.dungeonbowl import player_rules as r
-from league.dungeonbowl import services, spending
+from league.dungeonbowl.teams import player_rules as r
+from league.dungeonbowl import dice
+from league.dungeonbowl.spending import services as spending
 from league.dungeonbowl.models import DiceRoll, Player, PlayerAdvancement, Skill, Team
 from tests.dungeonbowl.builders import db_season
 from tests.factories import CoachFactory
@@ -51,7 +52,7 @@ def _urls(team):
 
 def _dice(monkeypatch, *values):
     rolls = iter(values)
-    monkeypatch.setattr(services._rng, "randint", lambda low, high: next(rolls))
+    monkeypatch.setattr(dice._rng, "randint", lambda low, high: next(rolls))
 
 
 def test_the_site_rolls_a_random_primary_and_rolls_again_on_a_skill_the_player_has(client, monkeypatch, team):

@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.urls import reverse
 
-from league.dungeonbowl import redraft, redraft_selectors
+from league.dungeonbowl.redraft import selectors as redraft_selectors, services as redraft
 from league.dungeonbowl.models import DiceRoll, Honour, Placing, Player, Redraft, RedraftRoll, Team, TreasuryLine
 from league.models import Fixture
 from tests.dungeonbowl.builders import db_league, db_season
@@ -299,7 +299,7 @@ def test_a_team_that_played_is_not_drafted_again_from_scratch(client, season, te
 
 
 def test_going_back_after_spending_the_unspent_budget_is_refused(organiser, season, team):
-    from league.dungeonbowl import spending
+    from league.dungeonbowl.spending import services as spending
 
     slayer = team.players.get(number=1)
     redraft.scout(team=team, by=organiser, table={slayer.pk: 1})

@@ -2,7 +2,7 @@
 its own connection and thread, empty the Treasury once and fix one budget, because
 each step locks the team row and checks the step it expects. PostgreSQL only."""
 
-from league.dungeonbowl import redraft
+from league.dungeonbowl.redraft import services as redraft
 from league.dungeonbowl.models import Honour, Placing, Redraft, Team, TreasuryLine
 from tests.concurrency import POSTGRES_ONLY, at_once
 from tests.dungeonbowl.builders import db_season

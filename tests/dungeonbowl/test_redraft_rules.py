@@ -4,7 +4,7 @@ Injury recovery (dice are inputs, DB-16)."""
 
 import pytest
 
-from league.dungeonbowl import redraft_rules as rr
+from league.dungeonbowl.redraft import rules as rr
 
 
 def test_a_budget_lists_every_line_and_the_lines_add_up():

@@ -7,7 +7,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from league.services import results as engine
-from league.dungeonbowl import spending
+from league.dungeonbowl.spending import services as spending
 from league.dungeonbowl.models import Player, Position, Team, TreasuryLine
 from league.models import Fixture, Result
 from tests.dungeonbowl.builders import db_season

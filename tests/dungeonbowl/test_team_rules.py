@@ -3,7 +3,7 @@ fee, DB-15), without the database."""
 
 import pytest
 
-from league.dungeonbowl import team_rules as r
+from league.dungeonbowl.teams import rules as r
 
 FIRE = r.Roster(
     "College of Fire",

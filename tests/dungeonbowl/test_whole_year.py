@@ -12,7 +12,9 @@ from django.urls import reverse
 
 from league.services import results as engine
 from league.services import seasons as season_services
-from league.dungeonbowl import playoffs, redraft, services
+from league.dungeonbowl.playoffs import services as playoffs
+from league.dungeonbowl.redraft import services as redraft
+from league.dungeonbowl.teams import services
 from league.dungeonbowl.models import College, DiceRoll, PlayoffSlot as S, Team
 from league.dungeonbowl.seasons import season_over, trophy_holder_id
 from league.models import Entry, Fixture, Season

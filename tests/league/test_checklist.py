@@ -14,7 +14,9 @@ from django.urls import reverse
 from campaigns import setup, titles
 from league import selectors
 from league.web import dashboard
-from league.dungeonbowl import playoffs, redraft, services as db_services
+from league.dungeonbowl.playoffs import services as playoffs
+from league.dungeonbowl.redraft import services as redraft
+from league.dungeonbowl.teams import services as db_services
 from league.dungeonbowl.models import College, Team
 from league.models import Entry, Fixture, Result, Round, Season
 from tests.builders import season_with_results, today_plus

@@ -30,7 +30,7 @@ from django.db.models import Sum
 from campaigns import balances, dealing, ledgers
 from campaigns.models import CampaignCoach, FavourLine, LineKind, Sponsorship, SponsorshipPurchase
 from league.services import results as services
-from league.dungeonbowl import spending
+from league.dungeonbowl.spending import services as spending
 from league.dungeonbowl.models import Team, TreasuryLine
 from league.models import Result, ResultEvent
 from tests.campaigns.factories import fixture_between, make_campaign, user_of

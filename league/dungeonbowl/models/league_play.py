@@ -10,7 +10,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from league.dungeonbowl import player_rules, postgame_rules, redraft_rules, team_rules
+from league.dungeonbowl.teams import player_rules, rules as team_rules
+from league.dungeonbowl.postgame import rules as postgame_rules
+from league.dungeonbowl.redraft import rules as redraft_rules
 from league.dungeonbowl.models.teams import MAX_GP, Player, Team
 from league.dungeonbowl.units import gp
 

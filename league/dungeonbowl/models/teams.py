@@ -19,7 +19,7 @@ from django.db.models import Q, Sum
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from league.dungeonbowl import player_rules, team_rules
+from league.dungeonbowl.teams import player_rules, rules as team_rules
 
 MAX_GP = 10_000_000  # far above any budget; a typo of an extra zero or two is refused
 MAX_COST = 1_000_000
@@ -234,7 +234,7 @@ class Team(models.Model):
     )
     # DB-1: the commissioner accepts a team into the league. A coach who does not
     # play in the league yet founds a team that waits for it; only an accepted team
-    # has its draft locked and enters a season (league/dungeonbowl/services.py).
+    # has its draft locked and enters a season (league/dungeonbowl/teams/services.py).
     accepted_at = models.DateTimeField(
         null=True, blank=True, help_text="DB-1: when the commissioner accepted the team into the league."
     )

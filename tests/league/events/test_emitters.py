@@ -11,7 +11,7 @@ import json
 import pytest
 
 from campaigns import ledgers
-from league.dungeonbowl import playoffs
+from league.dungeonbowl.playoffs import services as playoffs
 from league.events import types
 from league.events.models import Delivery, Subscription
 from league.services import fixtures as fixture_services

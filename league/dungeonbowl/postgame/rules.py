@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from league.dungeonbowl.team_rules import MAX_PLAYERS
+from league.dungeonbowl.teams.rules import MAX_PLAYERS
 from league.dungeonbowl.units import check_die
 
 # Outcomes, League points, winnings (DB-4, DB-5a, DB-10) ---------------------------------

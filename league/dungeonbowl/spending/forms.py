@@ -1,12 +1,12 @@
 """The forms of a Dungeon Bowl team's spending after a game (DB-11, DB-12): hiring,
 firing, a Journeyman who played, an advancement. They clean input; the spending
-services (league/dungeonbowl/spending.py) decide."""
+services (league/dungeonbowl/spending/services.py) decide."""
 
 from __future__ import annotations
 
 from django import forms
 
-from league.dungeonbowl import player_rules, selectors, team_rules
+from league.dungeonbowl.teams import player_rules, rules as team_rules, selectors
 from league.dungeonbowl.models import Player, Position, Skill, Team
 from league.dungeonbowl.units import gp
 from league.models import Result

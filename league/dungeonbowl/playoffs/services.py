@@ -36,12 +36,12 @@ from django.db.models import Q
 from league import locks
 from league.events import emit as events
 from league.events import types as event_types
-from league.dungeonbowl import playoff_rules as pr
+from league.dungeonbowl.playoffs import rules as pr
 from league.dungeonbowl.models import (
     FINALS_ROUND, GAME_SYSTEM, GAME_TITLES, SEMI_FINALS, SEMI_FINALS_ROUND, DiceRoll, Honour, PlayoffGame,
     PlayoffSlot, PlayoffTie, Redraft, Team, TeamSeason, TreasuryLine,
 )
-from league.dungeonbowl.services import record_roll
+from league.dungeonbowl.dice import record_roll
 from league.models import Fixture, Result, Round, Season
 from league.rules.base import AWAY_WIN, HOME_WIN
 from league.standings.season import compute_standings

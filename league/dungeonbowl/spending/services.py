@@ -13,11 +13,11 @@ from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
-from league.dungeonbowl import player_rules, team_rules
+from league.dungeonbowl.teams import player_rules, rules as team_rules
 from league.dungeonbowl.models import (
     MAX_NUMBER, DiceRoll, GameReport, Player, PlayerAdvancement, Position, Skill, Team, TreasuryLine,
 )
-from league.dungeonbowl.services import record_roll
+from league.dungeonbowl.dice import record_roll
 from league.dungeonbowl.units import gp
 from league.models import Result
 

@@ -14,7 +14,8 @@ from typing import Any
 
 from django import forms
 
-from league.dungeonbowl import postgame_rules, team_rules
+from league.dungeonbowl.postgame import rules as postgame_rules
+from league.dungeonbowl.teams import rules as team_rules
 from league.dungeonbowl.models import MAX_PER_PLAYER, MAX_TD, Characteristic, Ending, Injury
 from league.text.plaintext import PlainTextField
 

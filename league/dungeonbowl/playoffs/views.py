@@ -1,6 +1,6 @@
 """The play-off pages (DB-5b, DB-14, DB-16): the commissioner's page that settles
 ties and starts the play-offs, and the public ``playoffs.json``. Thin: forms clean,
-``league.dungeonbowl.playoffs`` decides."""
+``league.dungeonbowl.playoffs.services`` decides."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from league import selectors
-from league.dungeonbowl import playoff_rules, playoffs
+from league.dungeonbowl.playoffs import rules as playoff_rules, services as playoffs
 from league.dungeonbowl.models import GAME_SYSTEM
 from league.models import League
 from league.accounts.permissions import get_league_for_organiser

@@ -22,9 +22,9 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q
 
 from league.dungeonbowl.models import DiceRoll, Ending, GameReport, Player, PlayerEffect, Team, TeamSeason, TreasuryLine
-from league.dungeonbowl.player_rules import Injury, PlayerState, apply_injury
-from league.dungeonbowl.postgame_rules import Outcome, result_for, spp_earned, treasure_room_bonus, winnings
-from league.dungeonbowl.services import record_roll
+from league.dungeonbowl.teams.player_rules import Injury, PlayerState, apply_injury
+from league.dungeonbowl.postgame.rules import Outcome, result_for, spp_earned, treasure_room_bonus, winnings
+from league.dungeonbowl.dice import record_roll
 from league.dungeonbowl.units import gp
 from league import locks
 from league.caching import writes

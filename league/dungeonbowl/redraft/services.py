@@ -23,9 +23,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from league.services import seasons as season_services
-from league.dungeonbowl import redraft_rules, services, team_rules
+from league.dungeonbowl.dice import record_roll
+from league.dungeonbowl.redraft import rules as redraft_rules
+from league.dungeonbowl.teams import rules as team_rules, services
 from league.dungeonbowl.models import DiceRoll, Player, Redraft, RedraftRoll, RedraftStep as Step, Team, TreasuryLine
-from league.dungeonbowl.redraft_selectors import (
+from league.dungeonbowl.redraft.selectors import (
     games_and_wins,
     next_season,
     off_season,
@@ -118,7 +120,7 @@ def scout(*, team: Team, by, table: Mapping[int, int] | None = None) -> Redraft:
         raise ValidationError("Enter scouting rolls only for this team's players with an MVP award.")
     for player in players:
         values = [table[player.pk]] if player.pk in table else None
-        roll = services.record_roll(
+        roll = record_roll(
             league=team.league, purpose=DiceRoll.Purpose.SCOUTING, dice="D6", values=values, by=by, team=team,
             cause=redraft, description=f"{team.name} #{player.number} {player.name} after {redraft.season.name}",
         )
@@ -224,7 +226,7 @@ def redraft_team(
         rolls = []
         for i in range(player.niggling_injuries):
             table = niggling.get(player.pk)
-            roll = services.record_roll(
+            roll = record_roll(
                 league=team.league, purpose=DiceRoll.Purpose.NIGGLING, dice="D6",
                 values=[table[i]] if table else None, by=by, team=team, cause=redraft,
                 description=f"{team.name} #{player.number} {player.name}, injury {i + 1}, at the re-draft",

@@ -1,7 +1,7 @@
 """The organiser's page of a Dungeon Bowl league's skill list (DB-11): every
 league's skills, read-only, and the league's own, which the organiser adds and
 changes. A done write goes back to the page; a refused one shows it again with
-the reason (400). The writes are ``league.dungeonbowl.league_skills``'s."""
+the reason (400). The writes are ``league.dungeonbowl.teams.league_skills``'s."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from league.accounts.permissions import get_league_for_organiser
 from league.web.forms import refuse
-from league.dungeonbowl import league_skills
+from league.dungeonbowl.teams import league_skills
 from league.dungeonbowl.models import Skill
 from league.dungeonbowl.models.teams import GAME_SYSTEM
 

@@ -18,11 +18,12 @@ from django.urls import reverse
 
 from league.web import confirm as confirmation
 from league.datebounds import MatchDateField
-from league.dungeonbowl import redraft, redraft_selectors, team_rules
+from league.dungeonbowl.redraft import selectors as redraft_selectors, services as redraft
+from league.dungeonbowl.teams import rules as team_rules
 from league.dungeonbowl.models import Player, Position, Redraft, RedraftRoll, RedraftStep, Team
 from league.dungeonbowl.seasons import season_over
 from league.dungeonbowl.units import gp
-from league.dungeonbowl.views import _league
+from league.dungeonbowl.teams.views import dungeonbowl_league
 from league.models import League
 from league.text.plaintext import PlainTextField
 
@@ -183,7 +184,7 @@ def _team(league: League, team_slug: str) -> Team:
 
 def redraft_page(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
     """DB-15, step by step. A POST takes the step its ``action`` names."""
-    league = _league(slug)
+    league = dungeonbowl_league(slug)
     team = _team(league, team_slug)
     if request.method == "POST":
         if not request.user.is_authenticated:
@@ -299,7 +300,7 @@ def _valid(form: forms.Form) -> dict:
 @login_required
 def next_season_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The commissioner opens the next season (DB-3) once the last one is over."""
-    league = _league(slug)
+    league = dungeonbowl_league(slug)
     if not league.is_organised_by(request.user):
         raise PermissionDenied("Only the league's organiser opens the next season.")
     plan = redraft_selectors.next_season(league)

@@ -8,7 +8,7 @@ from collections import Counter
 
 from django import forms
 
-from league.dungeonbowl import team_rules
+from league.dungeonbowl.teams import rules as team_rules
 from league.dungeonbowl.models import College, Team, positions_with_limits
 from league.dungeonbowl.units import gp
 from league.web.idfields import IdChoiceField

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
 
-from league.dungeonbowl import redraft_rules
+from league.dungeonbowl.redraft import rules as redraft_rules
 from league.dungeonbowl.models import (
     DungeonBowlSettings, Honour, Placing, Player, Redraft, RedraftRoll, RedraftStep as Step, Team, TeamSeason,
 )

@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.urls import reverse
 
-from league.dungeonbowl import services
+from league.dungeonbowl.teams import services
 from league.dungeonbowl.models import Team, TeamSeason
 from league.models import Coach, Entry, League, Season
 from league.text.words import plural

@@ -1,22 +1,21 @@
-"""Reads for the Dungeon Bowl pages, each a fixed number of queries whatever the
-league's size."""
+"""Reads for the Dungeon Bowl team pages and the coach's next steps, each a fixed number
+of queries whatever the league's size."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.contrib.contenttypes.models import ContentType
 from django.db.models import Q, Count, IntegerField, Min, OuterRef, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
-from league.dungeonbowl import player_rules, team_rules
+from league.dungeonbowl.teams import player_rules, rules as team_rules
 from league.dungeonbowl.models import (
-    GAME_SYSTEM, DiceRoll, GameReport, Honour, Player, Position, RedraftStep, Team, TeamSeason, TreasuryLine,
+    GAME_SYSTEM, Honour, Player, Position, RedraftStep, Team, TeamSeason, TreasuryLine,
 )
-from league.dungeonbowl.playoff_rules import PLACING_NAMES
-from league.dungeonbowl.redraft_selectors import waiting_redrafts
+from league.dungeonbowl.playoffs.rules import PLACING_NAMES
+from league.dungeonbowl.redraft.selectors import waiting_redrafts
 from league.dungeonbowl.seasons import trophy_holder_id
 from league.dungeonbowl.units import gp
 from league.models import Entry, Result
@@ -119,23 +118,6 @@ def team_json(sheet: TeamSheet) -> dict:
             }
             for p in sheet.players
         ],
-    }
-
-
-def game_panel(result) -> dict:
-    """What each player did in ``result`` and the rolls it caused: three queries."""
-    report = GameReport.objects.filter(result=result).first()
-    if report is None:
-        return {}
-    lines = list(report.players.select_related("player__position"))
-    rolls = list(DiceRoll.objects.filter(
-        cause_type=ContentType.objects.get_for_model(result), cause_id=result.pk
-    ).select_related("team", "entered_by"))
-    return {
-        "report": report,
-        "home_lines": [line for line in lines if line.side == "home"],
-        "away_lines": [line for line in lines if line.side == "away"],
-        "rolls": rolls,
     }
 
 

@@ -1,5 +1,7 @@
-"""Dungeon Bowl pages: the team page and feed, the league's dice log, the draft
-form. Thin: forms clean, services decide, selectors read."""
+"""Dungeon Bowl's team pages: the team page and feed, the league's dice log, the draft
+form, founding, accepting, locking and entering a team, and who is ready. Thin: forms
+clean, services decide, selectors read. The team page carries the spending forms,
+which post to ``league.dungeonbowl.spending.views``."""
 
 from __future__ import annotations
 
@@ -12,18 +14,17 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from league.web import confirm as confirmation
-from league.dungeonbowl import entrants, player_rules, redraft_selectors, selectors, services, spending, team_rules
-from league.dungeonbowl.draft_forms import DraftForm, EntryForm, NewTeamForm
-from league.dungeonbowl.spending_forms import AdvanceForm, FireForm, HireForm, JourneymanForm
-from league.dungeonbowl.models import GAME_SYSTEM, College, DiceRoll, Position, Team, TeamSeason
-from league.dungeonbowl.units import gp
-from league.models import League, Result
+from league.dungeonbowl.teams import entrants, rules as team_rules, selectors, services
+from league.dungeonbowl.redraft import selectors as redraft_selectors
+from league.dungeonbowl.teams.forms import DraftForm, EntryForm, NewTeamForm
+from league.dungeonbowl.spending.forms import AdvanceForm, FireForm, HireForm, JourneymanForm
+from league.dungeonbowl.models import GAME_SYSTEM, College, DiceRoll, Team, TeamSeason
+from league.models import League
 from league.accounts.permissions import coach_for
 from league.text.words import possessive
 
 
-def _league(slug: str) -> League:
+def dungeonbowl_league(slug: str) -> League:
     league = get_object_or_404(League, slug=slug)
     if league.game_system != GAME_SYSTEM:
         raise Http404(f"{league} is not a Dungeon Bowl league.")
@@ -31,10 +32,10 @@ def _league(slug: str) -> League:
 
 
 def team_detail(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
-    return _team_page(request, _league(slug), team_slug)
+    return team_page(request, dungeonbowl_league(slug), team_slug)
 
 
-def _team_page(request: HttpRequest, league: League, team_slug: str, *, journeyman_form: forms.Form | None = None,
+def team_page(request: HttpRequest, league: League, team_slug: str, *, journeyman_form: forms.Form | None = None,
                status: int = 200) -> HttpResponse:
     """The team page; a refused Journeyman hire shows it again with its form's reasons."""
     sheet = selectors.team_sheet(league, team_slug)
@@ -50,7 +51,7 @@ def _team_page(request: HttpRequest, league: League, team_slug: str, *, journeym
 
 
 def team_json(request: HttpRequest, slug: str, team_slug: str) -> JsonResponse:
-    league = _league(slug)
+    league = dungeonbowl_league(slug)
     sheet = selectors.team_sheet(league, team_slug)
     data = selectors.team_json(sheet)
     feed = redraft_selectors.redraft_feed(sheet.team)
@@ -61,7 +62,7 @@ def team_json(request: HttpRequest, slug: str, team_slug: str) -> JsonResponse:
 
 def dice_log(request: HttpRequest, slug: str) -> HttpResponse:
     """DB-16: every roll of the league, newest first, with who rolled and why."""
-    league = _league(slug)
+    league = dungeonbowl_league(slug)
     rolls = DiceRoll.objects.filter(league=league).select_related("team", "entered_by").order_by("-created_at", "-id")
     return render(request, "dungeonbowl/dice_log.html", {"league": league, "rolls": rolls[:500]})
 
@@ -71,7 +72,7 @@ def draft(request: HttpRequest, slug: str) -> HttpResponse:
     """DB-6: a coach drafts a team from a college; "Check" shows the running cost,
     the budget left and every limit, "Submit" drafts it. The commissioner sees the
     submitted drafts and locks them."""
-    league = _league(slug)
+    league = dungeonbowl_league(slug)
     coach = coach_for(request.user)
     organiser = league.is_organised_by(request.user)
     if coach is None and not organiser:
@@ -151,7 +152,7 @@ def _entered(league: League, teams: list[Team]) -> dict[int, str]:
 @login_required
 def create_team(request: HttpRequest, slug: str) -> HttpResponse:
     """DB-1: a coach founds their team (name and college); the draft form drafts it."""
-    league = _league(slug)
+    league = dungeonbowl_league(slug)
     coach = coach_for(request.user)
     if coach is None:
         raise PermissionDenied("Only a coach with an account creates a team.")
@@ -179,12 +180,12 @@ def create_team(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def enter_team(request: HttpRequest, slug: str) -> HttpResponse:
     """The commissioner enters a drafted team in a season (and its division)."""
-    league = _league(slug)
+    league = dungeonbowl_league(slug)
     if not league.is_organised_by(request.user):
         raise PermissionDenied("Only the league's organiser enters teams in a season.")
     form = EntryForm(request.POST, league=league)
     try:
-        data = _valid(form)
+        data = valid_data(form)
         services.enter_team(team=data["team"], season=data["season"], division=data["division"], by=request.user)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
@@ -197,7 +198,7 @@ def enter_team(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def lock_draft(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
-    league = _league(slug)
+    league = dungeonbowl_league(slug)
     team = get_object_or_404(Team, league=league, slug=team_slug)
     try:
         services.lock_draft(team=team, by=request.user)
@@ -211,7 +212,7 @@ def lock_draft(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
 def _commissioner_acts(request: HttpRequest, slug: str, team_slug: str, act) -> HttpResponse:
     """A commissioner's one-click step on a team, back to the draft page with the
     outcome; a refusal is an error message and writes nothing."""
-    league = _league(slug)
+    league = dungeonbowl_league(slug)
     team = get_object_or_404(Team, league=league, slug=team_slug)
     try:
         messages.success(request, act(team))
@@ -244,138 +245,17 @@ def refuse_team(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse
     return _commissioner_acts(request, slug, team_slug, act)
 
 
-# Spending after a game (DB-12) ---------------------------------------------------------
-
-
-def _spend(request: HttpRequest, slug: str, team_slug: str, act, ask=None) -> HttpResponse:
-    """Run ``act(team)`` for the team's coach or the commissioner. ``ask(team)``, for
-    a destructive step, returns the confirmation page until it is confirmed
-    (it cannot be undone); a refusal from either is an error message."""
-    league = _league(slug)
-    team = get_object_or_404(Team.objects.select_related("coach", "college"), league=league, slug=team_slug)
-    if team.coach.user_id != request.user.pk and not league.is_organised_by(request.user):
-        raise PermissionDenied("Only the team's coach or the league's organiser spends its Treasury.")
-    back = reverse("dungeonbowl:team_detail", args=[league.slug, team.slug])
-    try:
-        if ask is not None and not confirmation.confirmed(request):
-            return ask(team, back)
-        messages.success(request, act(team))
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    return redirect(back)
-
-
-def _valid(form: forms.Form) -> dict:
+def valid_data(form: forms.Form) -> dict:
     if not form.is_valid():
         raise ValidationError([m for errors in form.errors.values() for m in errors])
     return form.cleaned_data
-
-
-@login_required
-@require_POST
-def buy_reroll(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
-    def act(team: Team) -> str:
-        team = spending.buy_reroll(team=team, by=request.user)
-        return f"Team re-roll bought: {team.rerolls} now."
-    return _spend(request, slug, team_slug, act)
-
-
-@login_required
-@require_POST
-def hire_player(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
-    def act(team: Team) -> str:
-        data = _valid(HireForm(request.POST, team=team))
-        player = spending.hire_player(team=team, position=data["position"], name=data["name"], by=request.user)
-        return f"Hired {player} ({player.position})."
-    return _spend(request, slug, team_slug, act)
-
-
-@login_required
-@require_POST
-def fire_player(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
-    def act(team: Team) -> str:
-        player = spending.fire_player(player=_valid(FireForm(request.POST, team=team))["player"], by=request.user)
-        return f"{player} has left the draft list."
-
-    def ask(team: Team, back: str) -> HttpResponse:
-        player = _valid(FireForm(request.POST, team=team))["player"]
-        return confirmation.ask(
-            request, title=f"Fire #{player.number} {player.name}?", back=back, button=f"Fire {player.name}",
-            consequence=(f"#{player.number} {player.name} ({player.position}, value {gp(player.value)}, "
-                         f"{player.spp} SPP) leaves {possessive(team.name)} draft list for good, and no gold "
-                         "comes back."),
-        )
-    return _spend(request, slug, team_slug, act, ask)
-
-
-def _ask_journeyman(request: HttpRequest, team: Team, game: Result, position: Position, name: str,
-                    back: str) -> HttpResponse:
-    return confirmation.ask(
-        request, title=f"Hire {name} permanently?", back=back, button=f"Hire {name} for {gp(position.cost)}",
-        consequence=(f"{name}, a Journeyman who played in {game.fixture}, joins {possessive(team.name)} draft list "
-                     f"for good as a {position.name}: {gp(position.cost)} from the Treasury, which holds "
-                     f"{gp(team.treasury())}. Gold spent does not come back."),
-    )
-
-
-@login_required
-@require_POST
-def hire_journeyman(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
-    """DB-12: the team's coach (or the commissioner) hires a Journeyman who played,
-    permanently, at the roster price from the Treasury, while the team has fewer than
-    16 players. Asked first (it cannot be undone); a bad choice or a refusal shows the
-    team page again with the reason (400) and writes nothing."""
-    league = _league(slug)
-    team = get_object_or_404(Team.objects.select_related("coach", "college"), league=league, slug=team_slug)
-    if team.coach.user_id != request.user.pk and not league.is_organised_by(request.user):
-        raise PermissionDenied("Only the team's coach or the league's organiser spends its Treasury.")
-    form = JourneymanForm(request.POST, team=team)
-    if form.is_valid():
-        data = form.cleaned_data
-        game, position = data["game"], data["position"]
-        back = reverse("dungeonbowl:team_detail", args=[league.slug, team.slug])
-        try:
-            if not confirmation.confirmed(request):
-                # The service's own checks first, so the page never asks for what it would refuse.
-                spending.check_journeyman(team=team, result=game, position=position)
-                return _ask_journeyman(request, team, game, position, data["name"] or position.name, back)
-            player = spending.hire_journeyman(team=team, result=game, position=position, name=data["name"],
-                                              by=request.user)
-        except ValidationError as error:
-            for message in error.messages:
-                form.add_error(None, message)
-        else:
-            messages.success(request, f"#{player.number} {player.name} ({position.name}) joins {team.name} "
-                                      f"permanently for {gp(position.cost)}.")
-            return redirect(back)
-    return _team_page(request, league, team.slug, journeyman_form=form, status=400)
-
-
-@login_required
-@require_POST
-def advance_player(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse:
-    def act(team: Team) -> str:
-        data = _valid(AdvanceForm(request.POST, team=team))
-        line = spending.advance_player(
-            player=data["player"], kind=data["kind"], category=data["category"],
-            skill=data["skill"].name if data["skill"] else "",
-            characteristic=data["characteristic"], table_dice=data["table_dice"], by=request.user,
-        )
-        gained = line.skill or f"+1 {line.characteristic.upper()}"
-        rolled = ""
-        if line.kind in player_rules.RANDOM_ADVANCEMENTS:
-            rolled = (f" Rolled {'at the table' if data['skill'] else 'by the site'}: every roll is in the "
-                      "league's dice log.")
-        return (f"{data['player']} takes advancement {line.number}: {gained} for {line.spp_cost} SPP; "
-                f"value +{line.value_increase:,} gp.{rolled}")
-    return _spend(request, slug, team_slug, act)
 
 
 # Who is ready ------------------------------------------------------------------------
 
 
 def _organised(request: HttpRequest, slug: str) -> League:
-    league = _league(slug)
+    league = dungeonbowl_league(slug)
     if not league.is_organised_by(request.user):
         raise PermissionDenied("Only the league's organiser sees who is ready.")
     return league

@@ -1,6 +1,6 @@
 """Dungeon Bowl's play-off season (RULES.md DB-5b, DB-14, DB-16) as plain functions
 over plain values: who plays the semi-finals, how a tie at a qualifying place is
-settled, and the prizes. No ORM: ``league.dungeonbowl.playoffs`` feeds these from
+settled, and the prizes. No ORM: ``league.dungeonbowl.playoffs.services`` feeds these from
 the final standings and stores what they return.
 """
 

@@ -3,7 +3,7 @@ DB-7): every league's, read-only, and the league's own, which the organiser adds
 and gives a roster (lines with their limits, positions). Each form posts here
 with its ``action``; a done write goes back to the page, a refused one shows it
 again with the reason (400). The writes are
-``league.dungeonbowl.league_colleges``'s."""
+``league.dungeonbowl.teams.league_colleges``'s."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from league.accounts.permissions import get_league_for_organiser
 from league.web.forms import refuse
-from league.dungeonbowl import league_colleges
+from league.dungeonbowl.teams import league_colleges
 from league.dungeonbowl.models import College, Position, PositionGroup
 from league.dungeonbowl.models.teams import GAME_SYSTEM
 
