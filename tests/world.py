@@ -92,7 +92,7 @@ def live_dungeon_bowl(organiser) -> None:
     from django.test import Client
 
     from tests.dungeonbowl.builders import db_league, db_season
-    from tests.dungeonbowl.test_postgame import post
+    from tests.dungeonbowl.postgame.test_postgame import post
 
     season = db_season(organiser, teams=4, league=db_league(organiser, slug="altdorf-live"))
     right = Coach.objects.get(name="Coach of Team 01")

@@ -10,7 +10,7 @@ from league.dungeonbowl.models import PlayerGame
 from league.models import Fixture, Result
 from tests.apitokens.conftest import bearer, rows
 from tests.dungeonbowl.builders import db_season
-from tests.dungeonbowl.test_postgame import post as db_report_data
+from tests.dungeonbowl.postgame.test_postgame import post as db_report_data
 from tests.factories import EntryFactory, FixtureFactory, LeagueFactory, SeasonFactory
 
 

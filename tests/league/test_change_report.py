@@ -23,8 +23,8 @@ from league.models import Fixture, NotificationPreference, Result, ResultEvent
 from league.outbox import notifications
 from league.services import results as services
 from tests.dungeonbowl.builders import db_season
-from tests.dungeonbowl.test_postgame import player_data
-from tests.dungeonbowl.test_postgame import post as db_post
+from tests.dungeonbowl.postgame.test_postgame import player_data
+from tests.dungeonbowl.postgame.test_postgame import post as db_post
 from tests.factories import CoachFactory, EntryFactory, FixtureFactory, LeagueFactory, SeasonFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

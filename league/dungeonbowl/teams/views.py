@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from league import selectors as engine_selectors
 from league.dungeonbowl.teams import entrants, rules as team_rules, selectors, services
 from league.dungeonbowl.redraft import selectors as redraft_selectors
 from league.dungeonbowl.teams.forms import DraftForm, EntryForm, NewTeamForm
@@ -266,8 +267,6 @@ def entrants_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The commissioner's view of the current season's coaches and teams: who has
     founded, drafted, submitted, been locked and entered (DB-1, DB-6), with the two
     one-click steps and why one cannot be done yet. Five queries."""
-    from league import selectors as engine_selectors
-
     league = _organised(request, slug)
     season = engine_selectors.season_for(league)
     rows = entrants.readiness(league, season)
@@ -293,8 +292,6 @@ def entrants_page(request: HttpRequest, slug: str) -> HttpResponse:
 def lock_drafts(request: HttpRequest, slug: str) -> HttpResponse:
     """DB-1: lock every submitted draft at once; a team whose coach is entered in
     the current season takes that place."""
-    from league import selectors as engine_selectors
-
     league = _organised(request, slug)
     season = engine_selectors.season_for(league)
     try:
@@ -314,8 +311,6 @@ def lock_drafts(request: HttpRequest, slug: str) -> HttpResponse:
 def enter_ready(request: HttpRequest, slug: str) -> HttpResponse:
     """Enter every locked team in the current season (in its coach's entry when
     the coach was entered first)."""
-    from league import selectors as engine_selectors
-
     league = _organised(request, slug)
     try:
         entered, refused = entrants.enter_ready_teams(league=league, season=engine_selectors.season_for(league),

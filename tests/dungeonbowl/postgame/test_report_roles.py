@@ -9,7 +9,7 @@ from django.urls import reverse
 from league.dungeonbowl.models import DiceRoll, GameReport, PlayerEffect, PlayerGame, TreasuryLine
 from league.models import Fixture, Result
 from tests.dungeonbowl.builders import db_season
-from tests.dungeonbowl.test_postgame import post, teams
+from tests.dungeonbowl.postgame.test_postgame import post, teams
 from tests.factories import CoachFactory
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ from league.services import disputes
 from league.dungeonbowl.models import PlayerGame
 from league.models import Fixture, Result, ResultEvent
 from tests.dungeonbowl.builders import db_season
-from tests.dungeonbowl.test_postgame import post
+from tests.dungeonbowl.postgame.test_postgame import post
 
 pytestmark = pytest.mark.django_db
 
