@@ -2,7 +2,7 @@
 follows, who waits on a re-draft, what the Re-Draft Budget is or would be, what
 re-hiring a player costs, the re-draft page and the team feed's ``redraft``, and
 who would enter the next season. Each a fixed number of queries whatever the
-league's size; the steps that write are in ``redraft``.
+league's size; the steps that write are in ``redraft.services``.
 """
 
 from __future__ import annotations

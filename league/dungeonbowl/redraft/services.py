@@ -9,7 +9,7 @@ lines are reversed by new lines, rolls stay in the dice log (DB-16) marked no
 longer current, players who left come back. Nothing of the season that ended is
 deleted: its games, standings and rolls stay, and the team as it ended the
 season is kept in the re-draft's snapshot. The reads (budgets, who waits, who
-enters the next season) are in ``redraft_selectors``.
+enters the next season) are in ``redraft.selectors``.
 """
 
 from __future__ import annotations

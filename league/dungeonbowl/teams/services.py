@@ -244,7 +244,7 @@ def lock_draft(*, team: Team, by) -> Team:
 @transaction.atomic
 def accept_team(*, team: Team, by) -> Team:
     """DB-1: the commissioner accepts a team a newcomer founded; until then it enters
-    no season (``redraft_selectors.next_season`` leaves it out)."""
+    no season (``redraft.selectors.next_season`` leaves it out)."""
     team = Team.objects.select_for_update(of=("self",)).select_related("league").get(pk=team.pk)
     if by is None or not team.league.is_organised_by(by):
         raise PermissionDenied("Only the league's organiser accepts a team.")
