@@ -26,6 +26,8 @@ from league.text.words import possessive
 
 
 def dungeonbowl_league(slug: str) -> League:
+    """The league at ``slug``, a 404 unless it plays Dungeon Bowl: what every Dungeon
+    Bowl page reads first (the spending and re-draft pages too)."""
     league = get_object_or_404(League, slug=slug)
     if league.game_system != GAME_SYSTEM:
         raise Http404(f"{league} is not a Dungeon Bowl league.")
@@ -247,6 +249,8 @@ def refuse_team(request: HttpRequest, slug: str, team_slug: str) -> HttpResponse
 
 
 def valid_data(form: forms.Form) -> dict:
+    """A posted form's cleaned data, or its errors as one ``ValidationError`` that a
+    one-click step shows as its message."""
     if not form.is_valid():
         raise ValidationError([m for errors in form.errors.values() for m in errors])
     return form.cleaned_data
