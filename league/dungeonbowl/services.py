@@ -20,7 +20,7 @@ from django.db.models import Model
 from django.utils import timezone
 from django.utils.text import slugify
 
-from league.services import entrants as season_entrants
+from league.people import entrants as season_entrants
 from league.dungeonbowl import team_rules
 from league.dungeonbowl.models import (
     GAME_SYSTEM,

@@ -1,4 +1,4 @@
-"""The organiser's download of their league whole (league/transfer/): one JSON
+"""The organiser's download of their league whole (league/leaguefiles/): one JSON
 file, streamed as it is read, for the league's organisers only."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from league.accounts.permissions import get_league_for_organiser
-from league.transfer.export import stream_league
+from league.leaguefiles.export import stream_league
 
 
 @login_required
