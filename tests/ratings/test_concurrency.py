@@ -34,7 +34,7 @@ def test_a_merge_and_a_recomputation_of_its_game_both_finish(organiser, monkeypa
         release.wait(20)
         repoint(kept, absorbed)
 
-    monkeypatch.setattr(people, "_repoint", held_repoint)
+    monkeypatch.setattr(merges, "_repoint", held_repoint)
     failures: list[Exception] = []
 
     def in_thread(call):
