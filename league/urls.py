@@ -19,7 +19,7 @@ from league.events import views as event_views
 from league.web import organiser as organiser_views
 from league.people import views as people_views
 from league.web import fixtures as result_views
-from league.web import export as export_views
+from league.leaguefiles import views as export_views
 from league.web import settings as settings_views
 from league.web import setup as setup_views
 from league.web import public as views

@@ -4,5 +4,6 @@
 engine's own rows, each game's, each layer's); ``export.stream_league`` writes
 a league as chunks of that file; ``importer.import_league`` writes one into a
 new league as ``reading.read_file`` streams it, batch by batch
-(``inserting``). The engine imports no game: the games tell it their rows.
+(``inserting``). The organiser downloads theirs from ``views``; ``manage.py
+import_league`` reads one. The engine imports no game: the games tell it their rows.
 """

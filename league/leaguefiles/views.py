@@ -1,5 +1,5 @@
-"""The organiser's download of their league whole (league/leaguefiles/): one JSON
-file, streamed as it is read, for the league's organisers only."""
+"""The organiser's download of their league whole: one JSON file, streamed as it
+is read, for the league's organisers only."""
 
 from __future__ import annotations
 
