@@ -24,8 +24,8 @@ from pathlib import Path
 
 from bench import benchmarking as bench
 from league.models import Result
-from league.transfer.export import stream_league
-from league.transfer.importer import import_league, read_file
+from league.leaguefiles.export import stream_league
+from league.leaguefiles.importer import import_league, read_file
 
 def export_to(league, path: Path) -> None:
     """The league's file written to ``path`` piece by piece, as the download streams it."""

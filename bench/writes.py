@@ -16,8 +16,8 @@ from django.utils import timezone
 
 from bench import benchmarking as bench
 from league.caching import versions
-from league.imports.files import read_rows, rules_for
-from league.imports.writer import import_rows, system_user
+from league.spreadsheets.files import read_rows, rules_for
+from league.spreadsheets.writer import import_rows, system_user
 from league.models import Fixture, Result
 from league.services import results as services
 

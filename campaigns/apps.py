@@ -27,7 +27,7 @@ class CampaignsConfig(AppConfig):
         layers.register(LAYER)
         # The profile's titles: the three of each Final Day (GB-3).
         profile_titles.register("The Big League", titles.titles_won)
-        # Its rows in a league's file (league/transfer/).
+        # Its rows in a league's file (league/leaguefiles/).
         from campaigns.transfer import register_rows
 
         register_rows()

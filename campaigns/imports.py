@@ -18,7 +18,7 @@ from campaigns.moments import sync_moments_for
 from campaigns.setup import ensure_campaign
 from league import locks
 from league.caching import writes as season_writes
-from league.imports.files import BadRow
+from league.spreadsheets.files import BadRow
 from league.layers import ImportedLine
 from league.models import Result, Season
 from league.rules.importing import parse_whole_number
@@ -79,7 +79,7 @@ def record_cp_in_bulk(*, season: Season, lines: Sequence[ImportedLine], by) -> i
     already imported and the CP totals read in one query each, every new line in
     one insert and the Moments synced once (GB-11, GB-13). The lines, and the
     refusals, are those of ``record_match_cp`` applied in file order
-    (tests/league/test_bulk_import.py compares them); a refusal names its file line
+    (tests/spreadsheets/test_bulk_import.py compares them); a refusal names its file line
     (``BadRow``). Returns how many ledger lines were added."""
     campaign = ensure_campaign(season)
     require_organiser(campaign, by)
@@ -136,7 +136,7 @@ COLUMNS = ("home_cp", "away_cp")
 
 def parse_cp(values) -> tuple[int | None, int | None] | None:
     """A line's CP gained by each side (GB-11), or None when both are empty. Pure:
-    raises ValueError with the reason (``league.imports.files`` adds the line number)."""
+    raises ValueError with the reason (``league.spreadsheets.files`` adds the line number)."""
     home, away = (parse_whole_number(values, column) for column in COLUMNS)
     if home is None and away is None:
         return None

@@ -1,4 +1,4 @@
-"""The Big League's rows in a league's file (league/transfer/): the catalogue it
+"""The Big League's rows in a league's file (league/leaguefiles/): the catalogue it
 shares with every campaign (Guilds, plot cards, sponsorships, Moments: matched by
 name, created when missing), each season's campaign, its coaches, the CP and
 Favour ledgers, Moments reached, cards owned and dealt, decks, achievements,
@@ -6,7 +6,7 @@ sponsorships, loans, offers, notices and titles."""
 
 from functools import partial
 
-from league.transfer.registry import Part as AnyPart, register
+from league.leaguefiles.registry import Part as AnyPart, register
 
 # Only in the files of this game's leagues.
 Part = partial(AnyPart, game_systems=frozenset({"guildball"}))

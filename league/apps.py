@@ -43,9 +43,9 @@ class LeagueConfig(AppConfig):
         versions.follow(League.organisers.through)  # who organises: the organiser's pages' key
         # A kept page's result forms each get a fresh submission key per request.
         kept_pages.fill_form_key_with(idempotency.hidden_field)
-        # A league's file (league/transfer/): the engine's rows; each game and
+        # A league's file (league/leaguefiles/): the engine's rows; each game and
         # layer adds its own from its ready().
-        from league.transfer.engine import register_engine
+        from league.leaguefiles.engine import register_engine
 
         register_engine()
         # The games register themselves (and their rows) from their own ready():

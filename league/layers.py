@@ -60,14 +60,14 @@ class ImportColumns:
     ``parse`` gets the line's values by column (every column of the line, stripped;
     the layer's own may be absent) and returns what ``apply`` needs, None when the
     line gives the layer nothing, or raises ``ValueError`` with the reason
-    (``league.imports.files`` adds the line number). ``apply`` runs in the import's
+    (``league.spreadsheets.files`` adds the line number). ``apply`` runs in the import's
     transaction after the line's result is written; it raises ``ValidationError``
     to refuse the line.
 
     ``apply_all``, when given, does what ``apply`` does for every line of a
     season's import at once (the bulk path, a fixed number of queries
     whatever the lines), given ``ImportedLine``s in file order; it raises
-    ``league.imports.files.BadRow`` naming the line it refuses.
+    ``league.spreadsheets.files.BadRow`` naming the line it refuses.
     """
 
     columns: tuple[str, ...]

@@ -32,7 +32,7 @@ always last. The task that then recomputes the game's ratings locks that row
 alone, so it waits for no other lock and an approval waits for it only there.
 
 A write on people rather than matches (a merge of two coach rows, a claim of a
-coach's place: league/services/people.py) locks the coach rows concerned first,
+coach's place: league/people/merges.py) locks the coach rows concerned first,
 in primary-key order, ``FOR NO KEY UPDATE`` (a recomputation of the ratings
 inserts rows pointing at them while it holds the ratings row), then writes; it
 takes none of the locks above before them, and the ratings row last.

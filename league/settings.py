@@ -151,7 +151,7 @@ INSTALLED_APPS = [
     "league.dreadball",
     "league.ratings",  # Glicko-2 ratings per game, across every league (RT-1..RT-4)
     "league.events",  # signed events: subscriptions and their deliveries (league/events/)
-    "league.apitokens",  # personal API tokens and the API's writes (league/apitokens)
+    "league.api",  # the public API: its tokens (app label apitokens), access, reads and writes
 ]
 
 MIDDLEWARE = [
@@ -435,7 +435,7 @@ TASKS_STALE_AFTER = float(os.environ.get("TASKS_STALE_AFTER", "600"))
 # can never write twice); ``purge_idempotency_keys`` (and ``run_tasks`` as it
 # starts) deletes the older ones.
 IDEMPOTENCY_KEY_DAYS = env_int("IDEMPOTENCY_KEY_DAYS", 14)
-# The API's rate limits, requests a minute (league/apitokens/access.py): per token,
+# The API's rate limits, requests a minute (league/api/access.py): per token,
 # and per address for requests without one. Over them: 429 with Retry-After.
 API_TOKEN_RATE = env_int("API_TOKEN_RATE", 120) or 120
 API_ANONYMOUS_RATE = env_int("API_ANONYMOUS_RATE", 60) or 60

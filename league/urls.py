@@ -6,29 +6,30 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from league.web import converters  # noqa: F401  registers <id:...> before the patterns below
-from league import api
+from league.api import site as api_site
 from league.accounts import forms as account_forms
 from league.accounts import discord
 from league.accounts import views as account_views
-from league.apitokens import views as token_views
+from league.api import views as token_views
 from league.web import errors
 from league.web import home as home_views
-from league.imports import views as import_views
+from league.spreadsheets import views as import_views
 from league.web import offline
 from league.events import views as event_views
 from league.web import organiser as organiser_views
+from league.people import views as people_views
 from league.web import fixtures as result_views
-from league.web import export as export_views
+from league.leaguefiles import views as export_views
 from league.web import settings as settings_views
 from league.web import setup as setup_views
 from league.web import public as views
-from league.web import records as record_views
+from league.records import views as record_views
 from league.profiles import views as profile_views
 
 league_patterns = [
     path("", views.league_list, name="league_list"),
     path("me/", home_views.my_fixtures, name="my_fixtures"),
-    path("me/merges/<id:merge_id>/", account_views.merge_request, name="merge_request"),
+    path("me/merges/<id:merge_id>/", people_views.merge_request, name="merge_request"),
     path("leagues/new/", setup_views.new_league, name="new_league"),
     path("leagues/<slug:slug>/", views.league_detail, name="league_detail"),
     path("leagues/<slug:slug>/fixtures/", views.fixtures, name="fixtures"),
@@ -48,13 +49,13 @@ league_patterns = [
     path("leagues/<slug:slug>/organiser/", organiser_views.organiser_dashboard, name="organiser_dashboard"),
     path("leagues/<slug:slug>/organiser/approve/", organiser_views.approve_from_dashboard, name="dashboard_approve"),
     path("leagues/<slug:slug>/organiser/season/", setup_views.season_setup, name="season_setup"),
-    path("leagues/<slug:slug>/organiser/join-requests/<id:request_id>/", organiser_views.answer_join_request,
+    path("leagues/<slug:slug>/organiser/join-requests/<id:request_id>/", people_views.answer_join_request,
          name="answer_join_request"),
     path("leagues/<slug:slug>/organiser/settings/", settings_views.organiser_settings, name="organiser_settings"),
     path("leagues/<slug:slug>/organiser/events/", event_views.organiser_events, name="organiser_events"),
     path("leagues/<slug:slug>/organiser/export.json", export_views.export_league, name="organiser_export"),
-    path("join/<str:token>/", setup_views.join, name="join"),
-    path("leagues/<slug:slug>/organiser/coaches/", account_views.organiser_coaches, name="organiser_coaches"),
+    path("join/<str:token>/", people_views.join, name="join"),
+    path("leagues/<slug:slug>/organiser/coaches/", people_views.organiser_coaches, name="organiser_coaches"),
     path("leagues/<slug:slug>/organiser/checklist/fixtures/", organiser_views.checklist_fixtures,
          name="checklist_fixtures"),
     path("leagues/<slug:slug>/organiser/checklist/divisions/", organiser_views.checklist_divisions,
@@ -69,10 +70,10 @@ league_patterns = [
         name="unlock_coach",
     ),
     path(
-        "leagues/<slug:slug>/organiser/coaches/<id:coach_id>/invite/", account_views.invite_coach, name="invite_coach"
+        "leagues/<slug:slug>/organiser/coaches/<id:coach_id>/invite/", people_views.invite_coach, name="invite_coach"
     ),
     path(
-        "leagues/<slug:slug>/organiser/entries/<id:entry_id>/withdraw/", organiser_views.withdraw_entry,
+        "leagues/<slug:slug>/organiser/entries/<id:entry_id>/withdraw/", people_views.withdraw_entry,
         name="withdraw_entry",
     ),
     path("fixtures/<id:pk>/", result_views.fixture_detail, name="fixture_detail"),
@@ -94,8 +95,8 @@ urlpatterns = [
     # matches an address of these (tests/test_urls.py).
     path("", include((league_patterns, "league"))),
     path("health/", errors.health, name="health"),
-    path("api/v1/", api.api.urls),
-    path("api/docs/", api.docs_view, name="api_docs"),
+    path("api/v1/", api_site.api.urls),
+    path("api/docs/", api_site.docs_view, name="api_docs"),
     path("rules/", views.rules_page, name="rules"),
     path("coaches/<id:coach_id>/", profile_views.coach_profile, name="coach_profile"),
     path("coaches/<id:coach_id>/vs/<id:other_id>/", profile_views.head_to_head, name="head_to_head"),
@@ -111,8 +112,8 @@ urlpatterns = [
     path("accounts/logout/", offline.LogoutView.as_view(), name="logout"),
     path("accounts/profile/", account_views.profile, name="profile"),
     path("accounts/tokens/", token_views.api_tokens, name="api_tokens"),
-    path("accounts/invitation/<str:token>/", account_views.accept_invitation, name="accept_invitation"),
-    path("accounts/claim/<str:token>/", account_views.claim_place, name="claim_place"),
+    path("accounts/invitation/<str:token>/", people_views.accept_invitation, name="accept_invitation"),
+    path("accounts/claim/<str:token>/", people_views.claim_place, name="claim_place"),
     path("accounts/email/<str:token>/", account_views.confirm_email, name="confirm_email"),
     path(
         "accounts/password_reset/",

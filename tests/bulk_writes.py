@@ -22,7 +22,7 @@ SITE = (ROOT / "league", ROOT / "campaigns")
 NOT_SITE = (ROOT / "league" / "caching", ROOT / "tests", ROOT / "league" / "migrations")
 # Columns no page shows, which a bulk update may change without a new version.
 UNSEEN = {
-    ("league.Coach", "invitation_nonce"): "retires the invitation links already sent (league/accounts/invitations.py)",
+    ("league.Coach", "invitation_nonce"): "retires the invitation links already sent (league/people/invitations.py)",
 }
 DJANGO_DELETE = Path(deletion.__file__)
 

@@ -52,9 +52,9 @@ def _fast_password_hashing(settings):
 @pytest.fixture(autouse=True)
 def _no_rate_leases():
     """The API's rate limit holds blocks of its count per process
-    (league/apitokens/access.py ``Leases``): each test starts holding none, as its
+    (league/api/access.py ``Leases``): each test starts holding none, as its
     database starts without their counts."""
-    from league.apitokens.access import rate_limit
+    from league.api.access import rate_limit
 
     rate_limit.leases.forget()
 

@@ -19,7 +19,7 @@ CHANGE_MARK_FILE = os.environ.setdefault(
 
 # Every test client comes from one address, and the crawls, the schema tests and the
 # fuzzing read the API far faster than a person: the API's limits are lifted here,
-# and tests/apitokens/test_rate_limits.py sets its own small ones to drive the 429.
+# and tests/api/test_rate_limits.py sets its own small ones to drive the 429.
 API_ANONYMOUS_RATE = 1_000_000
 API_TOKEN_RATE = 1_000_000
 

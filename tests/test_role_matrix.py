@@ -93,13 +93,13 @@ MATRIX: dict[str, Row] = {
     "profile": Row(s("302 200 200 200 200 200"), s("302 400 400 400 400 400")),
     # Personal API tokens: a POST naming no action is refused (400), nothing written.
     "api_tokens": Row(s("302 200 200 200 200 200"), s("302 400 400 400 400 400")),
-    # The API's result writes answer a personal token only (tests/apitokens/ drive every
+    # The API's result writes answer a personal token only (tests/api/ drive every
     # scope and role with tokens): a session's request has none, 401; a GET, 405.
     "api:api_report_result": Row(s("405"), s("401")),
     "api:api_confirm_result": Row(s("405"), s("401")),
     "api:api_dispute_result": Row(s("405"), s("401")),
     "api:api_approve_result": Row(s("405"), s("401")),
-    # The league whole for a token that may organise (tests/apitokens/test_export.py): a session is no token.
+    # The league whole for a token that may organise (tests/api/test_export.py): a session is no token.
     "api:api_export_league": Row(s("401"), s("405")),
     "accept_invitation": Row(s("400"), s("400")),  # an unknown token
     "claim_place": Row(s("400"), s("400")),  # an unknown token
@@ -145,7 +145,7 @@ MATRIX: dict[str, Row] = {
     "league:fixture_detail": Row(s("200"), s("200")),
     "league:my_fixtures": Row(s("302 200 200 200 200 200"), s("302 200 200 200 200 200")),
     # A merge request is its account holder's alone: anyone else, and an id of none, a 404
-    # (tests/league/test_people_pages.py drives one waiting on the right coach).
+    # (tests/people/test_pages.py drives one waiting on the right coach).
     "league:merge_request": Row(s("302 404 404 404 404 404"), s("302 404 404 404 404 404")),
     # The organiser's pages: only this league's organiser.
     "league:organiser_dashboard": Row(s("302 403 403 403 403 200"), s("302 403 403 403 403 200")),

@@ -175,7 +175,7 @@ def logged_in_clients(world, users_of) -> dict[tuple[str, str], Client]:
 
 
 # Tables a read may write: the log-in sessions, and the rate limits' counters (the
-# API counts every request, per token or per address, league/apitokens/access.py).
+# API counts every request, per token or per address, league/api/access.py).
 BOOKKEEPING = ("league_session", "league_throttle")
 
 

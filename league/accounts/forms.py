@@ -1,5 +1,6 @@
-"""Forms for accounts: adding and inviting coaches, accepting an invitation, a
-coach's own profile."""
+"""Forms for accounts: password reset, sign-up and a new password, a coach's own
+profile and notifications. Adding, inviting and merging coaches are people's forms
+(league/people/forms.py)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,7 @@ from django.template.loader import render_to_string
 
 from league.accounts.throttle import within_limit
 from league.outbox import notifications
-from league.services import entrants as season_entrants
-from league.models import Coach, Entry
+from league.models import Coach
 from league.text.plaintext import PlainTextField
 
 
@@ -47,26 +47,6 @@ class ThrottledPasswordResetForm(PasswordResetForm):
                 yield user
 
 
-class AddCoachForm(forms.Form):
-    name = PlainTextField(
-        max_length=Coach._meta.get_field("name").max_length, label="Name", help_text="As the tables will show it."
-    )
-    email = forms.EmailField(label="Email address", help_text="The invitation goes here; nobody else sees it.")
-    team = PlainTextField(
-        max_length=Entry._meta.get_field("team").max_length, required=False, label="Team or Guild"
-    )
-    enter = forms.BooleanField(required=False, initial=True, label="Enter them in the current season")
-    when_fixtures_exist = forms.ChoiceField(
-        label="The season's fixtures exist: what to do", required=False, widget=forms.RadioSelect,
-        choices=season_entrants.CHOICES, help_text="Nobody joins a running round robin without fixtures.",
-    )
-
-    def __init__(self, *args, fixtures_exist: bool = False, **kwargs):
-        super().__init__(*args, **kwargs)
-        if not fixtures_exist:  # the question is only asked once there are fixtures
-            del self.fields["when_fixtures_exist"]
-
-
 class NewPasswordForm(forms.Form):
     """A new account's password, typed twice (the invitation and the sign-up)."""
 
@@ -83,14 +63,6 @@ class NewPasswordForm(forms.Form):
         if data.get("password1") and data.get("password1") != data.get("password2"):
             self.add_error("password2", "The two passwords differ.")
         return data
-
-
-class AcceptInvitationForm(NewPasswordForm):
-    """For someone without an account: a username and a password (twice)."""
-
-    field_order = ["username", "password1", "password2"]
-
-    username = PlainTextField(max_length=get_user_model()._meta.get_field("username").max_length, label="Username")
 
 
 class ProfileForm(forms.Form):
@@ -154,35 +126,3 @@ class SignupForm(NewPasswordForm):
         label="Email address", help_text="We send a link here; your account works once you open it.",
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
-
-
-class InviteByEmailForm(forms.Form):
-    """The Coaches page's invitation for a coach without an account: the address
-    to send it to (kept as the coach's), or none to resend to the one they have."""
-
-    coach = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1)
-    email = forms.EmailField(label="Email address", required=False)
-
-
-class ClaimLinkForm(forms.Form):
-    coach = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1)
-
-
-class MergeCoachesForm(forms.Form):
-    """Two coach rows of the organiser's leagues that are one person: ``keep``'s
-    name stays, ``absorb`` joins it (league/services/people.py). ``choices``:
-    (coach id, what the list shows: the name and the leagues)."""
-
-    keep = forms.TypedChoiceField(coerce=int, label="Keep this coach (their name stays)")
-    absorb = forms.TypedChoiceField(coerce=int, label="Same person as")
-
-    def __init__(self, *args, choices=(), **kwargs):
-        super().__init__(*args, **kwargs)
-        for name in ("keep", "absorb"):
-            self.fields[name].choices = [("", "Choose a coach")] + list(choices)
-
-    def clean(self):
-        data = super().clean()
-        if data.get("keep") is not None and data.get("keep") == data.get("absorb"):
-            self.add_error("absorb", "Choose two different coaches.")
-        return data

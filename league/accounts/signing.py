@@ -19,7 +19,7 @@ TAMPERED or USED.
 
 Not here, because they are not links to people: the offline mark
 (league/caching/kept_pages.py) and the import preview's payload
-(league/imports/views.py). Django's password reset keeps its own tokens.
+(league/spreadsheets/views.py). Django's password reset keeps its own tokens.
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q
 
 from league.admin.scoping import CheckedModelForm, OrganiserScopedAdmin, organised_leagues
-from league.accounts import invitations
-from league.services import entrants as season_entrants
+from league.people import invitations
+from league.people import entrants as season_entrants
 from league.models import Coach, Entry, League
 from league import admin_site as cockpit
 
@@ -18,7 +18,7 @@ from league import admin_site as cockpit
 class CoachAdminForm(CheckedModelForm):
     """A new coach is its creator's (``creator`` is set on the instance). A name
     differs from the other entrants' of the coach's seasons, the one rule for
-    names (league/services/entrants.py): a form error, as on the coach's profile."""
+    names (league/people/entrants.py): a form error, as on the coach's profile."""
 
     creator = None  # the requesting user, for a new coach (CoachAdmin.get_form)
 
@@ -100,7 +100,7 @@ class CoachAdmin(OrganiserScopedAdmin):
 
     @admin.action(description="Email an invitation to set up an account")
     def invite(self, request, queryset):
-        """league/accounts/invitations.py: a signed link, valid a week, used once. Sent for
+        """league/people/invitations.py: a signed link, valid a week, used once. Sent for
         coaches with an address and no account; the others are named."""
         leagues = {
             coach_id: league

@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import models
 from django.db.models import Count
 
-from league.services import entrants as season_entrants
+from league.people import entrants as season_entrants
 from league.services import founding
 from league.services import seasons as season_services
 from league.rules.scheduling import MAX_DIVISIONS

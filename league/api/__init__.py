@@ -1,6 +1,9 @@
-"""The public read API (``/api/v1/``): ``api`` is the NinjaAPI object other
-packages add routers to (league/api/site.py)."""
+"""The public API in one room: the read endpoints (``endpoints``, ``across`` and what
+each game adds through ``registry``), the result workflow's and the league file's
+writes with a personal token (``writes``), the tokens themselves (``models``,
+``tokens``; made, listed and revoked on /accounts/tokens/, ``views``), who may ask
+and how often (``access``), and the one NinjaAPI object they hang on (``site``,
+mounted at /api/v1/ by league/urls.py).
 
-from league.api.site import api, docs_view
-
-__all__ = ["api", "docs_view"]
+The package is also the Django app of the tokens (``apps``, label ``apitokens``), so
+importing it imports nothing that needs the app registry."""

@@ -14,8 +14,8 @@ from django.views.decorators.http import require_safe
 from ninja import NinjaAPI
 from ninja.openapi.views import openapi_view
 
-from league.apitokens import access
-from league.apitokens.endpoints import router as result_writes
+from league.api import access
+from league.api.writes import router as result_writes
 
 api = NinjaAPI(
     title="League API",
@@ -27,7 +27,7 @@ api = NinjaAPI(
     ),
     urls_namespace="api",
     # Anonymous, or a personal token (a wrong one is a 401); counted per token or
-    # per address (league/apitokens/access.py).
+    # per address (league/api/access.py).
     auth=access.token_or_anonymous,
     throttle=[access.rate_limit],
     docs_url=None,  # the docs live at /api/docs/, beside the versions they document
@@ -41,4 +41,4 @@ from league.api import across, endpoints  # noqa: E402  the engine's endpoints
 
 api.add_router("", endpoints.router)
 api.add_router("", across.router)
-api.add_router("", result_writes)  # the result workflow's writes, with a token (league/apitokens/endpoints.py)
+api.add_router("", result_writes)  # the result workflow's writes, with a token (league/api/writes.py)

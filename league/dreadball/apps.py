@@ -30,7 +30,7 @@ class DreadBallConfig(AppConfig):
         profile_titles.register("DreadBall", functools.partial(table_champions, game="dreadball", rule="DR-4"))
         rulebook.register(SECTION)
         boards.register()  # its leaderboard and champion (league/records)
-        # Its rows in a league's file (league/transfer/).
+        # Its rows in a league's file (league/leaguefiles/).
         from league.dreadball.transfer import register_rows
 
         register_rows()

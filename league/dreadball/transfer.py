@@ -1,4 +1,4 @@
-"""DreadBall's rows in a league's file (league/transfer/): settings, team types
+"""DreadBall's rows in a league's file (league/leaguefiles/): settings, team types
 (the published ones matched by name, the league's own created), rosters and each
 result's details."""
 
@@ -6,7 +6,7 @@ from functools import partial
 
 from django.db.models import Q
 
-from league.transfer.registry import Part as AnyPart, register
+from league.leaguefiles.registry import Part as AnyPart, register
 
 # Only in the files of this game's leagues.
 Part = partial(AnyPart, game_systems=frozenset({"dreadball"}))

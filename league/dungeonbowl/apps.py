@@ -31,7 +31,7 @@ class DungeonBowlConfig(AppConfig):
         profile_titles.register("Dungeon Bowl", seasons.honours_won)
         rulebook.register(SECTION)
         boards.register()  # its leaderboards and the Trophy (league/records)
-        # Its rows in a league's file (league/transfer/).
+        # Its rows in a league's file (league/leaguefiles/).
         from league.dungeonbowl.transfer import register_rows
 
         register_rows()

@@ -3,7 +3,7 @@ moved in team by team.
 
 The header is ``league,division,team,coach,college,rerolls,position,player``, one
 line per player. The file is read in two steps, like a results file
-(``league.imports.files``, then ``league.imports.writer``):
+(``league.spreadsheets.files``, then ``league.spreadsheets.writer``):
 
 1. ``read_team_rows`` checks each line on its own and each team's lines against
    each other (pure: no database): the same coach, college, division and re-rolls
@@ -33,8 +33,8 @@ from django.utils.text import slugify
 
 from league.dungeonbowl.teams import rules as team_rules, services
 from league.dungeonbowl.models import GAME_SYSTEM, College, DungeonBowlSettings, Team, TeamSeason
-from league.imports.files import BadRow, csv_lines, text_field
-from league.imports.writer import (
+from league.spreadsheets.files import BadRow, csv_lines, text_field
+from league.spreadsheets.writer import (
     DEFAULT_SEASON, ImportRefused, Summary, call_service, check_season_options, coach_for_name, find_league,
 )
 from league.rules.importing import shown

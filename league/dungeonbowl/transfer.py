@@ -1,4 +1,4 @@
-"""Dungeon Bowl's rows in a league's file (league/transfer/): settings, Colleges
+"""Dungeon Bowl's rows in a league's file (league/leaguefiles/): settings, Colleges
 and Skills (the published ones matched by name, the league's own created), teams,
 players, Treasury lines, dice, game reports, advancements, honours, re-drafts and
 play-offs."""
@@ -7,7 +7,7 @@ from functools import partial
 
 from django.db.models import Q
 
-from league.transfer.registry import Part as AnyPart, register
+from league.leaguefiles.registry import Part as AnyPart, register
 
 # Only in the files of this game's leagues.
 Part = partial(AnyPart, game_systems=frozenset({"dungeonbowl"}))

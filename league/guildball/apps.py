@@ -19,7 +19,7 @@ class GuildBallConfig(AppConfig):
         rules.register(GuildBallRules)
         rulebook.register(SECTION)
         boards.register()  # its leaderboard (league/records/boards.py)
-        # Its rows in a league's file (league/transfer/).
+        # Its rows in a league's file (league/leaguefiles/).
         from league.guildball.transfer import register_rows
 
         register_rows()

@@ -1,8 +1,8 @@
-"""Guild Ball's rows in a league's file (league/transfer/): its settings."""
+"""Guild Ball's rows in a league's file (league/leaguefiles/): its settings."""
 
 from functools import partial
 
-from league.transfer.registry import Part as AnyPart, register
+from league.leaguefiles.registry import Part as AnyPart, register
 
 # Only in the files of this game's leagues.
 Part = partial(AnyPart, game_systems=frozenset({"guildball"}))

@@ -1,5 +1,5 @@
 """A coach: a person who plays in leagues, one row per person across every league
-(league/services/people.py merges two rows that turn out to be one)."""
+(league/people/merges.py merges two rows that turn out to be one)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ class Coach(models.Model):
 
     # Not unique: two organisers can each have a "Sam Smith", one organiser two in
     # different seasons. Names differ within a season's entrants, however written
-    # (league/services/entrants.py ``_enter``, the one place that checks).
+    # (league/people/entrants.py ``_enter``, the one place that checks).
     name = models.CharField(max_length=100, db_index=True)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="coach"
@@ -22,7 +22,7 @@ class Coach(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    # The open invitation's random part (league/accounts/invitations.py): a token must carry
+    # The open invitation's random part (league/people/invitations.py): a token must carry
     # a digest of it, so none can be made without the email, and sending a new
     # invitation replaces it, which retires the old link. Empty: no invitation open.
     invitation_nonce = models.CharField(max_length=32, blank=True, default="", editable=False)

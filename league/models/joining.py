@@ -1,7 +1,7 @@
 """How people come into a league's seasons and become one: join links, the
 requests a join link sends the organiser, and the requests to merge two coach rows
-that wait for the account holder (league/services/joining.py, join_requests.py,
-people.py)."""
+that wait for the account holder (league/people/joining.py, join_requests.py,
+merges.py)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ class MergeRequest(models.Model):
     """An organiser's request to make two coach rows of their leagues one person,
     when one of them has an account: it waits for that account to accept or
     refuse on their own page (a coach with an account is never merged without it:
-    league/services/people.py). A merge decides every open request about the row
+    league/people/merges.py). A merge decides every open request about the row
     it absorbs (they go with it)."""
 
     keep = models.ForeignKey(Coach, on_delete=models.CASCADE, related_name="+")
@@ -56,7 +56,7 @@ MAX_JOIN_SIGNUPS_PER_HOUR = MAX_JOIN_USES
 class JoinLink(models.Model):
     """A link the organiser shares (Discord, a club's chat) through which
     people enter a season themselves. The address carries a signed token naming the
-    link and its random key (league/services/joining.py); the organiser revokes it, and it
+    link and its random key (league/people/joining.py); the organiser revokes it, and it
     may close on a date or after a number of uses. A season may have several."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="join_links")
@@ -122,7 +122,7 @@ class JoinRequest(models.Model):
     season or generates the fixtures again with them in), or a person saying "I am
     this coach" of one of the season's coaches without an account (``CLAIM``: the
     organiser confirms and the account takes the coach's place). Nothing is entered
-    until the organiser decides (league/services/join_requests.py); the row keeps
+    until the organiser decides (league/people/join_requests.py); the row keeps
     what they decided."""
 
     class Kind(models.TextChoices):

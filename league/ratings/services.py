@@ -120,7 +120,7 @@ def first_weeks(coach) -> dict[str, datetime.date]:
 
 
 def coaches_merged(first: dict[str, datetime.date]) -> None:
-    """A merge (league/services/people.py) gave the absorbed coach's results to the
+    """A merge (league/people/merges.py) gave the absorbed coach's results to the
     kept one: each game the absorbed coach was rated in is recomputed from their
     first week (``first``, from ``first_weeks`` before the merge moved anything)."""
     for game_system, week in sorted(first.items()):

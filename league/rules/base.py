@@ -307,7 +307,7 @@ class GameRules:
         entry each home or away name of an import file means, created when missing:
         {name: (entry, coach created, entry created)}; a ValidationError carries the
         name it refused as ``import_name``. Lines naming coaches (the default) are
-        placed by the importer (``league.imports.writer.coach_entries``)."""
+        placed by the importer (``league.spreadsheets.writer.coach_entries``)."""
         raise NotImplementedError
 
     # Standings -------------------------------------------------------------------

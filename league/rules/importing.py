@@ -1,6 +1,6 @@
 """Reading one field of an import line (``manage.py import_results``), for the
 games' ``parse_import_row``. Pure: a problem is a ``ValueError`` whose text is the
-reason; ``league.imports.files`` adds the line number."""
+reason; ``league.spreadsheets.files`` adds the line number."""
 
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ class Section(NamedTuple):
     rules: tuple[Rule, ...]
 
 
-# The engine's own Decisions for every game (league/services/entrants.py).
+# The engine's own Decisions for every game (league/people/entrants.py).
 ENGINE = Section("seasons", "Every game: who plays in a season", (
     Rule("LG-1", "Decision: once a season's fixtures exist nobody joins it without fixtures: a newcomer goes to the "
                  "next season, or, while no result is reported, the fixtures are generated again with them in."),

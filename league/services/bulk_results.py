@@ -1,4 +1,4 @@
-"""An import's results written at once (league/imports/writer.py): the rows that
+"""An import's results written at once (league/spreadsheets/writer.py): the rows that
 ``record_result`` (a new result) and ``approve_result`` (the coaches' stored
 report) write one by one, in one transaction, then each game and layer derives
 once for the season and the season gets one new version."""

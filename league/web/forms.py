@@ -293,7 +293,7 @@ class ImportForm(forms.Form):
 
 
 class ConfirmImportForm(forms.Form):
-    """The previewed upload, signed by the site (league.imports.views): the client
+    """The previewed upload, signed by the site (league.spreadsheets.views): the client
     carries it back unchanged or it is refused."""
 
     payload = forms.CharField(widget=forms.HiddenInput)

@@ -12,9 +12,9 @@ from django.utils import timezone
 from league import layers, selectors
 from league.caching import pages
 from league.models import League, Result
-from league.services import people
+from league.people import merges
 from league.accounts.permissions import coach_for
-from league.services import join_requests
+from league.people import join_requests
 
 
 QUEUE_SHOWN = 30  # results waiting on an organiser that their own page lists
@@ -87,6 +87,6 @@ def my_fixtures(request: HttpRequest) -> HttpResponse:
             "fixtures": fixtures,  # for the layers' panels (what waits in a campaign)
             "leagues": sorted(leagues.values(), key=lambda league: league.name),
             "waiting_requests": join_requests.pending_for(request.user),
-            "merge_requests": list(people.open_requests_for(request.user)),
+            "merge_requests": list(merges.open_requests_for(request.user)),
         },
     )

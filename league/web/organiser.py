@@ -12,7 +12,6 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils.safestring import mark_safe
 
 from league import selectors
@@ -20,13 +19,11 @@ from league.web import checklist
 from league.web import dashboard
 from league.caching import pages
 from league.accounts import lockout
-from league.services import entrants as season_entrants
-from league.services import join_requests
+from league.people import join_requests
 from league.services import seasons as season_services
 from league.services import results as services
-from league.web import confirm as confirmation
 from league.web.forms import FriendlyForm
-from league.models import Coach, Entry, JoinRequest
+from league.models import Coach
 from league.accounts.permissions import get_league_for_organiser
 from league.rules import rules_class
 from league.web.feeds import side_name
@@ -183,7 +180,6 @@ def approve_from_dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     return back
 
 
-
 @login_required
 def add_friendly(request: HttpRequest, slug: str) -> HttpResponse:
     """DB-5a: the organiser adds a friendly to the season (``?season=``, else the
@@ -250,84 +246,3 @@ def unlock_coach(request: HttpRequest, slug: str, coach_id: int) -> HttpResponse
     else:
         messages.info(request, f"{coach} was not locked out.")
     return back
-
-
-@login_required
-def withdraw_entry(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
-    """LG-2: an entrant leaves the league's current season, after a confirmation
-    page that says what happens to its fixtures. A GET goes back to the Coaches
-    page; an entry of another league or season is a 404."""
-    league = get_league_for_organiser(request, slug)
-    back = reverse("league:organiser_coaches", args=[league.slug])
-    if request.method != "POST":
-        return redirect(back)
-    season = selectors.season_for(league)
-    entry = get_object_or_404(Entry.objects.select_related("coach"), pk=entry_id, season=season)
-    if not confirmation.confirmed(request):
-        if season_entrants.has_fixtures(season):
-            consequence = (f"{entry.coach} leaves {season.name}. Their approved results stand; their fixtures without "
-                           "an approved result are not played and count for nothing for either side: they stay listed as "
-                           "not played, any result not yet approved is dropped, and each opponent is told (LG-2).")
-        else:
-            consequence = f"{entry.coach} leaves {season.name} before its fixtures are generated."
-        cancels = season_entrants.withdrawal_cancels(season=season, entry=entry)
-        if cancels:
-            consequence += " Cancelled, with every Favour they moved given back (LG-5): " + "; ".join(cancels) + "."
-        return confirmation.ask(request, title=f"Withdraw {entry.coach} from {season.name}?", consequence=consequence,
-                                button=f"Withdraw {entry.coach}", back=back)
-    try:
-        removed = season_entrants.withdraw(entry=entry, by=request.user)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        messages.success(request, f"{entry.coach} has withdrawn from {season.name}; "
-                                  f"{removed} fixture{'s' if removed != 1 else ''} without a result not played (LG-2).")
-    return redirect(back)
-
-
-@login_required
-def answer_join_request(request: HttpRequest, slug: str, request_id: int) -> HttpResponse:
-    """The organiser's answer to a join link's request, from the dashboard: a
-    claim confirmed or refused, a newcomer after the fixtures put in the next
-    season, in this one with its fixtures generated again (after a confirmation
-    page saying what that cancels, LG-1 and LG-5), or refused. A GET goes back to
-    the dashboard; a request of another league is a 404."""
-    league = get_league_for_organiser(request, slug)
-    back = reverse("league:organiser_dashboard", args=[league.slug])
-    if request.method != "POST":
-        return redirect(back)
-    join_request = get_object_or_404(
-        JoinRequest.objects.select_related("season__league", "user", "coach"), pk=request_id, season__league=league)
-    decision = request.POST.get("decision", "")
-    season = join_request.season
-    if (decision == season_entrants.REGENERATE and join_request.is_pending and not confirmation.confirmed(request)
-            and not season_entrants.any_result(season)):
-        consequence = (f"{join_request.name} joins {season.name} and its whole fixture list is generated again "
-                       "with them in: the pairings and dates of every round change, and every coach sees the new "
-                       "fixtures.")
-        cancels = season_entrants.regeneration_cancels(season)
-        if cancels:
-            consequence += " Cancelled, with every Favour they moved given back: " + "; ".join(cancels) + "."
-        return confirmation.ask(request, title=f"Generate the fixtures of {season.name} again?",
-                                consequence=consequence, button=f"Add {join_request.name} and generate the fixtures again",
-                                back=back)
-    try:
-        answered = join_requests.decide(join_request=join_request, by=request.user, decision=decision)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        messages.success(request, _answered(answered))
-    return redirect(back)
-
-
-def _answered(join_request: JoinRequest) -> str:
-    Outcome = JoinRequest.Outcome
-    who = join_request.user.get_username()
-    if join_request.outcome == Outcome.ACCEPTED:
-        return f"{who} is {join_request.name} now: their account plays as {join_request.coach.name}."
-    if join_request.outcome == Outcome.NEXT_SEASON:
-        return f"{join_request.name} is in {join_request.placed_in.name}; they have been told."
-    if join_request.outcome == Outcome.REGENERATED:
-        return (f"{join_request.name} is in {join_request.season.name}, whose fixtures are generated again; "
-                "they have been told.")
-    return "Request refused; they have been told."

@@ -23,7 +23,7 @@ from league.web import charts
 from league.web import dashboard
 from league.web import feeds
 from league.caching import pages
-from league.services import entrants as season_entrants
+from league.people import entrants as season_entrants
 from league.outbox.links import site_root
 from league.models import Entry, Fixture, League, Result
 from league.accounts.permissions import coach_for

@@ -1,6 +1,6 @@
 """Starting a league without the admin: signing up, verifying the
 address, the new-league flow, the season's set-up page (entrants, join links,
-fixtures) and the join link's page.
+fixtures). The join link's own page is people's (league/people/views.py).
 
 A refused form re-renders on its own address with status 400; too many sign-ups
 or new leagues within the hour answer 429 with the reason.
@@ -20,21 +20,19 @@ from django.urls import Resolver404, resolve, reverse
 
 from league import selectors
 from league.services import founding
-from league.accounts import invitations
-from league.services import entrants as season_entrants
-from league.services import join_requests, joining
+from league.people import invitations
+from league.people import joining
 from league.accounts import signup
 from league.accounts.throttle import within_limit
-from league.accounts.forms import (
-    LEAGUES_PER_ACCOUNT, SIGNUPS_PER_ADDRESS, SIGNUPS_PER_CLIENT, AddCoachForm, SignupForm,
-)
+from league.accounts.forms import LEAGUES_PER_ACCOUNT, SIGNUPS_PER_ADDRESS, SIGNUPS_PER_CLIENT, SignupForm
 from league.accounts.lockout import client_ip
-from league.models import Entry, JoinLink, JoinRequest, Season
-from league.accounts.permissions import coach_for, get_league_for_organiser, may_create_league
+from league.models import Entry, JoinLink, Season
+from league.accounts.permissions import get_league_for_organiser, may_create_league
 from league.rules import GAMES, rules_class
 from league.services.seasons import draw_season_divisions, generate_fixtures
 from league.web.forms import refuse
-from league.web.setup_forms import GenerateForm, JoinForm, JoinLinkForm, NewLeagueForm, PasteNamesForm
+from league.people.forms import AddCoachForm, JoinLinkForm, PasteNamesForm
+from league.web.setup_forms import GenerateForm, NewLeagueForm
 
 BACKEND = "league.backends.CoachBackend"
 
@@ -277,79 +275,3 @@ def _say_pasted(request, added, returning) -> None:
     if returning:
         messages.success(request, f"Entered again, as the coaches who played here before: "
                                   f"{', '.join(str(coach) for coach in returning)}.")
-
-
-def join(request: HttpRequest, token: str) -> HttpResponse:
-    """A join link: the league and season it enters, said before anyone signs up.
-    Before the fixtures a logged-in person joins with one button; once they exist
-    (LG-1) the button sends a request that waits for the organiser. The season's
-    coaches without an account are offered as "I am one of these" (a claim the
-    organiser confirms). Anyone else is offered sign-up or log-in, coming back here."""
-    try:
-        link = joining.read_token(token)
-    except joining.LinkRefused as error:
-        return render(request, "league/join.html", {"reason": " ".join(error.messages)}, status=410)
-    except ValidationError as error:
-        return render(request, "league/join.html", {"reason": " ".join(error.messages)}, status=400)
-    season, league = link.season, link.season.league
-    started = season_entrants.has_fixtures(season)
-    context = {
-        "link": link, "season": season, "league": league, "next": request.path,
-        "started": joining.started(season) if started else "",
-    }
-    if not request.user.is_authenticated:
-        # A working join link lets its people sign up, OPEN_SIGNUP or not.
-        return _join_page(request, {**context, "signup_open": True})
-    coach = coach_for(request.user)
-    context["coach"] = coach
-    form = None if coach is not None else JoinForm(
-        (request.POST or None) if request.POST.get("action") != "claim" else None,
-        initial={"name": request.user.get_username()})
-    if form is not None and league.named_by_team:
-        form.fields.pop("team")  # the team is founded on the site once entered
-    elif form is not None:
-        form.fields["team"].label = league.rules.entry_label
-    context["form"] = form
-    if request.method != "POST":
-        return _join_page(request, context)
-    try:
-        if request.POST.get("action") == "claim":
-            coach_id = request.POST.get("coach", "")
-            if not (coach_id.isdigit() and len(coach_id) <= 12):
-                raise ValidationError("Choose your name from the list.")
-            join_requests.claim(token=token, user=request.user, coach_id=int(coach_id))
-            messages.success(request, "Your claim waits for the organiser: we mail you once they confirm it.")
-            return redirect(request.path)
-        if form is not None and not form.is_valid():
-            return _join_page(request, context, status=400)
-        data = form.cleaned_data if form is not None else {}
-        name, team = data.get("name", ""), data.get("team", "")
-        if started:
-            join_requests.ask_to_join(token=token, user=request.user, name=name, team=team)
-            messages.success(request, "Your request waits for the organiser: we mail you their answer.")
-            return redirect(request.path)
-        joining.join(token=token, user=request.user, name=name, team=team)
-    except joining.LinkRefused as error:
-        return render(request, "league/join.html", {"reason": " ".join(error.messages)}, status=410)
-    except ValidationError as error:  # said above the page's forms, whichever state it shows now
-        context["error"] = " ".join(error.messages)
-        return _join_page(request, context, status=400)
-    messages.success(request, f"You are in {season.name} of {league.name}.")
-    if league.is_organised_by(request.user):  # an organiser who plays goes on setting up
-        return redirect("league:season_setup", slug=league.slug)
-    return redirect("league:my_fixtures")
-
-
-def _join_page(request: HttpRequest, context: dict, status: int = 200) -> HttpResponse:
-    """The join page with what it shows beside the form: the season's coaches
-    without an account, and for a logged-in person whether they are in the season
-    already or have a request of it waiting (three queries, whatever the season's size)."""
-    season, coach = context["season"], context.get("coach")
-    context["unclaimed"] = join_requests.unclaimed(season)
-    if request.user.is_authenticated:
-        context["entered"] = coach is not None and Entry.objects.filter(season=season, coach=coach).exists()
-        context["waiting"] = (
-            JoinRequest.objects.filter(season=season, user=request.user, outcome=JoinRequest.Outcome.PENDING)
-            .select_related("coach").first()
-        )
-    return render(request, "league/join.html", context, status=status)

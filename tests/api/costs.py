@@ -1,5 +1,5 @@
 """What one API request costs cold: the cache empty and this process holding no
-lease of the rate limit's count (league/apitokens/access.py ``Leases``), so the
+lease of the rate limit's count (league/api/access.py ``Leases``), so the
 count is written as for the first request of a block: the most a request costs."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from league.apitokens.access import rate_limit
+from league.api.access import rate_limit
 
 
 def cold(client, url: str):

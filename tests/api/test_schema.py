@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver
 
-from league.api import api
+from league.api.site import api
 from league.dungeonbowl.models import Team
 from tests.world import GAMES, logged_in_clients, world_in_transaction
 
@@ -41,7 +41,7 @@ def _paths() -> list[str]:
 def _read_paths() -> list[str]:
     """The paths answered to a GET without a token (the result workflow's writes,
     POST only, and the organiser's export, both with a token, are driven in
-    tests/apitokens/)."""
+    tests/api/)."""
     return sorted(path for path, operations in api.get_openapi_schema()["paths"].items()
                   if "get" in operations and not operations["get"].get("security"))
 

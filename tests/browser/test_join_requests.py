@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from league.accounts.permissions import make_organiser
 from league.models import Coach, Entry, JoinRequest
-from league.services import joining
+from league.people import joining
 from league.services.seasons import generate_fixtures
 from tests.browser.chromium import CHROMIUM_ONLY, log_in, new_page, no_sideways_scroll, shot
 from tests.factories import PASSWORD, EntryFactory, LeagueFactory, SeasonFactory, UserFactory

@@ -4,7 +4,7 @@ marked "withdrew <day>", the unplayed fixtures stay listed as "not played: <name
 withdrew" and their pages say so, the calendar feed marks them cancelled, each
 opponent got a mail, and the withdrawn coach's /me/ has nothing left to do.
 (The same steps through the test client, with the opt-outs and the table's
-figures: tests/league/test_withdrawal_explained.py.)"""
+figures: tests/people/test_withdrawal_explained.py.)"""
 
 from __future__ import annotations
 

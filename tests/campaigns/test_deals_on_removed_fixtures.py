@@ -13,7 +13,7 @@ from django.urls import reverse
 from campaigns import balances, dealing, ledgers
 from campaigns.models import FavourLine, Loan, ModelType, Sponsorship, SponsorshipPurchase, Status
 from league.models import Coach, Entry, Fixture
-from league.services import entrants as season_entrants
+from league.people import entrants as season_entrants
 from tests.campaigns.factories import make_campaign, play, user_of
 
 pytestmark = pytest.mark.django_db

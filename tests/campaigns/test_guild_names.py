@@ -10,7 +10,7 @@ from django.urls import reverse
 from campaigns.models import CampaignCoach, Guild
 from campaigns.setup import ensure_campaign, guild_name
 from league.models import Coach, Entry
-from league.services import joining
+from league.people import joining
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

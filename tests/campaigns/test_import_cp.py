@@ -11,7 +11,7 @@ from campaigns.models import CampaignCoach, CampaignPointLine, LineKind, MomentU
 from league.models import League
 from league.services import results as league_services
 from tests.factories import FixtureFactory
-from tests.league.test_import import GOOD, HEADER, counts, run, write
+from tests.spreadsheets.test_command import GOOD, HEADER, counts, run, write
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from django.urls import reverse
 from campaigns import dealing, decks, ledgers, moments
 from campaigns.models import MomentUnlock, PlotCard
 from league.models import Fixture
-from league.services import entrants as season_entrants
+from league.people import entrants as season_entrants
 from tests.campaigns.factories import base_deck, fixture_between, make_campaign, set_match_day, starting_card, user_of
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from django.urls import reverse
 from campaigns import titles
 from campaigns.models import FavourLine, LineKind, Title
 from league import selectors
-from league.accounts import invitations
+from league.people import invitations
 from league.models import Entry, Fixture
 from tests.campaigns.factories import fixture_between, make_campaign, play
 

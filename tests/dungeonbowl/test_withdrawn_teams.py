@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from league.dungeonbowl.models import PlayoffGame
 from league.models import Entry, Fixture
-from league.services import entrants as entrant_services
+from league.people import entrants as entrant_services
 from league.services import seasons as season_services
 from tests.dungeonbowl.builders import db_league, db_season
 from league.dungeonbowl import seasons as db_seasons

@@ -14,7 +14,7 @@ from hypothesis import given, note
 from hypothesis import strategies as st
 
 from league.dungeonbowl.importing import COLUMNS as TEAM_COLUMNS
-from league.imports.files import ENGINE_COLUMNS
+from league.spreadsheets.files import ENGINE_COLUMNS
 from league.rules import GAMES as RULES
 from tests.fuzz.conftest import Attempt
 from tests.fuzz.test_forms import DATES, NUMBERS, TEXT

@@ -16,7 +16,8 @@ from django.core import signing as django_signing
 from django.core.mail import EmailMultiAlternatives
 from django.urls import reverse
 
-from league.accounts import invitations, signing
+from league.accounts import signing
+from league.people import invitations
 from league.outbox import tasks
 from league.models import Coach, Entry
 from tests.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory, UserFactory
@@ -177,7 +178,7 @@ def test_a_logged_in_user_without_a_coach_links_their_account(client, invited):
 
 
 def test_a_coach_of_the_same_season_cannot_take_another_entrants_place(client, invited, coach_user):
-    """Two entrants of one season are two people (league/services/people.py)."""
+    """Two entrants of one season are two people (league/people/merges.py)."""
     coach, path = invited
     client.force_login(coach_user)
     response = client.post(path)
@@ -357,7 +358,7 @@ def test_coach_changes_display_name_and_email(client, coach_user, season, passwo
 
 
 def test_profile_refuses_the_name_of_another_entrant_of_their_season(client, coach_user, other_coach_user, season):
-    """Names differ within a season's entrants, nowhere else (league/services/entrants.py)."""
+    """Names differ within a season's entrants, nowhere else (league/people/entrants.py)."""
     client.force_login(coach_user)
     response = client.post(reverse("profile"), {"name": "outsider", "email": coach_user.email})
     assert response.status_code == 302 and Coach.objects.get(user=coach_user).name == "outsider"

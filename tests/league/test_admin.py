@@ -694,7 +694,7 @@ def test_read_only_pages_have_no_save_button(client, organiser, world):
 
 def test_a_coach_added_in_the_admin_is_checked_as_on_the_coaches_page(organiser_client, organiser, world):
     """invitations.add_coach decides. The admin adds a coach to no season, and names
-    differ only within a season's entrants (league/services/entrants.py): a name
+    differ only within a season's entrants (league/people/entrants.py): a name
     that looks like a coach's of the league is a coach of its own until entered."""
     league = world["season"].league
     response = organiser_client.post(

@@ -134,8 +134,8 @@ def test_the_benchmark_command_runs_only_under_the_benchmarks_settings():
 @pytest.mark.django_db
 def test_benchmark_import_file_and_its_bulk_floor_hold_the_same_rows():
     from bench.benchmarking import bulk_insert_csv, import_csv
-    from league.imports.files import read_rows, rules_for
-    from league.imports.writer import import_rows, system_user
+    from league.spreadsheets.files import read_rows, rules_for
+    from league.spreadsheets.writer import import_rows, system_user
 
     text = import_csv(4, league="Bench Import")
     assert len(text.splitlines()) == 1 + 12  # GB-4: a double round robin of 4 coaches

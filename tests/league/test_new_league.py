@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from league.accounts import signing
-from league.services import joining
+from league.people import joining
 from league.models import Coach, Entry, JoinLink, League, Round, Season
 from league.rules import rules_class
 from tests.factories import EntryFactory, LeagueFactory, SeasonFactory, UserFactory

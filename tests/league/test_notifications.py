@@ -238,7 +238,7 @@ def test_a_newline_in_a_name_does_not_stop_the_mail_that_names_it(
 
 def test_a_newline_in_a_league_name_does_not_stop_an_invitation(organiser, season):
     """The invitation's subject names the league; it is cleaned too."""
-    from league.accounts import invitations
+    from league.people import invitations
 
     league = season.league
     league.name = "Midlands\r\nBig League"

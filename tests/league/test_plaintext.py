@@ -196,7 +196,7 @@ def test_the_migration_cleans_every_text_column_so_a_backup_can_be_taken(season,
     event = ResultEvent.objects.create(fixture=fixture, action="reported", by=organiser, note="late\x1b[0m\u202e")
     organiser.__class__.objects.filter(pk=organiser.pk).update(first_name="Long\x85shanks")
     twin = Coach.objects.create(name="Twin Star", created_by=organiser)
-    # Cleans to a name the organiser has: coach names are no longer unique (league/services/entrants.py
+    # Cleans to a name the organiser has: coach names are no longer unique (league/people/entrants.py
     # keeps them apart within a season), so it stays as cleaned. A unique column would get its id appended.
     clash = Coach.objects.create(name="Twin\tStar", created_by=organiser)
 

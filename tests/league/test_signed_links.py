@@ -15,9 +15,10 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils.crypto import salted_hmac
 
-from league.accounts import invitations, signing
+from league.accounts import signing
+from league.people import invitations
 from league.models import Coach, Entry
-from league.services import joining
+from league.people import joining
 from tests.factories import CoachFactory, UserFactory
 
 KINDS = {"signup": signing.SIGNUP, "email_change": signing.EMAIL_CHANGE, "invitation": signing.INVITATION,

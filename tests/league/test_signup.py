@@ -153,7 +153,7 @@ def test_next_elsewhere_is_ignored(client):
 
 
 def test_open_signup_off_still_lets_a_join_link_sign_up(client, settings, season, organiser):
-    from league.services import joining
+    from league.people import joining
 
     settings.OPEN_SIGNUP = False
     link = joining.create_link(season=season, by=organiser, max_uses=None, closes_on=None)
@@ -200,7 +200,7 @@ def test_a_launch_night_signs_up_through_one_join_link_from_one_address(client, 
     link's own limit counts (40 an hour by default), not the network address's (10);
     thirty plain sign-ups from that address are stopped at the address's limit."""
     from league.accounts.forms import SIGNUPS_PER_CLIENT
-    from league.services import joining
+    from league.people import joining
 
     link = joining.create_link(season=season, by=organiser, max_uses=None, closes_on=None)
     join_url = reverse("league:join", args=[joining.make_token(link)])
@@ -213,7 +213,7 @@ def test_a_launch_night_signs_up_through_one_join_link_from_one_address(client, 
 
 
 def test_a_join_link_has_its_own_hourly_limit_set_by_the_organiser(client, season, organiser):
-    from league.services import joining
+    from league.people import joining
 
     client.force_login(organiser)
     setup = reverse("league:season_setup", args=[season.league.slug])

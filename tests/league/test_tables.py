@@ -54,7 +54,7 @@ def test_no_column_works_out_its_cell_attributes_from_the_row():
     """``BaseTable.body`` works a column's ``td`` attributes out once: a table whose
     cell attributes depend on the row (a callable) needs django-tables2's template."""
     from league.ratings.tables import RatingTable
-    from league.web.tables import LeaderboardTable
+    from league.records.tables import LeaderboardTable
 
     tables = [StandingsTable, CampaignTable, RatingTable, LeaderboardTable]
     assert {t for t in BaseTable.__subclasses__()} <= set(tables)

@@ -4,7 +4,7 @@ game's ratings row and writes rating rows that point at every rated coach; the
 merge holds both coaches' rows, then marks that same ratings row. Neither may
 wait for the other (a deadlock PostgreSQL would end by killing one): the coach
 rows are held against other writes of them, not against rows that point at
-them (league/services/people.py ``_lock``)."""
+them (league/people/merges.py ``_lock``)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from django.db import connection
 
 from league.ratings import services as ratings
 from league.ratings.models import RatedGame, Rating
-from league.services import people
+from league.people import merges
 from tests.concurrency import POSTGRES_ONLY
 from tests.ratings.test_recompute import MONDAY, from_scratch, one_person_twice, snapshot
 
@@ -27,14 +27,14 @@ def test_a_merge_and_a_recomputation_of_its_game_both_finish(organiser, monkeypa
     ratings.mark("guildball", MONDAY)  # a recomputation waits, as after an approval
 
     holding, release = threading.Event(), threading.Event()
-    repoint = people._repoint
+    repoint = merges._repoint
 
     def held_repoint(kept, absorbed):
         holding.set()  # the merge holds both coaches' rows
         release.wait(20)
         repoint(kept, absorbed)
 
-    monkeypatch.setattr(people, "_repoint", held_repoint)
+    monkeypatch.setattr(merges, "_repoint", held_repoint)
     failures: list[Exception] = []
 
     def in_thread(call):
@@ -47,7 +47,7 @@ def test_a_merge_and_a_recomputation_of_its_game_both_finish(organiser, monkeypa
                 connection.close()
         return threading.Thread(target=run)
 
-    merging = in_thread(lambda: people.merge(keep=keep, absorb=absorb, by=organiser))
+    merging = in_thread(lambda: merges.merge(keep=keep, absorb=absorb, by=organiser))
     recomputing = in_thread(lambda: ratings.catch_up("guildball"))
     merging.start()
     assert holding.wait(20)

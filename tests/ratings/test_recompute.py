@@ -197,11 +197,11 @@ def test_a_merge_gives_the_absorbed_coachs_games_to_the_kept_one(organiser, djan
     """One person, one coach: after a merge the kept coach is rated on both rows'
     games, as a recomputation from scratch rates them, and the absorbed row's
     ratings are gone."""
-    from league.services import people
+    from league.people import merges
 
     keep, absorb = one_person_twice(organiser)
     with django_capture_on_commit_callbacks(execute=True):  # the recomputation the merge queued runs
-        people.merge(keep=keep, absorb=absorb, by=organiser)
+        merges.merge(keep=keep, absorb=absorb, by=organiser)
     kept = snapshot()
     assert kept == from_scratch()
     assert Rating.objects.get(coach=keep, game_system="guildball").games == 2

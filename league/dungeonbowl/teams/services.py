@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from league.services import entrants as season_entrants
+from league.people import entrants as season_entrants
 from league.dungeonbowl.teams import rules as team_rules
 from league.dungeonbowl.models import (
     GAME_SYSTEM,

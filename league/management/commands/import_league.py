@@ -1,13 +1,13 @@
 """``manage.py import_league FILE [--organiser USERNAME] [--slug NEW]``: a league
 exported from an installation of this site (its settings page's download) becomes
-a new league here, in one transaction (league/transfer/importer.py)."""
+a new league here, in one transaction (league/leaguefiles/importer.py)."""
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from league.transfer.importer import ImportRefused, import_league, read_file
+from league.leaguefiles.importer import ImportRefused, import_league, read_file
 
 
 class Command(BaseCommand):

@@ -1,6 +1,6 @@
 """``manage.py import_results FILE.csv [--game G]``: move a running league in from a
-spreadsheet. The file is read by ``league.imports.files`` and written by
-``league.imports.writer``; each game's columns are its own (``GameRules.import_columns``)."""
+spreadsheet. The file is read by ``league.spreadsheets.files`` and written by
+``league.spreadsheets.writer``; each game's columns are its own (``GameRules.import_columns``)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from league.imports.files import BadRow, read_rows, required_columns, rules_for, separator
-from league.imports.writer import DEFAULT_SEASON, ImportRefused, game_for_header, import_rows, organiser_named
+from league.spreadsheets.files import BadRow, read_rows, required_columns, rules_for, separator
+from league.spreadsheets.writer import DEFAULT_SEASON, ImportRefused, game_for_header, import_rows, organiser_named
 from league.models import League
 from league.rules import GAMES, import_fallback
 

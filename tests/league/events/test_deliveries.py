@@ -23,7 +23,8 @@ from league.events import services as event_services, types
 from league.events.delivery import signed_headers
 from league.events.models import Delivery, Subscription
 from league.outbox import addresses, tasks
-from league.services import entrants, results
+from league.people import entrants
+from league.services import results
 from tests.receiver import Receiver
 from tests.factories import CoachFactory, SeasonFactory
 

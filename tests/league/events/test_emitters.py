@@ -88,10 +88,10 @@ def test_a_big_league_coach_reaching_a_moment(season, organiser):
 
 
 def test_an_import_of_results_tells_of_the_table_once_a_season():
-    """A results import (league/imports/writer.py) is quiet towards the coaches'
+    """A results import (league/spreadsheets/writer.py) is quiet towards the coaches'
     mail; a subscriber hears the table changed once for the season, and that the
     season is over when the file completes it (LG-3), not an event a result."""
-    from tests.league.test_bulk_import import guild_ball_file, import_text, importer_user
+    from tests.spreadsheets.test_bulk_import import guild_ball_file, import_text, importer_user
     from league.models import League
     from tests.factories import LeagueFactory
 

@@ -9,8 +9,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from league.dungeonbowl.importing import COLUMNS, import_teams, read_team_rows
-from league.imports.files import BadRow
-from league.imports.writer import DEFAULT_SEASON, ImportRefused, organiser_named
+from league.spreadsheets.files import BadRow
+from league.spreadsheets.writer import DEFAULT_SEASON, ImportRefused, organiser_named
 
 
 class Command(BaseCommand):

@@ -1,8 +1,0 @@
-from django.apps import AppConfig
-
-
-class ApiTokensConfig(AppConfig):
-    name = "league.apitokens"
-    label = "apitokens"
-    verbose_name = "API tokens"
-    default_auto_field = "django.db.models.BigAutoField"
