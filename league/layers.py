@@ -103,7 +103,7 @@ class Layer:
     name: str
     game_systems: frozenset[str]
     # The layer's Django app, when it has models of its own: the organisers get
-    # their permissions (league.accounts.permissions.organiser_apps).
+    # their permissions (league.permissions.organiser_apps).
     app_label: str | None = None
     result_approved: Callable[..., None] | None = None  # (result, *, by) -> None
     result_withdrawn: Callable[..., None] | None = None  # (result, *, by) -> None

@@ -38,7 +38,7 @@ from league.services import entrants as season_entrants
 from league.services import people
 from league.outbox.links import site_root
 from league.models import Coach, Entry, League, Season
-from league.accounts.permissions import require_organiser
+from league.permissions import require_organiser
 
 MAX_NAME = Coach._meta.get_field("name").max_length
 MAX_TEAM = Entry._meta.get_field("team").max_length

@@ -26,7 +26,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 
-from league.accounts.permissions import display_name, require_organiser
+from league.permissions import display_name, require_organiser
 from league.accounts.throttle import within_limit
 from league.models import Coach, League
 from league.outbox import notifications

@@ -36,7 +36,7 @@ from league.accounts.forms import (
 )
 from league.models import Coach, Entry, League, MergeRequest
 from league.outbox.links import site_root
-from league.accounts.permissions import coach_for, get_league_for_organiser
+from league.permissions import coach_for, get_league_for_organiser
 from league.web import confirm as confirmation
 from league.web.forms import refuse
 

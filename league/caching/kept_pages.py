@@ -37,7 +37,7 @@ from django.utils.safestring import mark_safe
 
 from league import layers
 from league.caching import markers, versions
-from league.accounts.permissions import coach_for, display_name
+from league.permissions import coach_for, display_name
 
 # Nothing a user types can read as one of these (league/caching/markers.py).
 NAV = markers.marker("viewer-nav")

@@ -16,7 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from league.accounts.permissions import get_league_for_organiser
+from league.permissions import get_league_for_organiser
 from league.web.forms import refuse
 from league.dungeonbowl import league_colleges
 from league.dungeonbowl.models import College, Position, PositionGroup

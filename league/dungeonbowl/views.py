@@ -19,7 +19,7 @@ from league.dungeonbowl.spending_forms import AdvanceForm, FireForm, HireForm, J
 from league.dungeonbowl.models import GAME_SYSTEM, College, DiceRoll, Position, Team, TeamSeason
 from league.dungeonbowl.units import gp
 from league.models import League, Result
-from league.accounts.permissions import coach_for
+from league.permissions import coach_for
 from league.text.words import possessive
 
 

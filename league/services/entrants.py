@@ -36,7 +36,7 @@ from league.events import emit as events
 from league.outbox import notifications
 from league.text import plaintext
 from league.models import Coach, Division, Entry, Fixture, Result, Round, Season
-from league.accounts.permissions import require_organiser
+from league.permissions import require_organiser
 
 NEXT_SEASON = "next"
 REGENERATE = "regenerate"

@@ -20,7 +20,7 @@ from django.utils import timezone
 from league.accounts import invitations, signing
 from league.text import plaintext
 from league.models import DEFAULT_JOIN_SIGNUPS_PER_HOUR, MAX_JOIN_SIGNUPS_PER_HOUR, Coach, Entry, JoinLink, Season
-from league.accounts.permissions import require_organiser
+from league.permissions import require_organiser
 from league.services import entrants
 
 MAX_PASTED = 60  # names in one paste: a club's season, several times over

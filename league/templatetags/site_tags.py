@@ -20,7 +20,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from league.web import idempotency
 from league.caching import kept_pages
-from league.accounts import permissions
+from league import permissions
 from league.text import words
 
 register = template.Library()

@@ -27,7 +27,7 @@ from league.web.forms import (
 )
 from league.models import Fixture, Result
 from league.profiles import selectors as profiles
-from league.accounts.permissions import coach_for, get_fixture_for_coach, require_organiser
+from league.permissions import coach_for, get_fixture_for_coach, require_organiser
 
 
 def _re_shown(request: HttpRequest, pk: int, forms: dict | None = None, status: int = 200) -> bool:

@@ -13,7 +13,7 @@ from league import layers, selectors
 from league.caching import pages
 from league.models import League, Result
 from league.services import people
-from league.accounts.permissions import coach_for
+from league.permissions import coach_for
 from league.services import join_requests
 
 

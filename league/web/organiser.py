@@ -27,7 +27,7 @@ from league.services import results as services
 from league.web import confirm as confirmation
 from league.web.forms import FriendlyForm
 from league.models import Coach, Entry, JoinRequest
-from league.accounts.permissions import get_league_for_organiser
+from league.permissions import get_league_for_organiser
 from league.rules import rules_class
 from league.web.feeds import side_name
 

@@ -26,7 +26,7 @@ from league.caching import pages
 from league.services import entrants as season_entrants
 from league.outbox.links import site_root
 from league.models import Entry, Fixture, League, Result
-from league.accounts.permissions import coach_for
+from league.permissions import coach_for
 from league.rules import GAMES, rules_class
 from league.ratings.selectors import rated_games
 from league.standings.season import history_for, standings_for

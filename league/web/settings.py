@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from league.accounts.permissions import get_league_for_organiser
+from league.permissions import get_league_for_organiser
 from league.models import League
 from league.rules import rules_class
 from league.services import settings as league_settings

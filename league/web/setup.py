@@ -30,7 +30,7 @@ from league.accounts.forms import (
 )
 from league.accounts.lockout import client_ip
 from league.models import Entry, JoinLink, JoinRequest, Season
-from league.accounts.permissions import coach_for, get_league_for_organiser, may_create_league
+from league.permissions import coach_for, get_league_for_organiser, may_create_league
 from league.rules import GAMES, rules_class
 from league.services.seasons import draw_season_divisions, generate_fixtures
 from league.web.forms import refuse

@@ -1,5 +1,5 @@
 """Signing up, verifying the address, the rate limits, OPEN_SIGNUP and
-the right to create leagues (league.accounts.permissions.may_create_league)."""
+the right to create leagues (league.permissions.may_create_league)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from league.accounts.forms import SIGNUPS_PER_ADDRESS
 from league.models import League
-from league.accounts.permissions import may_create_league
+from league.permissions import may_create_league
 from tests.concurrency import POSTGRES_ONLY
 from tests.factories import PASSWORD, UserFactory
 
