@@ -48,7 +48,7 @@ from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
 
-from league.caching import markers
+from league.text import markers
 
 PAGES = ("league_detail", "league_viewer", "fixture_detail", "coach_detail", "my_fixtures", "organiser_dashboard")
 

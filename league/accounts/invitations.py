@@ -2,7 +2,7 @@
 the coach gets a link, sets a password (or, logged in, links their account) and
 is that coach from then on.
 
-The link (league/accounts/signing.py, ``INVITATION``) is, like Django's
+The link (league/signing.py, ``INVITATION``) is, like Django's
 password-reset tokens, bound to the coach's state: the address, the linked
 account and the invitation's random nonce
 (``Coach.invitation_nonce``), so it stops working once used (the coach
@@ -32,7 +32,8 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from league.accounts import email_change, signing
+from league import signing
+from league.accounts import email_change
 from league.outbox import notifications
 from league.services import entrants as season_entrants
 from league.services import people

@@ -29,7 +29,7 @@ from league.accounts import invitations
 from league.outbox import notifications
 from league.services import entrants as season_entrants
 from league.services import people
-from league.accounts.throttle import within_limit
+from league.throttle import within_limit
 from league.accounts.forms import (
     CONFIRMATIONS_PER_ADDRESS, AcceptInvitationForm, AddCoachForm, ClaimLinkForm, InviteByEmailForm, MergeCoachesForm,
     NotificationsForm, ProfileForm,
@@ -37,8 +37,8 @@ from league.accounts.forms import (
 from league.models import Coach, Entry, League, MergeRequest
 from league.outbox.links import site_root
 from league.permissions import coach_for, get_league_for_organiser
-from league.web import confirm as confirmation
-from league.web.forms import refuse
+from league import confirm as confirmation
+from league.forms import refuse
 
 
 

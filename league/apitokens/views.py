@@ -14,7 +14,7 @@ from django.utils.cache import add_never_cache_headers
 from league.apitokens import tokens
 from league.apitokens.forms import TokenForm
 from league.apitokens.models import ApiToken
-from league.web.forms import refuse
+from league.forms import refuse
 
 
 @login_required

@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from league.permissions import get_league_for_organiser
-from league.web.forms import refuse
+from league.forms import refuse
 from league.dreadball import published
 from league.dreadball.models import PublishedPlayer, TeamType
 

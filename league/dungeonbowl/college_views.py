@@ -17,7 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from league.permissions import get_league_for_organiser
-from league.web.forms import refuse
+from league.forms import refuse
 from league.dungeonbowl import league_colleges
 from league.dungeonbowl.models import College, Position, PositionGroup
 from league.dungeonbowl.models.teams import GAME_SYSTEM

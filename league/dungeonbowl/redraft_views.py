@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
-from league.web import confirm as confirmation
+from league import confirm as confirmation
 from league.datebounds import MatchDateField
 from league.dungeonbowl import redraft, redraft_selectors, team_rules
 from league.dungeonbowl.models import Player, Position, Redraft, RedraftRoll, RedraftStep, Team

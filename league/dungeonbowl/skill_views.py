@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from league.permissions import get_league_for_organiser
-from league.web.forms import refuse
+from league.forms import refuse
 from league.dungeonbowl import league_skills
 from league.dungeonbowl.models import Skill
 from league.dungeonbowl.models.teams import GAME_SYSTEM

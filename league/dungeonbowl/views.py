@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from league.web import confirm as confirmation
+from league import confirm as confirmation
 from league.dungeonbowl import entrants, player_rules, redraft_selectors, selectors, services, spending, team_rules
 from league.dungeonbowl.draft_forms import DraftForm, EntryForm, NewTeamForm
 from league.dungeonbowl.spending_forms import AdvanceForm, FireForm, HireForm, JourneymanForm
@@ -21,6 +21,7 @@ from league.dungeonbowl.units import gp
 from league.models import League, Result
 from league.permissions import coach_for
 from league.text.words import possessive
+from league import selectors as engine_selectors
 
 
 def _league(slug: str) -> League:
@@ -386,8 +387,6 @@ def entrants_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The commissioner's view of the current season's coaches and teams: who has
     founded, drafted, submitted, been locked and entered (DB-1, DB-6), with the two
     one-click steps and why one cannot be done yet. Five queries."""
-    from league import selectors as engine_selectors
-
     league = _organised(request, slug)
     season = engine_selectors.season_for(league)
     rows = entrants.readiness(league, season)
@@ -413,8 +412,6 @@ def entrants_page(request: HttpRequest, slug: str) -> HttpResponse:
 def lock_drafts(request: HttpRequest, slug: str) -> HttpResponse:
     """DB-1: lock every submitted draft at once; a team whose coach is entered in
     the current season takes that place."""
-    from league import selectors as engine_selectors
-
     league = _organised(request, slug)
     season = engine_selectors.season_for(league)
     try:
@@ -434,8 +431,6 @@ def lock_drafts(request: HttpRequest, slug: str) -> HttpResponse:
 def enter_ready(request: HttpRequest, slug: str) -> HttpResponse:
     """Enter every locked team in the current season (in its coach's entry when
     the coach was entered first)."""
-    from league import selectors as engine_selectors
-
     league = _organised(request, slug)
     try:
         entered, refused = entrants.enter_ready_teams(league=league, season=engine_selectors.season_for(league),

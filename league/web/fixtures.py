@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from league.web import confirm as confirmation
+from league import confirm as confirmation
 from league import layers
 from league.services import disputes
 from league.caching import pages

@@ -24,7 +24,7 @@ from league.services import entrants as season_entrants
 from league.services import join_requests
 from league.services import seasons as season_services
 from league.services import results as services
-from league.web import confirm as confirmation
+from league import confirm as confirmation
 from league.web.forms import FriendlyForm
 from league.models import Coach, Entry, JoinRequest
 from league.permissions import get_league_for_organiser

@@ -24,7 +24,7 @@ from league.accounts import invitations
 from league.services import entrants as season_entrants
 from league.services import join_requests, joining
 from league.accounts import signup
-from league.accounts.throttle import within_limit
+from league.throttle import within_limit
 from league.accounts.forms import (
     LEAGUES_PER_ACCOUNT, SIGNUPS_PER_ADDRESS, SIGNUPS_PER_CLIENT, AddCoachForm, SignupForm,
 )
@@ -33,7 +33,7 @@ from league.models import Entry, JoinLink, JoinRequest, Season
 from league.permissions import coach_for, get_league_for_organiser, may_create_league
 from league.rules import GAMES, rules_class
 from league.services.seasons import draw_season_divisions, generate_fixtures
-from league.web.forms import refuse
+from league.forms import refuse
 from league.web.setup_forms import GenerateForm, JoinForm, JoinLinkForm, NewLeagueForm, PasteNamesForm
 
 BACKEND = "league.backends.CoachBackend"

@@ -16,7 +16,8 @@ from django.core import signing as django_signing
 from django.core.mail import EmailMultiAlternatives
 from django.urls import reverse
 
-from league.accounts import invitations, signing
+from league import signing
+from league.accounts import invitations
 from league.outbox import tasks
 from league.models import Coach, Entry
 from tests.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory, UserFactory
