@@ -13,6 +13,7 @@ from league.dungeonbowl.models import College, Team, positions_with_limits
 from league.dungeonbowl.units import gp
 from league.web.idfields import IdChoiceField
 from league.text.plaintext import PlainTextField
+from league.models import Division, Season
 
 
 class DraftForm(forms.Form):
@@ -97,8 +98,6 @@ class EntryForm(forms.Form):
     )
 
     def __init__(self, *args, league, **kwargs):
-        from league.models import Division, Season
-
         super().__init__(*args, **kwargs)
         self.fields["team"].queryset = Team.objects.filter(league=league, draft_submitted_at__isnull=False).order_by("name")
         self.fields["season"].queryset = Season.objects.filter(league=league).order_by("-start_date", "-id")

@@ -6,8 +6,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.urls import reverse
 
-from league.dungeonbowl.selectors import game_panel
+from league.dungeonbowl import playoffs
+from league.dungeonbowl.bracket import Game, bracket_svg, describe
+from league.dungeonbowl.models import Team
+from league.dungeonbowl.playoff_rules import format_for
+from league.dungeonbowl.selectors import game_panel, next_steps
+from league.models import Entry
 
 
 def fixture_panel(context: Mapping[str, Any]) -> str:
@@ -28,8 +34,6 @@ def fixture_panel(context: Mapping[str, Any]) -> str:
 
 def my_fixtures_panel(context: Mapping[str, Any]) -> str:
     """The coach's home: what their Dungeon Bowl teams wait on (two queries)."""
-    from league.dungeonbowl.selectors import next_steps
-
     steps = next_steps(context.get("coach"))
     if not steps:
         return ""
@@ -40,10 +44,6 @@ def league_panel(context: Mapping[str, Any]) -> str:
     """The league page (cached with its body): the season's play-off bracket as a
     picture and as a list (DB-5b), and the league's honours up to this season
     (DB-14). Two queries."""
-    from league.dungeonbowl import playoffs
-    from league.dungeonbowl.bracket import Game, bracket_svg, describe
-    from league.dungeonbowl.playoff_rules import format_for
-
     season, league = context.get("season"), context.get("league")
     if season is None or league is None:
         return ""
@@ -74,8 +74,6 @@ def league_panel(context: Mapping[str, Any]) -> str:
 def organiser_panel(context: Mapping[str, Any]) -> str:
     """The organiser's dashboard: the way to the play-offs page (DB-5b) and, for the
     off-season, to opening the next season (DB-3, DB-15). No query."""
-    from django.urls import reverse
-
     league = context.get("league")
     settings = league.rules.settings if league is not None else None
     if settings is None or league.rules.system != "dungeonbowl":
@@ -91,11 +89,6 @@ def viewer_panel(context: Mapping[str, Any]) -> str:
     """The league page, for a logged-in coach entered in the season without a team
     in the league yet: found it, then draft it (DB-1, DB-6). Two
     queries; nothing for anyone else."""
-    from django.urls import reverse
-
-    from league.dungeonbowl.models import Team
-    from league.models import Entry
-
     league, season, user = context.get("league"), context.get("season"), context.get("user")
     if league is None or season is None or user is None or not user.is_authenticated:
         return ""

@@ -8,7 +8,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -68,8 +68,6 @@ def _ordinal(n: int) -> str:
 def _dungeonbowl_league_for_organiser(request: HttpRequest, slug: str) -> League:
     league = get_league_for_organiser(request, slug)
     if league.game_system != GAME_SYSTEM:
-        from django.http import Http404
-
         raise Http404(f"{league} is not a Dungeon Bowl league.")
     return league
 
