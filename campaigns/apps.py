@@ -1,4 +1,6 @@
 from django.apps import AppConfig
+from django.db.models import Q
+from django.db.models.signals import m2m_changed
 
 
 class CampaignsConfig(AppConfig):
@@ -6,13 +8,12 @@ class CampaignsConfig(AppConfig):
     verbose_name = "The Big League campaigns"
 
     def ready(self) -> None:
+        # Imported here, not at the top: apps.py loads before any model, and these
+        # modules import models (Django's app loading; ready() runs once all are loaded).
         # The engine reads its layers from one explicit list (league.layers); the
         # Big League adds itself to it here.
-        from django.db.models import Q
-
         from campaigns.rulebook import SECTION
         from campaigns.layer import LAYER
-        from django.db.models.signals import m2m_changed
 
         from campaigns.models import (
             Achievement, Campaign, CampaignCoach, CampaignPointLine, CardOffer, Deck, FavourLine, Guild, Loan, Moment,
@@ -65,8 +66,8 @@ class CampaignsConfig(AppConfig):
 
 def _deck_cards_changed(sender, instance, action, **kwargs) -> None:
     """A deck's cards changed (``deck.cards.set``): its coach's season has a new version."""
-    from django.db.models import Q
-
+    # Imported here: apps.py loads before any model (Django's app loading), and this
+    # receiver, connected from ready(), sits beside it.
     from campaigns.models import Deck
     from league.caching import versions
 

@@ -48,7 +48,7 @@ from league.services import seasons as season_services
 from league.services.demo import COACH_PASSWORD, ORGANISER_PASSWORD, ORGANISER_USERNAME, Credentials, account
 from league.layers import DemoReport
 from league.models import Coach, Entry, Fixture, League, Season
-from league.accounts.permissions import make_organiser
+from league.permissions import make_organiser
 
 DEMO_SLUG = "harbour-lights"
 DEMO_LEAGUE = "Harbour Lights Big League"

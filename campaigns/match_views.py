@@ -19,7 +19,7 @@ from campaigns.views import _campaign, _is_organiser, _written
 from league.caching import pages
 from league.web.idempotency import idempotent
 from league.models import Fixture
-from league.accounts.permissions import coach_for
+from league.permissions import coach_for
 
 
 

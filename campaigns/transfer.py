@@ -7,17 +7,16 @@ sponsorships, loans, offers, notices and titles."""
 from functools import partial
 
 from league.leaguefiles.registry import Part as AnyPart, register
+from campaigns.models import (
+    Achievement, Campaign, CampaignCoach, CampaignPointLine, CardOffer, Deck, FavourLine, Guild, Loan, Moment,
+    MomentUnlock, Notice, OwnedCard, PlotCard, Sponsorship, SponsorshipPurchase, Title,
+)
 
 # Only in the files of this game's leagues.
 Part = partial(AnyPart, game_systems=frozenset({"guildball"}))
 
 
 def register_rows() -> None:
-    from campaigns.models import (
-        Achievement, Campaign, CampaignCoach, CampaignPointLine, CardOffer, Deck, FavourLine, Guild, Loan, Moment,
-        MomentUnlock, Notice, OwnedCard, PlotCard, Sponsorship, SponsorshipPurchase, Title,
-    )
-
     def everything(model):
         return lambda league: model.objects.all()
 

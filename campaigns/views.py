@@ -28,7 +28,7 @@ from campaigns.models import Campaign, CampaignCoach, Title
 from campaigns.tables import CampaignTable
 from league.caching import pages
 from league.models import League, Season
-from league.accounts.permissions import coach_for
+from league.permissions import coach_for
 
 # Lookups and permissions --------------------------------------------------------
 

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models import Q
 from django.contrib.admin import apps as admin_apps
 
 
@@ -15,9 +16,9 @@ class LeagueConfig(AppConfig):
     verbose_name = "Leagues"
 
     def ready(self) -> None:
-        from django.db.models import Q
-
-        from league import checks
+        # Imported here, not at the top: apps.py loads before any model, and these
+        # modules import models (Django's app loading; ready() runs once all are loaded).
+        from league import checks, rules
         from league.text import plaintext
         from league.caching import kept_pages, versions  # noqa: F401  (checks registers the deploy checks)
         from league.web import idempotency
@@ -41,6 +42,9 @@ class LeagueConfig(AppConfig):
         # A merge request shows on the account holder's /me/, kept per version of their seasons.
         versions.track(MergeRequest, lambda asked: Q(entries__coach_id__in=[asked.keep_id, asked.absorb_id]))
         versions.follow(League.organisers.through)  # who organises: the organiser's pages' key
+        # Each game's settings and result details, as each game registers (in its
+        # own ready(), which runs after this one).
+        rules.watch(versions.track_game)
         # A kept page's result forms each get a fresh submission key per request.
         kept_pages.fill_form_key_with(idempotency.hidden_field)
         # A league's file (league/leaguefiles/): the engine's rows; each game and

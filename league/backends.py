@@ -9,7 +9,7 @@ too: reading ``user.coach`` then raises ``Coach.DoesNotExist`` without a query.
 The session engine (league/sessions.py) reads the account and its coach with the
 session and hands them here (``preload``): the request's ``get_user`` then runs no
 query. Otherwise the account is read by a statement written by the ORM once per
-process and prepared on PostgreSQL (league/caching/prepared.py)."""
+process and prepared on PostgreSQL (league/prepared.py)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.core.signals import request_finished, request_started
 
-from league.caching.prepared import Statement
+from league.prepared import Statement
 
 # The account the current request's session named, read with it: used once.
 _preloaded: contextvars.ContextVar = contextvars.ContextVar("league_preloaded_account", default=None)

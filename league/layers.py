@@ -48,7 +48,7 @@ from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
 
-from league.caching import markers
+from league.text import markers
 
 PAGES = ("league_detail", "league_viewer", "fixture_detail", "coach_detail", "my_fixtures", "organiser_dashboard")
 
@@ -103,7 +103,7 @@ class Layer:
     name: str
     game_systems: frozenset[str]
     # The layer's Django app, when it has models of its own: the organisers get
-    # their permissions (league.accounts.permissions.organiser_apps).
+    # their permissions (league.permissions.organiser_apps).
     app_label: str | None = None
     result_approved: Callable[..., None] | None = None  # (result, *, by) -> None
     result_withdrawn: Callable[..., None] | None = None  # (result, *, by) -> None

@@ -52,7 +52,7 @@ from typing import TypeVar
 from django.db import models
 
 from league import layers
-from league.models import Fixture, Result
+from league.models import Fixture, Result, Season
 from league.rules import settings_relations
 
 M = TypeVar("M", bound=models.Model)
@@ -101,8 +101,6 @@ def fixture(fixture_id: int, *, sides: bool = True) -> tuple[Fixture, Result | N
 def season(season_id: int) -> None:
     """Step 4 taken before the season's version is bumped: for a write that reads
     and rewrites rows beyond its own fixture's sides."""
-    from league.models import Season
-
     list(Season.objects.select_for_update(no_key=True).filter(pk=season_id).values_list("pk"))
 
 

@@ -11,8 +11,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from league.models import Coach, Entry, Fixture, League, Result, Round, Season
-from league.standings.ranking import EntryInfo, PlayedResult
-from league.rules.base import GameRules
+from league.rules.base import EntryInfo, GameRules, PlayedResult
 
 
 STANDINGS_SORTS = {"position", "coach", "team", "division", "played", "won", "drawn", "lost", "lp"}
@@ -280,3 +279,16 @@ def season_inputs(season) -> tuple[list[EntryInfo], list[PlayedResult]]:
     rules = season.league.rules
     results = approved_results(season).values(*result_fields(rules))
     return season_entries(season), [played_result(r, rules) for r in results]
+
+
+def meetings_before(fixture_id, home_coach, away_coach, date, game):
+    """Approved, played results (abandoned ones are no meeting) between the two
+    coaches of a fixture, on or before its date and not the fixture itself, in any
+    league of ``game``, latest first. The arguments may be ``OuterRef``s, so the
+    fixture page and its cache key (league/caching/versions.py) read the same rows."""
+    between = (Q(home__coach_id=home_coach) & Q(away__coach_id=away_coach)) | (
+        Q(home__coach_id=away_coach) & Q(away__coach_id=home_coach))
+    return (
+        Fixture.objects.matches().played().filter(between, date__lte=date, round__season__league__game_system=game)
+        .exclude(pk=fixture_id).exclude(result__outcome="abandoned").order_by("-date", "-pk")
+    )

@@ -6,7 +6,7 @@ names the account it logs in (set whenever the session is saved), so one query
 reads the session, the account and its coach; the authentication backend
 (league/backends.py) is handed that account instead of reading it again. The
 query skips the ORM's compiling and is a prepared statement on PostgreSQL
-(league/caching/prepared.py): one round trip of 0.3 ms here instead of two ORM queries of
+(league/prepared.py): one round trip of 0.3 ms here instead of two ORM queries of
 0.9 and 1.4 ms.
 
 Sessions stay in the database, so a log-out in one gunicorn worker ends the session
@@ -27,7 +27,7 @@ from django.db import connection, models
 from django.utils import timezone
 
 from league import backends
-from league.caching.prepared import Statement
+from league.prepared import Statement
 
 
 class Session(AbstractBaseSession):

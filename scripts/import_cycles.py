@@ -1,10 +1,15 @@
 """The import cycles of the code: every group of modules that import
 each other, directly or through others, counting imports inside functions.
 
-    python scripts/import_cycles.py       # prints each cycle; exits 1 if there is one
+    python scripts/import_cycles.py             # prints each cycle; exits 1 if there is one
+    python scripts/import_cycles.py --packages  # the circles between packages, a report
 
 grimp (which import-linter brings) builds the graph; the cycles are its strongly
-connected components of more than one module.
+connected components of more than one module. With ``--packages`` each module
+stands for its package (``league.web.public`` for ``league.web``, every module of
+``campaigns`` for ``campaigns``), and each circle is printed with the imports
+between its packages: those the layers contract lets run back up
+(.importlinter, ``ignore_imports``) make them.
 """
 
 from __future__ import annotations
@@ -64,9 +69,46 @@ def cycles(graph: grimp.ImportGraph) -> list[list[str]]:
     return sorted(found, key=len, reverse=True)
 
 
+def package_of(module: str) -> str:
+    """The package of ``league`` a module is in (``league`` for the root itself);
+    a layer on the engine counts as one package."""
+    parts = module.split(".")
+    return parts[0] if parts[0] != "league" or len(parts) == 1 else ".".join(parts[:2])
+
+
+def package_imports(graph: grimp.ImportGraph) -> dict[tuple[str, str], list[tuple[str, str]]]:
+    """Every import between two packages, as (importer, imported) modules under
+    (importing package, imported package)."""
+    found: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for module in sorted(graph.modules):
+        for imported in sorted(graph.find_modules_directly_imported_by(module)):
+            pair = (package_of(module), package_of(imported))
+            if pair[0] != pair[1]:
+                found.setdefault(pair, []).append((module, imported))
+    return found
+
+
+def package_graph(imports: dict[tuple[str, str], list[tuple[str, str]]]) -> grimp.ImportGraph:
+    squashed = grimp.ImportGraph()
+    for importer, imported in imports:
+        squashed.add_import(importer=importer, imported=imported)
+    return squashed
+
+
 def main() -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    found = cycles(grimp.build_graph(*ROOT_PACKAGES, cache_dir=None))
+    graph = grimp.build_graph(*ROOT_PACKAGES, cache_dir=None)
+    if "--packages" in sys.argv[1:]:
+        imports = package_imports(graph)
+        found = cycles(package_graph(imports))
+        print(f"{len(found)} circle(s) between packages")
+        for component in found:
+            print(f"\n{len(component)} packages: " + ", ".join(component))
+            for (importer, imported), lines in sorted(imports.items()):
+                if importer in component and imported in component:
+                    print("  " + "\n  ".join(f"{a} -> {b}" for a, b in lines))
+        return 0
+    found = cycles(graph)
     print(f"{len(found)} import cycle(s), {sum(map(len, found))} modules in them")
     for component in found:
         print(f"\n{len(component)} modules:\n  " + "\n  ".join(component))

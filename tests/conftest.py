@@ -1,6 +1,6 @@
 import pytest
 
-from league.accounts.permissions import make_organiser
+from league.permissions import make_organiser
 from tests.factories import PASSWORD, LeagueFactory, SeasonFactory, UserFactory
 
 

@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from league import rules
 from league.models import Result
-from league.accounts.permissions import organiser_apps
+from league.permissions import organiser_apps
 from league.services.seasons import generate_fixtures
 from tests.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory
 from tests.fourth_game.models import RingballSettings

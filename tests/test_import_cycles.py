@@ -32,3 +32,16 @@ def test_a_chain_without_a_circle_is_none():
     chain = [f"m{i} -> m{i + 1}" for i in range(3000)]  # longer than Python's recursion limit
     assert import_cycles.cycles(graph(*chain)) == []
     assert import_cycles.cycles(graph(*chain, "m3000 -> m0")) == [sorted(f"m{i}" for i in range(3001))]
+
+
+def test_packages_stand_for_their_modules():
+    imports = import_cycles.package_imports(graph(
+        "league.web.public -> league.ratings.selectors", "league.ratings.charts -> league.web.charts",
+        "league.web.public -> league.web.forms",  # inside one package: no import between packages
+        "campaigns.views -> league.models", "league.models -> league.rules",
+    ))
+    assert sorted(imports) == [
+        ("campaigns", "league.models"), ("league.models", "league.rules"),
+        ("league.ratings", "league.web"), ("league.web", "league.ratings"),
+    ]
+    assert import_cycles.cycles(import_cycles.package_graph(imports)) == [["league.ratings", "league.web"]]

@@ -23,7 +23,7 @@ from django.urls import reverse
 from campaigns.models import CampaignCoach, Loan
 from league.services.demo import ORGANISER_USERNAME, load_demos
 from league.models import Coach, Fixture, League, Result
-from league.accounts.permissions import make_organiser
+from league.permissions import make_organiser
 from tests.factories import CoachFactory, LeagueFactory, SeasonFactory, UserFactory
 
 # The game, its league and the coach concerned: the demo league and coach for

@@ -2,7 +2,7 @@
 password, and the new address is used only once its owner opens a link sent to
 it; two accounts never share an address.
 
-The link (league/accounts/signing.py, ``EMAIL_CHANGE``) is bound to the account's
+The link (league/signing.py, ``EMAIL_CHANGE``) is bound to the account's
 state, its address and its password hash: it works once, and not after the
 password or the address changed since.
 """
@@ -16,7 +16,7 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from league.accounts import signing
+from league import signing
 from league.outbox import notifications
 from league.outbox.links import site_root
 from league.models import Coach

@@ -11,7 +11,7 @@ from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.password_validation import password_validators_help_text_html
 from django.template.loader import render_to_string
 
-from league.accounts.throttle import within_limit
+from league.throttle import within_limit
 from league.outbox import notifications
 from league.models import Coach
 from league.text.plaintext import PlainTextField
@@ -19,7 +19,7 @@ from league.text.plaintext import PlainTextField
 
 # Password-reset emails: at most this many an hour to one address and
 # to one account, however often the form is posted; address confirmations likewise.
-# Counted in the database (league/accounts/throttle.py), the same in every process.
+# Counted in the database (league/throttle.py), the same in every process.
 RESETS_PER_ADDRESS = 3
 RESETS_PER_ACCOUNT = 3
 CONFIRMATIONS_PER_ADDRESS = 3

@@ -26,8 +26,8 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 
-from league.accounts.permissions import display_name, require_organiser
-from league.accounts.throttle import within_limit
+from league.permissions import display_name, require_organiser
+from league.throttle import within_limit
 from league.models import Coach, League
 from league.outbox import notifications
 from league.outbox.links import site_root
@@ -151,7 +151,7 @@ def lift_lockouts(*, league: League, coach: Coach, by) -> int:
     username, but still count against each address they came from: they are kept
     under a name no log-in matches, so guessing from an address, with a lift between
     every five guesses, still meets the address's limit. At most ``LIFTS_PER_DAY``
-    lifts a coach a day (counted in the database, league/accounts/throttle.py), and
+    lifts a coach a day (counted in the database, league/throttle.py), and
     the coach is mailed who lifted it. Returns how many attempt records were lifted."""
     require_organiser(league, by)
     if coach.user_id is None:

@@ -4,7 +4,7 @@ the address, so nothing can be created, joined or logged in to before then.
 
 Built on what the site already has rather than django-allauth, which would replace
 the tested log-in, password-reset and invitation flows: a signed link
-(league/accounts/signing.py), mail as tasks (league/outbox/notifications.py), the throttles of
+(league/signing.py), mail as tasks (league/outbox/notifications.py), the throttles of
 league/accounts/forms.py, django-axes on the log-in.
 
 The page never tells whether an address already has an account: it answers the
@@ -27,7 +27,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
-from league.accounts import signing
+from league import signing
 from league.outbox import notifications
 from league.outbox.links import site_root
 

@@ -25,10 +25,10 @@ from league.accounts import discord
 from league.accounts import email_change
 from league.people import invitations
 from league.outbox import notifications
-from league.accounts.throttle import within_limit
+from league.throttle import within_limit
 from league.accounts.forms import CONFIRMATIONS_PER_ADDRESS, NotificationsForm, ProfileForm
-from league.accounts.permissions import coach_for
-from league.web.forms import refuse
+from league.permissions import coach_for
+from league.forms import refuse
 
 
 class LoginView(auth_views.LoginView):

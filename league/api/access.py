@@ -6,7 +6,7 @@ serves the read endpoints: no header is anonymous, a bad token is still a 401 (a
 script that sends one should hear that it is wrong, not be served as anonymous).
 
 ``RateLimit`` counts requests per token, or per address for anonymous use, in the
-database rows of league/accounts/throttle.py, which every process sees alike (the
+database rows of league/throttle.py, which every process sees alike (the
 default cache is per process), a block at a time (``Leases``); over the limit:
 429 with ``Retry-After``.
 """
@@ -25,7 +25,7 @@ from ninja.security import HttpBearer
 from ninja.throttling import BaseThrottle
 
 from league.accounts.lockout import client_ip
-from league.accounts.throttle import count, seconds_left
+from league.throttle import count, seconds_left
 from league.api import tokens
 from league.api.models import ApiToken
 

@@ -14,7 +14,7 @@ from django.utils.cache import add_never_cache_headers
 from league.api import tokens
 from league.api.forms import TokenForm
 from league.api.models import ApiToken
-from league.web.forms import refuse
+from league.forms import refuse
 
 
 @login_required

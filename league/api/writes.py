@@ -28,7 +28,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from ninja import Path, Router, Schema
 
-from league.accounts.permissions import coach_for, get_fixture_for_coach, require_organiser
+from league.permissions import coach_for, get_fixture_for_coach, require_organiser
 from league.api.access import bearer, rate_limit
 from league.api.models import ApiToken, Scope
 from league.models import Fixture, IdempotencyKey, League, Result

@@ -36,10 +36,11 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from league import layers
-from league.caching import markers, versions
-from league.accounts.permissions import coach_for, display_name
+from league.caching import versions
+from league.text import markers
+from league.permissions import coach_for, display_name
 
-# Nothing a user types can read as one of these (league/caching/markers.py).
+# Nothing a user types can read as one of these (league/text/markers.py).
 NAV = markers.marker("viewer-nav")
 USER = markers.marker("viewer-user")
 CSRF = markers.marker("viewer-csrf")
@@ -53,6 +54,16 @@ def fill_form_key_with(render: Callable[[HttpRequest], str]) -> None:
     request (``IDEMPOTENCY``): the pages register it (league/apps.py), so the cache
     needs nothing of theirs."""
     _form_key[:] = [render]
+
+
+def form_key(request: HttpRequest) -> str:
+    """The hidden submission key of a result form: the marker on a page being
+    rendered to be kept (each viewer gets their own when it is served), else a
+    fresh key rendered by the pages' own renderer (``fill_form_key_with``)."""
+    if rendering_kept(request):
+        return IDEMPOTENCY
+    (render,) = _form_key
+    return render(request)
 
 
 def rendering_kept(request) -> bool:

@@ -34,7 +34,7 @@ from django.middleware.csrf import get_token
 from django.utils import timezone
 
 from league.caching import kept_pages, responses, versions
-from league.accounts.permissions import coach_for
+from league.permissions import coach_for
 
 # A piece of a page kept per version of a season: ``fragment(season, name, compute)``.
 fragment = versions.cached

@@ -36,20 +36,17 @@ from typing import Any
 
 from django.apps import apps
 from django.core.cache import cache
-from django.db.models import F, IntegerField, Q, Value
+from django.db.models import Exists, F, IntegerField, OuterRef, Q, Subquery, UUIDField, Value
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
+from league import layers
 from league.caching import change_mark
-from league.caching.prepared import Statement
-from league.profiles.meetings import meetings_before
+from league.models import Coach, Entry, Fixture, JoinRequest, League, Season
+from league.prepared import Statement
+from league.rules import GameRules
+from league.selectors import meetings_before
 
 _TRACKED: dict[type, Callable[[Any], Q]] = {}
-
-
-def _season_model():
-    # By its app label: this module sits below the models (league.models ->
-    # league.rules -> here), so it names the model instead of importing it.
-    return apps.get_model("league", "Season")
 
 
 _deferred: contextvars.ContextVar[list[Q] | None] = contextvars.ContextVar("versions_deferred", default=None)
@@ -96,8 +93,6 @@ def dropped() -> None:
 def bump(seasons: Q) -> None:
     """Give every season selected by ``seasons`` a new version (once at the end of
     a ``deferred()`` block)."""
-    Season = _season_model()
-
     carried = _carried.get()
     if carried is not None and carried.before is None and not carried.dropped:
         carried.before = dict(
@@ -183,6 +178,15 @@ def track(model: type, seasons: Callable[[Any], Q]) -> None:
     post_delete.connect(changed, sender=model, weak=False, dispatch_uid=f"versions:{model._meta.label}:delete")
 
 
+def track_game(rules: type[GameRules]) -> None:
+    """What a season's pages show comes from its game's settings row and result
+    detail rows too (``league.rules.watch``)."""
+    if rules.settings_model is not None:
+        track(rules.settings_model, lambda settings: Q(league_id=settings.league_id))
+    for model in rules.detail_models:
+        track(model, lambda detail: Q(rounds__fixtures__result__pk=detail.result_id))
+
+
 def tracked() -> tuple[type, ...]:
     return tuple(_TRACKED)
 
@@ -213,8 +217,6 @@ def cached(season, name: str, compute: Callable[[], Any]) -> Any:
 @functools.cache
 def _versions_statement() -> Statement:
     """The query of ``league_versions``, written by the ORM once per process."""
-    Season = _season_model()
-
     return Statement(
         Season.objects.filter(league__slug="?").order_by("-start_date", "-id").values_list("pk", "name", "version"),
         ["?"],
@@ -228,7 +230,7 @@ def league_versions(slug: str) -> list[tuple[int, str, Any]]:
     """One query: every season of the league ``slug`` as (pk, name, version), the
     current one (latest start) first. Empty for an unknown league or one with no
     season yet. Every warm public page runs it, so it skips the ORM's compiling
-    and is a prepared statement on PostgreSQL (league/caching/prepared.py), and with a
+    and is a prepared statement on PostgreSQL (league/prepared.py), and with a
     change mark (league/caching/change_mark.py) a process reads it again only after a
     write: a league that exists is kept until then (an unknown slug is not, so
     made-up addresses cannot fill the memory)."""
@@ -238,10 +240,6 @@ def league_versions(slug: str) -> list[tuple[int, str, Any]]:
 @functools.cache
 def _viewer_statement() -> Statement:
     """The query of ``viewer_versions``, written by the ORM once per process."""
-    from django.db.models import Exists, OuterRef, Subquery
-
-    Season = _season_model()
-    League, Entry = apps.get_model("league", "League"), apps.get_model("league", "Entry")
 
     organises = League.organisers.through.objects.filter(league_id=OuterRef("league_id"), user_id=-1)
     own_entry = Entry.objects.filter(season_id=OuterRef("pk"), coach_id=-2).order_by("pk").values("pk")[:1]
@@ -286,13 +284,6 @@ def follow(model: type) -> None:
 def _coach_statement() -> Statement:
     """The query of ``coach_versions``, written by the ORM once per process (the
     layers have registered by then: they register in their apps' ``ready()``)."""
-    from django.db.models import IntegerField, UUIDField, Value
-
-    from league import layers
-
-    Season = _season_model()
-    League, Entry = apps.get_model("league", "League"), apps.get_model("league", "Entry")
-    JoinRequest = apps.get_model("league", "JoinRequest")
 
     seasons = Season.objects.filter(
         Q(pk__in=Entry.objects.filter(coach_id=-2).values("season_id"))
@@ -322,10 +313,6 @@ def coach_versions(user_id: int, coach_id: int | None) -> list[tuple]:
 @functools.cache
 def _fixture_statement() -> Statement:
     """The query of ``fixture_versions``, written by the ORM once per process."""
-    from django.db.models import Exists, OuterRef, Subquery
-
-    Fixture, League = apps.get_model("league", "Fixture"), apps.get_model("league", "League")
-
     organises = League.organisers.through.objects.filter(league_id=OuterRef("round__season__league_id"), user_id=-1)
     # The page says when the two coaches last met, in any league: that meeting
     # and its season's version are part of what the page shows.
@@ -357,7 +344,8 @@ def fixture_versions(fixture_id: int, user_id: int) -> tuple | None:
 def _coaches_statement(count: int) -> Statement:
     """The query of ``coaches_versions`` for ``count`` coaches, written by the ORM
     once per process (a profile asks for one coach, a head-to-head for two)."""
-    Coach = apps.get_model("league", "Coach")
+    # By its app label: the ratings sit above the cache (their pages are served
+    # through it), so this module names their model instead of importing it.
     RatedGame = apps.get_model("ratings", "RatedGame")
     markers = [-1 - n for n in range(count)]
     seasons = Coach.objects.filter(pk__in=markers).order_by().annotate(

@@ -16,6 +16,7 @@ from league.dreadball.models import DreadBallResult, DreadBallTeam, PublishedPla
 from league.dreadball.services import add_player, refuse_published_team_change, register_team, replace_roster
 from league.models import League
 from league import admin_site as cockpit
+from league.models import Entry
 
 
 def enters_rosters(user, obj=None) -> bool:
@@ -118,8 +119,6 @@ class DreadBallTeamAdmin(OrganiserScopedAdmin):
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         if db_field.name == "entry":
             # Only entries of DreadBall leagues field a DreadBall team.
-            from league.models import Entry
-
             queryset = Entry.objects.filter(season__league__game_system="dreadball").select_related("coach", "season")
             scoped = self.scoped_choices(request, Entry)
             kwargs["queryset"] = queryset.filter(pk__in=scoped.values("pk")) if scoped is not None and not request.user.is_superuser else queryset

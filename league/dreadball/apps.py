@@ -13,6 +13,8 @@ class DreadBallConfig(AppConfig):
     verbose_name = "DreadBall"
 
     def ready(self) -> None:
+        # Imported here, not at the top: apps.py loads before any model, and these
+        # modules import models (Django's app loading; ready() runs once all are loaded).
         from league import layers, rules
         from league.dreadball import demo
         from league.dreadball.panels import my_fixtures_panel, roster_panel, viewer_panel

@@ -25,7 +25,7 @@ from league.layers import DemoReport
 from league.dreadball import services as team_services
 from league.dreadball.models import DreadBallSettings, TeamType
 from league.models import Coach, Entry, Fixture, League, Season
-from league.accounts.permissions import make_organiser
+from league.permissions import make_organiser
 
 DEMO_SLUG = "neon-dome"
 DEMO_LEAGUE = "Neon Dome DreadBall League"

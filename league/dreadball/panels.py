@@ -8,6 +8,7 @@ from typing import Any
 from django.template.loader import render_to_string
 
 from league.dreadball.models import DreadBallTeam
+from league.models import Entry
 
 
 def roster_panel(context: Mapping[str, Any]) -> str:
@@ -32,8 +33,6 @@ def _teamless(entries) -> list:
 def viewer_panel(context: Mapping[str, Any]) -> str:
     """The league page, for a logged-in coach entered in the season without a
     registered team (DR-5). One query; nothing for anyone else."""
-    from league.models import Entry
-
     season, user = context.get("season"), context.get("user")
     if season is None or user is None or not user.is_authenticated:
         return ""
@@ -44,8 +43,6 @@ def viewer_panel(context: Mapping[str, Any]) -> str:
 def my_fixtures_panel(context: Mapping[str, Any]) -> str:
     """The coach's home: each DreadBall season they are entered in without a
     registered team (DR-5). One query."""
-    from league.models import Entry
-
     coach = context.get("coach")
     if coach is None:
         return ""

@@ -18,7 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q, QuerySet
 
-from league.accounts.permissions import require_organiser
+from league.permissions import require_organiser
 from league.dreadball.models import PublishedPlayer, TeamType
 from league.models import League
 

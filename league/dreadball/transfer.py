@@ -7,16 +7,15 @@ from functools import partial
 from django.db.models import Q
 
 from league.leaguefiles.registry import Part as AnyPart, register
+from league.dreadball.models import (
+    DreadBallResult, DreadBallSettings, DreadBallTeam, PublishedPlayer, RosterPlayer, TeamType,
+)
 
 # Only in the files of this game's leagues.
 Part = partial(AnyPart, game_systems=frozenset({"dreadball"}))
 
 
 def register_rows() -> None:
-    from league.dreadball.models import (
-        DreadBallResult, DreadBallSettings, DreadBallTeam, PublishedPlayer, RosterPlayer, TeamType,
-    )
-
     def types(league):
         return Q(league=league) | Q(league__isnull=True)
 

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models import Q
 
 
 class DungeonBowlConfig(AppConfig):
@@ -11,8 +12,8 @@ class DungeonBowlConfig(AppConfig):
     verbose_name = "Dungeon Bowl"
 
     def ready(self) -> None:
-        from django.db.models import Q
-
+        # Imported here, not at the top: apps.py loads before any model, and these
+        # modules import models (Django's app loading; ready() runs once all are loaded).
         from league import layers, rules
         from league.caching import versions
         from league.dungeonbowl import demo

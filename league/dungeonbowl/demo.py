@@ -31,7 +31,7 @@ from league.dungeonbowl.models import (
 )
 from league.layers import DemoReport
 from league.models import Coach, Fixture, League, Season
-from league.accounts.permissions import make_organiser
+from league.permissions import make_organiser
 
 DEMO_SLUG = "altdorf-colleges"
 DEMO_LEAGUE = "Altdorf Colleges Dungeon Bowl League"

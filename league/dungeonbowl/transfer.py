@@ -8,6 +8,11 @@ from functools import partial
 from django.db.models import Q
 
 from league.leaguefiles.registry import Part as AnyPart, register
+from league.dungeonbowl.models import (
+    College, DiceRoll, DungeonBowlSettings, GameReport, Honour, Player, PlayerAdvancement, PlayerEffect,
+    PlayerGame, PlayoffGame, PlayoffTie, Position, PositionGroup, Redraft, RedraftRoll, Skill, Team,
+    TeamSeason, TreasuryLine,
+)
 
 # Only in the files of this game's leagues.
 Part = partial(AnyPart, game_systems=frozenset({"dungeonbowl"}))
@@ -31,12 +36,6 @@ def _redraft_ids(values: dict, id_of) -> None:
 
 
 def register_rows() -> None:
-    from league.dungeonbowl.models import (
-        College, DiceRoll, DungeonBowlSettings, GameReport, Honour, Player, PlayerAdvancement, PlayerEffect,
-        PlayerGame, PlayoffGame, PlayoffTie, Position, PositionGroup, Redraft, RedraftRoll, Skill, Team,
-        TeamSeason, TreasuryLine,
-    )
-
     def mine_or_published(prefix=""):
         return lambda league: Q(**{f"{prefix}league": league}) | Q(**{f"{prefix}league__isnull": True})
 

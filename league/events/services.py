@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from league.accounts.permissions import require_organiser
+from league.permissions import require_organiser
 from league.events import types
 from league.outbox import addresses
 from league.events.models import MAX_SUBSCRIPTIONS, Subscription, new_secret

@@ -13,11 +13,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from league.accounts.permissions import get_league_for_organiser
+from league.permissions import get_league_for_organiser
 from league.events import services, types
 from league.events.models import MAX_URL, Delivery, Subscription
 from league.models import League
-from league.web.forms import refuse
+from league.forms import refuse
 
 LOG_SIZE = 50  # the latest deliveries shown, whatever the league has sent
 

@@ -7,6 +7,8 @@ class GuildBallConfig(AppConfig):
     verbose_name = "Guild Ball"
 
     def ready(self) -> None:
+        # Imported here, not at the top: apps.py loads before any model, and these
+        # modules import models (Django's app loading; ready() runs once all are loaded).
         # The engine reads its games from one explicit registry (league.rules), as it
         # reads its layers; Guild Ball adds itself here.
         from league import rules

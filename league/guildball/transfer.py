@@ -3,12 +3,11 @@
 from functools import partial
 
 from league.leaguefiles.registry import Part as AnyPart, register
+from league.guildball.models import GuildBallSettings
 
 # Only in the files of this game's leagues.
 Part = partial(AnyPart, game_systems=frozenset({"guildball"}))
 
 
 def register_rows() -> None:
-    from league.guildball.models import GuildBallSettings
-
     register(Part(GuildBallSettings, lambda league: GuildBallSettings.objects.filter(league=league)))

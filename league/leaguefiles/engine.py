@@ -10,11 +10,10 @@ from __future__ import annotations
 from django.db.models import Q
 
 from league.leaguefiles.registry import Part, coach_querysets, register
+from league.models import Coach, Division, Entry, Fixture, League, Result, ResultEvent, Round, Season
 
 
 def register_engine() -> None:
-    from league.models import Coach, Division, Entry, Fixture, League, Result, ResultEvent, Round, Season
-
     def coaches(league):
         held = Q(pk__in=Entry.objects.filter(season__league=league).values("coach_id"))
         for ids in coach_querysets(league):

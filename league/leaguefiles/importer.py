@@ -33,6 +33,7 @@ from league.leaguefiles import registry
 from league.leaguefiles.columns import accounts_required, columns
 from league.leaguefiles.inserting import IdMap, Inserter
 from league.leaguefiles.reading import ImportRefused, LeagueFile, Table, does_not_fit, not_json, read_file
+from league.models import League, Result
 
 __all__ = ["ImportRefused", "import_league", "read_file"]
 
@@ -72,8 +73,6 @@ class _Ids:
 
 
 def _import(file: LeagueFile, *, organiser, slug):
-    from league.models import League
-
     slug = slug or (file.header.get("league") or {})["slug"]
     try:
         validate_slug(slug)
@@ -100,8 +99,6 @@ def _import(file: LeagueFile, *, organiser, slug):
 def _rate(league) -> None:
     """RT-2: the league's approved results count in its game's ratings from the
     week of its earliest match on, recomputed once the import commits."""
-    from league.models import Result
-
     earliest = Result.objects.filter(
         fixture__round__season__league=league, status=Result.Status.APPROVED
     ).aggregate(day=Min("fixture__date"))["day"]

@@ -8,7 +8,7 @@ from django.http import HttpRequest, StreamingHttpResponse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from league.accounts.permissions import get_league_for_organiser
+from league.permissions import get_league_for_organiser
 from league.leaguefiles.export import stream_league
 
 

@@ -42,10 +42,10 @@ from league.models.joining import (
 from league.models.accounts import IdempotencyKey, NotificationPreference
 
 # The log-in sessions' table lives beside its engine (league/sessions.py), the
-# log-in limits' counts beside the limits (league/accounts/throttle.py); imported
+# log-in limits' counts beside the limits (league/throttle.py); imported
 # here so that they are the app's models.
 from league.sessions import Session  # noqa: E402
-from league.accounts.throttle import Throttle  # noqa: E402
+from league.throttle import Throttle  # noqa: E402
 
 __all__ = [
     "MAX_CADENCE_DAYS", "MAX_SCORE", "DEFAULT_JOIN_SIGNUPS_PER_HOUR", "MAX_JOIN_SIGNUPS_PER_HOUR", "MAX_JOIN_USES",

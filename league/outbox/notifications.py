@@ -35,6 +35,7 @@ from django.urls import reverse
 from django_tasks import task
 
 from league import layers
+from league.models import Coach, NotificationPreference
 from league.outbox import tasks
 from league.outbox.links import site_root
 
@@ -201,8 +202,6 @@ def send_email(*, kind: str, to: str, user_id: int | None, subject: str, text: s
 
 def _muted(user_ids: list[int], key: str) -> set[int]:
     """Who of ``user_ids`` turned ``key`` off (one query; the list is short)."""
-    from league.models import NotificationPreference
-
     if not user_ids:
         return set()
     return {
@@ -213,8 +212,6 @@ def _muted(user_ids: list[int], key: str) -> set[int]:
 
 
 def turned_off(user) -> set[str]:
-    from league.models import NotificationPreference
-
     pref = NotificationPreference.objects.filter(user=user).first()
     return set(pref.off) if pref else set()
 
@@ -223,8 +220,6 @@ def turned_off(user) -> set[str]:
 def set_preferences(*, user, on: Iterable[str]) -> None:
     """Save which kinds ``user`` receives: every known kind not in ``on`` is off.
     Unknown keys are ignored (a kind removed since the form was shown)."""
-    from league.models import NotificationPreference
-
     on = set(on)
     off = sorted(kind_keys() - on)
     NotificationPreference.objects.update_or_create(user=user, defaults={"off": off})
@@ -305,8 +300,6 @@ def result_approved(result, *, corrected: bool = False) -> None:
 
 def fixture_rearranged(fixture, old_date) -> None:
     """GB-5: every coach of the season (both of the fixture among them)."""
-    from league.models import Coach
-
     season = fixture.round.season
     coaches = Coach.objects.filter(entries__season=season).select_related("user")
     send(

@@ -36,7 +36,8 @@ from league.events import emit as events
 from league.outbox import notifications
 from league.text import plaintext
 from league.models import Coach, Division, Entry, Fixture, Result, Round, Season
-from league.accounts.permissions import require_organiser
+from league.permissions import require_organiser
+from league.services.seasons import generate_fixtures
 
 NEXT_SEASON = "next"
 REGENERATE = "regenerate"
@@ -143,8 +144,6 @@ def regenerate(*, season: Season, by) -> None:
     """LG-1: the whole fixture list again, with every entry still in the season,
     while no result is reported (the caller checked). Keeps the start date and the
     cadence; a new shuffle."""
-    from league.services.seasons import generate_fixtures
-
     layers.release_fixtures(season, Fixture.objects.filter(round__season=season),
                             why=f"the fixtures of {season.name} were generated again (LG-5)", by=by)
     Round.objects.filter(season=season).delete()

@@ -2,7 +2,7 @@
 the coach gets a link, sets a password (or, logged in, links their account) and
 is that coach from then on.
 
-The link (league/accounts/signing.py, ``INVITATION``) is, like Django's
+The link (league/signing.py, ``INVITATION``) is, like Django's
 password-reset tokens, bound to the coach's state: the address, the linked
 account and the invitation's random nonce
 (``Coach.invitation_nonce``), so it stops working once used (the coach
@@ -32,13 +32,14 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from league.accounts import email_change, signing
+from league import signing
+from league.accounts import email_change
 from league.outbox import notifications
 from league.people import entrants as season_entrants
 from league.people import merges
 from league.outbox.links import site_root
 from league.models import Coach, Entry, League, Season
-from league.accounts.permissions import require_organiser
+from league.permissions import require_organiser
 
 MAX_NAME = Coach._meta.get_field("name").max_length
 MAX_TEAM = Entry._meta.get_field("team").max_length

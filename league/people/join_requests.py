@@ -22,7 +22,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from league.people import invitations
-from league.accounts.permissions import require_organiser
+from league.permissions import require_organiser
 from league.models import Coach, Entry, JoinLink, JoinRequest, Result, Round, Season
 from league.outbox import notifications
 from league.people import entrants, joining, merges

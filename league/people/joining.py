@@ -3,7 +3,7 @@ and join links through which people enter the season themselves. Every coach is
 added through ``league.people.invitations`` (``add_coach``, or ``enter_coach`` for
 someone who is a coach already), as from the Coaches page.
 
-A join link's address carries a signed token (league/accounts/signing.py,
+A join link's address carries a signed token (league/signing.py,
 ``JOIN``) naming the link and bound to its random key: a forged or altered token
 fails the signature, and a token of a deleted link names no link. Revoking, the closing date
 and the limit on uses are checked under the link's row lock when someone joins.
@@ -17,11 +17,11 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from league.accounts import signing
+from league import signing
 from league.people import invitations
 from league.text import plaintext
 from league.models import DEFAULT_JOIN_SIGNUPS_PER_HOUR, MAX_JOIN_SIGNUPS_PER_HOUR, Coach, Entry, JoinLink, Season
-from league.accounts.permissions import require_organiser
+from league.permissions import require_organiser
 from league.people import entrants
 
 MAX_PASTED = 60  # names in one paste: a club's season, several times over

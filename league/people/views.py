@@ -23,7 +23,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from league import selectors
-from league.accounts.permissions import coach_for, get_league_for_organiser
+from league.permissions import coach_for, get_league_for_organiser
 from league.models import Coach, Entry, JoinRequest, League, MergeRequest
 from league.outbox.links import site_root
 from league.people import entrants as season_entrants
@@ -31,8 +31,8 @@ from league.people import invitations, join_requests, joining, merges
 from league.people.forms import (
     AcceptInvitationForm, AddCoachForm, ClaimLinkForm, InviteByEmailForm, JoinForm, MergeCoachesForm,
 )
-from league.web import confirm as confirmation
-from league.web.forms import refuse
+from league import confirm as confirmation
+from league.forms import refuse
 
 
 @login_required

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from django.db.models import Case, Count, F, IntegerField, Max, Q, Sum, Value, When
 
 from league.models import Coach, Entry, Fixture, Result
-from league.profiles.meetings import meetings_before
 from league.rules import rules_class
+from league.selectors import meetings_before
 
 FREQUENT_SHOWN = 5  # the opponents a profile lists (the head-to-head page has the rest of a pair)
 

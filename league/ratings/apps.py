@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_delete, post_migrate, post_save
 
 
 class RatingsConfig(AppConfig):
@@ -9,8 +10,8 @@ class RatingsConfig(AppConfig):
     verbose_name = "Ratings"
 
     def ready(self) -> None:
-        from django.db.models.signals import post_delete, post_migrate, post_save
-
+        # Imported here, not at the top: apps.py loads before any model, and these
+        # modules import models (Django's app loading; ready() runs once all are loaded).
         from league.models import Coach
         from league.ratings import services
         from league.ratings.rulebook import SECTION

@@ -9,30 +9,40 @@ game is an app of its own whose ``AppConfig.ready()`` calls ``register`` with it
 
 from __future__ import annotations
 
-from django.db.models import Q
+from collections.abc import Callable
 
-from league.caching import versions
 from league.rules.base import GameRules, Stat, Verdict
 
 __all__ = [
     "GAMES", "GameRules", "Stat", "Verdict", "app_labels", "game_choices", "import_fallback", "register", "rules_class",
+    "watch",
 ]
 
 # Filled from the games' ready(), in INSTALLED_APPS order; read through the functions below.
 GAMES: dict[str, type[GameRules]] = {}
 
+# Told of every game as it registers: the cache tracks each game's settings and
+# detail rows (LeagueConfig.ready, league/caching/versions.py ``track_game``), so
+# this registry, which the models read, imports nothing above it.
+_WATCHERS: list[Callable[[type[GameRules]], None]] = []
+
 
 def register(rules: type[GameRules]) -> None:
-    """Add a game once (``ready()`` can run twice in tests); its ``system`` is its key.
-    What a season's pages show comes from the game's settings and detail rows too
-    (league/caching/versions.py)."""
+    """Add a game once (``ready()`` can run twice in tests); its ``system`` is its key."""
     if GAMES.get(rules.system) is rules:
         return
     GAMES[rules.system] = rules
-    if rules.settings_model is not None:
-        versions.track(rules.settings_model, lambda settings: Q(league_id=settings.league_id))
-    for model in rules.detail_models:
-        versions.track(model, lambda detail: Q(rounds__fixtures__result__pk=detail.result_id))
+    for watcher in _WATCHERS:
+        watcher(rules)
+
+
+def watch(watcher: Callable[[type[GameRules]], None]) -> None:
+    """Call ``watcher`` with every game registered so far and every game that
+    registers later (once each, however often ``ready()`` runs)."""
+    if watcher not in _WATCHERS:
+        _WATCHERS.append(watcher)
+    for rules in GAMES.values():
+        watcher(rules)
 
 
 def rules_class(game_system: str) -> type[GameRules]:

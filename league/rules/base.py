@@ -16,6 +16,7 @@ Everything here works on plain values; the engine feeds it from the ORM.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -82,6 +83,18 @@ class PlayedResult:
     def score(self, side: str) -> int:
         value = self.home_score if side == "home" else self.away_score
         return value or 0
+
+
+@dataclass(frozen=True)
+class EntryInfo:
+    """An entry of a season as plain values, as the standings rank it."""
+
+    entry_id: int
+    coach_id: int
+    coach: str
+    team: str = ""
+    division: str | None = None
+    withdrawn_on: datetime.date | None = None  # LG-2
 
 
 def side_won(outcome: str, side: str) -> bool:

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from league import layers
-from league.accounts.permissions import require_organiser
+from league.permissions import require_organiser
 from league.caching import writes as season_writes
 from league.models import Fixture, Result, ResultEvent, Season
 from league.ratings import services as ratings

@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from league import datebounds, locks
-from league.accounts.permissions import require_organiser
+from league.permissions import require_organiser
 from league.events import emit as events
 from league.models import Fixture, ResultEvent
 from league.outbox import notifications

@@ -1,7 +1,7 @@
 """A new league from the site: the league, its game's settings with
 the rulebook's defaults, its first season, and its creator as its organiser; one
 transaction. The creator is an organiser through ``League.organisers`` only: not
-staff, in no group, so the admin stays the superuser's (league/accounts/permissions.py
+staff, in no group, so the admin stays the superuser's (league/permissions.py
 ``make_organiser`` is for the demo's organisers, who use the admin too)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from django.utils.text import slugify
 
 from league import datebounds
 from league.models import League, Season
-from league.accounts.permissions import may_create_league
+from league.permissions import may_create_league
 from league.rules import GAMES, rules_class
 
 MAX_SLUG_TRIES = 50

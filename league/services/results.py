@@ -25,7 +25,7 @@ from league.outbox import webhooks
 from league.events import emit as events
 from league.events import types as event_types
 from league.models import Coach, Fixture, Result, ResultEvent
-from league.accounts.permissions import require_organiser
+from league.permissions import require_organiser
 from league.rules.base import GameRules, Verdict
 from league.ratings import services as ratings
 from league.services import fixtures

@@ -20,7 +20,7 @@ from league import datebounds, layers
 from league.caching import writes as season_writes
 from league.events import emit as events
 from league.models import Division, Entry, Fixture, League, Round, Season
-from league.accounts.permissions import require_organiser
+from league.permissions import require_organiser
 from league.rules.scheduling import (
     MAX_DIVISIONS, MIN_DIVISIONS, MIN_PER_DIVISION, check_split, draw_divisions, merge_rounds, round_dates, round_robin,
 )

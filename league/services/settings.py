@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from league import selectors
-from league.accounts.permissions import require_organiser
+from league.permissions import require_organiser
 from league.models import League, Result
 from league.outbox import addresses, webhooks
 from league.rules import rules_class

@@ -28,7 +28,7 @@ from league.spreadsheets import preview as web_import
 from league.web.forms import ConfirmImportForm, ImportForm
 from league.spreadsheets.files import BadRow, date_formats_shown, required_columns
 from league.rules.importing import either
-from league.accounts.permissions import get_league_for_organiser
+from league.permissions import get_league_for_organiser
 
 SALT = "league.import_views.upload"
 MAX_AGE = 60 * 60  # seconds a preview can be confirmed in

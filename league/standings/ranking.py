@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 
-from league.rules.base import DRAW, GameRules, PlayedResult, side_lost, side_won
+from league.rules.base import DRAW, EntryInfo, GameRules, PlayedResult, side_lost, side_won
 from league.rules.terms import Summing
 
 __all__ = [
@@ -76,16 +76,6 @@ class StandingRow:
         if key in self.stats:
             return self.stats[key]
         return getattr(self, key)
-
-
-@dataclass(frozen=True)
-class EntryInfo:
-    entry_id: int
-    coach_id: int
-    coach: str
-    team: str = ""
-    division: str | None = None
-    withdrawn_on: datetime.date | None = None  # LG-2
 
 
 def compute_table(entries: Iterable[EntryInfo], results: Iterable[PlayedResult], rules: GameRules) -> list[StandingRow]:

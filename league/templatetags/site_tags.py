@@ -18,9 +18,8 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from league.web import idempotency
 from league.caching import kept_pages
-from league.accounts import permissions
+from league import permissions
 from league.text import words
 
 register = template.Library()
@@ -178,9 +177,9 @@ def idempotency_field(context) -> SafeString | str:
     request = context.get("request")
     if request is None or not request.user.is_authenticated:
         return ""
-    if kept_pages.rendering_kept(request):  # a kept page: each viewer's own key (league/caching/kept_pages.py)
-        return mark_safe(kept_pages.IDEMPOTENCY)
-    return idempotency.hidden_field(request)
+    # A kept page gets a marker, each viewer's own key when it is served
+    # (league/caching/kept_pages.py); any other page a fresh key.
+    return mark_safe(kept_pages.form_key(request))
 
 
 @register.simple_tag(takes_context=True)

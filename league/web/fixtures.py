@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from league.web import confirm as confirmation
+from league import confirm as confirmation
 from league import layers
 from league.services import disputes
 from league.caching import pages
@@ -27,7 +27,7 @@ from league.web.forms import (
 )
 from league.models import Fixture, Result
 from league.profiles import selectors as profiles
-from league.accounts.permissions import coach_for, get_fixture_for_coach, require_organiser
+from league.permissions import coach_for, get_fixture_for_coach, require_organiser
 
 
 def _re_shown(request: HttpRequest, pk: int, forms: dict | None = None, status: int = 200) -> bool:

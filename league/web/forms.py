@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
-from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from league import layers
@@ -297,13 +296,3 @@ class ConfirmImportForm(forms.Form):
     carries it back unchanged or it is refused."""
 
     payload = forms.CharField(widget=forms.HiddenInput)
-
-
-def refuse(form: forms.Form, error: ValidationError) -> None:
-    """Put a service's refusal on the form: on the field it names when the form
-    has it, else above the form."""
-    if hasattr(error, "error_dict"):
-        for field, errors in error.error_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, error)

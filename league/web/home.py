@@ -13,7 +13,7 @@ from league import layers, selectors
 from league.caching import pages
 from league.models import League, Result
 from league.people import merges
-from league.accounts.permissions import coach_for
+from league.permissions import coach_for
 from league.people import join_requests
 
 

@@ -24,7 +24,7 @@ from league.services import seasons as season_services
 from league.services import results as services
 from league.web.forms import FriendlyForm
 from league.models import Coach
-from league.accounts.permissions import get_league_for_organiser
+from league.permissions import get_league_for_organiser
 from league.rules import rules_class
 from league.web.feeds import side_name
 

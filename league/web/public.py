@@ -26,8 +26,8 @@ from league.caching import pages
 from league.people import entrants as season_entrants
 from league.outbox.links import site_root
 from league.models import Entry, Fixture, League, Result
-from league.accounts.permissions import coach_for
-from league.rules import GAMES, rules_class
+from league.permissions import coach_for
+from league.rules import GAMES, rulebook, rules_class
 from league.ratings.selectors import rated_games
 from league.standings.season import history_for, standings_for
 from league.web.tables import StandingsTable
@@ -404,6 +404,4 @@ def _ics_response(body: str, filename: str) -> HttpResponse:
 def rules_page(request: HttpRequest) -> HttpResponse:
     """Every rule id the site cites, with a line in our own words: the engine's and
     each game's (league/rules/rulebook.py)."""
-    from league.rules import rulebook
-
     return render(request, "league/rules.html", {"games": rulebook.sections()})

@@ -13,11 +13,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from league.accounts.permissions import get_league_for_organiser
+from league.permissions import get_league_for_organiser
 from league.models import League
 from league.rules import rules_class
 from league.services import settings as league_settings
-from league.web.forms import refuse
+from league.forms import refuse
 from league.web.settings_forms import LeagueForm, OrganiserForm, WebhooksForm, game_settings_form, help_and_rule
 
 # Each section's form, and the part of the page it goes back to.

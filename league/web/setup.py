@@ -23,14 +23,14 @@ from league.services import founding
 from league.people import invitations
 from league.people import joining
 from league.accounts import signup
-from league.accounts.throttle import within_limit
+from league.throttle import within_limit
 from league.accounts.forms import LEAGUES_PER_ACCOUNT, SIGNUPS_PER_ADDRESS, SIGNUPS_PER_CLIENT, SignupForm
 from league.accounts.lockout import client_ip
 from league.models import Entry, JoinLink, Season
-from league.accounts.permissions import get_league_for_organiser, may_create_league
+from league.permissions import get_league_for_organiser, may_create_league
 from league.rules import GAMES, rules_class
 from league.services.seasons import draw_season_divisions, generate_fixtures
-from league.web.forms import refuse
+from league.forms import refuse
 from league.people.forms import AddCoachForm, JoinLinkForm, PasteNamesForm
 from league.web.setup_forms import GenerateForm, NewLeagueForm
 

@@ -38,7 +38,7 @@ def rival_league(other_organiser):
 
 
 def rows() -> tuple[int, ...]:
-    """Every table's row count but the rate limit's counters (league/accounts/throttle.py):
+    """Every table's row count but the rate limit's counters (league/throttle.py):
     what a refused request must leave as it was."""
     from tests.world import row_counts
 

@@ -17,7 +17,7 @@ from league.models import Coach, Entry
 from tests.browser.chromium import CHROMIUM_ONLY, log_in, new_page, no_sideways_scroll, shot
 from tests.builders import season_with_results
 from tests.factories import PASSWORD, CoachFactory, EntryFactory, LeagueFactory, SeasonFactory, UserFactory
-from league.accounts.permissions import make_organiser
+from league.permissions import make_organiser
 
 pytestmark = CHROMIUM_ONLY
 

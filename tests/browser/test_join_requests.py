@@ -16,7 +16,7 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from league.accounts.permissions import make_organiser
+from league.permissions import make_organiser
 from league.models import Coach, Entry, JoinRequest
 from league.people import joining
 from league.services.seasons import generate_fixtures

@@ -16,7 +16,7 @@ from django.core import signing as django_signing
 from django.core.mail import EmailMultiAlternatives
 from django.urls import reverse
 
-from league.accounts import signing
+from league import signing
 from league.people import invitations
 from league.outbox import tasks
 from league.models import Coach, Entry

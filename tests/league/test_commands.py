@@ -11,7 +11,7 @@ from django.urls import reverse
 from campaigns import demo
 from league.management.commands import quickstart as quickstart_command
 from league.models import Coach, Fixture, League, Result
-from league.accounts.permissions import ORGANISER_GROUP
+from league.permissions import ORGANISER_GROUP
 from league.standings.season import standings_for
 
 

@@ -12,7 +12,8 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from league.caching import kept_pages, markers
+from league.caching import kept_pages
+from league.text import markers
 from league.models import Coach, Entry, Fixture, League
 from league.services import results as services
 from tests.campaigns.factories import make_campaign, play

@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from league.accounts import lockout
 from league.accounts.lockout import client_ip
-from league.accounts.permissions import display_name
+from league.permissions import display_name
 from tests.factories import CoachFactory, EntryFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from league.accounts import signing
+from league import signing
 from league.people import joining
 from league.models import Coach, Entry, JoinLink, League, Round, Season
 from league.rules import rules_class

@@ -43,7 +43,7 @@ from django.db import transaction
 
 call_command("migrate", verbosity=0)
 
-from league.accounts.permissions import make_organiser
+from league.permissions import make_organiser
 from league.services import results as services
 from tests.factories import FixtureFactory, LeagueFactory, SeasonFactory, UserFactory
 

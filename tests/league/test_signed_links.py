@@ -1,5 +1,5 @@
 """Every link handed to a person (sign-up, email change, invitation, join link) is
-made and checked by league/accounts/signing.py one way: signed with HMAC-SHA-256
+made and checked by league/signing.py one way: signed with HMAC-SHA-256
 under its kind's own salt, bound to its state by an HMAC-SHA-256 digest, refused
 with its kind's words when it is expired, tampered with, of another kind or used.
 Links handed out before every kind was bound the same way still open their pages."""
@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils.crypto import salted_hmac
 
-from league.accounts import signing
+from league import signing
 from league.people import invitations
 from league.models import Coach, Entry
 from league.people import joining

@@ -1,5 +1,5 @@
 """Signing up, verifying the address, the rate limits, OPEN_SIGNUP and
-the right to create leagues (league.accounts.permissions.may_create_league)."""
+the right to create leagues (league.permissions.may_create_league)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from league.accounts.forms import SIGNUPS_PER_ADDRESS
 from league.models import League
-from league.accounts.permissions import may_create_league
+from league.permissions import may_create_league
 from tests.concurrency import POSTGRES_ONLY
 from tests.factories import PASSWORD, UserFactory
 
@@ -248,7 +248,7 @@ def test_two_processes_share_one_count():
     env = {**os.environ, "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
            "DJANGO_SETTINGS_MODULE": "league.settings"}
     script = ("import django; django.setup()\n"
-              "from league.accounts.throttle import within_limit\n"
+              "from league.throttle import within_limit\n"
               "print(sum(within_limit('signup-client', '203.0.113.9', 10) for _ in range(20)))\n")
     root = Path(__file__).resolve().parents[2]
     workers = [subprocess.Popen([sys.executable, "-c", script], cwd=root, env=env, stdout=subprocess.PIPE, text=True)

@@ -57,7 +57,7 @@ from bench import memory, transfer, writes
 from league.services import results as services
 from league.caching import versions
 from league.models import Fixture, League, Result, Season
-from league.accounts.permissions import make_organiser
+from league.permissions import make_organiser
 from league.ratings import services as ratings
 from league.standings.season import compute_standings
 

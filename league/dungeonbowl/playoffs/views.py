@@ -17,7 +17,7 @@ from league import selectors
 from league.dungeonbowl.playoffs import rules as playoff_rules, services as playoffs
 from league.dungeonbowl.models import GAME_SYSTEM
 from league.models import League
-from league.accounts.permissions import get_league_for_organiser
+from league.permissions import get_league_for_organiser
 from league.text.plaintext import PlainTextField
 from league.standings.season import standings_for
 

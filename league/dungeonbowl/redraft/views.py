@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
-from league.web import confirm as confirmation
+from league import confirm as confirmation
 from league.datebounds import MatchDateField
 from league.dungeonbowl.redraft import selectors as redraft_selectors, services as redraft
 from league.dungeonbowl.teams import rules as team_rules

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from league.web import confirm as confirmation
+from league import confirm as confirmation
 from league.dungeonbowl.spending import services as spending
 from league.dungeonbowl.spending.forms import AdvanceForm, FireForm, HireForm, JourneymanForm
 from league.dungeonbowl.teams import player_rules

@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
 
-from league.accounts.permissions import require_organiser
+from league.permissions import require_organiser
 from league.dungeonbowl.models import College, Position, PositionGroup
 from league.dungeonbowl.models.teams import GAME_SYSTEM
 from league.models import League

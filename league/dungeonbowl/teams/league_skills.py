@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from league.accounts.permissions import require_organiser
+from league.permissions import require_organiser
 from league.dungeonbowl.models import Skill
 from league.dungeonbowl.models.teams import GAME_SYSTEM
 from league.models import League

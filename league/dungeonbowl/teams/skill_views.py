@@ -13,8 +13,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from league.accounts.permissions import get_league_for_organiser
-from league.web.forms import refuse
+from league.permissions import get_league_for_organiser
+from league.forms import refuse
 from league.dungeonbowl.teams import league_skills
 from league.dungeonbowl.models import Skill
 from league.dungeonbowl.models.teams import GAME_SYSTEM

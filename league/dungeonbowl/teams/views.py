@@ -21,7 +21,7 @@ from league.dungeonbowl.teams.forms import DraftForm, EntryForm, NewTeamForm
 from league.dungeonbowl.spending.forms import AdvanceForm, FireForm, HireForm, JourneymanForm
 from league.dungeonbowl.models import GAME_SYSTEM, College, DiceRoll, Team, TeamSeason
 from league.models import League
-from league.accounts.permissions import coach_for
+from league.permissions import coach_for
 from league.text.words import possessive
 
 

@@ -15,7 +15,7 @@ game's ratings that still wait for one (its task gave up, or was lost:
 league/ratings/services.py ``queue_waiting``) and purges the result forms' used
 submission keys that can no longer be sent
 (league/web/idempotency.py) and the rate limits' counts whose window has ended
-(league/accounts/throttle.py).
+(league/throttle.py).
 
 A database that stops answering (a restart, a failover, a lost network) does not
 end the worker: it logs the error, closes its connections, waits (1, 2, 5, 10, then
@@ -38,7 +38,7 @@ from django.utils import timezone
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from league.accounts import throttle
+from league import throttle
 from league.ratings import services as ratings
 from league.web import idempotency
 

@@ -9,6 +9,7 @@ from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
 from django.shortcuts import get_object_or_404
 
 from league import layers, rules
+from league.models import Fixture, League
 
 ORGANISER_GROUP = "Organisers"
 
@@ -73,8 +74,6 @@ def coach_for(user):
 def get_fixture_for_coach(request, pk: int):
     """The fixture, if the logged-in user coaches one of its sides or organises its
     league; 404 when it does not exist, 403 for anyone else."""
-    from league.models import Fixture
-
     fixture = get_object_or_404(Fixture.objects.with_related().select_related("round__season__league"), pk=pk)
     coach = coach_for(request.user)
     if fixture.side_of(coach) is None and not fixture.round.season.league.is_organised_by(request.user):
@@ -85,8 +84,6 @@ def get_fixture_for_coach(request, pk: int):
 def get_league_for_organiser(request, slug: str):
     """The league, if the logged-in user organises it; 404 when it does not exist,
     403 for anyone else (coaches, another league's organiser)."""
-    from league.models import League
-
     league = get_object_or_404(League, slug=slug)
     if not league.is_organised_by(request.user):
         raise PermissionDenied("Only this league's organisers can see this page.")

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import psycopg
+from django.conf import settings
 from django.db import connection
 
 
@@ -46,8 +48,6 @@ class Statement:
 def fetch(sql: str, params: list[Any]) -> list[tuple]:
     """The rows of ``sql`` run with ``params``, logged as Django logs its own
     queries (``connection.queries``, ``django_assert_num_queries``)."""
-    from django.conf import settings
-
     if connection.vendor != "postgresql" or not settings.PREPARED_STATEMENTS:
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
@@ -57,8 +57,6 @@ def fetch(sql: str, params: list[Any]) -> list[tuple]:
     # cursors bind client-side and never prepare. Wrapped as Django wraps its own
     # (execute wrappers, error translation) and logged as the statement composed
     # with its parameters: psycopg keeps no text of a prepared execution.
-    import psycopg  # only on PostgreSQL, whose backend needs it
-
     connection.ensure_connection()
     with connection.wrap_database_errors:
         raw = psycopg.Cursor(connection.connection)
