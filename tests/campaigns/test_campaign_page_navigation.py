@@ -6,7 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaigns import phases
+from campaigns.dealing import phases
 from tests.campaigns.factories import make_campaign, user_of
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,11 @@ from django.core import mail
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from campaigns import balances, dealing, decks, ledgers, moments
+from campaigns.ledgers import balances
+from campaigns.dealing import services as dealing
+from campaigns.decks import services as decks
+from campaigns.ledgers import services as ledgers
+from campaigns.moments import services as moments
 from campaigns.models import Achievement, CardOffer, MomentUnlock, Notice, OwnedCard, PlotCard, Status
 from league.services import results as league_services
 from tests.campaigns.factories import base_deck, fixture_between, make_campaign, play, set_match_day, user_of

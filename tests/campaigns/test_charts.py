@@ -1,4 +1,4 @@
-"""The Big League's SVG builders (campaigns/charts.py), tested directly: where the CP
+"""The Big League's SVG builders (campaigns/ledgers/charts.py), tested directly: where the CP
 line and the Moment thresholds go, the Favours bars, the words that go with each
 picture, and nothing the Content-Security-Policy blocks."""
 
@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from campaigns import charts
+from campaigns.ledgers import charts
 
 
 def test_no_steps_no_picture():

@@ -9,7 +9,11 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from campaigns import dealing, decks, ledgers, moments, phases
+from campaigns.dealing import services as dealing
+from campaigns.decks import services as decks
+from campaigns.ledgers import services as ledgers
+from campaigns.moments import services as moments
+from campaigns.dealing import phases
 from campaigns.models import Notice, PlotCard, Sponsorship
 from league.models import Fixture
 from tests.campaigns.factories import base_deck, make_campaign, play, starting_card, user_of

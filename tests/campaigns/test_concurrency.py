@@ -3,7 +3,9 @@ connection and thread, never take the balance below zero and never spend more th
 5 in a phase, because every spending transaction locks the coach's campaign row.
 PostgreSQL only (SQLite serialises writers and ignores SELECT ... FOR UPDATE)."""
 
-from campaigns import balances, dealing, ledgers
+from campaigns.ledgers import balances
+from campaigns.dealing import services as dealing
+from campaigns.ledgers import services as ledgers
 from campaigns.models import CampaignCoach, FavourLine, Sponsorship
 from tests.campaigns.factories import make_campaign, user_of
 from tests.concurrency import POSTGRES_ONLY, at_once

@@ -4,7 +4,7 @@ Longshanks (GB-13), confirmed from there and back to the dashboard."""
 import pytest
 from django.urls import reverse
 
-from campaigns import ledgers
+from campaigns.ledgers import services as ledgers
 from campaigns.models import MomentUnlock
 from tests.campaigns.factories import make_campaign
 

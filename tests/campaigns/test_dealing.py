@@ -3,7 +3,12 @@
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from campaigns import balances, dealing, decks, ledgers, moments, phases
+from campaigns.ledgers import balances
+from campaigns.dealing import services as dealing
+from campaigns.decks import services as decks
+from campaigns.ledgers import services as ledgers
+from campaigns.moments import services as moments
+from campaigns.dealing import phases
 from campaigns.models import (
     CardOffer, LineKind, FavourLine, Loan, MomentUnlock, OwnedCard, PlotCard, Sponsorship, SponsorshipPurchase,
 )

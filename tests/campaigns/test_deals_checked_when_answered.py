@@ -8,7 +8,10 @@ from django.core.exceptions import ValidationError
 from django.core import mail
 from django.urls import reverse
 
-from campaigns import balances, dealing, ledgers, moments
+from campaigns.ledgers import balances
+from campaigns.dealing import services as dealing
+from campaigns.ledgers import services as ledgers
+from campaigns.moments import services as moments
 from campaigns.models import FavourLine, LineKind, Loan, MomentUnlock, Notice, PlotCard, Sponsorship, Status
 from league.models import Fixture
 from tests.campaigns.factories import make_campaign, play, user_of

@@ -10,7 +10,9 @@ import pytest
 from django.db.models import Q
 from django.urls import reverse
 
-from campaigns import balances, dealing, ledgers
+from campaigns.ledgers import balances
+from campaigns.dealing import services as dealing
+from campaigns.ledgers import services as ledgers
 from campaigns.models import FavourLine, Loan, ModelType, Sponsorship, SponsorshipPurchase, Status
 from league.models import Coach, Entry, Fixture
 from league.services import entrants as season_entrants

@@ -4,7 +4,8 @@ count says how many of the ticked cards were pre-filled."""
 import pytest
 from django.urls import reverse
 
-from campaigns import decks, phases
+from campaigns.decks import services as decks
+from campaigns.dealing import phases
 from campaigns.models import Deck, PlotCard
 from league.models import Fixture
 from tests.campaigns.factories import base_deck, make_campaign, play, user_of

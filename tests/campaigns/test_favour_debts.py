@@ -6,7 +6,9 @@ campaign page shows the debt and its cause."""
 import pytest
 from django.urls import reverse
 
-from campaigns import balances, dealing, phases
+from campaigns.ledgers import balances
+from campaigns.dealing import services as dealing
+from campaigns.dealing import phases
 from campaigns.models import Sponsorship
 from league.services import results as league_services
 from league.models import Fixture, Result

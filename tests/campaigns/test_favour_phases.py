@@ -7,7 +7,10 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 
-from campaigns import balances, dealing, ledgers, phases
+from campaigns.ledgers import balances
+from campaigns.dealing import services as dealing
+from campaigns.ledgers import services as ledgers
+from campaigns.dealing import phases
 from campaigns.models import Loan, Sponsorship, SponsorshipPurchase
 from league.services import fixtures as fixture_services
 from league.models import Fixture

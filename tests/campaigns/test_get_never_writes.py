@@ -14,7 +14,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from campaigns import setup, titles
+from campaigns import setup
+from campaigns.finalday import services as titles
 from campaigns.models import Campaign, CampaignCoach, FavourLine, LineKind, MomentUnlock
 from league.services import seasons as season_services
 from league.models import Entry, Fixture, Result

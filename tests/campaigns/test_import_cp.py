@@ -1,12 +1,12 @@
 """CP from the spreadsheet import's optional home_cp,away_cp columns, via
-``campaigns.imports.record_match_cp``; Favours of imported results follow GB-18."""
+``campaigns.ledgers.imports.record_match_cp``; Favours of imported results follow GB-18."""
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError
 
-from campaigns import balances, imports
-from campaigns.balances import favour_balance
+from campaigns.ledgers import balances, imports
+from campaigns.ledgers.balances import favour_balance
 from campaigns.models import CampaignCoach, CampaignPointLine, LineKind, MomentUnlock
 from league.models import League
 from league.services import results as league_services

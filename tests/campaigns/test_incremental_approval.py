@@ -12,7 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from campaigns import rules
-from campaigns.balances import active_lines
+from campaigns.ledgers.balances import active_lines
 from campaigns.models import CampaignCoach, CampaignPointLine, FavourLine, LineKind, MomentUnlock
 from league.services import results as services
 from league.models import Fixture, Result

@@ -6,7 +6,10 @@ import datetime
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from campaigns import balances, decks, ledgers, moments
+from campaigns.ledgers import balances
+from campaigns.decks import services as decks
+from campaigns.ledgers import services as ledgers
+from campaigns.moments import services as moments
 from campaigns.models import (
     Campaign, CampaignPointLine, Deck, LineKind, FavourLine, Moment, MomentUnlock, PlotCard, Sponsorship,
 )

@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaigns import phases
+from campaigns.dealing import phases
 from campaigns.models import Deck
 from league.models import IdempotencyKey
 from tests.campaigns.factories import base_deck, make_campaign, user_of

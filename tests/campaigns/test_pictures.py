@@ -4,7 +4,7 @@ thresholds, Favours earned and spent, ledger lines dated by their match."""
 import pytest
 from django.urls import reverse
 
-from campaigns import ledgers
+from campaigns.ledgers import services as ledgers
 from tests.campaigns.factories import fixture_between, make_campaign, play, user_of
 
 pytestmark = pytest.mark.django_db

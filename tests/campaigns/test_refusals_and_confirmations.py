@@ -13,7 +13,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaigns import balances, dealing, decks, ledgers, moments, titles
+from campaigns.ledgers import balances
+from campaigns.dealing import services as dealing
+from campaigns.decks import services as decks
+from campaigns.ledgers import services as ledgers
+from campaigns.moments import services as moments
+from campaigns.finalday import services as titles
 from campaigns.models import (
     CampaignPointLine, CardOffer, FavourLine, LineKind, Loan, MomentUnlock, OwnedCard, PlotCard, Status, Title,
 )

@@ -6,7 +6,8 @@ import datetime
 
 import pytest
 
-from campaigns import balances, decks
+from campaigns.ledgers import balances
+from campaigns.decks import services as decks
 from campaigns.models import Achievement, PlotCard
 from league.services import results as league_services
 from tests.campaigns.factories import base_deck, fixture_between, make_campaign, set_match_day, user_of

@@ -8,7 +8,10 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from campaigns import dealing, ledgers, moments, phases
+from campaigns.dealing import services as dealing
+from campaigns.ledgers import services as ledgers
+from campaigns.moments import services as moments
+from campaigns.dealing import phases
 from campaigns.models import (
     Achievement, CampaignPointLine, CardOffer, Deck, LineKind, FavourLine, Loan, MomentUnlock, OwnedCard,
     PlotCard, Sponsorship, SponsorshipPurchase, Title,

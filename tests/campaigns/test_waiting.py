@@ -1,4 +1,4 @@
-"""A coach's home lists what waits on them in their campaigns (campaigns/waiting.py):
+"""A coach's home lists what waits on them in their campaigns (campaigns/web/waiting.py):
 loans and offers to answer, a card to pick, the deck to register, Favours to
 spend before Wheeling & Dealing closes (GB-13, GB-16, GB-20, GB-22, GB-23); only
 their own, at a fixed number of queries."""
@@ -12,7 +12,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaigns import dealing, decks, ledgers, moments
+from campaigns.dealing import services as dealing
+from campaigns.decks import services as decks
+from campaigns.ledgers import services as ledgers
+from campaigns.moments import services as moments
 from campaigns.models import MomentUnlock, PlotCard
 from league.models import Fixture
 from league.services import entrants as season_entrants

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from campaigns import titles
+from campaigns.finalday import services as titles
 from campaigns.models import FavourLine, LineKind, Title
 from league import selectors
 from league.accounts import invitations

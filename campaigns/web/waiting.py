@@ -16,8 +16,8 @@ from django.db.models import Count, Sum
 from django.urls import reverse
 
 from campaigns.models import CampaignCoach, CardOffer, Deck, FavourLine, Loan, MomentUnlock, Status
-from campaigns.phases import next_match, today
-from campaigns.selectors import moments_waiting
+from campaigns.dealing.phases import next_match, today
+from campaigns.web.selectors import moments_waiting
 
 
 @dataclass(frozen=True)

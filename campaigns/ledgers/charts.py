@@ -2,7 +2,7 @@
 the Moment thresholds (GB-11, GB-12) and Favours earned and spent (GB-18 to
 GB-24). Pure functions from plain values to markup, drawn on the engine's chart
 frame (league/web/charts.py: a title and a description in words, no inline
-style); campaigns/pictures.py feeds them from the ledger lines."""
+style); campaigns/ledgers/pictures.py feeds them from the ledger lines."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ from django.db.models import Exists, F, OuterRef, Q, Sum
 from django.utils import timezone
 
 from campaigns import rules
-from campaigns.balances import active_lines, cp_total, favour_balance
+from campaigns.ledgers.balances import active_lines, cp_total, favour_balance
 from campaigns.guards import LOCKED_SIDES, lock_coach, require_organiser
 from campaigns.models import (
     Achievement,
@@ -37,7 +37,7 @@ from campaigns.models import (
     OwnedCard,
     PlotCard,
 )
-from campaigns.moments import sync_moments, sync_moments_for
+from campaigns.moments.services import sync_moments, sync_moments_for
 from campaigns.setup import ensure_campaign
 from league import locks
 from league.bulkinsert import insert_rows

@@ -23,9 +23,15 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tables2 import RequestConfig
 
-from campaigns import forms, moments, selectors, setup, titles
+from campaigns import setup
+from campaigns.dealing.forms import LoanForm, OfferForm, SponsorshipForm
+from campaigns.ledgers.forms import AdjustForm
+from campaigns.moments.forms import PickForm, StartingPickForm
+from campaigns.moments import services as moments
+from campaigns.web import selectors
+from campaigns.finalday import services as titles
 from campaigns.models import Campaign, CampaignCoach, Title
-from campaigns.tables import CampaignTable
+from campaigns.web.tables import CampaignTable
 from league.caching import pages
 from league.models import League, Season
 from league.accounts.permissions import coach_for
@@ -194,16 +200,16 @@ def _render_coach_page(
     # GB-26: no pick once the campaign is over; LG-2: nor once the coach has withdrawn.
     if is_owner and not campaign.is_over and cc.entry.withdrawn_at is None:
         if start_unlock is not None and start_unlock.picked_card is None:
-            forms_["start"] = bound.get("start") or forms.StartingPickForm(coach=cc)
+            forms_["start"] = bound.get("start") or StartingPickForm(coach=cc)
         for u in pending:
             key = f"pick-{u.pk}"
-            u.form = bound.get(key) or forms.PickForm(options=moments.pick_options(cc, u.unlocks), prefix=key)
+            u.form = bound.get(key) or PickForm(options=moments.pick_options(cc, u.unlocks), prefix=key)
         if phase.is_open:
-            forms_["sponsorship"] = bound.get("sponsorship") or forms.SponsorshipForm()
-            forms_["loan"] = bound.get("loan") or forms.LoanForm(coach=cc)
-            forms_["offer"] = bound.get("offer") or forms.OfferForm(coach=cc)
+            forms_["sponsorship"] = bound.get("sponsorship") or SponsorshipForm()
+            forms_["loan"] = bound.get("loan") or LoanForm(coach=cc)
+            forms_["offer"] = bound.get("offer") or OfferForm(coach=cc)
     if is_organiser:
-        forms_["adjust"] = bound.get("adjust") or forms.AdjustForm()
+        forms_["adjust"] = bound.get("adjust") or AdjustForm()
     # A refusal whose form is not on the page any more (a starting pick already
     # made, a phase that closed) is shown at the top instead.
     shown = set(map(id, forms_.values())) | {id(getattr(u, "form", None)) for u in pending}

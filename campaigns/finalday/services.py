@@ -34,7 +34,7 @@ def declare_final_day(*, campaign: Campaign, by) -> list[Title]:
     the three titles (GB-3) and every coach without one who finished the campaign
     (LG-4: not who withdrew) gets 5 Favours in their next campaign in this league
     (now if it exists, otherwise when they join it)."""
-    from campaigns.selectors import campaign_rows, title_race
+    from campaigns.web.selectors import campaign_rows, title_race
 
     campaign = Campaign.objects.select_for_update(of=("self",)).select_related("season__league").get(pk=campaign.pk)
     require_organiser(campaign, by)

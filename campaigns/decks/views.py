@@ -13,9 +13,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from campaigns import decks, forms, selectors
+from campaigns.decks import forms
+from campaigns.decks import services as decks
+from campaigns.web import selectors
 from campaigns.models import Campaign, Deck
-from campaigns.views import _campaign, _is_organiser, _written
+from campaigns.web.views import _campaign, _is_organiser, _written
 from league.caching import pages
 from league.web.idempotency import idempotent
 from league.models import Fixture

@@ -10,7 +10,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from campaigns import notices, rules
-from campaigns.balances import favour_balance, spent_in_phase
+from campaigns.ledgers.balances import favour_balance, spent_in_phase
 from campaigns.guards import (
     lock_coach,
     lock_pair,
@@ -33,8 +33,8 @@ from campaigns.models import (
     SponsorshipPurchase,
     Status,
 )
-from campaigns.moments import sync_moments
-from campaigns.phases import phase_for, phases_for
+from campaigns.moments.services import sync_moments
+from campaigns.dealing.phases import phase_for, phases_for
 from league.models import Result
 
 

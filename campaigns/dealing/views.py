@@ -10,9 +10,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_POST
 
-from campaigns import dealing, forms, rules
+from campaigns import rules
+from campaigns.dealing import forms
+from campaigns.dealing import services as dealing
 from campaigns.models import CardOffer, Loan, Status
-from campaigns.views import Ask, _campaign, _coach_action, _me
+from campaigns.web.views import Ask, _campaign, _coach_action, _me
 
 
 @login_required

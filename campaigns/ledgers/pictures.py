@@ -1,7 +1,7 @@
 """The coach's campaign page in pictures: CP over the season with the Moment
 thresholds (GB-11, GB-12) and Favours earned and spent (GB-18 to GB-24), built
 from the ledger lines the page already reads (no query here) with the pure SVG
-builders of campaigns/charts.py."""
+builders of campaigns/ledgers/charts.py."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from collections.abc import Sequence
 
 from django.utils.safestring import SafeString, mark_safe
 
-from campaigns import charts, rules
+from campaigns import rules
+from campaigns.ledgers import charts
 
 
 def _line_key(line) -> tuple[str, str]:

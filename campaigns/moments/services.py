@@ -12,7 +12,7 @@ from django.db.models import Max, Q, Sum, Value
 from django.utils import timezone
 
 from campaigns import notices, rules
-from campaigns.balances import cp_total
+from campaigns.ledgers.balances import cp_total
 from campaigns.guards import lock_coach, require_organiser, require_own, require_running
 from campaigns.models import CampaignCoach, CampaignPointLine, Guild, Moment, MomentUnlock, OwnedCard, PlotCard
 from league.caching import writes

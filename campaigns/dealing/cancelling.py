@@ -15,7 +15,7 @@ from __future__ import annotations
 from django.db.models import Q
 
 from campaigns import rules
-from campaigns.ledgers import insert_lines, reversals
+from campaigns.ledgers.services import insert_lines, reversals
 from campaigns.models import FavourLine, Loan, SponsorshipPurchase, Status
 from league.caching import writes
 

@@ -10,11 +10,11 @@ from django.db import transaction
 from django.db.models import Sum
 
 from campaigns import rules
-from campaigns.balances import active_lines
+from campaigns.ledgers.balances import active_lines
 from campaigns.guards import require_organiser
-from campaigns.ledgers import adjust, insert_lines
+from campaigns.ledgers.services import adjust, insert_lines
 from campaigns.models import CampaignCoach, CampaignPointLine, LineKind
-from campaigns.moments import sync_moments_for
+from campaigns.moments.services import sync_moments_for
 from campaigns.setup import ensure_campaign
 from league import locks
 from league.caching import writes as season_writes
