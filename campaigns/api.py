@@ -9,7 +9,7 @@ reads the parameters' types."""
 from django.http import Http404
 from ninja import Query, Router, Schema
 
-from campaigns.web import selectors
+from campaigns import selectors
 from league.api.answers import league_get, season_for
 
 router = Router(tags=["Big League"])

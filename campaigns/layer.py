@@ -11,12 +11,12 @@ from django.core.paginator import Paginator
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from campaigns import demo, guards, notices, setup
+from campaigns import demo, guards, notices, selectors, setup
 from campaigns.dealing import cancelling
 from campaigns.decks import services as decks
 from campaigns.ledgers import imports
 from campaigns.ledgers import services as ledgers
-from campaigns.web import selectors, waiting
+from campaigns.web import waiting
 from campaigns.models import Campaign, Title
 from league.caching import pages
 from league.web.checklist import Item

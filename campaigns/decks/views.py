@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from campaigns.decks import forms
 from campaigns.decks import services as decks
-from campaigns.web import selectors
+from campaigns import selectors
 from campaigns.models import Campaign, Deck
 from campaigns.web.views import _campaign, _is_organiser, _written
 from league.caching import pages

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from campaigns.guards import require_organiser
 from campaigns.models import Campaign, CampaignCoach, Title
+from campaigns.selectors import campaign_rows, title_race
 from campaigns.setup import carry_over, ensure_campaign
 from league.models import Fixture
 from league.profiles.titles import Won
@@ -34,8 +35,6 @@ def declare_final_day(*, campaign: Campaign, by) -> list[Title]:
     the three titles (GB-3) and every coach without one who finished the campaign
     (LG-4: not who withdrew) gets 5 Favours in their next campaign in this league
     (now if it exists, otherwise when they join it)."""
-    from campaigns.web.selectors import campaign_rows, title_race
-
     campaign = Campaign.objects.select_for_update(of=("self",)).select_related("season__league").get(pk=campaign.pk)
     require_organiser(campaign, by)
     refusal = final_day_refusal(campaign)

@@ -23,12 +23,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tables2 import RequestConfig
 
-from campaigns import setup
+from campaigns import selectors, setup
 from campaigns.dealing.forms import LoanForm, OfferForm, SponsorshipForm
 from campaigns.ledgers.forms import AdjustForm
 from campaigns.moments.forms import PickForm, StartingPickForm
 from campaigns.moments import services as moments
-from campaigns.web import selectors
 from campaigns.finalday import services as titles
 from campaigns.models import Campaign, CampaignCoach, Title
 from campaigns.web.tables import CampaignTable

@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from campaigns.models import CampaignCoach, CardOffer, Deck, FavourLine, Loan, MomentUnlock, Status
 from campaigns.dealing.phases import next_match, today
-from campaigns.web.selectors import moments_waiting
+from campaigns.selectors import moments_waiting
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from campaigns.decks import services as decks
 from campaigns.moments import services as moments
 from campaigns.finalday import services as titles
 from campaigns.models import LineKind, FavourLine, MomentUnlock, OwnedCard, PlotCard, Sponsorship, Title
-from campaigns.web.selectors import campaign_feed
+from campaigns.selectors import campaign_feed
 from league.services import results as league_services
 from league.models import Entry, Fixture
 from tests.campaigns.factories import base_deck, make_campaign, play, starting_card, user_of

@@ -64,7 +64,7 @@ def test_the_panels_title_race_is_the_campaign_tables(season, organiser):
     as the race the campaign table gives, for a leader, a CP tie, a spender, and a
     coach who joined after the campaign's rows were written (no row yet)."""
     from campaigns.ledgers import services as ledgers
-    from campaigns.web import selectors
+    from campaigns import selectors
     from campaigns.models import FavourLine, LineKind
     from league.models import Coach
     from league.models import Entry

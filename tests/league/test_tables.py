@@ -8,7 +8,7 @@ from django.template.loader import render_to_string
 from django.test import RequestFactory
 from django_tables2 import RequestConfig
 
-from campaigns.web.selectors import campaign_of, campaign_rows
+from campaigns.selectors import campaign_of, campaign_rows
 from campaigns.web.tables import CampaignTable
 from league.standings.season import standings_for
 from league.web.tables import BaseTable, StandingsTable
