@@ -1,7 +1,8 @@
 """The Big League pages: public campaign table and feed and each coach's campaign
-page, with the lookups, permissions and the action runner the other view modules
-share: picks and the Longshanks' actions (pick_views), Wheeling & Dealing
-(deal_views), a fixture's campaign page, decks and achievements (match_views).
+page, with the lookups, permissions and the action runner each concern's views
+share: picks and confirmations (moments.views), the Longshanks' adjustment
+(ledgers.views), the Final Day (finalday.views), Wheeling & Dealing
+(dealing.views), a fixture's campaign page, decks and achievements (decks.views).
 
 Views are thin: a permission helper returns the object or raises 404/403, the
 form cleans, the service decides. A refused action re-renders the page with the
