@@ -16,8 +16,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 from django.utils.html import format_html
 
-from campaigns import ledgers, moments, titles
-from campaigns.forms import AdjustForm
+from campaigns.ledgers import services as ledgers
+from campaigns.moments import services as moments
+from campaigns.finalday import services as titles
+from campaigns.ledgers.forms import AdjustForm
 from campaigns.models import (
     Achievement,
     Campaign,

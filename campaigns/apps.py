@@ -23,7 +23,7 @@ class CampaignsConfig(AppConfig):
         from league.caching import versions
         from league.rules import rulebook
         from league.profiles import titles as profile_titles
-        from campaigns import titles
+        from campaigns.finalday import services as titles
 
         layers.register(LAYER)
         # The profile's titles: the three of each Final Day (GB-3).

@@ -30,7 +30,10 @@ import random
 from django.db import transaction
 from django.utils import timezone
 
-from campaigns import dealing, decks, moments, phases
+from campaigns.dealing import services as dealing
+from campaigns.decks import services as decks
+from campaigns.moments import services as moments
+from campaigns.dealing import phases
 from campaigns.models import (
     Campaign,
     CampaignCoach,

@@ -11,9 +11,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from campaigns import rules
 from league import locks
-from campaigns.balances import favour_balance, spent_in_phase
+from campaigns.ledgers.balances import favour_balance, spent_in_phase
 from campaigns.models import Campaign, CampaignCoach
-from campaigns.phases import Phase, phase_for
+from campaigns.dealing.phases import Phase, phase_for
 
 
 COACH_RELATED = ("campaign__season__league", "entry__coach__user", "guild")

@@ -11,7 +11,12 @@ from django.core.paginator import Paginator
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from campaigns import cancelling, decks, demo, guards, imports, ledgers, notices, selectors, setup, waiting
+from campaigns import demo, guards, notices, selectors, setup
+from campaigns.dealing import cancelling
+from campaigns.decks import services as decks
+from campaigns.ledgers import imports
+from campaigns.ledgers import services as ledgers
+from campaigns.web import waiting
 from campaigns.models import Campaign, Title
 from league.caching import pages
 from league.web.checklist import Item
@@ -61,7 +66,7 @@ def coach_panel(context: Mapping[str, Any]) -> str:
 
 
 def my_fixtures_panel(context: Mapping[str, Any]) -> str:
-    """A coach's home: what waits on them in their campaigns (campaigns/waiting.py,
+    """A coach's home: what waits on them in their campaigns (campaigns/web/waiting.py,
     six queries) and their campaign page in each of their Guild Ball leagues."""
     leagues = [league for league in context.get("leagues") or () if league.game_system in GAME_SYSTEMS]
     if not context.get("coach") or not leagues:

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from django.db.models import Count, F, IntegerField, OuterRef, Q, Subquery, Sum, Value, Window
 from django.db.models.functions import Coalesce
 
-from campaigns import pictures, rules
-from campaigns.dealing import acceptance_refusals, spending_refusal
-from campaigns.decks import base_pool, deck_visible_to_opponent
+from campaigns import rules
+from campaigns.ledgers import pictures
+from campaigns.dealing.services import acceptance_refusals, spending_refusal
+from campaigns.decks.services import base_pool, deck_visible_to_opponent
 from campaigns.models import (
     Achievement,
     Campaign,
@@ -30,8 +31,8 @@ from campaigns.models import (
     Status,
     Title,
 )
-from campaigns.moments import moment_table
-from campaigns.phases import phase_for
+from campaigns.moments.services import moment_table
+from campaigns.dealing.phases import phase_for
 from campaigns.setup import NewCoach, new_coaches
 from league.models import Entry, Fixture, Season
 from league.standings.season import standings_for

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from campaigns import rules
 from campaigns.models import Campaign, CampaignCoach, FavourLine, Guild, LineKind, MomentUnlock, Title
-from campaigns.moments import moment_table
+from campaigns.moments.services import moment_table
 from league.caching import writes as season_writes
 from league.models import Entry, Season
 

@@ -11,9 +11,10 @@ importable from here:
 A Guild Ball season *is* the campaign: ``Campaign`` hangs off ``league.Season`` and
 ``CampaignCoach`` off ``league.Entry``. Balances are never stored: they are sums of
 the append-only ledger lines (STYLE.md habit 5). Every write goes through the
-services (``setup``, ``moments``, ``decks``, ``ledgers``, ``dealing``, ``titles``,
-``imports``). The modules import each other in that order and never this package,
-so nothing imports back.
+services (``campaigns.setup``, then each concern's ``services``: ``moments``,
+``decks``, ``ledgers`` with its ``imports``, ``dealing``, ``finalday``). The model
+modules import each other in the order above and never this package, so nothing
+imports back.
 """
 
 from __future__ import annotations

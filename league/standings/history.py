@@ -27,7 +27,7 @@ version:
 
 A history is never used for a version it was not made for, so it is never stale;
 at worst it is built again. Nothing is written to the database: a GET writes
-nothing (tests/campaigns/test_get_never_writes.py).
+nothing (tests/campaigns/web/test_get_never_writes.py).
 """
 
 from __future__ import annotations

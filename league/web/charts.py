@@ -10,7 +10,7 @@ colour is its coach's badge colour, or its team's where rows are teams
 table, the badges and the chart.
 
 These are the engine's pictures, for every game; a layer draws its own on the same
-frame (``svg``): The Big League's CP and Favours in campaigns/charts.py.
+frame (``svg``): The Big League's CP and Favours in campaigns/ledgers/charts.py.
 """
 
 from __future__ import annotations

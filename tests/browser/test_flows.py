@@ -12,7 +12,7 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from campaigns import ledgers
+from campaigns.ledgers import services as ledgers
 from league.models import Result
 from tests.browser.chromium import CHROMIUM_ONLY, log_in, new_page, no_sideways_scroll, shot
 from tests.campaigns.factories import fixture_between, make_campaign, set_match_day, user_of

@@ -7,7 +7,7 @@ to artifacts/screenshots/report-*-phone.png."""
 import pytest
 from django.urls import reverse
 
-from campaigns import phases
+from campaigns.dealing import phases
 from campaigns.models import Achievement, Deck
 from league.dreadball.models import DreadBallSettings
 from league.dungeonbowl.models import GameReport, Position, Team

@@ -7,7 +7,8 @@ import datetime
 
 from django.db.models import Q
 
-from campaigns import decks, setup
+from campaigns import setup
+from campaigns.decks import services as decks
 from campaigns.models import CampaignCoach, Guild, PlotCard
 from league.services import results as league_services
 from league.services import seasons as season_services

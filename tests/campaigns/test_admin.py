@@ -5,7 +5,8 @@ import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.urls import reverse
 
-from campaigns import dealing, ledgers
+from campaigns.dealing import services as dealing
+from campaigns.ledgers import services as ledgers
 from campaigns.models import Campaign, CampaignCoach, CampaignPointLine, FavourLine, MomentUnlock, Title
 from league.models import Fixture
 from tests.campaigns.factories import make_campaign, play, user_of

@@ -5,7 +5,9 @@ import pytest
 from django.http import HttpRequest
 from django.urls import reverse
 
-from campaigns import dealing, demo, moments
+from campaigns import demo
+from campaigns.dealing import services as dealing
+from campaigns.moments import services as moments
 from campaigns.models import (
     Achievement,
     Campaign,

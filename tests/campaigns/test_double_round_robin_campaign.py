@@ -6,7 +6,12 @@ import datetime
 
 import pytest
 
-from campaigns import balances, dealing, decks, ledgers, moments, phases
+from campaigns.ledgers import balances
+from campaigns.dealing import services as dealing
+from campaigns.decks import services as decks
+from campaigns.ledgers import services as ledgers
+from campaigns.moments import services as moments
+from campaigns.dealing import phases
 from campaigns.models import (
     CampaignPointLine, FavourLine, Loan, MomentUnlock, OwnedCard, PlotCard, Sponsorship, SponsorshipPurchase,
 )

@@ -5,7 +5,12 @@ import pytest
 from django.urls import reverse
 from django.core.exceptions import ValidationError
 
-from campaigns import balances, dealing, decks, moments, setup, titles
+from campaigns import setup
+from campaigns.ledgers import balances
+from campaigns.dealing import services as dealing
+from campaigns.decks import services as decks
+from campaigns.moments import services as moments
+from campaigns.finalday import services as titles
 from campaigns.models import LineKind, FavourLine, MomentUnlock, OwnedCard, PlotCard, Sponsorship, Title
 from campaigns.selectors import campaign_feed
 from league.services import results as league_services

@@ -8,7 +8,8 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from campaigns import ledgers, moments
+from campaigns.ledgers import services as ledgers
+from campaigns.moments import services as moments
 from campaigns.models import CardOffer, Loan, MomentUnlock, PlotCard
 from league.outbox import notifications
 from league.models import Fixture

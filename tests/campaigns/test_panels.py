@@ -4,7 +4,7 @@ page's title race, then the fixed titles after Final Day."""
 import pytest
 from django.template import Context, Template
 
-from campaigns import titles
+from campaigns.finalday import services as titles
 from league.models import Fixture, Season
 from tests.campaigns.factories import fixture_between, make_campaign, play
 
@@ -36,7 +36,7 @@ def test_the_league_page_shows_a_new_title_race_at_once(client, season, organise
     and the Final Day each give the season a new version (league/caching/versions.py)."""
     from django.urls import reverse
 
-    from campaigns import ledgers
+    from campaigns.ledgers import services as ledgers
 
     a, b = make_campaign(season, 2, organiser=organiser)
     url = reverse("league:league_detail", args=[season.league.slug])
@@ -63,7 +63,8 @@ def test_the_panels_title_race_is_the_campaign_tables(season, organiser):
     (``title_race_of``); it names the same holders with the same figures
     as the race the campaign table gives, for a leader, a CP tie, a spender, and a
     coach who joined after the campaign's rows were written (no row yet)."""
-    from campaigns import ledgers, selectors
+    from campaigns.ledgers import services as ledgers
+    from campaigns import selectors
     from campaigns.models import FavourLine, LineKind
     from league.models import Coach
     from league.models import Entry

@@ -114,7 +114,7 @@ def fields_of(form) -> dict[str, Field]:
 def spends_between_phases(world) -> list[tuple[str, dict[str, Field]]]:
     """The Big League's Wheeling & Dealing forms: the demo's phase may be closed
     today (GB-20), so the page does not show them; they are posted all the same."""
-    from campaigns import forms as campaign_forms
+    from campaigns.dealing import forms as campaign_forms
 
     g = world.games["guildball"]
     cc = CampaignCoach.objects.get(entry__season__league=g.league, entry__coach=g.right)

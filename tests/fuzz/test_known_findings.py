@@ -19,6 +19,6 @@ def test_a_card_id_beyond_64_bits_in_a_deck_is_refused(world, clients):
 
 def test_a_cp_adjustment_has_bounds_at_the_form():
     """2**31 CP once grew the server by gigabytes before it answered."""
-    from campaigns.forms import AdjustForm
+    from campaigns.ledgers.forms import AdjustForm
 
     assert not AdjustForm(data={"ledger": "cp", "amount": 2**31, "reason": "fuzz"}).is_valid()

@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaigns import charts as campaign_charts
+from campaigns.ledgers import charts as campaign_charts
 from league.web import charts
 from tests.builders import season_with_results
 from tests.campaigns.factories import make_campaign, user_of

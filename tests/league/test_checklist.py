@@ -11,7 +11,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaigns import setup, titles
+from campaigns import setup
+from campaigns.finalday import services as titles
 from league import selectors
 from league.web import dashboard
 from league.dungeonbowl.playoffs import services as playoffs

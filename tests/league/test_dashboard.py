@@ -16,7 +16,8 @@ import uuid
 from django.core.cache import cache
 from django.test import Client
 
-from campaigns import ledgers, setup
+from campaigns import setup
+from campaigns.ledgers import services as ledgers
 from campaigns.models import CampaignCoach, CampaignPointLine, MomentUnlock
 from league import selectors
 from league.web import dashboard

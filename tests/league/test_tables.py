@@ -9,7 +9,7 @@ from django.test import RequestFactory
 from django_tables2 import RequestConfig
 
 from campaigns.selectors import campaign_of, campaign_rows
-from campaigns.tables import CampaignTable
+from campaigns.web.tables import CampaignTable
 from league.standings.season import standings_for
 from league.web.tables import BaseTable, StandingsTable
 from tests.builders import season_with_results

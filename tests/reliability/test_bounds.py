@@ -12,7 +12,9 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
-from campaigns import ledgers, moments, rules
+from campaigns import rules
+from campaigns.ledgers import services as ledgers
+from campaigns.moments import services as moments
 from campaigns.models import CampaignPointLine, FavourLine, LineKind, MomentUnlock
 from league import datebounds
 from league.services import fixtures as fixture_services

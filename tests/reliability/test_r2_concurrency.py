@@ -27,7 +27,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Sum
 
-from campaigns import balances, dealing, ledgers
+from campaigns.ledgers import balances
+from campaigns.dealing import services as dealing
+from campaigns.ledgers import services as ledgers
 from campaigns.models import CampaignCoach, FavourLine, LineKind, Sponsorship, SponsorshipPurchase
 from league.services import results as services
 from league.dungeonbowl.spending import services as spending

@@ -16,7 +16,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from campaigns.balances import active_lines
+from campaigns.ledgers.balances import active_lines
 from campaigns.models import CampaignPointLine, FavourLine, MomentUnlock
 from league import layers
 from league.spreadsheets import files as import_files
@@ -128,7 +128,7 @@ def test_guild_ball_bulk_import_equals_one_by_one_approval(monkeypatch):
 
 
 def test_guild_ball_bulk_import_with_cp_columns_equals_one_by_one_approval(monkeypatch):
-    """The CP columns go in bulk too (campaigns.imports.record_cp_in_bulk),
+    """The CP columns go in bulk too (campaigns.ledgers.imports.record_cp_in_bulk),
     giving the CP lines, Favours and Moments of each line through
     ``record_match_cp`` after one-by-one approval (GB-11, GB-13, GB-18)."""
     import_text(guild_ball_file("Bulk Cup", cp=True), "guildball")

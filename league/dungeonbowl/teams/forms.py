@@ -14,7 +14,6 @@ from league.dungeonbowl.units import gp
 from league.models import Division, Season
 from league.web.idfields import IdChoiceField
 from league.text.plaintext import PlainTextField
-from league.models import Division, Season
 
 
 class DraftForm(forms.Form):

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from campaigns import ledgers
+from campaigns.ledgers import services as ledgers
 from league.dungeonbowl.playoffs import services as playoffs
 from league.events import types
 from league.events.models import Delivery, Subscription
