@@ -44,9 +44,9 @@ class LeagueConfig(AppConfig):
         # A kept page's result forms each get a fresh submission key per request.
         kept_pages.fill_form_key_with(idempotency.hidden_field)
         # A league's file (league/transfer/): the engine's rows; each game and
-        # layer adds its own from its ready().
+        # layer declares its own (league/games.py).
         from league.transfer.engine import register_engine
 
         register_engine()
-        # The games register themselves (and their rows) from their own ready():
-        # league.rules.register, as layers do with league.layers.register.
+        # The games and layers declare themselves, every facet at once, from their
+        # own ready() (league/games.py).

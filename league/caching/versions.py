@@ -18,7 +18,7 @@ can never meet an old cache entry.
 Writes are tracked in one place: ``track(model, seasons)`` connects ``post_save``
 and ``post_delete`` of ``model`` to a bump of the seasons ``seasons(instance)``
 selects (a ``Q`` on Season, one UPDATE query). The engine tracks its own models in
-``LeagueConfig.ready()``; games and layers track theirs in their own ``ready()``.
+``LeagueConfig.ready()``; games and layers declare theirs (league/games.py).
 Bulk writes (``bulk_create``, ``update``) send no signals: the services that use
 them say so through league/caching/writes.py (``changed``), as pages say what they
 serve through league/caching/pages.py.
@@ -39,6 +39,7 @@ from django.core.cache import cache
 from django.db.models import F, IntegerField, Q, Value
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
+from league import games
 from league.caching import change_mark
 from league.caching.prepared import Statement
 from league.profiles.meetings import meetings_before
@@ -187,6 +188,21 @@ def tracked() -> tuple[type, ...]:
     return tuple(_TRACKED)
 
 
+def _track_declared(declaration: games.Declaration) -> None:
+    """What a game's or a layer's pages read: its declaration's ``tracked`` rows, and
+    a game's settings and each result's details."""
+    if isinstance(declaration, games.Game):
+        if declaration.rules.settings_model is not None:
+            track(declaration.rules.settings_model, lambda settings: Q(league_id=settings.league_id))
+        for model in declaration.rules.detail_models:
+            track(model, lambda detail: Q(rounds__fixtures__result__pk=detail.result_id))
+    for model, seasons in declaration.tracked.items():
+        track(model, seasons)
+
+
+games.follow(_track_declared)
+
+
 def cache_key(season, name: str) -> str:
     return version_key(season.pk, season.version, name)
 
@@ -285,7 +301,7 @@ def follow(model: type) -> None:
 @functools.cache
 def _coach_statement() -> Statement:
     """The query of ``coach_versions``, written by the ORM once per process (the
-    layers have registered by then: they register in their apps' ``ready()``)."""
+    layers have been declared by then, from their apps' ``ready()``)."""
     from django.db.models import IntegerField, UUIDField, Value
 
     from league import layers

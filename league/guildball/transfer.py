@@ -2,13 +2,14 @@
 
 from functools import partial
 
-from league.transfer.registry import Part as AnyPart, register
+from league.games import ExportRows
+from league.transfer.registry import Part as AnyPart
 
 # Only in the files of this game's leagues.
 Part = partial(AnyPart, game_systems=frozenset({"guildball"}))
 
 
-def register_rows() -> None:
+def export_rows() -> ExportRows:
     from league.guildball.models import GuildBallSettings
 
-    register(Part(GuildBallSettings, lambda league: GuildBallSettings.objects.filter(league=league)))
+    return ExportRows((Part(GuildBallSettings, lambda league: GuildBallSettings.objects.filter(league=league)),))
