@@ -164,7 +164,7 @@ class Layer:
     correction_warnings: Callable[[Any], Callable[[], list[str]]] | None = None
     # Locks the layer's rows for a fixture's two sides (its balances) in primary-key
     # order, at step 3 of league/locks.py, before any workflow step writes.
-    lock_sides: Callable[[Any], None] | None = None
+    lock_sides: Callable[[Any], object] | None = None  # what it returns is not read
     import_columns: ImportColumns | None = None
     panels: Mapping[str, Callable[[Mapping[str, Any]], str]] = field(default_factory=dict)
     demo: Callable[[], DemoReport] | None = None  # loads once; running it again adds nothing
