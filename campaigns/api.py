@@ -2,8 +2,8 @@
 table of a season, the figures of campaign.json (League, Campaign Points, Moments and
 Favours gained, spent and held per coach, and the title leaders). A coach's ledger
 lines are shown only to that coach and the organiser on the site, so the anonymous
-API gives the table's totals, not the lines. Mounted from the app's ready()
-(league/api/registry.py). No ``from __future__ import annotations``: django-ninja
+API gives the table's totals, not the lines. Mounted by the layer's declaration
+(campaigns/game.py). No ``from __future__ import annotations``: django-ninja
 reads the parameters' types."""
 
 from django.http import Http404

@@ -11,7 +11,7 @@ from django.db.models import Count, F, IntegerField, OuterRef, Q, Subquery, Sum,
 from django.db.models.functions import Coalesce
 
 from campaigns.models import CampaignPointLine, FavourLine, LineKind, MomentUnlock, Title
-from league.records import boards, titles
+from league.records import titles
 from league.records.boards import Board, Column, Scope, coaches_in
 
 
@@ -54,7 +54,7 @@ BIG_LEAGUE = Board(
 )
 
 
-def _titles(season_ids: list[int]) -> Iterable[titles.Honour]:
+def final_day_titles(season_ids: list[int]) -> Iterable[titles.Honour]:
     """GB-3, GB-26: the Master Strategos and the Master of Shadows of each campaign
     whose Final Day was declared (the League Champion is the engine's)."""
     found = (
@@ -67,8 +67,3 @@ def _titles(season_ids: list[int]) -> Iterable[titles.Honour]:
     order = list(Title.Name.values)  # GB-3's order, not the alphabet's
     for season_id, title, coach_id, coach, figure in sorted(found, key=lambda t: (t[0], order.index(t[1]), t[3])):
         yield titles.Honour(season_id, Title.Name(title).label, coach_id, coach, f"{figure} {unit[title]}")
-
-
-def register() -> None:
-    boards.register(BIG_LEAGUE)
-    titles.register("guildball", _titles)

@@ -1,6 +1,6 @@
-"""The Big League as a layer on Guild Ball leagues: what ``CampaignsConfig.ready()``
-registers with the engine (``league.layers``). The engine never imports this app;
-it calls what is listed here."""
+"""The Big League as a layer on Guild Ball leagues: its hooks, panels and demo, the
+``Layer`` its declaration carries (campaigns/game.py, read by ``league.layers``).
+The engine never imports this app; it calls what is listed here."""
 
 from __future__ import annotations
 

@@ -6,7 +6,8 @@ sponsorships, loans, offers, notices and titles."""
 
 from functools import partial
 
-from league.leaguefiles.registry import Part as AnyPart, register
+from league.games import ExportRows
+from league.leaguefiles.registry import Part as AnyPart
 from campaigns.models import (
     Achievement, Campaign, CampaignCoach, CampaignPointLine, CardOffer, Deck, FavourLine, Guild, Loan, Moment,
     MomentUnlock, Notice, OwnedCard, PlotCard, Sponsorship, SponsorshipPurchase, Title,
@@ -16,14 +17,14 @@ from campaigns.models import (
 Part = partial(AnyPart, game_systems=frozenset({"guildball"}))
 
 
-def register_rows() -> None:
+def export_rows() -> ExportRows:
     def everything(model):
         return lambda league: model.objects.all()
 
     def of_coach(model, path="coach__"):
         return lambda league: model.objects.filter(**{f"{path}campaign__season__league": league})
 
-    register(
+    return ExportRows((
         Part(Guild, everything(Guild), key=("name",)),
         Part(PlotCard, everything(PlotCard), key=("name",)),
         Part(Sponsorship, everything(Sponsorship), key=("name",)),
@@ -42,4 +43,4 @@ def register_rows() -> None:
         Part(FavourLine, of_coach(FavourLine)),
         Part(Notice, of_coach(Notice)),
         Part(Title, lambda league: Title.objects.filter(campaign__season__league=league)),
-    )
+    ))

@@ -18,9 +18,9 @@ class LeagueConfig(AppConfig):
     def ready(self) -> None:
         # Imported here, not at the top: apps.py loads before any model, and these
         # modules import models (Django's app loading; ready() runs once all are loaded).
-        from league import checks, rules
+        from league import checks  # noqa: F401  (registers the deploy checks)
         from league.text import plaintext
-        from league.caching import kept_pages, versions  # noqa: F401  (checks registers the deploy checks)
+        from league.caching import kept_pages, versions
         from league.web import idempotency
         from league.models import (
             Coach, Division, Entry, Fixture, JoinRequest, League, MergeRequest, Result, Round, Season,
@@ -42,15 +42,12 @@ class LeagueConfig(AppConfig):
         # A merge request shows on the account holder's /me/, kept per version of their seasons.
         versions.track(MergeRequest, lambda asked: Q(entries__coach_id__in=[asked.keep_id, asked.absorb_id]))
         versions.follow(League.organisers.through)  # who organises: the organiser's pages' key
-        # Each game's settings and result details, as each game registers (in its
-        # own ready(), which runs after this one).
-        rules.watch(versions.track_game)
         # A kept page's result forms each get a fresh submission key per request.
         kept_pages.fill_form_key_with(idempotency.hidden_field)
         # A league's file (league/leaguefiles/): the engine's rows; each game and
-        # layer adds its own from its ready().
+        # layer declares its own (league/games.py).
         from league.leaguefiles.engine import register_engine
 
         register_engine()
-        # The games register themselves (and their rows) from their own ready():
-        # league.rules.register, as layers do with league.layers.register.
+        # The games and layers declare themselves, every facet at once, from their
+        # own ready() (league/games.py).

@@ -1,8 +1,10 @@
-"""What a layer on top of a game adds to the engine, in one explicit list.
+"""What a layer on top of a game adds to the engine's workflow and pages.
 
 The engine knows no game layer (The Big League campaign is one, for Guild Ball).
-A layer's ``AppConfig.ready()`` calls ``register(Layer(...))``; the engine reads
-the list through the functions below and never imports the layer:
+A layer, or a game adding panels or demo data of its own, lists its ``Layer`` in
+its declaration (league/games.py: ``campaigns/game.py``); the engine reads them
+through the functions below and never imports the layer. Every workflow hook is a
+``Protocol`` with a keyword ``by``, so a type checker sees who acted is passed:
 
 - ``lock_sides``: the layer's rows for a fixture's sides, locked in the one
   lock order (league/locks.py) before a workflow step writes;
@@ -42,15 +44,51 @@ the list through the functions below and never imports the layer:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django.utils.safestring import SafeString, mark_safe
 
+from league import games
 from league.text import markers
 
+if TYPE_CHECKING:  # for a type checker only: the account model is loaded with the apps
+    from django.contrib.auth.models import User
+
 PAGES = ("league_detail", "league_viewer", "fixture_detail", "coach_detail", "my_fixtures", "organiser_dashboard")
+
+
+class ResultHook(Protocol):
+    """Told of a result (``league.models.Result``) and who acted (None: the system's own job)."""
+
+    def __call__(self, result: Any, /, *, by: User | None) -> None: ...
+
+
+class SeasonHook(Protocol):
+    """Told of a season (``league.models.Season``) and who acted."""
+
+    def __call__(self, season: Any, /, *, by: User | None) -> None: ...
+
+
+class ReleaseHook(Protocol):
+    """LG-5: given fixtures (a queryset) about to be cancelled or removed, cancel what
+    the layer holds on them and give back what it moved, saying ``why``."""
+
+    def __call__(self, fixtures: Any, /, *, why: str, by: User | None) -> None: ...
+
+
+class ApplyColumns(Protocol):
+    """One import line's parsed columns applied to the result it wrote (``source``:
+    "results.csv, line 7")."""
+
+    def __call__(self, parsed: Any, /, *, result: Any, by: User | None, source: str) -> None: ...
+
+
+class ApplyAllColumns(Protocol):
+    """Every line of a season's import at once (``ImportedLine``s in file order)."""
+
+    def __call__(self, lines: Sequence[ImportedLine], /, *, season: Any, by: User | None) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -72,8 +110,8 @@ class ImportColumns:
 
     columns: tuple[str, ...]
     parse: Callable[[Mapping[str, str]], Any]
-    apply: Callable[..., None]  # (parsed, *, result, by, source) -> None
-    apply_all: Callable[..., None] | None = None  # (lines, *, season, by) -> None
+    apply: ApplyColumns
+    apply_all: ApplyAllColumns | None = None
 
 
 @dataclass(frozen=True)
@@ -105,28 +143,28 @@ class Layer:
     # The layer's Django app, when it has models of its own: the organisers get
     # their permissions (league.permissions.organiser_apps).
     app_label: str | None = None
-    result_approved: Callable[..., None] | None = None  # (result, *, by) -> None
-    result_withdrawn: Callable[..., None] | None = None  # (result, *, by) -> None
+    result_approved: ResultHook | None = None
+    result_withdrawn: ResultHook | None = None
     # A coach takes back their report (never approved) and the result is about to be
     # deleted: remove what the layer attached to the match because it was reported
     # (a Big League's achieved plot cards), in the same transaction.
-    report_taken_back: Callable[..., None] | None = None  # (result, *, by) -> None
+    report_taken_back: ResultHook | None = None
     # The import's bulk path: every result is approved, then this derives
     # once for the season what approving them one by one would have.
-    results_imported: Callable[..., None] | None = None  # (season, *, by) -> None
-    season_started: Callable[..., None] | None = None  # (season, *, by) -> None
+    results_imported: SeasonHook | None = None
+    season_started: SeasonHook | None = None
     # LG-5: given fixtures (a queryset) about to be cancelled or removed, what the layer holds on
     # them, a sentence each; then, in the same transaction, cancel it and give back
     # what it moved, saying ``why``.
     held_by_fixtures: Callable[[Any], list[str]] | None = None
-    release_fixtures: Callable[..., None] | None = None  # (fixtures, *, why, by) -> None
+    release_fixtures: ReleaseHook | None = None
     # Called before an approved result is corrected; returns what to call once the
     # correction is applied (same transaction) to list what the organiser must be
     # warned of before going ahead (a Big League debt, GB-20).
     correction_warnings: Callable[[Any], Callable[[], list[str]]] | None = None
     # Locks the layer's rows for a fixture's two sides (its balances) in primary-key
     # order, at step 3 of league/locks.py, before any workflow step writes.
-    lock_sides: Callable[[Any], None] | None = None
+    lock_sides: Callable[[Any], object] | None = None  # what it returns is not read
     import_columns: ImportColumns | None = None
     panels: Mapping[str, Callable[[Mapping[str, Any]], str]] = field(default_factory=dict)
     demo: Callable[[], DemoReport] | None = None  # loads once; running it again adds nothing
@@ -155,32 +193,23 @@ class Layer:
     # ValidationError saying what the layer accepts (The Big League's Guilds).
     team_name: Callable[[str], str] | None = None
 
-
-_LAYERS: list[Layer] = []
-
-
-def register(layer: Layer) -> None:
-    """Add a layer once (``ready()`` can run twice in tests); names are unique."""
-    for index, existing in enumerate(_LAYERS):
-        if existing.name == layer.name:
-            _LAYERS[index] = layer
-            return
-    unknown = set(layer.panels) - set(PAGES)
-    if unknown:
-        raise ValueError(f"Layer {layer.name} adds panels to unknown pages: {sorted(unknown)}")
-    _LAYERS.append(layer)
+    def __post_init__(self) -> None:
+        unknown = set(self.panels) - set(PAGES)
+        if unknown:
+            raise ValueError(f"Layer {self.name} adds panels to unknown pages: {sorted(unknown)}")
 
 
 def layers() -> tuple[Layer, ...]:
-    return tuple(_LAYERS)
+    """Every declared layer, in the order the games and layers registered."""
+    return tuple(layer for declaration in games.declared() for layer in declaration.layers)
 
 
 def app_labels() -> tuple[str, ...]:
-    return tuple(dict.fromkeys(layer.app_label for layer in _LAYERS if layer.app_label))
+    return tuple(dict.fromkeys(layer.app_label for layer in layers() if layer.app_label))
 
 
 def layers_for(game_system: str) -> list[Layer]:
-    return [layer for layer in _LAYERS if game_system in layer.game_systems]
+    return [layer for layer in layers() if game_system in layer.game_systems]
 
 
 def panels_kept(game_system: str, page: str) -> bool:
@@ -312,14 +341,14 @@ def panel_marker(layer: str, page: str) -> str:
 
 
 def named(name: str) -> Layer:
-    return next(layer for layer in _LAYERS if layer.name == name)
+    return next(layer for layer in layers() if layer.name == name)
 
 
 def checklists(states: Mapping[int, Any]) -> dict[int, list[Any]]:
     """{season id: [league.web.checklist.Item]} from every layer with checklist items;
     ``states`` maps season ids to their ``league.web.checklist.SeasonState``."""
     found: dict[int, list[Any]] = {}
-    for layer in _LAYERS:
+    for layer in layers():
         if layer.checklist is None:
             continue
         mine = [state for state in states.values() if state.league.game_system in layer.game_systems]
@@ -335,7 +364,7 @@ def organiser_counts(seasons: Mapping[int, str]) -> dict[int, dict[str, int]]:
     organiser; ``seasons`` maps season ids to their league's game system. One query
     per such layer."""
     found: dict[int, dict[str, int]] = {}
-    for layer in _LAYERS:
+    for layer in layers():
         if layer.organiser_counts is None:
             continue
         ids = [pk for pk, game in seasons.items() if game in layer.game_systems]

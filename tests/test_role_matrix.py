@@ -202,6 +202,9 @@ MATRIX: dict[str, Row] = {
         "teams", "roster", "treasury", "playoffs")},
     "api:dreadball_teams": Row(s("200"), s("405"), ("dreadball",), elsewhere=(s("404"), s("405"))),
     "api:bigleague_campaign": Row(s("200"), s("405"), GB, elsewhere=(s("404"), s("405"))),
+    # The test fourth game's endpoint: the world has no Ringball league, so every
+    # league of it refuses; tests/test_fourth_game.py asks a Ringball league's.
+    "api:ringball_crews": Row(s("404"), s("405"), (), elsewhere=(s("404"), s("405"))),
     "campaigns:coach_page": Row(s("302 403 403 200 403 200"), s("302 403 403 200 403 200"), GB,
                                 elsewhere=NOT_THIS_GAME_LOGIN),
     "campaigns:fixture_page": Row(s("302 403 403 200 403 200"), s("302 403 403 200 403 200"), GB,

@@ -12,7 +12,7 @@ from campaigns.models import Campaign, CampaignCoach, Title
 from campaigns.selectors import campaign_rows, title_race
 from campaigns.setup import carry_over, ensure_campaign
 from league.models import Fixture
-from league.profiles.titles import Won
+from league.records.titles import Won
 
 
 def final_day_refusal(campaign: Campaign) -> str | None:
@@ -76,7 +76,7 @@ def declare_final_day(*, campaign: Campaign, by) -> list[Title]:
 
 def titles_won(coach_id: int) -> list[Won]:
     """GB-3: the titles the coach was given on a Final Day (GB-26), shared ones
-    included: one query, for the profile (league/profiles/titles.py)."""
+    included: one query, for the profile (league/records/titles.py)."""
     rows = Title.objects.filter(coach__entry__coach_id=coach_id).select_related("campaign__season__league")
     return [
         Won(row.get_title_display(), row.campaign.season_id, row.campaign.season.name,

@@ -13,7 +13,7 @@ from league.api.answers import Id, Page, PageQuery, coach_get, game_get, league_
 from league.api.schemas import Boards, CoachProfile, Records
 from league.models import Coach, Season
 from league.profiles import selectors as profiles
-from league.profiles.titles import titles_won
+from league.records.titles import titles_won
 from league.ratings import selectors as ratings
 from league.ratings.models import Rating
 from league.records import boards as registry

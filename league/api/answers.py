@@ -3,7 +3,8 @@
 standings.json is) or ``listing`` (a bounded page of a queryset).
 
 The engine and the games add their endpoints to routers of this package the same
-way (league/api/registry.py), so every answer has the same shape and the same cache.
+way (a game or layer declares its router: league/games.py), so every answer has the
+same shape and the same cache.
 """
 
 from __future__ import annotations

@@ -11,9 +11,10 @@ from __future__ import annotations
 from functools import partial
 
 from django.views.decorators.http import require_safe
-from ninja import NinjaAPI
+from ninja import NinjaAPI, Router
 from ninja.openapi.views import openapi_view
 
+from league import games
 from league.api import access
 from league.api.writes import router as result_writes
 
@@ -42,3 +43,16 @@ from league.api import across, endpoints  # noqa: E402  the engine's endpoints
 api.add_router("", endpoints.router)
 api.add_router("", across.router)
 api.add_router("", result_writes)  # the result workflow's writes, with a token (league/api/writes.py)
+
+_mounted: list[Router] = []
+
+
+def _mount(declaration: games.Declaration) -> None:
+    """A game's or a layer's read endpoints under /api/v1/ (its declaration's ``api``),
+    once however often it is declared."""
+    if declaration.api is not None and declaration.api not in _mounted:
+        _mounted.append(declaration.api)
+        api.add_router("", declaration.api)
+
+
+games.follow(_mount)

@@ -18,7 +18,7 @@ can never meet an old cache entry.
 Writes are tracked in one place: ``track(model, seasons)`` connects ``post_save``
 and ``post_delete`` of ``model`` to a bump of the seasons ``seasons(instance)``
 selects (a ``Q`` on Season, one UPDATE query). The engine tracks its own models in
-``LeagueConfig.ready()``; games and layers track theirs in their own ``ready()``.
+``LeagueConfig.ready()``; games and layers declare theirs (league/games.py).
 Bulk writes (``bulk_create``, ``update``) send no signals: the services that use
 them say so through league/caching/writes.py (``changed``), as pages say what they
 serve through league/caching/pages.py.
@@ -39,11 +39,10 @@ from django.core.cache import cache
 from django.db.models import Exists, F, IntegerField, OuterRef, Q, Subquery, UUIDField, Value
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
-from league import layers
+from league import games, layers
 from league.caching import change_mark
 from league.models import Coach, Entry, Fixture, JoinRequest, League, Season
 from league.prepared import Statement
-from league.rules import GameRules
 from league.selectors import meetings_before
 
 _TRACKED: dict[type, Callable[[Any], Q]] = {}
@@ -178,17 +177,23 @@ def track(model: type, seasons: Callable[[Any], Q]) -> None:
     post_delete.connect(changed, sender=model, weak=False, dispatch_uid=f"versions:{model._meta.label}:delete")
 
 
-def track_game(rules: type[GameRules]) -> None:
-    """What a season's pages show comes from its game's settings row and result
-    detail rows too (``league.rules.watch``)."""
-    if rules.settings_model is not None:
-        track(rules.settings_model, lambda settings: Q(league_id=settings.league_id))
-    for model in rules.detail_models:
-        track(model, lambda detail: Q(rounds__fixtures__result__pk=detail.result_id))
-
-
 def tracked() -> tuple[type, ...]:
     return tuple(_TRACKED)
+
+
+def _track_declared(declaration: games.Declaration) -> None:
+    """What a game's or a layer's pages read: its declaration's ``tracked`` rows, and
+    a game's settings and each result's details."""
+    if isinstance(declaration, games.Game):
+        if declaration.rules.settings_model is not None:
+            track(declaration.rules.settings_model, lambda settings: Q(league_id=settings.league_id))
+        for model in declaration.rules.detail_models:
+            track(model, lambda detail: Q(rounds__fixtures__result__pk=detail.result_id))
+    for model, seasons in declaration.tracked.items():
+        track(model, seasons)
+
+
+games.follow(_track_declared)
 
 
 def cache_key(season, name: str) -> str:

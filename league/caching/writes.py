@@ -1,7 +1,7 @@
 """How a service says what it writes: the one way writes reach the cache.
 
 Every saved or deleted row of a tracked model gives its seasons a new version
-(``versions.track``, filled from each app's ``ready()``): that is the cache's own
+(``versions.track``: the engine's models, each game's and layer's declared ones): that is the cache's own
 bookkeeping and asks nothing of a service. What a service says:
 
 - ``results_write``: a write to a season's results, whose season's history

@@ -1,6 +1,6 @@
 """DreadBall's read endpoint (/api/v1/leagues/<slug>/dreadball/teams/): a season's
-teams with their rosters. Mounted on the API from the app's ready()
-(league/api/registry.py). No ``from __future__ import annotations``: django-ninja
+teams with their rosters. Mounted on the API by the game's declaration
+(league/dreadball/game.py). No ``from __future__ import annotations``: django-ninja
 reads the parameters' types."""
 
 from django.http import Http404

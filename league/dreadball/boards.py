@@ -7,7 +7,6 @@ from __future__ import annotations
 from django.db.models import Case, Count, F, IntegerField, Q, Sum, Value, When
 
 from league.dreadball.models import DreadBallResult
-from league.records import boards, titles
 from league.records.boards import Board, Column, Scope, SideTotals, coaches_in, counted_results, lost, won
 
 
@@ -36,8 +35,3 @@ COACHES = Board(
     about="From approved league and play-off games: landslides won, the sum of score differences won minus lost, "
           "and games won in Sudden Death.",
 )
-
-
-def register() -> None:
-    boards.register(COACHES)
-    titles.register("dreadball", champion="DreadBall Champion")

@@ -6,7 +6,8 @@ from functools import partial
 
 from django.db.models import Q
 
-from league.leaguefiles.registry import Part as AnyPart, register
+from league.games import ExportRows
+from league.leaguefiles.registry import Part as AnyPart
 from league.dreadball.models import (
     DreadBallResult, DreadBallSettings, DreadBallTeam, PublishedPlayer, RosterPlayer, TeamType,
 )
@@ -15,11 +16,11 @@ from league.dreadball.models import (
 Part = partial(AnyPart, game_systems=frozenset({"dreadball"}))
 
 
-def register_rows() -> None:
+def export_rows() -> ExportRows:
     def types(league):
         return Q(league=league) | Q(league__isnull=True)
 
-    register(
+    return ExportRows((
         Part(DreadBallSettings, lambda league: DreadBallSettings.objects.filter(league=league)),
         Part(TeamType, lambda league: TeamType.objects.filter(types(league)), key=("name", "league")),
         Part(PublishedPlayer, lambda league: PublishedPlayer.objects.filter(
@@ -27,4 +28,4 @@ def register_rows() -> None:
         Part(DreadBallTeam, lambda league: DreadBallTeam.objects.filter(entry__season__league=league)),
         Part(RosterPlayer, lambda league: RosterPlayer.objects.filter(team__entry__season__league=league)),
         Part(DreadBallResult, lambda league: DreadBallResult.objects.filter(result__fixture__round__season__league=league)),
-    )
+    ))

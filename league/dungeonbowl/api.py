@@ -1,6 +1,6 @@
 """Dungeon Bowl's read endpoints (/api/v1/leagues/<slug>/dungeonbowl/...): teams,
 a team's roster (the team feed's figures), its Treasury lines and a season's
-play-offs. Mounted on the API from the app's ready() (league/api/registry.py).
+play-offs. Mounted on the API by the game's declaration (league/dungeonbowl/game.py).
 No ``from __future__ import annotations``: django-ninja reads the parameters' types."""
 
 import datetime

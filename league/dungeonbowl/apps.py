@@ -12,52 +12,9 @@ class DungeonBowlConfig(AppConfig):
     verbose_name = "Dungeon Bowl"
 
     def ready(self) -> None:
-        # Imported here, not at the top: apps.py loads before any model, and these
-        # modules import models (Django's app loading; ready() runs once all are loaded).
-        from league import layers, rules
-        from league.caching import versions
-        from league.dungeonbowl import demo
-        from league.dungeonbowl.models import Honour, PlayoffGame, Redraft, Team, TeamSeason
-        from league.dungeonbowl.panels import fixture_panel, league_panel, my_fixtures_panel, organiser_panel, viewer_panel
-        from league.dungeonbowl.rules import DungeonBowlRules
-        from league.dungeonbowl.rulebook import SECTION
-        from league.rules import rulebook
-        from league.dungeonbowl import seasons
-        from league.profiles import titles as profile_titles
+        # The engine reads its games from their declarations (league/games.py).
+        # Imported here: the declaration names the game's models, loaded only now.
+        from league import games
+        from league.dungeonbowl import game
 
-        from league.dungeonbowl import boards
-
-        rules.register(DungeonBowlRules)
-        # The profile's titles: the season's placings and the Trophy (DB-14).
-        profile_titles.register("Dungeon Bowl", seasons.honours_won)
-        rulebook.register(SECTION)
-        boards.register()  # its leaderboards and the Trophy (league/records)
-        # Its rows in a league's file (league/leaguefiles/).
-        from league.dungeonbowl.transfer import register_rows
-
-        register_rows()
-        # Its read endpoints on the API (/api/v1/).
-        from league.api import registry
-        from league.dungeonbowl import api as dungeonbowl_api
-
-        registry.add(dungeonbowl_api.router)
-
-        # A team's place in a season links its standings row to the team (versions.py).
-        versions.track(TeamSeason, lambda ts: Q(entries__pk=ts.entry_id))
-        # The league page's play-off bracket (DB-5b) and honours (DB-14): a season's
-        # honours show on the page of every season of the league.
-        versions.track(PlayoffGame, lambda game: Q(pk=game.season_id))
-        versions.track(Honour, lambda honour: Q(league__seasons__pk=honour.season_id))
-        # The season checklist on the organiser's dashboard, kept per version:
-        # a team accepted, drafted, locked or retiring (DB-1, DB-6, DB-15).
-        versions.track(Team, lambda team: Q(league_id=team.league_id))
-        versions.track(Redraft, lambda redraft: Q(league__dungeonbowl_teams__pk=redraft.team_id))
-
-        layers.register(layers.Layer(
-            name="dungeonbowl", game_systems=frozenset({"dungeonbowl"}),
-            panels={"league_detail": league_panel, "fixture_detail": fixture_panel, "my_fixtures": my_fixtures_panel,
-                    "organiser_dashboard": organiser_panel, "league_viewer": viewer_panel},
-            # A team is founded and drafted before it is entered in a season (DB-1, DB-6).
-            coach_leagues=lambda coach_id: Q(pk__in=Team.objects.filter(coach_id=coach_id).values("league_id")),
-            demo=demo.load, demo_accounts=demo.quickstart_accounts,
-        ))
+        games.register(game.declaration())

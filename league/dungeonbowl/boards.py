@@ -12,7 +12,7 @@ from django.db.models.functions import Coalesce
 
 from league.dungeonbowl.models import Honour, Placing, PlayerEffect, PlayerGame, Team, TeamSeason, TreasuryLine
 from league.models import Result, Season
-from league.records import boards, titles
+from league.records import titles
 from league.records.boards import Board, Column, Scope, SideTotals, counted_results, drawn, lost, won
 
 
@@ -83,7 +83,7 @@ TEAMS = Board(
 )
 
 
-def _titles(season_ids: list[int]) -> Iterable[titles.Honour]:
+def trophy_winners(season_ids: list[int]) -> Iterable[titles.Honour]:
     """DB-14: the play-off winner, who takes the Dungeon Bowl Trophy."""
     found = (
         Honour.objects.filter(season_id__in=season_ids, placing=Placing.CHAMPION)
@@ -91,9 +91,3 @@ def _titles(season_ids: list[int]) -> Iterable[titles.Honour]:
     )
     for season_id, coach_id, coach, team in found:
         yield titles.Honour(season_id, "Play-off winner and the Dungeon Bowl Trophy", coach_id, coach, team)
-
-
-def register() -> None:
-    boards.register(PLAYERS)
-    boards.register(TEAMS)
-    titles.register("dungeonbowl", _titles)

@@ -8,7 +8,7 @@ from django.db.models import Q
 
 from league.dungeonbowl.models import Honour, Placing
 from league.models import Fixture, Result, Season
-from league.profiles.titles import Won, table_champions
+from league.records.titles import Won, table_champions
 
 
 def season_over(season: Season) -> bool:
@@ -39,7 +39,7 @@ def trophy_holder_id(league) -> int | None:
 def honours_won(coach_id: int) -> list[Won]:
     """DB-14: the placings the coach's teams earned (the champion holds the
     Trophy), one query; and League Champion, the top of the table, for a finished
-    season that had no play-offs to crown one (league/profiles/titles.py)."""
+    season that had no play-offs to crown one (league/records/titles.py)."""
     honours = Honour.objects.filter(team__coach_id=coach_id).select_related("season__league", "team")
     won = [
         Won("Champion, with the Dungeon Bowl Trophy" if honour.placing == Placing.CHAMPION

@@ -7,7 +7,8 @@ from functools import partial
 
 from django.db.models import Q
 
-from league.leaguefiles.registry import Part as AnyPart, register
+from league.games import ExportRows
+from league.leaguefiles.registry import Part as AnyPart
 from league.dungeonbowl.models import (
     College, DiceRoll, DungeonBowlSettings, GameReport, Honour, Player, PlayerAdvancement, PlayerEffect,
     PlayerGame, PlayoffGame, PlayoffTie, Position, PositionGroup, Redraft, RedraftRoll, Skill, Team,
@@ -35,12 +36,12 @@ def _redraft_ids(values: dict, id_of) -> None:
         drafted["rookies"] = [player(old) for old in drafted.get("rookies", [])]
 
 
-def register_rows() -> None:
+def export_rows() -> ExportRows:
     def mine_or_published(prefix=""):
         return lambda league: Q(**{f"{prefix}league": league}) | Q(**{f"{prefix}league__isnull": True})
 
     in_results = "result__fixture__round__season__league"
-    register(
+    return ExportRows((
         Part(DungeonBowlSettings, lambda league: DungeonBowlSettings.objects.filter(league=league)),
         Part(College, lambda league: College.objects.filter(mine_or_published()(league)), key=("name", "league")),
         Part(PositionGroup, lambda league: PositionGroup.objects.filter(mine_or_published("college__")(league)),
@@ -62,5 +63,4 @@ def register_rows() -> None:
         Part(RedraftRoll, lambda league: RedraftRoll.objects.filter(redraft__team__league=league)),
         Part(PlayoffGame, lambda league: PlayoffGame.objects.filter(season__league=league)),
         Part(PlayoffTie, lambda league: PlayoffTie.objects.filter(season__league=league)),
-        coaches=lambda league: Team.objects.filter(league=league).values("coach_id"),
-    )
+    ), coaches=lambda league: Team.objects.filter(league=league).values("coach_id"))

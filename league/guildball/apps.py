@@ -7,21 +7,9 @@ class GuildBallConfig(AppConfig):
     verbose_name = "Guild Ball"
 
     def ready(self) -> None:
-        # Imported here, not at the top: apps.py loads before any model, and these
-        # modules import models (Django's app loading; ready() runs once all are loaded).
-        # The engine reads its games from one explicit registry (league.rules), as it
-        # reads its layers; Guild Ball adds itself here.
-        from league import rules
-        from league.guildball.rulebook import SECTION
-        from league.guildball.rules import GuildBallRules
-        from league.rules import rulebook
+        # The engine reads its games from their declarations (league/games.py).
+        # Imported here: the declaration names the game's models, loaded only now.
+        from league import games
+        from league.guildball import game
 
-        from league.guildball import boards
-
-        rules.register(GuildBallRules)
-        rulebook.register(SECTION)
-        boards.register()  # its leaderboard (league/records/boards.py)
-        # Its rows in a league's file (league/leaguefiles/).
-        from league.guildball.transfer import register_rows
-
-        register_rows()
+        games.register(game.declaration())

@@ -6,7 +6,6 @@ from __future__ import annotations
 from django.db.models import Count, Sum
 
 from league.models import Result
-from league.records import boards
 from league.records.boards import Board, Column, Scope, SideTotals, coaches_in, counted_results, other
 
 
@@ -24,7 +23,3 @@ VICTORY_POINTS = Board(
     rows=_rows, order="vp_for",
     about="Victory Points scored and conceded in League Matches and play-offs with an approved result.",
 )
-
-
-def register() -> None:
-    boards.register(VICTORY_POINTS)

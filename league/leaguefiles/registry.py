@@ -1,4 +1,6 @@
-"""What a league's file holds, model by model, filled from each app's ``ready()``.
+"""What a league's file holds, model by model: the engine's own parts
+(``register``, from its ``ready()``), then each game's and layer's, its
+declaration's ``export_rows`` (league/games.py).
 
 A ``Part`` names a model and how to select a league's rows of it. The engine
 reads every column of the model itself (docs/export-format.md says how each kind
@@ -19,7 +21,7 @@ is written); a part says only what is particular to it:
 A column pointing at an account (``auth.User``) is never written: who did what
 stays with the installation the league leaves (no accounts, no addresses).
 
-``coaches(league)`` contributions say which coaches a game holds beyond the
+An ``ExportRows``' ``coaches(league)`` says which coaches a game holds beyond the
 seasons' entrants (a Dungeon Bowl team's coach who never entered a season).
 """
 
@@ -28,6 +30,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from league import games
 
 FORMAT = "league-export"
 VERSION = 1
@@ -48,24 +52,28 @@ class Part:
 
 
 _parts: dict[str, Part] = {}
-_coaches: list[Callable[[Any], Any]] = []
 
 
-def register(*parts: Part, coaches: Callable[[Any], Any] | None = None) -> None:
-    """Add an app's parts (from its ``ready()``); registering a model twice replaces it."""
+def register(*parts: Part) -> None:
+    """Add the engine's own parts (from its ``ready()``); registering a model twice replaces it."""
     for part in parts:
         _parts[part.label] = part
-    if coaches is not None and coaches not in _coaches:
-        _coaches.append(coaches)
+
+
+def _every_part() -> dict[str, Part]:
+    """The engine's parts, then every declaration's, by model label."""
+    declared = {part.label: part for declaration in games.declared() for part in declaration.export_rows.parts}
+    return _parts | declared
 
 
 def coach_querysets(league) -> list:
     """Querysets of coach ids the games hold in ``league`` beyond its entrants."""
-    return [contribute(league) for contribute in _coaches]
+    return [declaration.export_rows.coaches(league) for declaration in games.declared()
+            if declaration.export_rows.coaches is not None]
 
 
 def part_for(label: str) -> Part | None:
-    return _parts.get(label)
+    return _every_part().get(label)
 
 
 def parts_for(league) -> list[Part]:
@@ -77,7 +85,7 @@ def ordered_parts() -> list[Part]:
     """Every part, each after the parts its foreign keys point at (registration
     order otherwise), so an import finds most ids already mapped; a key pointing
     forward or at its own model is set once every row exists."""
-    pending = dict(_parts)
+    pending = _every_part()
     done: list[Part] = []
     while pending:
         for label, part in pending.items():

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, render
 from league.caching import pages
 from league.models import Coach
 from league.profiles import selectors
-from league.profiles.titles import titles_won
+from league.records.titles import titles_won
 
 
 def _coach(coach_id: int) -> Coach:

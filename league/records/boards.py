@@ -1,4 +1,4 @@
-"""Leaderboards: a registry of boards each game fills from its ``ready()``.
+"""Leaderboards: each game and layer declares its boards (league/games.py).
 
 A board is a name, its columns and a query over the game's own models scoped to a
 season, a league or the whole site for one game (``Scope``). Each board's rows are
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from django.db import connection
 from django.db.models import Expression, F, Q, QuerySet
 
+from league import games
 from league.models import Coach, Entry, Fixture, Result
 
 SIDES = ("home", "away")
@@ -113,27 +114,15 @@ class Board:
         return self.rows(scope).order_by(f"-{field}" if reverse else field, self.ident, "coach_id")
 
 
-_BOARDS: dict[str, dict[str, Board]] = {}
-
-
-def register(board: Board) -> None:
-    """Add ``board`` to its game's boards (from the game's ``AppConfig.ready()``);
-    registering the same board again changes nothing."""
-    boards = _BOARDS.setdefault(board.game, {})
-    if board.key in boards and boards[board.key] != board:
-        raise ValueError(f"Two {board.game} boards are called {board.key!r}.")
-    boards[board.key] = board
-
-
 def boards_for(game: str) -> list[Board]:
-    """``game``'s boards in the order they were registered."""
-    return list(_BOARDS.get(game, {}).values())
+    """``game``'s boards (its own, then its layers') in the order they were declared."""
+    return [board for declaration in games.serving(game) for board in declaration.boards if board.game == game]
 
 
 def board_for(game: str, key: str) -> Board | None:
     """``game``'s board ``key``, or its first board when ``key`` names none."""
-    boards = _BOARDS.get(game, {})
-    return boards.get(key) or next(iter(boards.values()), None)
+    boards = boards_for(game)
+    return next((board for board in boards if board.key == key), boards[0] if boards else None)
 
 
 # Shared queries the games build their boards from --------------------------------

@@ -2,47 +2,38 @@
 
 The engine asks a league for ``league.rules`` (its game's ``GameRules`` bound to
 the league's settings) and never branches on the game. It imports no game: each
-game is an app of its own whose ``AppConfig.ready()`` calls ``register`` with its
-``GameRules`` subclass (``league/guildball/apps.py``), as a layer registers with
-``league.layers``. Adding a game touches no file here.
+game is an app of its own whose ``AppConfig.ready()`` registers its declaration
+(league/games.py), which carries its ``GameRules`` subclass
+(``league/guildball/game.py``). Adding a game touches no file here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterator, Mapping
 
+from league import games
 from league.rules.base import GameRules, Stat, Verdict
 
 __all__ = [
-    "GAMES", "GameRules", "Stat", "Verdict", "app_labels", "game_choices", "import_fallback", "register", "rules_class",
-    "watch",
+    "GAMES", "GameRules", "Stat", "Verdict", "app_labels", "game_choices", "import_fallback", "rules_class",
 ]
 
-# Filled from the games' ready(), in INSTALLED_APPS order; read through the functions below.
-GAMES: dict[str, type[GameRules]] = {}
 
-# Told of every game as it registers: the cache tracks each game's settings and
-# detail rows (LeagueConfig.ready, league/caching/versions.py ``track_game``), so
-# this registry, which the models read, imports nothing above it.
-_WATCHERS: list[Callable[[type[GameRules]], None]] = []
+class _Rules(Mapping[str, type[GameRules]]):
+    """Every registered game's rules by its ``system``, in the order the games
+    registered, read from their declarations whenever asked."""
 
+    def __getitem__(self, system: str) -> type[GameRules]:
+        return games.games()[system].rules
 
-def register(rules: type[GameRules]) -> None:
-    """Add a game once (``ready()`` can run twice in tests); its ``system`` is its key."""
-    if GAMES.get(rules.system) is rules:
-        return
-    GAMES[rules.system] = rules
-    for watcher in _WATCHERS:
-        watcher(rules)
+    def __iter__(self) -> Iterator[str]:
+        return iter(games.games())
+
+    def __len__(self) -> int:
+        return len(games.games())
 
 
-def watch(watcher: Callable[[type[GameRules]], None]) -> None:
-    """Call ``watcher`` with every game registered so far and every game that
-    registers later (once each, however often ``ready()`` runs)."""
-    if watcher not in _WATCHERS:
-        _WATCHERS.append(watcher)
-    for rules in GAMES.values():
-        watcher(rules)
+GAMES: Mapping[str, type[GameRules]] = _Rules()
 
 
 def rules_class(game_system: str) -> type[GameRules]:

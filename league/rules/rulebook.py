@@ -3,14 +3,15 @@ our own words, for the /rules/ page that the ``rule`` filter links to. The
 rulebooks' own sentences are not ours to copy: these lines say what the site
 does, not what the books say.
 
-The engine holds its own Decisions (LG-) and the registry; each game's app
-registers its section from its ``AppConfig.ready()``, as it registers its
-``GameRules`` (league.rules) and a layer registers with league.layers, so the
-engine names no game's rule."""
+The engine holds its own Decisions (LG-); each game and each layer declares its
+section as its ``rule_entries`` (league/games.py), so the engine names no game's
+rule."""
 
 from __future__ import annotations
 
 from typing import NamedTuple
+
+from league import games
 
 
 class Rule(NamedTuple):
@@ -41,23 +42,28 @@ ENGINE = Section("seasons", "Every game: who plays in a season", (
                  "cancelled and its Favours go back, as ledger lines saying why; the organiser is told first."),
 ))
 
-# Filled from the games' and layers' ready(), in INSTALLED_APPS order, after the engine's.
-_SECTIONS: list[Section] = [ENGINE]
+# The engine's own parts with rules of their own (the ratings), from their ready():
+# listed after the games.
+_ENGINE_PARTS: list[Section] = []
 
 
 def register(section: Section) -> None:
-    """Add a section once (``ready()`` can run twice in tests); keys are unique."""
-    for index, existing in enumerate(_SECTIONS):
+    """Add a section of the engine's own once (``ready()`` can run twice in tests);
+    keys are unique. A game's or a layer's section is its declaration's
+    ``rule_entries`` (league/games.py)."""
+    for index, existing in enumerate(_ENGINE_PARTS):
         if existing.key == section.key:
-            _SECTIONS[index] = section
+            _ENGINE_PARTS[index] = section
             return
-    _SECTIONS.append(section)
+    _ENGINE_PARTS.append(section)
 
 
 def sections() -> tuple[Section, ...]:
-    return tuple(_SECTIONS)
+    """The engine's section, every game's and layer's in the order they registered,
+    then the engine's own parts'."""
+    return (ENGINE, *(declaration.rule_entries for declaration in games.declared()), *_ENGINE_PARTS)
 
 
 def by_id() -> dict[str, Rule]:
     """Every registered rule by its id."""
-    return {rule.id: rule for section in _SECTIONS for rule in section.rules}
+    return {rule.id: rule for section in sections() for rule in section.rules}

@@ -9,7 +9,7 @@ from django.utils.html import escape
 
 from league.models import Coach
 from league.profiles import selectors as profiles
-from league.profiles.titles import titles_won
+from league.records.titles import titles_won
 from league.ratings.models import Rating
 from league.records import halloffame
 from league.records.boards import Scope

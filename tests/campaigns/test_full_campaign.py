@@ -90,7 +90,7 @@ def test_eight_coach_campaign_to_final_day_and_carry_over(season, organiser, cli
         dealing.buy_advancement(coach=by_name["Coach 03"], by=user_of(by_name["Coach 03"]))
     page = client.get(f"/leagues/{season.league.slug}/campaign/").content.decode()
     assert "Titles (Final Day)" in page and "Master Strategos</strong>: Coach 07" in page
-    # Each title is on its coach's profile across leagues (league/profiles/titles.py).
+    # Each title is on its coach's profile across leagues (league/records/titles.py).
     shadows = by_name["Coach 06"].entry.coach_id
     profile = client.get(reverse("coach_profile", args=[shadows])).content.decode()
     assert "<strong>Master of Shadows</strong>" in profile and season.league.name in profile

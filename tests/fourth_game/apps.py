@@ -7,10 +7,9 @@ class RingballConfig(AppConfig):
     verbose_name = "Ringball (a test game)"
 
     def ready(self) -> None:
-        from league import rules
-        from league.rules import rulebook
-        from tests.fourth_game.rulebook import SECTION
-        from tests.fourth_game.rules import RingballRules
+        # Declared as any game is (league/games.py). Imported here: the declaration
+        # names the game's models, loaded only now.
+        from league import games
+        from tests.fourth_game import game
 
-        rules.register(RingballRules)
-        rulebook.register(SECTION)
+        games.register(game.declaration())

@@ -1,4 +1,4 @@
-"""Ringball's rule ids, registered with the engine's rulebook like any game's."""
+"""Ringball's rule ids, declared for the engine's rulebook like any game's."""
 
 from __future__ import annotations
 

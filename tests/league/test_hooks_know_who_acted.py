@@ -27,7 +27,8 @@ def heard(monkeypatch) -> list[tuple[str, object]]:
         name="spy", game_systems=frozenset({"guildball"}), result_approved=hook("approved"),
         result_withdrawn=hook("withdrawn"), season_started=hook("started"), results_imported=hook("imported"),
     )
-    monkeypatch.setattr(layers, "_LAYERS", [*layers.layers(), spy])
+    declared = layers.layers()
+    monkeypatch.setattr(layers, "layers", lambda: (*declared, spy))
     return calls
 
 

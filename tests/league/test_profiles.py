@@ -14,7 +14,7 @@ from django.urls import reverse
 from league.dungeonbowl.demo import load_demo
 from league.dungeonbowl.models import Honour, Placing
 from league.models import Fixture
-from league.profiles import titles
+from league.records import titles
 from league.profiles.selectors import last_meeting
 from league.standings.season import standings_for
 from tests.builders import season_with_results

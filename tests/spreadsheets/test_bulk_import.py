@@ -53,12 +53,12 @@ def line_by_line_layers(monkeypatch) -> None:
     """The layers' import columns without their bulk path: each line's figures
     through ``apply`` in turn (the Big League's ``record_match_cp``), the oracle
     for the layers' bulk path."""
-    plain = [
+    plain = tuple(
         layer if layer.import_columns is None
         else dataclasses.replace(layer, import_columns=dataclasses.replace(layer.import_columns, apply_all=None))
         for layer in layers.layers()
-    ]
-    monkeypatch.setattr(layers, "_LAYERS", plain)
+    )
+    monkeypatch.setattr(layers, "layers", lambda: plain)
 
 
 def import_text(text: str, game: str, *, monkeypatch=None, by=None) -> None:

@@ -12,7 +12,6 @@ from django.core.management import CommandError, call_command
 from league import layers
 from league.services import results as services
 from league.models import Coach, Entry, Fixture, League, Result, ResultEvent, Round, Season
-from league import layers
 from league.standings.season import standings_for
 from tests.factories import CoachFactory, EntryFactory, FixtureFactory, RoundFactory, SeasonFactory, with_organiser
 
