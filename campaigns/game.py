@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from campaigns import api, titles
+from campaigns import api
+from campaigns.finalday import services as titles
 from campaigns.boards import BIG_LEAGUE, final_day_titles
 from campaigns.layer import LAYER
 from campaigns.models import (
