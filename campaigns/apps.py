@@ -25,6 +25,10 @@ class CampaignsConfig(AppConfig):
         from campaigns import titles
 
         layers.register(LAYER)
+        # Who follows its kinds of fact (league/facts/).
+        from campaigns import followers
+
+        followers.register()
         # The profile's titles: the three of each Final Day (GB-3).
         profile_titles.register("The Big League", titles.titles_won)
         # Its rows in a league's file (league/transfer/).

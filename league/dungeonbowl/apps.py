@@ -40,6 +40,10 @@ class DungeonBowlConfig(AppConfig):
         from league.dungeonbowl import api as dungeonbowl_api
 
         registry.add(dungeonbowl_api.router)
+        # Who follows its kinds of fact (league/facts/).
+        from league.dungeonbowl import followers
+
+        followers.register()
 
         # A team's place in a season links its standings row to the team (versions.py).
         versions.track(TeamSeason, lambda ts: Q(entries__pk=ts.entry_id))
