@@ -88,6 +88,7 @@ def test_a_clean_tree_keeps_the_contracts(tmp_path):
     ("league/dreadball/__init__.py", "from league.dungeonbowl import rules\n", "The engine imports no game"),
     ("league/models.py", "from campaigns import layer\n", "The engine imports no layer"),
     ("league/guildball/rules.py", "import campaigns.layer\n", "Games import no layer"),
+    ("league/services.py", "from league.outbox import notifications\n", "Writes record facts"),
 ])
 def test_each_contract_can_fail(tmp_path, module, source, contract):
     bad = {module: source}
