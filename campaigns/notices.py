@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from campaigns.models import CampaignCoach, CardOffer, Loan, MomentUnlock
 from campaigns.rules import LOAN_COST, LOAN_TO_LENDER
+from league.outbox.quiet import is_quiet
 from league.outbox import notifications
 from league.outbox.notifications import Kind
 
@@ -115,7 +116,7 @@ def moments_reached(unlocks: list[MomentUnlock]) -> None:
     """GB-13: new Moments waiting for the Longshanks to confirm, to the league's
     organisers. In a quiet block (an import) nothing is sent, so nothing is loaded
     either: a query per coach there was most of a CP import's cost."""
-    if not unlocks or notifications.is_quiet():
+    if not unlocks or is_quiet():
         return
     (cc,) = _load(unlocks[0].coach)
     league = _league(cc)

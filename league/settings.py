@@ -145,6 +145,9 @@ INSTALLED_APPS = [
     "django_tasks",
     "django_tasks_db",
     "league",
+    # What happened, one fact a write, and who follows each kind (league/facts/):
+    # before the games, so the engine's followers of a kind come before theirs.
+    "league.facts",
     "league.guildball",
     "campaigns",  # The Big League on Guild Ball: registered first, so its demo is listed first
     "league.dungeonbowl",

@@ -3,7 +3,6 @@ table, unlocks reached by a coach's CP total, the starting pick and Moment picks
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable
 
 from django.core.exceptions import ValidationError
@@ -16,8 +15,11 @@ from campaigns.ledgers.balances import cp_total
 from campaigns.guards import lock_coach, require_organiser, require_own, require_running
 from campaigns.models import CampaignCoach, CampaignPointLine, Guild, Moment, MomentUnlock, OwnedCard, PlotCard
 from league.caching import writes
-from league.events import emit as events
-from league.events import types as event_types
+from league.facts import recording as facts
+
+
+# GB-13: coaches' CP totals reached Moments; the unlock rows keep it (league/facts/).
+MOMENTS_REACHED = "campaigns.moments_reached"
 
 
 def moment_table() -> list[rules.MomentDef]:
@@ -68,32 +70,9 @@ def sync_moments_for(coaches: Iterable[CampaignCoach]) -> list[MomentUnlock]:
     created = MomentUnlock.objects.bulk_create(new, ignore_conflicts=True) if new else []
     if created:
         writes.changed(Q(campaign__coaches__pk__in={unlock.coach_id for unlock in created}))  # no signals
-    for _, reached in itertools.groupby(created, key=lambda unlock: unlock.coach_id):
-        notices.moments_reached(list(reached))  # one notice per coach, as for one coach
-    if created:
-        _emit_reached(created)
+        # The new unlocks are the fact; its followers (campaigns/followers.py) tell the organisers and the league.
+        facts.happened(MOMENTS_REACHED, rows=created, by=None, league_id=None, unlocks=created)
     return created
-
-
-def _emit_reached(created: list[MomentUnlock]) -> None:
-    """GB-13: a ``moment.reached`` event per new unlock, through the engine's
-    events (league/events/emit.py), one emit per league (two queries, whatever the number)."""
-    coaches = {
-        pk: (league_id, season_id, season_name, slug, name)
-        for pk, league_id, season_id, season_name, slug, name in CampaignCoach.objects.filter(
-            pk__in={unlock.coach_id for unlock in created}).values_list(
-            "pk", "campaign__season__league_id", "campaign__season_id", "campaign__season__name",
-            "campaign__season__league__slug", "entry__coach__name")
-    }
-    by_league: dict[int, list] = {}
-    for unlock in created:
-        league_id, season_id, season_name, slug, name = coaches[unlock.coach_id]
-        by_league.setdefault(league_id, []).append((event_types.MOMENT_REACHED, {
-            "league": slug, "season": {"id": season_id, "name": season_name},
-            "moment": {"name": unlock.name, "threshold": unlock.threshold, "unlocks": unlock.unlocks, "coach": name},
-        }))
-    for league_id, reached in by_league.items():
-        events.emit(league_id=league_id, events=reached)
 
 
 def pick_options(coach: CampaignCoach, unlocks: str):

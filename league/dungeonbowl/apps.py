@@ -1,5 +1,4 @@
 from django.apps import AppConfig
-from django.db.models import Q
 
 
 class DungeonBowlConfig(AppConfig):
@@ -18,3 +17,7 @@ class DungeonBowlConfig(AppConfig):
         from league.dungeonbowl import game
 
         games.register(game.declaration())
+        # Who follows its kinds of fact (league/facts/).
+        from league.dungeonbowl import followers
+
+        followers.register()

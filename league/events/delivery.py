@@ -5,6 +5,12 @@ and ``webhook-signature`` (``v1,`` and the base64 HMAC-SHA256 of
 ``id.timestamp.body`` under the subscription's ``whsec_`` secret), signed by the
 ``standardwebhooks`` package the receivers verify with.
 
+The league's own webhooks are subscriptions of their own signature
+(``Subscription.Signature``): the signed webhook's post carries
+``X-League-Signature: sha256=<hex>``, the HMAC-SHA256 of the body under the
+league's secret, as its receivers have always checked it; Discord's is not
+signed. Both are delivered, retried and refused exactly as events are.
+
 A task of the outbox (league/outbox/tasks.py): a network error, a 429 or a 5xx is
 tried again after a growing pause, up to ``tasks.ATTEMPTS``; a refused address
 or a redirect (neither ever posted to nor followed: league/outbox/addresses.py) or
@@ -16,6 +22,8 @@ subscription when the task runs, never written into the task's row.
 from __future__ import annotations
 
 import datetime
+import hashlib
+import hmac
 import http.client
 import logging
 
@@ -24,10 +32,18 @@ from django.utils import timezone
 from django_tasks import task
 from standardwebhooks.webhooks import Webhook
 
-from league.events.models import MAX_ATTEMPTS, Delivery
+from league.events.models import MAX_ATTEMPTS, Delivery, Subscription
 from league.outbox import addresses, tasks
 
 logger = logging.getLogger(__name__)
+
+LEAGUE_SIGNATURE_HEADER = "X-League-Signature"
+
+
+def league_signature(secret: str, body: bytes) -> str:
+    """The league's signed webhook's header value: ``sha256=`` and the hex
+    HMAC-SHA256 of ``body`` under the league's secret."""
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 
 
 def signed_headers(*, secret: str, event_id: str, body: str, now: datetime.datetime) -> dict[str, str]:
@@ -37,6 +53,14 @@ def signed_headers(*, secret: str, event_id: str, body: str, now: datetime.datet
         "webhook-timestamp": str(int(now.timestamp())),
         "webhook-signature": Webhook(secret).sign(msg_id=event_id, timestamp=now, data=body),
     }
+
+
+def _headers(subscription: Subscription, delivery: Delivery, now: datetime.datetime) -> dict[str, str]:
+    if subscription.signature == Subscription.Signature.LEAGUE:
+        return {LEAGUE_SIGNATURE_HEADER: league_signature(subscription.secret, delivery.payload.encode())}
+    if subscription.signature == Subscription.Signature.DISCORD:
+        return {}
+    return signed_headers(secret=subscription.secret, event_id=delivery.event_id, body=delivery.payload, now=now)
 
 
 def _pause(attempt: int) -> float:
@@ -54,13 +78,14 @@ def deliver(*, delivery_id: int, attempt: int = 1) -> str:
         _record(delivery, Delivery.Status.REFUSED, error="The subscription is switched off.")
         return "subscription switched off"
     delivery.attempts = min(attempt, MAX_ATTEMPTS)
+    standard = subscription.signature == Subscription.Signature.STANDARD
+    what = f"Event {delivery.event_id}" if standard else "Webhook post"
     try:
-        now = timezone.now()
-        status = addresses.post(subscription.url, delivery.payload, signed_headers(
-            secret=subscription.secret, event_id=delivery.event_id, body=delivery.payload, now=now), agent="events")
+        status = addresses.post(subscription.url, delivery.payload, _headers(subscription, delivery, timezone.now()),
+                                agent="events" if standard else "webhook")
     except addresses.NotAllowed as refusal:
         _record(delivery, Delivery.Status.REFUSED, error=str(refusal))
-        logger.error("Event %s not sent: %s", delivery.event_id, refusal)
+        logger.error("%s not sent: %s", what, refusal)
         raise tasks.Refused(str(refusal)) from None
     except (OSError, http.client.HTTPException) as error:
         problem = str(error) or type(error).__name__
@@ -81,7 +106,7 @@ def deliver(*, delivery_id: int, attempt: int = 1) -> str:
         _record(delivery, Delivery.Status.RETRYING, http_status=status, error=error,
                 next_attempt=timezone.now() + datetime.timedelta(seconds=_pause(attempt)))
     tasks.retry_or_give_up(deliver, {"delivery_id": delivery_id}, attempt=attempt, problem=problem,
-                           logger=logger, what=f"Event {delivery.event_id}")
+                           logger=logger, what=what)
     raise AssertionError("unreachable")  # retry_or_give_up always raises
 
 

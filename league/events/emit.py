@@ -1,10 +1,11 @@
-"""Emitting a league's events: called inside the write that causes them, so each
-delivery row and its task are written in the write's transaction (the outbox,
-league/outbox/tasks.py) and roll back with a refused write.
+"""Emitting a league's events: followers of the facts a write records
+(league/facts/subscriptions.py, a game's and a layer's own), called inside that
+write, so each delivery row and its task are written in the write's transaction
+(the outbox, league/outbox/tasks.py) and roll back with a refused write.
 
-``emit`` is the one function every emitter calls: the engine's services through
-the helpers below, a game or a layer (a Dungeon Bowl's play-offs, a Big League's
-Moments) directly, since the engine imports none of them. Nothing is written for
+``emit`` is the one function every emitter calls: the engine's followers through
+the helpers below, a game's or a layer's (a Dungeon Bowl's play-offs, a Big
+League's Moments) directly, since the engine imports none of them. Nothing is written for
 a league without a subscription to the kind (one query per emitting write).
 """
 
@@ -20,7 +21,8 @@ from league.events import types
 from league.events.delivery import deliver
 from league.events.models import Delivery, Subscription
 from league.models import Entry, Fixture, Result, Season
-from league.outbox import notifications, tasks
+from league.outbox.quiet import is_quiet
+from league.outbox import tasks
 from league.outbox.links import site_root
 
 
@@ -28,7 +30,8 @@ Data = dict[str, Any] | Callable[[], dict[str, Any]]
 
 
 def _wanted(league_id: int, kinds: set[str]) -> list[Subscription]:
-    return [s for s in Subscription.objects.filter(league_id=league_id, active=True).order_by("pk")
+    return [s for s in Subscription.objects.filter(league_id=league_id, active=True,
+                                                   signature=Subscription.Signature.STANDARD).order_by("pk")
             if kinds & set(s.event_types)]
 
 
@@ -37,8 +40,8 @@ def emit(*, league_id: int, events: list[tuple[str, Data]]) -> int:
     league that chose that type; returns how many deliveries were queued. Run in the
     caller's transaction. ``data`` may be a function, called only when someone
     subscribed to the type (a league without subscriptions pays one query). Silent
-    inside ``notifications.quiet()`` (the demo, the imports' bulk path), as mail is."""
-    if not events or notifications.is_quiet():
+    inside ``quiet()`` (league/outbox/quiet.py: the demo, the imports' bulk path), as mail is."""
+    if not events or is_quiet():
         return 0
     unknown = {kind for kind, _ in events} - types.ALL
     if unknown:
@@ -100,7 +103,7 @@ def result_changed(result: Result, kind: str) -> None:
     """A workflow step on ``result`` (reported, confirmed, disputed, approved,
     corrected). An approval or a correction also changes the table; the approval
     of the season's last open match ends the season (``_all_played``)."""
-    if notifications.is_quiet():
+    if is_quiet():
         return
     season = result.fixture.round.season
     kinds = {kind, types.STANDINGS_CHANGED, types.SEASON_OVER}
@@ -125,7 +128,7 @@ def _all_played(season: Season) -> bool:
 def results_imported(season: Season) -> None:
     """Results of ``season`` written in bulk (an import): the table changed once,
     and the season may be over (LG-3), rather than an event a result."""
-    if notifications.is_quiet():
+    if is_quiet():
         return
     subscribed = _wanted(season.league_id, {types.STANDINGS_CHANGED, types.SEASON_OVER})
     if not subscribed:
@@ -164,7 +167,7 @@ def entrants_carried_over(season: Season) -> None:
     def joined(entry: Entry):
         return lambda: _entry_data(entry, season)
 
-    if notifications.is_quiet():
+    if is_quiet():
         return
     subscribed = _wanted(season.league_id, {types.ENTRANT_JOINED})
     if subscribed:

@@ -30,11 +30,26 @@ def new_event_id() -> str:
 
 class Subscription(models.Model):
     """An HTTPS endpoint the organiser subscribed to some of the league's events;
-    each delivery is signed with ``secret`` (Standard Webhooks)."""
+    each delivery is signed with ``secret`` (Standard Webhooks).
+
+    The league's own two webhooks, set on its settings page (``League.discord_webhook``,
+    ``League.webhook_url`` and ``webhook_secret``), are subscriptions too, one of
+    each ``signature`` a league, kept in step with those settings before each post
+    (league/outbox/webhooks.py): their posts keep the format their receivers
+    check (Discord's message; the body signed in ``X-League-Signature``) and get
+    the delivery rows, the retries and the address rules of every event. The
+    Events page lists only the organiser's own (``Signature.STANDARD``)."""
+
+    class Signature(models.TextChoices):
+        STANDARD = "standard", "Standard Webhooks"
+        LEAGUE = "league", "The league's signed webhook (X-League-Signature)"
+        DISCORD = "discord", "The league's Discord channel (unsigned)"
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="event_subscriptions")
     url = models.URLField(max_length=MAX_URL)
-    secret = models.CharField(max_length=60, default=new_secret)
+    # A whsec_ secret (60 characters), or a league's webhook secret (64).
+    secret = models.CharField(max_length=64, default=new_secret)
+    signature = models.CharField(max_length=10, choices=Signature.choices, default=Signature.STANDARD)
     event_types = models.JSONField(default=list, help_text="The kinds of event sent (league/events/types.py).")
     active = models.BooleanField(default=True)
     created_by = models.ForeignKey(
@@ -45,7 +60,10 @@ class Subscription(models.Model):
     class Meta:
         ordering = ["league", "created_at", "pk"]
         constraints = [
-            models.UniqueConstraint(fields=["league", "url"], name="event_subscription_url_once_per_league"),
+            models.UniqueConstraint(fields=["league", "signature", "url"],
+                                    name="event_subscription_url_once_per_league"),
+            models.UniqueConstraint(fields=["league", "signature"], condition=~Q(signature="standard"),
+                                    name="event_subscription_one_league_webhook_of_each"),
         ]
 
     def __str__(self) -> str:

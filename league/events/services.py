@@ -32,7 +32,8 @@ def subscribe(*, league: League, by, url: str, event_types: list[str]) -> Subscr
     require_organiser(league, by)
     url, chosen = _clean(url, event_types)
     League.objects.select_for_update().get(pk=league.pk)
-    if Subscription.objects.filter(league=league).count() >= MAX_SUBSCRIPTIONS:
+    own = Subscription.objects.filter(league=league, signature=Subscription.Signature.STANDARD)
+    if own.count() >= MAX_SUBSCRIPTIONS:
         raise ValidationError(f"A league has at most {MAX_SUBSCRIPTIONS} subscriptions: remove one first.")
     try:
         with transaction.atomic():
@@ -43,7 +44,8 @@ def subscribe(*, league: League, by, url: str, event_types: list[str]) -> Subscr
 
 def _locked(league: League, by, subscription_id: int) -> Subscription:
     require_organiser(league, by)
-    subscription = Subscription.objects.select_for_update().filter(pk=subscription_id, league=league).first()
+    subscription = (Subscription.objects.select_for_update()
+                    .filter(pk=subscription_id, league=league, signature=Subscription.Signature.STANDARD).first())
     if subscription is None:
         raise ValidationError("That subscription is gone: it was removed meanwhile.")
     return subscription

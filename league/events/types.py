@@ -1,10 +1,12 @@
 """The kinds of event a subscription chooses from, with the words the organiser
-reads. Plain values: the engine's services, a game's and a layer's code name them
-when they emit (league/events/emit.py)."""
+reads. Plain values: the followers of the facts (league/facts/subscriptions.py, a
+game's and a layer's own) name them when they emit (league/events/emit.py)."""
 
 from __future__ import annotations
 
 RESULT_REPORTED = "result.reported"
+RESULT_CHANGED = "result.changed"
+RESULT_TAKEN_BACK = "result.taken_back"
 RESULT_CONFIRMED = "result.confirmed"
 RESULT_DISPUTED = "result.disputed"
 RESULT_APPROVED = "result.approved"
@@ -20,6 +22,8 @@ SEASON_OVER = "season.over"
 # In the order the page lists them.
 CHOICES: list[tuple[str, str]] = [
     (RESULT_REPORTED, "A result is reported"),
+    (RESULT_CHANGED, "A reported result is changed by its coach before the opponent answers"),
+    (RESULT_TAKEN_BACK, "A reported result is taken back by its coach before the opponent answers"),
     (RESULT_CONFIRMED, "A result is confirmed by the opponent"),
     (RESULT_DISPUTED, "A result is disputed"),
     (RESULT_APPROVED, "A result is approved"),

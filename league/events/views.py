@@ -51,10 +51,14 @@ def organiser_events(request: HttpRequest, slug: str) -> HttpResponse:
         if done is not None:
             return done
         status = 400
-    subscriptions = list(Subscription.objects.filter(league=league).order_by("created_at", "pk"))
+    # The organiser's own subscriptions; the league's two webhooks are its settings page's.
+    subscriptions = list(Subscription.objects.filter(league=league, signature=Subscription.Signature.STANDARD)
+                         .order_by("created_at", "pk"))
     changing = [(s, ChangeForm(initial={"event_types": s.event_types, "active": s.active}, prefix=f"s{s.pk}"))
                 for s in subscriptions]
-    deliveries = list(Delivery.objects.filter(subscription__league=league).select_related("subscription")
+    deliveries = list(Delivery.objects.filter(subscription__league=league,
+                                              subscription__signature=Subscription.Signature.STANDARD)
+                      .select_related("subscription")
                       .order_by("-created_at", "-pk")[:LOG_SIZE])
     return render(request, "events/organiser_events.html", {
         "league": league, "form": form, "changing": changing, "deliveries": deliveries, "log_size": LOG_SIZE,

@@ -25,15 +25,16 @@ from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import DatabaseError, IntegrityError, models, transaction
-from django.db.models import Min, Q
+from django.db.models import Q
 
 from league.caching.writes import changed
-from league.ratings import services as ratings
+from league.facts import kinds as fact
+from league.facts import recording as facts
 from league.leaguefiles import registry
 from league.leaguefiles.columns import accounts_required, columns
 from league.leaguefiles.inserting import IdMap, Inserter
 from league.leaguefiles.reading import ImportRefused, LeagueFile, Table, does_not_fit, not_json, read_file
-from league.models import League, Result
+from league.models import League
 
 __all__ = ["ImportRefused", "import_league", "read_file"]
 
@@ -92,18 +93,9 @@ def _import(file: LeagueFile, *, organiser, slug):
     if organiser is not None:
         league.organisers.add(organiser)
     changed(Q(league_id=league.pk))
-    _rate(league)
+    # RT-2: its approved results count in the game's ratings (the fact's follower).
+    facts.record(fact.LEAGUE_IMPORTED, by=organiser, league=league)
     return league
-
-
-def _rate(league) -> None:
-    """RT-2: the league's approved results count in its game's ratings from the
-    week of its earliest match on, recomputed once the import commits."""
-    earliest = Result.objects.filter(
-        fixture__round__season__league=league, status=Result.Status.APPROVED
-    ).aggregate(day=Min("fixture__date"))["day"]
-    if earliest is not None:
-        ratings.results_changed(game_system=league.game_system, day=earliest)
 
 
 class _Writer:

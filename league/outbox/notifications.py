@@ -2,8 +2,8 @@
 
 One registry of kinds: the engine's own below, and each layer's through
 ``league.layers`` (``Layer.notification_kinds``), so this module never imports a
-layer. A write calls ``send`` (or one of the engine's step functions below) inside
-its transaction; each message is queued as a task (``send_email``, league/outbox/tasks.py)
+layer. The engine's step functions below follow kinds of fact (league/facts/subscriptions.py),
+a layer's its own, and call ``send`` inside the write's transaction; each message is queued as a task (``send_email``, league/outbox/tasks.py)
 in that transaction, so a committed write tells everyone it should even if the
 process stops right after the commit, a refused or rolled-back write tells nobody,
 and a slow mail server slows nobody's request. Each recipient gets their own message:
@@ -21,9 +21,7 @@ from __future__ import annotations
 import logging
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +34,7 @@ from django_tasks import task
 
 from league import layers
 from league.models import Coach, NotificationPreference
+from league.outbox.quiet import is_quiet
 from league.outbox import tasks
 from league.outbox.links import site_root
 
@@ -118,26 +117,6 @@ def one_line(text: str) -> str:
     return re.sub(r"\s+", " ", cleaned).strip()
 
 
-_QUIET: ContextVar[bool] = ContextVar("notifications_quiet", default=False)
-
-
-def is_quiet() -> bool:
-    """Whether the current block is ``quiet()`` (the webhook hook asks too)."""
-    return _QUIET.get()
-
-
-@contextmanager
-def quiet() -> Iterator[None]:
-    """No email and no webhook post for the writes made inside: bulk work the
-    organiser runs themselves (an import of a season's results, the demo data),
-    where a message per result would flood every coach and the channel."""
-    token = _QUIET.set(True)
-    try:
-        yield
-    finally:
-        _QUIET.reset(token)
-
-
 def send(kind: Kind, recipients: Iterable[Recipient | None], *, context: dict[str, Any], link: str = "") -> None:
     """Queue the kind's message to each recipient with the current write
     (``tasks.enqueue_with_write``). Its words are templates, as
@@ -147,7 +126,7 @@ def send(kind: Kind, recipients: Iterable[Recipient | None], *, context: dict[st
     in it hold."""
     if kind.key not in kind_keys():
         raise ValueError(f"Unknown notification kind {kind.key!r}: register it first.")
-    if _QUIET.get():
+    if is_quiet():  # an import, the demo (league/outbox/quiet.py)
         return
     unique: dict[str, Recipient] = {}
     for recipient in recipients:
@@ -286,8 +265,8 @@ def result_disputed(result) -> None:
 
 
 def result_approved(result, *, corrected: bool = False) -> None:
-    """To both coaches. The league's webhook has its own hook (league/outbox/webhooks.py),
-    called by the approval services beside this one."""
+    """To both coaches. The league's webhooks follow the same facts
+    (league/outbox/webhooks.py)."""
     fixture = result.fixture
     coaches = [fixture.home.coach] + ([fixture.away.coach] if fixture.away_id else [])
     send(

@@ -32,8 +32,8 @@ from django.utils import timezone
 
 from league import layers
 from league.caching import writes as season_writes
-from league.events import emit as events
-from league.outbox import notifications
+from league.facts import kinds as fact
+from league.facts import recording as facts
 from league.text import plaintext
 from league.models import Coach, Division, Entry, Fixture, Result, Round, Season
 from league.permissions import require_organiser
@@ -86,18 +86,18 @@ def place(*, season: Season, coach: Coach, team: str = "", division: Division | 
     if by is not None:
         require_organiser(season.league, by)
     if not has_fixtures(season):
-        return _enter(season, coach, team, division)
+        return _enter(season, coach, team, division, by)
     if when_fixtures_exist == NEXT_SEASON:
         later = next_season(season)
         if later is None:
             raise ValidationError(f"{season.league} has no next season open yet: open it first, then add them there, "
                                   "or generate this season's fixtures again with them in.")
-        return _enter(later, coach, team, None)
+        return _enter(later, coach, team, None, by)
     if when_fixtures_exist == REGENERATE:
         if any_result(season):
             raise ValidationError(f"A result of {season.name} is already reported: its fixtures can no longer be "
                                   "generated again. Put the newcomer in the next season.")
-        entry = _enter(season, coach, team, division)
+        entry = _enter(season, coach, team, division, by)
         regenerate(season=season, by=by)
         return entry
     raise ValidationError(question(season))
@@ -117,7 +117,7 @@ def name_clash(*, coach: Coach, name: str) -> str | None:
     return None
 
 
-def _enter(season: Season, coach: Coach, team: str, division: Division | None) -> Entry:
+def _enter(season: Season, coach: Coach, team: str, division: Division | None, by) -> Entry:
     """The one place that keeps names apart: two entrants of one season never share
     a name, however written (case, width, invisible characters:
     league/text/plaintext.py ``name_key``). Anywhere else two coaches may share one.
@@ -136,7 +136,8 @@ def _enter(season: Season, coach: Coach, team: str, division: Division | None) -
         entry = Entry.objects.create(season=season, coach=coach, team=team, division=division)
     except IntegrityError:
         raise ValidationError(f"{coach} is already entered in {season.name}.") from None
-    events.entrant_joined(entry, season)
+    facts.record(fact.ENTRANT_JOINED, by=by, season=season, concerns={"entry": entry.pk, "coach": coach.pk},
+                 entry=entry)
     return entry
 
 
@@ -185,7 +186,7 @@ def withdraw(*, entry: Entry, by) -> int:
     if entry.withdrawn_at is not None:
         raise ValidationError(f"{entry.coach} has already withdrawn from {season.name}.")
     if not has_fixtures(season):
-        events.entrant_withdrew(entry, season, not_played=0)
+        _withdrew(season, entry, [], by)  # told before the entry goes
         entry.delete()
         return 0
     # Locked, so a report arriving meanwhile waits and then finds its match cancelled.
@@ -198,21 +199,16 @@ def withdraw(*, entry: Entry, by) -> int:
     entry.withdrawn_at = timezone.now()
     entry.save(update_fields=["withdrawn_at"])
     season_writes.changed(season)  # the fixtures' bulk update sends no signal
-    _tell_opponents(season, entry, ids)
-    events.entrant_withdrew(entry, season, not_played=len(ids))
+    _withdrew(season, entry, ids, by)
     return len(ids)
 
 
-def _tell_opponents(season: Season, entry: Entry, fixture_ids: list[int]) -> None:
-    """LG-2: each opponent of a cancelled fixture is told, once, with their fixtures."""
-    fixtures = Fixture.objects.filter(pk__in=fixture_ids).matches().with_related().select_related(
-        "home__coach__user", "away__coach__user").order_by("date", "round__number", "pk")
-    by_opponent: dict[int, tuple[Entry, list[Fixture]]] = {}
-    for fixture in fixtures:
-        opponent = fixture.away if fixture.home_id == entry.pk else fixture.home
-        by_opponent.setdefault(opponent.pk, (opponent, []))[1].append(fixture)
-    for opponent, theirs in by_opponent.values():
-        notifications.opponent_withdrew(season=season, withdrawn=entry, opponent=opponent, fixtures=theirs)
+def _withdrew(season: Season, entry: Entry, cancelled: list[int], by) -> None:
+    """LG-2's fact: the entry left, its ``cancelled`` fixtures are not played (each
+    opponent is told by its followers)."""
+    facts.record(fact.ENTRANT_WITHDREW, by=by, season=season,
+                 concerns={"entry": entry.pk, "coach": entry.coach_id, "fixtures": cancelled},
+                 entry=entry, cancelled=cancelled)
 
 
 def withdrawn(season: Season) -> list[Entry]:

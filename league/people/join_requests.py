@@ -10,8 +10,8 @@
   one coach of two when the account already plays elsewhere).
 
 Nothing is entered when a request is made; the organiser's decision (``decide``)
-is one transaction through ``entrants.place``, and both sides are told by mail
-(league/outbox/notifications.py) with the write.
+is one transaction through ``entrants.place``. Each request and each decision is
+a fact (league/facts/), whose followers tell both sides by mail with the write.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from django.utils import timezone
 from league.people import invitations
 from league.permissions import require_organiser
 from league.models import Coach, Entry, JoinLink, JoinRequest, Result, Round, Season
-from league.outbox import notifications
+from league.facts import kinds as fact
+from league.facts import recording as facts
 from league.people import entrants, joining, merges
 
 CONFIRM = "confirm"
@@ -124,7 +125,7 @@ def ask_to_join(*, token: str, user, name: str, team: str = "") -> JoinRequest:
                            team=team.strip()[:invitations.MAX_TEAM])
     link.uses += 1
     link.save(update_fields=["uses"])
-    notifications.join_requested(join_request)
+    _asked(fact.JOIN_ASKED, join_request)
     return join_request
 
 
@@ -142,8 +143,14 @@ def claim(*, token: str, user, coach_id: int) -> JoinRequest:
     _not_in_already(season, user)
     join_request = _create(season=season, link=link, user=user, kind=JoinRequest.Kind.CLAIM, coach=coach,
                            name=coach.name)
-    notifications.join_requested(join_request)
+    _asked(fact.CLAIM_ASKED, join_request)
     return join_request
+
+
+def _asked(kind: str, join_request: JoinRequest) -> None:
+    facts.record(kind, by=join_request.user, season=join_request.season,
+                 concerns={"join_request": join_request.pk, "coach": join_request.coach_id},
+                 join_request=join_request)
 
 
 @transaction.atomic
@@ -185,7 +192,8 @@ def decide(*, join_request: JoinRequest, by, decision: str) -> JoinRequest:
     join_request.decided_by = by
     join_request.save(update_fields=["outcome", "decided_at", "decided_by", "placed_in"])
     join_request.placed_in = Season.objects.filter(pk=join_request.placed_in_id).first()
-    notifications.join_decided(join_request)
+    facts.record(fact.JOIN_DECIDED, by=by, season=season,
+                 concerns={"join_request": join_request.pk, "outcome": outcome}, join_request=join_request)
     return join_request
 
 

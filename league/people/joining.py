@@ -100,12 +100,12 @@ def join(*, token: str, user, name: str, team: str = "") -> Entry:
         organiser = link.created_by
         if organiser is None or not league.is_organised_by(organiser):
             raise ValidationError("The organiser who made this link no longer runs the league. Ask for a new one.")
-        coach = invitations.add_coach(
-            league=league, season=season, by=organiser, name=name, email=user.email, team=team
-        )
+        # A new coach of the league, theirs before it enters the season (as a coach
+        # with an account does above), so the entry is the one returned.
+        coach = invitations.add_coach(league=league, season=None, by=organiser, name=name, email=user.email)
         coach.user = user
         coach.save(update_fields=["user"])
-        entry = Entry.objects.get(season=season, coach=coach)
+        entry = invitations.enter_coach(season=season, coach=coach, team=team)
     link.uses += 1
     link.save(update_fields=["uses"])
     return entry

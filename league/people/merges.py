@@ -26,8 +26,9 @@ from django.utils import timezone
 from league import layers
 from league.caching import writes as season_writes
 from league.models import Coach, Entry, League, MergeRequest, Result, Season
-from league.outbox import notifications
-from league.ratings import services as ratings
+from league.facts import kinds as fact
+from league.facts import recording as facts
+from league.ratings import selectors as ratings
 from league.ratings.models import Rating, RatingWeek
 from league.text import plaintext
 
@@ -170,10 +171,12 @@ def merge(*, keep: Coach, absorb: Coach, by, confirmed_by_account: bool = False)
         keep.save(update_fields=fields)
     # Open requests about the absorbed row are settled by this merge.
     MergeRequest.objects.filter(decided_at__isnull=True).filter(Q(keep=absorb) | Q(absorb=absorb)).delete()
-    ratings.coaches_merged(rated)  # RT-2: the absorbed coach's games are now the kept coach's
+    absorb_pk = absorb.pk
     absorb.delete()
     # The updates above send no signals: every page of both coaches' leagues names them.
     season_writes.changed(seasons)
+    # RT-2: the absorbed coach's games are now the kept coach's, from their first rated week.
+    facts.record(fact.COACHES_MERGED, by=by, concerns={"keep": keep.pk, "absorb": absorb_pk}, rated=rated)
     return Coach.objects.select_related("user").get(pk=keep.pk)
 
 
@@ -205,6 +208,7 @@ def claim(*, coach: Coach, user, by=None) -> Coach:
         coach.email = user.email
         fields.append("email")
     coach.save(update_fields=fields)
+    facts.record(fact.COACH_CLAIMED, by=by or user, concerns={"coach": coach.pk, "user": user.pk})
     return coach
 
 
@@ -268,8 +272,9 @@ def ask_merge(*, keep: Coach, absorb: Coach, by) -> Coach | MergeRequest:
         raise ValidationError(f"{holder.name} has been asked already; the request waits on their page.")
     request = MergeRequest.objects.create(keep=keep, absorb=absorb, asked_by=by)
     leagues = sorted({league.name for league in (leagues_of(keep) | leagues_of(absorb))})
-    notifications.merge_asked(request=request, holder=Coach.objects.select_related("user").get(pk=holder.pk),
-                              other=absorb if holder.pk == keep.pk else keep, leagues=leagues)
+    facts.record(fact.MERGE_ASKED, by=by, concerns={"request": request.pk, "keep": keep.pk, "absorb": absorb.pk},
+                 request=request, holder=Coach.objects.select_related("user").get(pk=holder.pk),
+                 other=absorb if holder.pk == keep.pk else keep, leagues=leagues)
     return request
 
 

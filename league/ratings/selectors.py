@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import F, QuerySet, Window
+import datetime
+
+from django.db.models import F, Min, QuerySet, Window
 from django.db.models.functions import RowNumber
 
 from league.rules import GAMES, rules_class
@@ -32,6 +34,15 @@ def version(game_system: str) -> str | None:
         return None
     found = RatedGame.objects.filter(pk=game_system).values_list("version", flat=True).first()
     return None if found is None else str(found)
+
+
+def first_weeks(coach) -> dict[str, datetime.date]:
+    """Per game, the first week ``coach`` was rated (one query): what a merge that
+    absorbs the coach recomputes from (league/ratings/services.py ``coaches_merged``)."""
+    return dict(
+        RatingWeek.objects.filter(coach_id=coach.pk).order_by().values("game_system")
+        .annotate(first=Min("week")).values_list("game_system", "first")
+    )
 
 
 def waiting() -> set[str]:

@@ -1,8 +1,8 @@
 """Ratings kept in step with approved results (RULES.md section 4).
 
-``results_changed`` is called by the result services (league/services/results.py)
-inside their transaction, after an approval, an entry, a correction, a reopening
-or an import changed which results count, and by a merge of two coaches. It
+``results_changed`` follows the facts that change which results count (an
+approval, an entry, a correction, a reopening, an import; league/facts/subscriptions.py)
+inside the write's transaction, as ``coaches_merged`` follows a merge of two coaches. It
 costs that write two queries whatever the site's size: it marks the game's
 ratings as waiting from the changed match's week (``RatedGame.pending_since``, the
 earliest such week kept) and queues ``recompute_ratings`` with the write (the
@@ -110,21 +110,23 @@ def _locked_pending(game_system: str) -> datetime.date | None:
             .values_list("pending_since", flat=True).first())
 
 
-def first_weeks(coach) -> dict[str, datetime.date]:
-    """Per game, the first week ``coach`` was rated (one query): what a merge that
-    absorbs the coach recomputes from (``coaches_merged``)."""
-    return dict(
-        RatingWeek.objects.filter(coach_id=coach.pk).order_by().values("game_system")
-        .annotate(first=Min("week")).values_list("game_system", "first")
-    )
-
-
 def coaches_merged(first: dict[str, datetime.date]) -> None:
     """A merge (league/people/merges.py) gave the absorbed coach's results to the
     kept one: each game the absorbed coach was rated in is recomputed from their
-    first week (``first``, from ``first_weeks`` before the merge moved anything)."""
+    first week (``first``, from league/ratings/selectors.py ``first_weeks`` before
+    the merge moved anything)."""
     for game_system, week in sorted(first.items()):
         results_changed(game_system=game_system, day=week)
+
+
+def league_imported(league) -> None:
+    """RT-2: an imported league's approved results count in its game's ratings
+    from the week of its earliest match on, recomputed once the import commits."""
+    earliest = Result.objects.filter(
+        fixture__round__season__league=league, status=Result.Status.APPROVED
+    ).aggregate(day=Min("fixture__date"))["day"]
+    if earliest is not None:
+        results_changed(game_system=league.game_system, day=earliest)
 
 
 def results_changed(*, game_system: str, day: datetime.date) -> None:

@@ -1,7 +1,8 @@
 """An import's results written at once (league/spreadsheets/writer.py): the rows that
 ``record_result`` (a new result) and ``approve_result`` (the coaches' stored
 report) write one by one, in one transaction, then each game and layer derives
-once for the season and the season gets one new version."""
+once for the season and the season gets one new version. The import's fact (one
+a season: league/imports/writer.py) is what the ratings and the events follow."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ from league import layers
 from league.permissions import require_organiser
 from league.caching import writes as season_writes
 from league.models import Fixture, Result, ResultEvent, Season
-from league.ratings import services as ratings
 from league.rules.base import Verdict
 from league.services.fixtures import check_has_match
 from league.services.results import approval_note
@@ -93,8 +93,5 @@ def record_results_in_bulk(*, season: Season, items: list[BulkResult], by) -> li
         result.fixture.round.season = season  # one Season and League instance for the hooks
     rules.results_approved(results, by=who)
     layers.results_imported(season, results, by=who)
-    if results:
-        ratings.results_changed(game_system=season.league.game_system,
-                                day=min(result.fixture.date for result in results))
     season_writes.changed(season)  # bulk writes send no signals
     return results

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 
 from league import layers
-from league.outbox import notifications
+from league.outbox.quiet import quiet
 from league.ratings import services as ratings
 from league.rules import GAMES
 
@@ -42,7 +42,7 @@ def load_demos() -> list[layers.DemoReport]:
     notifications off: the demo's matches are played at once, not waited on. The
     ratings its results wait for are computed before the site opens (the tasks its
     approvals queued then find nothing left to do)."""
-    with notifications.quiet():
+    with quiet():
         reports = [layer.demo() for layer in layers.layers() if layer.demo is not None]
     for game_system in GAMES:
         ratings.catch_up(game_system)

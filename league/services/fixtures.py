@@ -13,9 +13,8 @@ from django.db import transaction
 
 from league import datebounds, locks
 from league.permissions import require_organiser
-from league.events import emit as events
+from league.facts import recording as facts
 from league.models import Fixture, ResultEvent
-from league.outbox import notifications
 
 
 @transaction.atomic
@@ -38,11 +37,9 @@ def rearrange_fixture(*, fixture: Fixture, by, new_date: datetime.date, reason: 
     fixture.date = new_date
     fixture.rearranged_reason = reason
     fixture.save(update_fields=["date", "rearranged_reason"])
-    ResultEvent.objects.create(
-        fixture=fixture, action=ResultEvent.Action.REARRANGED, by=by, note=f"{old_date:%d %b %Y} → {new_date:%d %b %Y}: {reason}"
-    )
-    notifications.fixture_rearranged(fixture, old_date)
-    events.fixture_rearranged(fixture, old_date)
+    # The fixture's history row is the fact; every coach is told by its followers.
+    facts.result_step(fixture=fixture, result=None, action=ResultEvent.Action.REARRANGED, by=by,
+                      note=f"{old_date:%d %b %Y} → {new_date:%d %b %Y}: {reason}", old_date=old_date)
     return fixture
 
 

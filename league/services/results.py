@@ -8,6 +8,10 @@ once cannot record twice. Every workflow step on a match takes its locks in the
 one order of league/locks.py (fixture, result, the sides' rows, the season's
 version last).
 
+Each step's fact is the fixture's history row (``facts.result_step``), written
+last: what follows it (mail, the league's webhooks, signed events, the ratings)
+subscribes to its kind (league/facts/subscriptions.py), never called from here.
+
 Refusals raise ``django.core.exceptions.ValidationError`` (a message for the form)
 or ``PermissionDenied`` (the caller has no business doing this).
 """
@@ -19,15 +23,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from league import layers, locks
-from league.outbox import notifications
 from league.caching import writes as season_writes
-from league.outbox import webhooks
-from league.events import emit as events
-from league.events import types as event_types
+from league.facts import recording as facts
 from league.models import Coach, Fixture, Result, ResultEvent
 from league.permissions import require_organiser
 from league.rules.base import GameRules, Verdict
-from league.ratings import services as ratings
 from league.services import fixtures
 
 
@@ -64,9 +64,7 @@ def report_result(*, fixture: Fixture, by, **facts) -> Result:
     verdict = rules.validate(facts)
     result = Result(fixture=fixture, reported_side=side)
     _store(result, verdict, rules)
-    _event(result, ResultEvent.Action.REPORTED, by)
-    notifications.result_reported(result)
-    events.result_changed(result, event_types.RESULT_REPORTED)
+    _step(result, ResultEvent.Action.REPORTED, by)
     return result
 
 
@@ -119,8 +117,7 @@ def change_report(*, result: Result, by, **facts) -> Result:
     before = result.summary
     rules.discard_report(result, by=by)
     _store(result, verdict, rules)
-    _event(result, ResultEvent.Action.CHANGED, by, note=f"was {before}")
-    notifications.report_changed(result, before=before)
+    _step(result, ResultEvent.Action.CHANGED, by, note=f"was {before}", before=before)
     return result
 
 
@@ -139,8 +136,7 @@ def withdraw_report(*, result: Result, by) -> Fixture:
     fixture = result.fixture
     fixture.round.season.league.rules.discard_report(result, by=by)
     layers.report_taken_back(result, by=by)
-    _event(result, ResultEvent.Action.TAKEN_BACK, by)
-    notifications.report_taken_back(result)  # rendered now, while the result still exists
+    _step(result, ResultEvent.Action.TAKEN_BACK, by)  # followed now, while the result still exists
     result.delete()
     Fixture.result.related.set_cached_value(fixture, None)  # the fixture has no result now
     return fixture
@@ -213,8 +209,7 @@ def confirm_result(*, result: Result, by) -> Result:
         raise ValidationError(f"This result is {result.get_status_display().lower()}; it cannot be confirmed now.")
     result.status = Result.Status.CONFIRMED
     result.save(update_fields=["status"])
-    _event(result, ResultEvent.Action.CONFIRMED, by)
-    events.result_changed(result, event_types.RESULT_CONFIRMED)
+    _step(result, ResultEvent.Action.CONFIRMED, by)
     return result
 
 
@@ -239,9 +234,7 @@ def dispute_result(*, result: Result, by, reason: str, proposed: dict | None = N
     result.save(update_fields=["status", "dispute_reason", "proposed_facts", "proposed_summary"])
     # The history keeps both versions: the report (the line's score) and the disputing coach's.
     note = f"says {result.proposed_summary}: {reason}" if result.proposed_summary else reason
-    _event(result, ResultEvent.Action.DISPUTED, by, note=note[:500])
-    notifications.result_disputed(result)
-    events.result_changed(result, event_types.RESULT_DISPUTED)
+    _step(result, ResultEvent.Action.DISPUTED, by, note=note[:500])
     return result
 
 
@@ -261,11 +254,8 @@ def approve_result(*, result: Result, by, reason: str = "") -> Result:
     result.status = Result.Status.APPROVED
     result.approved_at = timezone.now()
     result.save(update_fields=["status", "approved_at"])
-    _event(result, ResultEvent.Action.APPROVED, by, note=note[:500])
     _after_approval(result, by=by)
-    notifications.result_approved(result)
-    webhooks.result_approved(result)
-    events.result_changed(result, event_types.RESULT_APPROVED)
+    _step(result, ResultEvent.Action.APPROVED, by, note=note[:500])
     return result
 
 
@@ -328,11 +318,8 @@ def record_result(
     result.approved_at = timezone.now()
     result.override_reason = reason if override else ""
     _store(result, verdict, rules)
-    _event(result, action, by, note=reason)
     _after_approval(result, by=by)
-    notifications.result_approved(result, corrected=action == ResultEvent.Action.CORRECTED)
-    webhooks.result_approved(result)
-    events.result_changed(result, event_types.RESULT_CORRECTED if was_approved else event_types.RESULT_APPROVED)
+    _step(result, action, by, note=reason, was_approved=was_approved)
     if not acknowledged and (found := warnings()):
         raise NeedsAcknowledgement(found)  # rolls the whole correction back
     return result
@@ -353,9 +340,7 @@ def reopen_result(*, result: Result, by, reason: str) -> Result:
     result.status = Result.Status.REPORTED
     result.approved_at = None
     result.save(update_fields=["status", "approved_at"])
-    _event(result, ResultEvent.Action.REOPENED, by, note=reason)
-    _ratings_follow(result)
-    events.standings_changed(result.fixture.round.season)  # the result counts no more
+    _step(result, ResultEvent.Action.REOPENED, by, note=reason)  # the result counts no more
     return result
 
 
@@ -368,7 +353,6 @@ def _after_approval(result: Result, *, by) -> None:
     same transaction; ``by`` approved or entered it."""
     result.fixture.round.season.league.rules.result_approved(result, by=by)
     layers.result_approved(result, by=by)
-    _ratings_follow(result)
 
 
 def _before_withdrawal(result: Result, *, by) -> None:
@@ -376,14 +360,6 @@ def _before_withdrawal(result: Result, *, by) -> None:
     changes (the reverse order of ``_after_approval``); ``by`` corrects or reopens it."""
     layers.result_withdrawn(result, by=by)
     result.fixture.round.season.league.rules.result_withdrawn(result, by=by)
-
-
-def _ratings_follow(result: Result) -> None:
-    """RT-2: the game's ratings follow a result that started counting, changed or
-    stopped counting, from its week on: marked and queued in this transaction,
-    recomputed once it commits (league/ratings/services.py)."""
-    fixture = result.fixture
-    ratings.results_changed(game_system=fixture.round.season.league.game_system, day=fixture.date)
 
 
 # Helpers --------------------------------------------------------------------
@@ -418,13 +394,7 @@ def _require_confirming_coach(result: Result, user) -> None:
         raise ValidationError("The organiser entered this result; there is nothing to confirm.")
 
 
-def _event(result: Result, action: str, by, note: str = "") -> ResultEvent:
-    return ResultEvent.objects.create(
-        fixture=result.fixture,
-        action=action,
-        by=by if by is not None and by.is_authenticated else None,
-        home_score=result.home_score,
-        away_score=result.away_score,
-        summary=result.summary,
-        note=note,
-    )
+def _step(result: Result, action: str, by, note: str = "", **about) -> None:
+    """The step's fact: the fixture's history row, with the result as it stands,
+    and what follows its kind."""
+    facts.result_step(fixture=result.fixture, result=result, action=action, by=by, note=note, **about)

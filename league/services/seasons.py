@@ -18,7 +18,8 @@ from django.db.models import Q
 
 from league import datebounds, layers
 from league.caching import writes as season_writes
-from league.events import emit as events
+from league.facts import kinds as fact
+from league.facts import recording as facts
 from league.models import Division, Entry, Fixture, League, Round, Season
 from league.permissions import require_organiser
 from league.rules.scheduling import (
@@ -247,5 +248,5 @@ def open_next_season(
         for coach_id, team in stayed.order_by("pk").values_list("coach_id", "team")
     )
     season_writes.changed(season)  # bulk writes send no signals
-    events.entrants_carried_over(season)
+    facts.record(fact.ENTRANTS_CARRIED_OVER, by=by, season=season, concerns={"from_season": last.pk})
     return season

@@ -1,7 +1,9 @@
 """The organiser's settings of a league, from its settings page: its name and
 description, its game's settings, its webhooks and who organises it. Each write
 is one transaction on the league's row, locked first, permission-checked, and
-refused whole with a ``ValidationError`` the page shows (nothing half-written).
+refused whole with a ``ValidationError`` the page shows (nothing half-written),
+and records what changed as a fact (league/facts/): ``settings.changed`` with the
+part changed.
 
 The game's settings are all the organiser's while the league's current season has
 no recorded result; afterwards those the game fixes (``GameRules.settings_locked``:
@@ -21,14 +23,20 @@ from django.db.models import Q
 
 from league import selectors
 from league.permissions import require_organiser
+from league.facts import kinds as fact
+from league.facts import recording as facts
 from league.models import League, Result
-from league.outbox import addresses, webhooks
+from league.outbox import addresses
 from league.rules import rules_class
 from league.validators import new_webhook_secret
 
 
 def _locked_league(league: League) -> League:
     return League.objects.select_for_update().get(pk=league.pk)
+
+
+def _changed(league: League, by, part: str, **concerns) -> None:
+    facts.record(fact.SETTINGS_CHANGED, by=by, league=league, concerns={"part": part, **concerns})
 
 
 def has_recorded_results(league: League) -> bool:
@@ -63,6 +71,7 @@ def rename_league(*, league: League, by, name: str, description: str) -> League:
     locked.name, locked.description = name, description.strip()
     locked.full_clean(exclude=["organisers"])
     locked.save(update_fields=["name", "description"])
+    _changed(locked, by, "name")
     return locked
 
 
@@ -88,6 +97,7 @@ def change_game_settings(*, league: League, by, values: Mapping[str, Any]) -> An
         setattr(row, name, values[name])
     row.full_clean()
     row.save()
+    _changed(locked_league, by, "game", fields=changed)
     return row
 
 
@@ -111,18 +121,22 @@ def set_webhooks(*, league: League, by, discord_webhook: str, webhook_url: str, 
             except addresses.NotAllowed as refusal:
                 raise ValidationError({field: str(refusal)}) from None
     locked.save(update_fields=["discord_webhook", "webhook_url", "webhook_secret"])
+    _changed(locked, by, "webhooks", new_secret=new_secret)
     return locked
 
 
 @transaction.atomic
 def send_test_message(*, league: League, by) -> list[str]:
-    """Queue a test post to each webhook the league has (league/outbox/webhooks.py);
-    where it goes, or a refusal when it has none."""
+    """Queue a test post to each webhook the league has (the fact's follower,
+    league/outbox/webhooks.py); where it goes, or a refusal when it has none."""
     require_organiser(league, by)
-    queued = webhooks.queue_test(_locked_league(league))
-    if not queued:
+    locked = _locked_league(league)
+    where = [name for name, there in (("Discord", locked.discord_webhook),
+                                      ("the signed webhook", locked.webhook_url and locked.webhook_secret)) if there]
+    if not where:
         raise ValidationError("This league has no webhook address yet: save one first.")
-    return queued
+    facts.record(fact.WEBHOOKS_TESTED, by=by, league=locked)
+    return where
 
 
 def _active_account(who: str):
@@ -151,6 +165,7 @@ def add_organiser(*, league: League, by, who: str):
     if locked.organisers.filter(pk=account.pk).exists():
         raise ValidationError(f"{account.username} already organises {locked.name}.")
     locked.organisers.add(account)
+    _changed(locked, by, "organisers", added=account.pk)
     return account
 
 
@@ -170,4 +185,5 @@ def remove_organiser(*, league: League, by, user_id: int):
             "so someone can still approve results."
         )
     locked.organisers.remove(leaving)
+    _changed(locked, by, "organisers", removed=leaving.pk)
     return leaving

@@ -32,8 +32,9 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from league import datebounds, layers
-from league.events import emit as events
-from league.outbox import notifications
+from league.facts import kinds as fact
+from league.facts import recording as facts
+from league.outbox.quiet import quiet
 from league.text import plaintext
 from league.services import bulk_results
 from league.services import results as services
@@ -215,16 +216,17 @@ def import_rows(
         by_slug.setdefault(row.slug, []).append(row)
     # One email per imported result would flood every coach; one new version per
     # season, not one per saved row.
-    with notifications.quiet(), season_writes.one_version_per_season():
-        seasons = [
+    with quiet(), season_writes.one_version_per_season():
+        written = [
             _import_league(slug, league_rows, game=rules, by=by, season_name=season_name, start_date=start_date,
                            source=source, summary=summary)
             for slug, league_rows in by_slug.items()
         ]
-    # A league's subscribers hear of the import once a season, not once a result.
-    for season in seasons:
-        if season is not None:
-            events.results_imported(season)
+    # One fact a season, outside the quiet block: a league's subscribers hear of the
+    # import once a season, not once a result, and the ratings wait from its earliest match.
+    for season, earliest in filter(None, written):
+        facts.record(fact.RESULTS_IMPORTED, by=by, season=season, concerns={"earliest": earliest.isoformat()},
+                     earliest=earliest)
     return summary
 
 
@@ -258,8 +260,9 @@ def find_league(slug: str, name: str, line: int) -> League | None:
 
 
 def _import_league(slug, rows, *, game: GameRules, by, season_name, start_date, source,
-                   summary: ImportSummary) -> Season | None:
-    """Write one league's rows; the season, when results were recorded in it."""
+                   summary: ImportSummary) -> tuple[Season, datetime.date] | None:
+    """Write one league's rows; the season and its earliest match, when results
+    were recorded in it."""
     league = find_league(slug, rows[0].league, rows[0].line)
     if league is None:
         league = League.objects.create(name=rows[0].league, slug=slug, game_system=game.system)
@@ -342,12 +345,13 @@ def _import_league(slug, rows, *, game: GameRules, by, season_name, start_date, 
         for item in [_result(row, fixture, fresh=id(fixture) in fresh, rules=rules, source=source, summary=summary)]
         if item is not None
     ]
+    results = []
     if items:
-        _call(rows[0], bulk_results.record_results_in_bulk, season=season, items=items, by=by)
+        results = _call(rows[0], bulk_results.record_results_in_bulk, season=season, items=items, by=by)
     elif missing or summary.fixtures:
         season_writes.changed(season)  # bulk writes send no signals
     _apply_extras(rows, fixtures, season=season, by=by, source=source)
-    return season if items else None
+    return (season, min(result.fixture.date for result in results)) if results else None
 
 
 def _apply_extras(rows: list[ImportRow], fixtures: list[Fixture], *, season: Season, by, source: str) -> None:

@@ -16,7 +16,8 @@ from league.dreadball.models import DreadBallSettings
 from league.dungeonbowl.models import DungeonBowlSettings
 from league.guildball.models import GuildBallSettings
 from league.models import League
-from league.outbox import webhooks
+from league.events.delivery import LEAGUE_SIGNATURE_HEADER, league_signature
+from league.events.models import Delivery
 from tests.builders import season_with_results
 from tests.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory, UserFactory
 from tests.receiver import Receiver
@@ -252,8 +253,11 @@ def test_a_test_message_is_queued_for_each_webhook(client, gb, founder, settings
     assert response.status_code == 302
     assert response["Location"] == url(gb) + "#webhooks"
     assert "A test message is on its way to Discord and the signed webhook" in client.get(url(gb)).content.decode()
-    posts = DBTaskResult.objects.filter(task_path="league.outbox.webhooks.post")
-    assert sorted(row.args_kwargs["kwargs"]["url"] for row in posts) == [DISCORD, "https://hooks.example.org/league"]
+    # Each post is a delivery of the league's events, to its webhook's subscription, with its task.
+    posts = DBTaskResult.objects.filter(task_path="league.events.delivery.deliver")
+    deliveries = Delivery.objects.filter(pk__in=[row.args_kwargs["kwargs"]["delivery_id"] for row in posts])
+    assert sorted(d.subscription.url for d in deliveries) == [DISCORD, "https://hooks.example.org/league"]
+    assert {d.event_type for d in deliveries} == {"test"}
 
 
 def test_the_test_message_reaches_the_receiver_signed(client, gb, founder, django_capture_on_commit_callbacks,
@@ -267,7 +271,7 @@ def test_the_test_message_reaches_the_receiver_signed(client, gb, founder, djang
             assert post(client, gb, "test_webhooks").status_code == 302
     (headers, raw), = receiver.posts
     assert json.loads(raw)["event"] == "test" and "Harbour League" in json.loads(raw)["text"]
-    assert headers[webhooks.SIGNATURE_HEADER] == webhooks.sign(gb.webhook_secret, raw)
+    assert headers[LEAGUE_SIGNATURE_HEADER] == league_signature(gb.webhook_secret, raw)
 
 
 def test_no_test_message_without_a_webhook(client, gb, founder, settings):

@@ -24,6 +24,7 @@ from django_tasks_db.models import DBTaskResult
 from league.services import results as services
 from league.outbox import tasks
 from league.outbox import webhooks
+from league.events.models import Delivery, Subscription
 from league.models import Result
 from tests.factories import EntryFactory, FixtureFactory, LeagueFactory
 from tests.receiver import Receiver
@@ -316,3 +317,31 @@ def test_a_webhook_whose_name_resolves_to_a_private_address_is_refused(address, 
         result = webhooks.post.enqueue(url="https://discord.com/api/webhooks/1/token", body="{}", headers={})
     assert result.status == TaskResultStatus.FAILED and connected == []
     assert f"discord.com resolves to {address}" in caplog.text
+
+
+def test_each_post_is_a_delivery_of_the_leagues_own_subscriptions(
+    client, league, fixture, home_user, away_user, organiser, django_capture_on_commit_callbacks
+):
+    """The league's two webhooks are subscriptions of its events with their own
+    signature, brought in step with its settings before a post: each post is a
+    delivery row with its attempts, as an event's; the Events page lists neither."""
+    confirmed(fixture, home_user, away_user)
+    with Receiver(script=(503, 204, 204)) as receiver:
+        use_webhook(league, receiver.url)
+        league.webhook_url = receiver.url
+        league.save(update_fields=["webhook_url"])
+        approve(client, organiser, fixture, django_capture_on_commit_callbacks)
+    hooks = {s.signature: s for s in Subscription.objects.filter(league=league)}
+    assert set(hooks) == {Subscription.Signature.DISCORD, Subscription.Signature.LEAGUE}
+    assert hooks[Subscription.Signature.LEAGUE].secret == league.webhook_secret
+    deliveries = {d.subscription.signature: d for d in Delivery.objects.select_related("subscription")}
+    assert {d.status for d in deliveries.values()} == {Delivery.Status.DELIVERED}
+    assert sorted(d.attempts for d in deliveries.values()) == [1, 2]  # the first post got a 503, then was retried
+    assert {d.event_type for d in deliveries.values()} == {"result_approved"}
+    page = client.get(reverse("league:organiser_events", args=[league.slug])).content.decode()
+    assert receiver.url not in page
+    # A new secret on the settings page signs the next post: the subscription follows it.
+    league.webhook_secret = "f" * 64
+    league.save(update_fields=["webhook_secret"])
+    assert webhooks.in_step(league)[Subscription.Signature.LEAGUE].secret == "f" * 64
+    assert Subscription.objects.filter(league=league).count() == 2

@@ -34,8 +34,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from league import locks
-from league.events import emit as events
-from league.events import types as event_types
+from league.facts import recording as facts
 from league.dungeonbowl.playoffs import rules as pr
 from league.dungeonbowl.models import (
     FINALS_ROUND, GAME_SYSTEM, GAME_TITLES, SEMI_FINALS, SEMI_FINALS_ROUND, DiceRoll, Honour, PlayoffGame,
@@ -46,6 +45,9 @@ from league.models import Fixture, Result, Round, Season
 from league.rules.base import AWAY_WIN, HOME_WIN
 from league.standings.season import compute_standings
 from league.text.words import possessive
+
+# The fact of the semi-finals drawn (DB-5b): the new games keep it (league/facts/).
+PLAYOFFS_SEEDED = "dungeonbowl.playoffs_seeded"
 
 NO_DRAW = (
     "A play-off needs a winner: the rulebook this league holds says nothing of a drawn play-off, so a "
@@ -286,11 +288,10 @@ def start_playoffs(*, season: Season, by) -> list[PlayoffGame]:
         fixture = Fixture.objects.create(round=rnd, stage=Fixture.Stage.PLAYOFF, home_id=entries[home],
                                          away_id=entries[away], date=rnd.date, label=GAME_TITLES[slot])
         games.append(PlayoffGame.objects.create(season=season, fixture=fixture, slot=slot))
-    events.emit(league_id=season.league_id, events=[(event_types.PLAYOFFS_SEEDED, lambda: {
-        "league": season.league.slug, "season": {"id": season.pk, "name": season.name},
-        "semi_finals": [{"title": GAME_TITLES[slot], "home": home, "away": away, "date": rnd.date.isoformat()}
-                        for slot, (home, away) in zip(SEMI_FINALS, seeding.semi_finals)],
-    })])
+    # The new games are the fact; its followers (league/dungeonbowl/followers.py) tell the league.
+    facts.happened(PLAYOFFS_SEEDED, rows=games, by=by, league_id=season.league_id, season=season,
+                   semi_finals=[(GAME_TITLES[slot], home, away, rnd.date)
+                                for slot, (home, away) in zip(SEMI_FINALS, seeding.semi_finals)])
     return games
 
 

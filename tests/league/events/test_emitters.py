@@ -129,3 +129,16 @@ def test_a_next_season_tells_of_each_entrant_carried_over(season, organiser):
     assert [kind for kind, _ in events] == ["entrant.joined"] * 3
     assert [data["entrant"]["coach"] for _, data in events] == ["Ada", "Bo", "Cy"]
     assert {data["season"]["id"] for _, data in events} == {following.pk}
+
+
+def test_a_report_changed_or_taken_back_is_sent_too(league, fixture, home_user):
+    """A subscriber mirroring reports learns of every step of one: the coach
+    changing their report, then taking it back."""
+    listen(league, {types.RESULT_REPORTED, types.RESULT_CHANGED, types.RESULT_TAKEN_BACK})
+    result = results.report_result(fixture=fixture, by=home_user, home_score=12, away_score=6)
+    result = results.change_report(result=result, by=home_user, home_score=12, away_score=8)
+    results.withdraw_report(result=result, by=home_user)
+    events = sent()
+    assert [kind for kind, _ in events] == ["result.reported", "result.changed", "result.taken_back"]
+    assert [data["result"]["summary"] for _, data in events] == ["12 – 6", "12 – 8", "12 – 8"]
+    assert {data["fixture"]["id"] for _, data in events} == {fixture.pk}
