@@ -14,7 +14,7 @@ from league.accounts.throttle import within_limit
 from league.outbox import notifications
 from league.services import entrants as season_entrants
 from league.models import Coach, Entry
-from league.text.plaintext import PlainTextField
+from league.text.plaintext import PlainTextField, plain
 
 
 # Password-reset emails: at most this many an hour to one address and
@@ -51,7 +51,7 @@ class AddCoachForm(forms.Form):
     name = PlainTextField(
         max_length=Coach._meta.get_field("name").max_length, label="Name", help_text="As the tables will show it."
     )
-    email = forms.EmailField(label="Email address", help_text="The invitation goes here; nobody else sees it.")
+    email = plain(forms.EmailField(label="Email address", help_text="The invitation goes here; nobody else sees it."))
     team = PlainTextField(
         max_length=Entry._meta.get_field("team").max_length, required=False, label="Team or Guild"
     )
@@ -99,10 +99,10 @@ class ProfileForm(forms.Form):
     A field the POST left out is an error, never a blank."""
 
     name = PlainTextField(max_length=Coach._meta.get_field("name").max_length, label="Display name")
-    email = forms.EmailField(
+    email = plain(forms.EmailField(
         label="Email address", required=False,
         help_text="Only you and the site use it. A new address is used once you open the link we send to it.",
-    )
+    ))
     password = forms.CharField(
         label="Your password", required=False, strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
@@ -150,10 +150,10 @@ class SignupForm(NewPasswordForm):
         max_length=get_user_model()._meta.get_field("username").max_length, label="Username",
         widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none"}),
     )
-    email = forms.EmailField(
+    email = plain(forms.EmailField(
         label="Email address", help_text="We send a link here; your account works once you open it.",
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
-    )
+    ))
 
 
 class InviteByEmailForm(forms.Form):
@@ -161,7 +161,7 @@ class InviteByEmailForm(forms.Form):
     to send it to (kept as the coach's), or none to resend to the one they have."""
 
     coach = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1)
-    email = forms.EmailField(label="Email address", required=False)
+    email = plain(forms.EmailField(label="Email address", required=False))
 
 
 class ClaimLinkForm(forms.Form):

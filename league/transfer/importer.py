@@ -29,6 +29,7 @@ from django.db.models import Min, Q
 
 from league.caching.writes import changed
 from league.ratings import services as ratings
+from league.text import plaintext
 from league.transfer import registry
 from league.transfer.columns import accounts_required, columns
 from league.transfer.inserting import IdMap, Inserter
@@ -107,6 +108,35 @@ def _rate(league) -> None:
     ).aggregate(day=Min("fixture__date"))["day"]
     if earliest is not None:
         ratings.results_changed(game_system=league.game_system, day=earliest)
+
+
+def _refuse_what_is_not_plain(label: str, cols: list, objects: list[dict], olds: list) -> None:
+    """A batch's texts are plain text, as every other way in asks of them
+    (league/text/plaintext.py): a file is refused whole for one text that is not,
+    so nothing a form would refuse (a control character, a kept page's marker
+    character) reaches the database this way. One search per text column a batch."""
+    for col in cols[1:]:
+        field = col.field
+        if col.points_at is not None or col.content_type:
+            continue
+        if isinstance(field, models.JSONField):
+            for obj, old in zip(objects, olds):
+                if (value := obj.get(col.attname)) is not None and (found := plaintext.problem_in(value)):
+                    raise _not_plain(label, old, col.name, found)
+        elif isinstance(field, (models.CharField, models.TextField)):
+            multiline = plaintext.is_multiline(field)
+            texts = [value for obj in objects if isinstance(value := obj.get(col.attname), str)]
+            if plaintext.problem(" ".join(texts), multiline=multiline) is None:
+                continue
+            for obj, old in zip(objects, olds):
+                value = obj.get(col.attname)
+                if isinstance(value, str) and (found := plaintext.problem(value, multiline=multiline)):
+                    raise _not_plain(label, old, col.name, found)
+
+
+def _not_plain(label: str, old, column: str, found: str) -> ImportRefused:
+    return ImportRefused(f"The file's \"{label}\" {old!r} holds {found} in its \"{column}\": "
+                         f"only plain text can be imported.")
 
 
 class _Writer:
@@ -216,6 +246,7 @@ class _Writer:
             objects.append(kwargs)
             olds.append(old_pk)
             later.append(waits)
+        _refuse_what_is_not_plain(label, cols, objects, olds)
         if model not in self.inserters:
             self.inserters[model] = Inserter(model)
         created = self.inserters[model].insert(objects)
