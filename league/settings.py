@@ -433,7 +433,7 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 # left by a killed worker and is run again.
 TASK_BACKOFF_SCALE = float(os.environ.get("TASK_BACKOFF_SCALE", "1"))
 TASKS_STALE_AFTER = float(os.environ.get("TASKS_STALE_AFTER", "600"))
-# league/web/idempotency.py: days a result form's submission key stays
+# league/idempotency.py: days a result form's submission key stays
 # valid, and a used key is kept (a key outlives its record nowhere, so a resend
 # can never write twice); ``purge_idempotency_keys`` (and ``run_tasks`` as it
 # starts) deletes the older ones.

@@ -46,6 +46,8 @@ from social_core.actions import do_auth, do_complete, do_disconnect
 from social_core.backends.discord import DiscordOAuth2
 from social_django.utils import load_backend, load_strategy
 
+from league.text import plaintext
+
 # The log-in the session keeps: the site's own backend, which reads the account
 # and its coach with the session (league/backends.py, league/sessions.py).
 SESSION_BACKEND = "league.backends.CoachBackend"
@@ -151,7 +153,7 @@ def create_account(strategy, details, backend, user=None, *args, **kwargs):
 def remember_name(backend, user, response, social=None, *args, **kwargs):
     """The Discord username shown on the profile beside "Unlink" (no token is kept)."""
     if social is not None:
-        social.extra_data = {"username": str(response.get("username") or "")[:100]}
+        social.extra_data = {"username": plaintext.cleaned(str(response.get("username") or ""))[:100]}
         social.save(update_fields=["extra_data"])
 
 

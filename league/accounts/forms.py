@@ -14,7 +14,7 @@ from django.template.loader import render_to_string
 from league.throttle import within_limit
 from league.outbox import notifications
 from league.models import Coach
-from league.text.plaintext import PlainTextField
+from league.text.plaintext import PlainTextField, plain
 
 
 # Password-reset emails: at most this many an hour to one address and
@@ -71,10 +71,10 @@ class ProfileForm(forms.Form):
     A field the POST left out is an error, never a blank."""
 
     name = PlainTextField(max_length=Coach._meta.get_field("name").max_length, label="Display name")
-    email = forms.EmailField(
+    email = plain(forms.EmailField(
         label="Email address", required=False,
         help_text="Only you and the site use it. A new address is used once you open the link we send to it.",
-    )
+    ))
     password = forms.CharField(
         label="Your password", required=False, strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
@@ -122,7 +122,7 @@ class SignupForm(NewPasswordForm):
         max_length=get_user_model()._meta.get_field("username").max_length, label="Username",
         widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none"}),
     )
-    email = forms.EmailField(
+    email = plain(forms.EmailField(
         label="Email address", help_text="We send a link here; your account works once you open it.",
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
-    )
+    ))

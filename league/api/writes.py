@@ -9,8 +9,8 @@ on any refusal.
 
 An ``Idempotency-Key`` header (any text up to 200 characters, the client's own)
 makes a step safe to send again: the first accepted request with it is recorded in
-the same transaction as its write (``IdempotencyKey``, as the site's forms do,
-league/web/idempotency.py), and the same key sent again by the same user answers
+the same transaction as its write (league/idempotency.py, as the site's forms'
+keys are), and the same key sent again by the same user answers
 with the result as it stands and ``Idempotent-Replayed: true``, writing nothing.
 A key already used for another step or fixture is refused (422).
 """
@@ -22,12 +22,12 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from ninja import Path, Router, Schema
 
+from league import idempotency
 from league.permissions import coach_for, get_fixture_for_coach, require_organiser
 from league.api.access import bearer, rate_limit
 from league.api.models import ApiToken, Scope
@@ -151,26 +151,22 @@ def _once(request: HttpRequest, fixture_id: int, step: Callable[[], JsonResponse
         return _refusals_caught(step)
     if len(raw) > MAX_KEY:
         return _errors(400, [f"An {KEY_HEADER} has at most {MAX_KEY} characters."])
+
+    def accepted(response: JsonResponse) -> idempotency.Outcome | None:
+        # Refused: nothing written, the key may be sent again with a corrected body.
+        return idempotency.Outcome(200, f"api:{fixture_id}") if response.status_code == 200 else None
+
+    def replay(used: IdempotencyKey | None) -> JsonResponse:
+        if used is None:
+            return _errors(422, [f"This {KEY_HEADER} was already used for another request: send a new key."])
+        fixture = Fixture.objects.select_related("result").get(pk=fixture_id)
+        response = JsonResponse(_result_out(fixture, fixture.result_or_none), status=used.status)
+        response["Idempotent-Replayed"] = "true"
+        return response
+
     key = hashlib.sha256(f"api:{request.user.pk}:{raw}".encode()).hexdigest()
-    with transaction.atomic():
-        if not IdempotencyKey.objects.filter(key=key).exists():
-            response = _refusals_caught(step)
-            if response.status_code != 200:
-                return response  # refused: nothing written, the key may be sent again with a corrected body
-            try:
-                with transaction.atomic():
-                    IdempotencyKey.objects.create(key=key, user=request.user, path=request.path[:300], status=200,
-                                                  location=f"api:{fixture_id}")
-                return response
-            except IntegrityError:  # a copy sent at the same time was accepted first
-                transaction.set_rollback(True)
-    used = IdempotencyKey.objects.filter(key=key).first()
-    if used is None or used.user_id != request.user.pk or used.path != request.path:
-        return _errors(422, [f"This {KEY_HEADER} was already used for another request: send a new key."])
-    fixture = Fixture.objects.select_related("result").get(pk=fixture_id)
-    response = JsonResponse(_result_out(fixture, fixture.result_or_none), status=used.status)
-    response["Idempotent-Replayed"] = "true"
-    return response
+    return idempotency.once(key=key, user=request.user, path=request.path, step=lambda: _refusals_caught(step),
+                            accepted=accepted, replay=replay)
 
 
 def _refusals_caught(step: Callable[[], JsonResponse]) -> JsonResponse:

@@ -18,12 +18,13 @@ from league.events import services, types
 from league.events.models import MAX_URL, Delivery, Subscription
 from league.models import League
 from league.forms import refuse
+from league.text.plaintext import PlainTextField
 
 LOG_SIZE = 50  # the latest deliveries shown, whatever the league has sent
 
 
 class SubscribeForm(forms.Form):
-    url = forms.CharField(label="The receiver's address", max_length=MAX_URL,
+    url = PlainTextField(label="The receiver's address", max_length=MAX_URL,
                           widget=forms.URLInput(attrs={"placeholder": "https://example.org/league-events"}))
     event_types = forms.MultipleChoiceField(label="Send these events", choices=types.CHOICES,
                                             widget=forms.CheckboxSelectMultiple)

@@ -35,6 +35,7 @@ from league.leaguefiles.columns import accounts_required, columns
 from league.leaguefiles.inserting import IdMap, Inserter
 from league.leaguefiles.reading import ImportRefused, LeagueFile, Table, does_not_fit, not_json, read_file
 from league.models import League
+from league.text import plaintext
 
 __all__ = ["ImportRefused", "import_league", "read_file"]
 
@@ -96,6 +97,35 @@ def _import(file: LeagueFile, *, organiser, slug):
     # RT-2: its approved results count in the game's ratings (the fact's follower).
     facts.record(fact.LEAGUE_IMPORTED, by=organiser, league=league)
     return league
+
+
+def _refuse_what_is_not_plain(label: str, cols: list, objects: list[dict], olds: list) -> None:
+    """A batch's texts are plain text, as every other way in asks of them
+    (league/text/plaintext.py): a file is refused whole for one text that is not,
+    so nothing a form would refuse (a control character, a kept page's marker
+    character) reaches the database this way. One search per text column a batch."""
+    for col in cols[1:]:
+        field = col.field
+        if col.points_at is not None or col.content_type:
+            continue
+        if isinstance(field, models.JSONField):
+            for obj, old in zip(objects, olds):
+                if (value := obj.get(col.attname)) is not None and (found := plaintext.problem_in(value)):
+                    raise _not_plain(label, old, col.name, found)
+        elif isinstance(field, (models.CharField, models.TextField)):
+            multiline = plaintext.is_multiline(field)
+            texts = [value for obj in objects if isinstance(value := obj.get(col.attname), str)]
+            if plaintext.problem(" ".join(texts), multiline=multiline) is None:
+                continue
+            for obj, old in zip(objects, olds):
+                value = obj.get(col.attname)
+                if isinstance(value, str) and (found := plaintext.problem(value, multiline=multiline)):
+                    raise _not_plain(label, old, col.name, found)
+
+
+def _not_plain(label: str, old, column: str, found: str) -> ImportRefused:
+    return ImportRefused(f"The file's \"{label}\" {old!r} holds {found} in its \"{column}\": "
+                         f"only plain text can be imported.")
 
 
 class _Writer:
@@ -205,6 +235,7 @@ class _Writer:
             objects.append(kwargs)
             olds.append(old_pk)
             later.append(waits)
+        _refuse_what_is_not_plain(label, cols, objects, olds)
         if model not in self.inserters:
             self.inserters[model] = Inserter(model)
         created = self.inserters[model].insert(objects)

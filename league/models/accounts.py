@@ -1,5 +1,5 @@
 """What the engine keeps per account: the notification kinds turned off, and the
-result forms' submission keys."""
+keys of the writes it accepted (result forms, the API)."""
 
 from __future__ import annotations
 
@@ -19,10 +19,11 @@ class NotificationPreference(models.Model):
         return f"{self.user}: {len(self.off)} kind(s) off"
 
 class IdempotencyKey(models.Model):
-    """A result form's submission key (``league/web/idempotency.py``), kept
-    once the submission was accepted, with where it sent the coach: the same key
-    sent again (a phone resending what it kept while offline, a double tap) is
-    answered with that outcome and writes nothing. Kept ``IDEMPOTENCY_KEY_DAYS``,
+    """A write's key (``league/idempotency.py``: a result form's submission key,
+    an API request's ``Idempotency-Key``), kept once the write was accepted, with
+    where it led: the same key sent again (a phone resending what it kept while
+    offline, a double tap, a client's retry) is answered with that outcome and
+    writes nothing. Kept ``IDEMPOTENCY_KEY_DAYS``,
     as long as a key is valid, then purged (``purge_idempotency_keys``)."""
 
     key = models.CharField(max_length=64, unique=True)

@@ -12,14 +12,14 @@ from league.datebounds import validate_match_date
 from league.models import DEFAULT_JOIN_SIGNUPS_PER_HOUR, MAX_JOIN_SIGNUPS_PER_HOUR, MAX_JOIN_USES, Coach, Entry
 from league.people import entrants as season_entrants
 from league.people.joining import MAX_PASTED
-from league.text.plaintext import PlainTextField
+from league.text.plaintext import PlainTextField, plain
 
 
 class AddCoachForm(forms.Form):
     name = PlainTextField(
         max_length=Coach._meta.get_field("name").max_length, label="Name", help_text="As the tables will show it."
     )
-    email = forms.EmailField(label="Email address", help_text="The invitation goes here; nobody else sees it.")
+    email = plain(forms.EmailField(label="Email address", help_text="The invitation goes here; nobody else sees it."))
     team = PlainTextField(
         max_length=Entry._meta.get_field("team").max_length, required=False, label="Team or Guild"
     )
@@ -48,7 +48,7 @@ class InviteByEmailForm(forms.Form):
     to send it to (kept as the coach's), or none to resend to the one they have."""
 
     coach = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1)
-    email = forms.EmailField(label="Email address", required=False)
+    email = plain(forms.EmailField(label="Email address", required=False))
 
 
 class ClaimLinkForm(forms.Form):

@@ -12,9 +12,13 @@ break every backup. Every text a user can write therefore refuses:
 - the bidirectional overrides and isolates U+202A..U+202E and U+2066..U+2069,
   which make a name read on the page otherwise than it is stored;
 - U+FFFE, U+FFFF and lone surrogates, which XML 1.0 cannot hold either (the
-  backup is written, and its restore fails).
+  backup is written, and its restore fails), and every other noncharacter
+  (U+FDD0..U+FDEF, the last two of each plane): Unicode keeps them for a
+  program's own use, and this one uses U+FFFF for a kept page's markers
+  (league/caching/markers.py), so a text holding one could read as a marker.
 
-One rule, at three doors, each with a message:
+One rule (:func:`problem`), applied at every way text comes in, each door with its
+own way of saying where:
 
 - :class:`PlainText`, a validator that :func:`install` adds to every ``CharField``
   and ``TextField`` of every installed model (the league's, the games', the Big
@@ -24,8 +28,13 @@ One rule, at three doors, each with a message:
   migrations do not change;
 - :class:`PlainTextField`, the form field of every free text on the site's own
   forms (a form that is not a model form does not run the model's validators);
+  the API's writes bind the same forms, so they answer with the same messages;
 - ``league.rules.importing.csv_records``, which refuses such a field in any
-  import file as "line N: ...".
+  spreadsheet (results, teams) as "line N: ...";
+- a league's file (league/transfer/importer.py), refused whole with the table,
+  the row and the column, :func:`problem_in` for the text inside a JSON column;
+- text from elsewhere that nobody here can correct (a Discord username) is
+  :func:`cleaned` instead.
 
 Rows written before the rule were made plain by ``league/migrations/0012_plain_text.py``,
 which keeps its own copy of the rule as it was then.
@@ -45,10 +54,15 @@ from django.db import models
 from django.utils.deconstruct import deconstructible
 
 BIDI_CONTROLS = "\u202a-\u202e\u2066-\u2069"
+# The 66 noncharacters, U+FFFE and U+FFFF first: the last two code points of every plane.
+NONCHARACTERS = "\ufffe\uffff\ufdd0-\ufdef" + "".join(
+    chr(plane * 0x10000 + 0xFFFE) + chr(plane * 0x10000 + 0xFFFF) for plane in range(1, 17))
 # Everything refused in a one-line text; a multi-line one allows \t, \n and \r.
-_ONE_LINE = re.compile(f"[\x00-\x1f\x7f-\x9f{BIDI_CONTROLS}\ufffe\uffff\ud800-\udfff]")
-_MULTI_LINE = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{BIDI_CONTROLS}\ufffe\uffff\ud800-\udfff]")
+_ONE_LINE = re.compile(f"[\x00-\x1f\x7f-\x9f{BIDI_CONTROLS}{NONCHARACTERS}\ud800-\udfff]")
+_MULTI_LINE = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{BIDI_CONTROLS}{NONCHARACTERS}\ud800-\udfff]")
+_NONCHARACTER = re.compile(f"[{NONCHARACTERS}]")
 BREAKS_AND_TABS = re.compile(r"[\r\n\t]+")
+BLANK_CONTROLS = re.compile("[\x0b\x0c\x1c-\x1f\x85]")  # the controls str.split() counts as blanks
 
 
 def problem(text: str, *, multiline: bool = False) -> str | None:
@@ -67,9 +81,33 @@ def problem(text: str, *, multiline: bool = False) -> str | None:
         return "a tab"
     if re.fullmatch(f"[{BIDI_CONTROLS}]", char):
         return f"the text-direction control {code}"
-    if char in "\ufffe\uffff" or "\ud800" <= char <= "\udfff":
+    if _NONCHARACTER.fullmatch(char) or "\ud800" <= char <= "\udfff":
         return f"the non-character {code}"
     return f"the control character {code}"
+
+
+def cleaned(text: str, *, multiline: bool = False) -> str:
+    """``text`` made plain, for text from elsewhere that nobody here can correct (a
+    Discord username): a blank control (a vertical tab, a form feed ...) becomes a
+    space, and so do the tabs and line breaks of a one-line text; every other
+    refused character goes. (league/migrations/0012_plain_text.py keeps its own
+    copy, as the rule was when it ran.)"""
+    text = BLANK_CONTROLS.sub(" ", text)
+    if not multiline:
+        text = BREAKS_AND_TABS.sub(" ", text)
+    return (_MULTI_LINE if multiline else _ONE_LINE).sub("", text)
+
+
+def problem_in(value: Any) -> str | None:
+    """:func:`problem` for every text inside ``value``, a JSON value (its keys too):
+    a JSON column may hold words on several lines, never a control character."""
+    if isinstance(value, str):
+        return problem(value, multiline=True)
+    if isinstance(value, dict):
+        return next((found for pair in value.items() for item in pair if (found := problem_in(item))), None)
+    if isinstance(value, list):
+        return next((found for item in value if (found := problem_in(item))), None)
+    return None
 
 
 def message(text: str, *, multiline: bool = False) -> str | None:
@@ -114,6 +152,14 @@ class PlainTextField(forms.CharField):
         if not self.multiline and isinstance(self.widget, forms.Textarea):
             text = BREAKS_AND_TABS.sub(" ", text)
         return text
+
+
+def plain(field: forms.CharField, *, multiline: bool = False) -> forms.CharField:
+    """``field``, a form's email or web address field, refusing what is not plain
+    text as :class:`PlainTextField` does (an email address's quoted part may
+    otherwise hold control characters)."""
+    field.validators.append(PlainText(multiline=multiline))
+    return field
 
 
 def name_key(name: str) -> str:

@@ -11,12 +11,11 @@ submission (the same redirect) and write nothing again:
 
 - a key the server did not sign, signed for another user, or older than
   ``IDEMPOTENCY_KEY_DAYS`` is refused with a 400 that says why, and nothing is written;
-- a used key is recorded in the same transaction as the write it allowed, after
-  it, so two copies sent at once cannot both write: the second's key meets the
-  first's on the unique index (or its view finds the write done and refuses), its
-  transaction is rolled back, and it replays the first one's outcome;
-- only an accepted submission (a redirect) uses the key up: a refused form (400) may
-  be corrected and sent again with it;
+- the key's nonce goes through league/idempotency.py, as the API's header does:
+  recorded in the same transaction as the write it allowed, so two copies sent
+  at once cannot both write and the second replays the first one's outcome (the
+  same redirect); only an accepted submission (a redirect) uses the key up: a
+  refused form (400) may be corrected and sent again with it;
 - Decision: a form without a key (a page cached before this change, a script that
   posts) is accepted as before: the services still refuse a second confirmation
   of the same result and a different second report from the same coach, and take
@@ -26,21 +25,18 @@ submission (the same redirect) and write nothing again:
 
 from __future__ import annotations
 
-import datetime
 import secrets
 from collections.abc import Callable
 from functools import wraps
 
-from django.conf import settings
 from django.contrib import messages
 from django.core import signing
-from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
-from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from league import idempotency
 from league.models import IdempotencyKey
 
 FIELD = "idempotency_key"
@@ -50,10 +46,6 @@ REDIRECTS = (301, 302, 303)
 
 class RefusedKey(Exception):
     """A key this user may not use; the message says what to do."""
-
-
-def lifetime() -> datetime.timedelta:
-    return datetime.timedelta(days=settings.IDEMPOTENCY_KEY_DAYS)
 
 
 def new_key(user) -> str:
@@ -72,7 +64,7 @@ def nonce_of(value: str, user) -> str:
     """The nonce a key carries, if the server signed it for ``user`` within its
     lifetime; otherwise RefusedKey."""
     try:
-        payload = signing.loads(value, salt=SALT, max_age=lifetime())
+        payload = signing.loads(value, salt=SALT, max_age=idempotency.lifetime())
     except signing.SignatureExpired:
         raise RefusedKey("This form was opened too long ago to be sent: open the page again and send it from there.")
     except signing.BadSignature:
@@ -86,19 +78,16 @@ def _refused(request: HttpRequest, reason: str) -> HttpResponse:
     return render(request, "league/refused_form.html", {"reason": reason}, status=400)
 
 
-def _replay(request: HttpRequest, nonce: str) -> HttpResponse:
-    """The outcome of the first submission with this key, written again nowhere."""
-    used = IdempotencyKey.objects.filter(key=nonce).first()
-    if used is None or used.user_id != request.user.pk or used.path != request.path or not used.location:
-        return _refused(request, "This form's submission key was already used for another form: "
-                                 "open the page again and send it from there.")
-    messages.info(request, "This was already received, so nothing was sent twice.")
-    return HttpResponseRedirect(used.location, status=used.status)
+def _accepted(response: HttpResponse) -> idempotency.Outcome | None:
+    """Only a redirect uses the key up; a refused form may be sent again with it."""
+    if response.status_code in REDIRECTS:
+        return idempotency.Outcome(response.status_code, response["Location"])
+    return None
 
 
 def idempotent(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """Accept each submission of a form carrying ``idempotency_key`` once (module
-    docstring). Put it inside ``login_required`` and ``require_POST``."""
+    docstring, league/idempotency.py). Put it inside ``login_required`` and ``require_POST``."""
 
     @wraps(view)
     def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
@@ -109,32 +98,16 @@ def idempotent(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
             nonce = nonce_of(value, request.user)
         except RefusedKey as refusal:
             return _refused(request, str(refusal))
-        with transaction.atomic():
-            if not IdempotencyKey.objects.filter(key=nonce).exists():
-                response = view(request, *args, **kwargs)
-                if response.status_code in REDIRECTS:
-                    try:
-                        with transaction.atomic():
-                            IdempotencyKey.objects.create(
-                                key=nonce, user=request.user, path=request.path[:300],
-                                status=response.status_code, location=response["Location"][:500],
-                            )
-                        return response
-                    except IntegrityError:  # a copy sent at the same time was accepted first
-                        transaction.set_rollback(True)
-                elif not IdempotencyKey.objects.filter(key=nonce).exists():
-                    # Refused: nothing written; the coach corrects the form and sends it
-                    # again with the same key.
-                    return response
-                else:  # refused because a copy sent at the same time got there first
-                    transaction.set_rollback(True)
-        return _replay(request, nonce)
+
+        def replay(used: IdempotencyKey | None) -> HttpResponse:
+            """The outcome of the first submission with this key, written again nowhere."""
+            if used is None or not used.location:
+                return _refused(request, "This form's submission key was already used for another form: "
+                                         "open the page again and send it from there.")
+            messages.info(request, "This was already received, so nothing was sent twice.")
+            return HttpResponseRedirect(used.location, status=used.status)
+
+        return idempotency.once(key=nonce, user=request.user, path=request.path,
+                                step=lambda: view(request, *args, **kwargs), accepted=_accepted, replay=replay)
 
     return wrapped
-
-
-def purge(now: datetime.datetime | None = None) -> int:
-    """Delete the keys older than their lifetime (they can no longer be sent); how many."""
-    cutoff = (now or timezone.now()) - lifetime()
-    deleted, _ = IdempotencyKey.objects.filter(created__lt=cutoff).delete()
-    return deleted

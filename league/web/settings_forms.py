@@ -9,25 +9,26 @@ from collections.abc import Mapping
 from django import forms
 
 from league.models import League
+from league.text.plaintext import PlainTextField
 
 # A model's help text that starts with the rule it follows ("DR-4: a win by 7.").
 RULE_FIRST = re.compile(r"^((?:GB|DB|DR|LG)-\d{1,2}[a-z]?)(?::\s*(.*))?$", re.DOTALL)
 
 
 class LeagueForm(forms.Form):
-    name = forms.CharField(max_length=League._meta.get_field("name").max_length)
-    description = forms.CharField(
-        required=False, max_length=5000, widget=forms.Textarea(attrs={"rows": 4}),
+    name = PlainTextField(max_length=League._meta.get_field("name").max_length)
+    description = PlainTextField(
+        multiline=True, required=False, max_length=5000, widget=forms.Textarea(attrs={"rows": 4}),
         help_text="Shown on the league's page: where you play, how often, whom to ask.",
     )
 
 
 class WebhooksForm(forms.Form):
-    discord_webhook = forms.CharField(
+    discord_webhook = PlainTextField(
         label="Discord webhook", required=False, max_length=League._meta.get_field("discord_webhook").max_length,
         widget=forms.URLInput, help_text=League._meta.get_field("discord_webhook").help_text,
     )
-    webhook_url = forms.CharField(
+    webhook_url = PlainTextField(
         label="Signed webhook", required=False, max_length=League._meta.get_field("webhook_url").max_length,
         widget=forms.URLInput, help_text=League._meta.get_field("webhook_url").help_text,
     )
@@ -39,7 +40,7 @@ class WebhooksForm(forms.Form):
 
 
 class OrganiserForm(forms.Form):
-    who = forms.CharField(
+    who = PlainTextField(
         label="Username or email address", max_length=254,
         help_text="Of an account on this site: they organise the league with you, with the same rights.",
     )

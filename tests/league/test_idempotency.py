@@ -1,4 +1,5 @@
-"""Each result form's submission is accepted once (league/web/idempotency.py),
+"""Each result form's submission is accepted once (league/web/idempotency.py over
+league/idempotency.py, the API's writes' helper too),
 for every role; a report sent after the opponent's own report is an answer to it
 (GB-8: the same result confirms it, a different one disputes it)."""
 
@@ -13,6 +14,7 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
+from league import idempotency as once_per_key
 from league.services import disputes
 from league.web import idempotency
 from league.services import results as services
@@ -227,6 +229,39 @@ def test_a_second_report_from_the_same_side_or_after_confirmation_is_refused(cli
     client.force_login(away_user)
     response = report(client, fixture, 12, 8)
     assert response.status_code == 400 and "already been reported" in response.content.decode()
+
+
+# The one helper both doors use ----------------------------------------------------
+
+
+def test_a_refusal_met_by_a_copy_that_got_there_first_replays_the_copy(home_user):
+    """A form and an API request alike: the step refused, and by then the key is
+    recorded (here by the step itself, standing in for a copy sent at the same
+    time), so the answer is a replay, never the refusal, and everything the
+    refusal's transaction holds is rolled back."""
+
+    def step() -> str:
+        IdempotencyKey.objects.create(key="k", user=home_user, path="/p/", status=302, location="/done/")
+        return "refused"
+
+    answer = once_per_key.once(key="k", user=home_user, path="/p/", step=step, accepted=lambda answer: None,
+                               replay=lambda used: "replayed")
+    assert answer == "replayed"
+    assert not IdempotencyKey.objects.exists()
+
+
+def test_a_key_is_kept_with_its_outcome_and_answered_by_its_user_at_its_path_only(home_user, away_user):
+    kept = once_per_key.once(key="k", user=home_user, path="/p/", step=lambda: "written",
+                             accepted=lambda answer: once_per_key.Outcome(303, "/done/"), replay=lambda used: used)
+    assert kept == "written"
+    assert IdempotencyKey.objects.values_list("key", "path", "status", "location").get() == ("k", "/p/", 303, "/done/")
+
+    def again(user, path):
+        return once_per_key.once(key="k", user=user, path=path, step=lambda: pytest.fail("written twice"),
+                                 accepted=lambda answer: None, replay=lambda used: used and used.location)
+
+    assert again(home_user, "/p/") == "/done/"
+    assert again(home_user, "/other/") is None and again(away_user, "/p/") is None
 
 
 # Keeping the keys ----------------------------------------------------------------

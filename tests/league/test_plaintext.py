@@ -7,20 +7,31 @@ from __future__ import annotations
 
 import importlib
 import io
+import json
+import pkgutil
 
 import pytest
+from django import forms
 from django.apps import apps
 from django.core.management import CommandError, call_command
 from django.db import connection
 from django.urls import reverse
 
+import campaigns
+import league
 from campaigns.models import CampaignPointLine
+from league.caching import markers
 from league.text import plaintext
 from league.services import results as services
 from league.models import Coach, League, Result, ResultEvent
 from league.text.plaintext import PlainText, PlainTextField, problem
+from league.leaguefiles import registry
+from league.leaguefiles.export import stream_league
+from league.leaguefiles.importer import ImportRefused, import_league, read_file
+from tests.apitokens.conftest import bearer
+from tests.builders import season_with_results
 from tests.campaigns.factories import make_campaign
-from tests.factories import CoachFactory, EntryFactory
+from tests.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory
 from tests.reliability.test_import_lines import GB, OK_GB, refused
 
 # The data migration keeps its own copy of the rule as it was (a migration imports no
@@ -28,8 +39,14 @@ from tests.reliability.test_import_lines import GB, OK_GB, refused
 plain_text_migration = importlib.import_module("league.migrations.0012_plain_text")
 cleaned = plain_text_migration.cleaned
 
-REFUSED = ["Hollis\x0bSprocket", "Zed\x1b[31m", "a\x00b", "a\x7fb", "a\x85b", "a\x9bb", "Ada\u202eeve", "x\u2066y",
-           "a\u2069", "a\uffffb", "a\tb", "a\nb", "a\rb"]
+# What the data migration cleaned; the rule refuses every other noncharacter too.
+REFUSED_BY_THE_MIGRATION = ["Hollis\x0bSprocket", "Zed\x1b[31m", "a\x00b", "a\x7fb", "a\x85b", "a\x9bb", "Ada\u202eeve",
+                            "x\u2066y", "a\u2069", "a\uffffb", "a\ufffeb", "a\tb", "a\nb", "a\rb"]
+REFUSED = [*REFUSED_BY_THE_MIGRATION, "a\ufdd0b", "a\ufdefb", "a\U0001fffeb", "a\U0010ffffb"]
+# What every way in refuses alike: a kept page's marker character, another
+# noncharacter, a control character.
+UNPLAIN = [(markers.EDGE, "the non-character U+FFFF"), ("\ufdd0", "the non-character U+FDD0"),
+           ("\x1b", "the control character U+001B")]
 
 
 @pytest.mark.parametrize("text", REFUSED)
@@ -37,7 +54,7 @@ def test_a_one_line_text_refuses_control_characters_and_direction_overrides(text
     assert problem(text)
 
 
-@pytest.mark.parametrize("text", ["Ada Blackwater", "Zoë O'Brien", "Łódź 🏆", "עברית", "a\u200db", ""])
+@pytest.mark.parametrize("text", ["Ada Blackwater", "Zoë O'Brien", "Łódź 🏆", "עברית", "a\u200db", "", "\ufdcf\ufffd\U0001fffd"])
 def test_plain_text_passes(text):
     assert problem(text) is None
     assert problem(text, multiline=True) is None
@@ -54,7 +71,7 @@ def test_cleaned_keeps_the_words_apart():
     assert cleaned("Hollis\x0bSprocket") == "Hollis Sprocket"
     assert cleaned("a\r\nb\x1b[0m\u202e!") == "a b[0m!"
     assert cleaned("one\r\n\ttwo\x0c", multiline=True) == "one\r\n\ttwo "
-    for text in REFUSED:
+    for text in REFUSED_BY_THE_MIGRATION:
         assert problem(cleaned(text)) is None
 
 
@@ -215,3 +232,136 @@ def test_the_migration_cleans_every_text_column_so_a_backup_can_be_taken(season,
     assert Coach.objects.get(pk=clash.pk).name == "Twin Star"
     backup()
     assert plain_text_migration.clean_rows(apps, connection.alias) == 0
+
+
+def test_text_from_elsewhere_is_cleaned_as_the_rule_says():
+    """A Discord username nobody here can correct is kept cleaned, not refused."""
+    assert plaintext.cleaned("Hollis\x0bSprocket\uffff") == "Hollis Sprocket"
+    assert plaintext.cleaned("a\r\n\tb\ufdd0", multiline=True) == "a\r\n\tb"
+    for text in REFUSED:
+        assert problem(plaintext.cleaned(text)) is None
+
+
+def test_the_text_inside_a_json_value_is_checked_keys_and_all():
+    assert plaintext.problem_in({"players": [{"name": "Ada", "skills": ["Block", "Dodge\n"]}], "n": 3}) is None
+    assert plaintext.problem_in({"players": [{"name": f"Ada{markers.EDGE}"}]}) == "the non-character U+FFFF"
+    assert plaintext.problem_in({"a\x1b": 1}) == "the control character U+001B"
+
+
+# Every way in: one rule, the same answer ----------------------------------------------
+
+
+def _modules(package):
+    yield package
+    for found in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+        if ".migrations" not in found.name and not found.name.endswith(("asgi", "wsgi")):
+            yield importlib.import_module(found.name)
+
+
+def _subclasses(cls):
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
+def test_every_text_field_of_the_sites_forms_carries_the_rule():
+    """Every form of the site's own, whatever its module, a form added later included:
+    each text field it declares refuses what is not plain text (a model form's
+    fields of the model carry the model's rule, test above). Passwords are never
+    kept as text; the previewed import's payload is the site's own, signed."""
+    for package in (league, campaigns):
+        list(_modules(package))
+    exempt = {("league.web.forms", "ConfirmImportForm", "payload")}
+    missing = []
+    for form in set(_subclasses(forms.BaseForm)):
+        if not form.__module__.startswith(("league.", "campaigns.")):
+            continue
+        djangos = {name for base in form.__mro__[1:] if base.__module__.startswith("django.")
+                   for name in getattr(base, "declared_fields", {})}
+        for name, field in form.declared_fields.items():
+            if (not isinstance(field, forms.CharField) or isinstance(field.widget, forms.PasswordInput)
+                    or name in djangos or (form.__module__, form.__name__, name) in exempt):
+                continue
+            if not any(isinstance(validator, PlainText) for validator in field.validators):
+                missing.append(f"{form.__module__}.{form.__name__}.{name}")
+    assert sorted(missing) == []
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("char,found", UNPLAIN)
+def test_the_form_and_the_api_refuse_a_dispute_reason_with_the_same_message(client, fixture, home_user, away_user,
+                                                                             char, found):
+    result = services.report_result(fixture=fixture, by=home_user, home_score=12, away_score=7)
+    said = f"Remove {found}: only plain text can be saved."
+    client.force_login(away_user)
+    page = client.post(reverse("league:dispute_result", args=[fixture.pk]), {"reason": f"It was 12-9{char}"})
+    assert page.status_code == 400 and said in page.content.decode()
+    client.logout()
+    answer = client.post(f"/api/v1/fixtures/{fixture.pk}/dispute/", {"reason": f"It was 12-9{char}"},
+                         content_type="application/json", headers=bearer(away_user, "report"))
+    assert answer.status_code == 400 and answer.json()["fields"] == {"reason": [said]}
+    assert Result.objects.get(pk=result.pk).status == Result.Status.REPORTED
+    assert not ResultEvent.objects.filter(action=ResultEvent.Action.DISPUTED).exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("door", ["form", "api"])
+def test_the_form_and_the_api_keep_a_reason_typed_on_several_lines_on_one_alike(client, fixture, home_user, away_user,
+                                                                                door):
+    result = services.report_result(fixture=fixture, by=home_user, home_score=12, away_score=7)
+    reason = "It was 12-9.\r\nAsk Bea."
+    if door == "form":
+        client.force_login(away_user)
+        assert client.post(reverse("league:dispute_result", args=[fixture.pk]), {"reason": reason}).status_code == 302
+    else:
+        answer = client.post(f"/api/v1/fixtures/{fixture.pk}/dispute/", {"reason": reason},
+                             content_type="application/json", headers=bearer(away_user, "report"))
+        assert answer.status_code == 200, answer.content
+    assert Result.objects.get(pk=result.pk).dispute_reason == "It was 12-9. Ask Bea."
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("char,found", UNPLAIN)
+def test_the_settings_form_refuses_it_in_the_league_s_name(client, organiser, season, char, found):
+    client.force_login(organiser)
+    page = client.post(reverse("league:organiser_settings", args=[season.league.slug]),
+                       {"section": "league", "name": f"Harbour{char}Cup", "description": ""})
+    assert page.status_code == 400 and f"Remove {found}: only plain text can be saved." in page.content.decode()
+    assert League.objects.get(pk=season.league_id).name == season.league.name
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("char,found", UNPLAIN)
+def test_a_spreadsheet_refuses_it_with_its_line(tmp_path, char, found):
+    message = refused(tmp_path, "import_results", [GB, OK_GB, f"Harbour Cup,1,Cy,Ada{char}Eve,12,8,played"],
+                      "--game", "guildball")
+    assert f"line 3: the away field holds {found}" in message, message
+
+
+def _rows_held() -> dict[str, int]:
+    return {part.label: part.model.objects.count() for part in registry.ordered_parts()}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("char,found", UNPLAIN)
+@pytest.mark.parametrize("table,column,value", [
+    ("league.coach", "name", lambda char: f"Ada{char}"),
+    ("league.league", "description", lambda char: f"Tuesdays,\n{char}"),
+    ("league.result", "proposed_facts", lambda char: {"home_score": 12, "note": f"x{char}"}),
+])
+def test_a_league_file_with_it_is_refused_whole(organiser, char, found, table, column, value):
+    """As a form refuses it, so does a league's file: nothing is written, whichever
+    table, in a text column (one line or several) or inside a JSON column."""
+    league = LeagueFactory()
+    season_with_results(coaches=4, played_rounds=2, season=SeasonFactory(league=league))
+    data = json.loads("".join(stream_league(league)))
+    part = next(part for part in data["tables"] if part["model"] == table)
+    part["rows"][-1][part["columns"].index(column)] = value(char)
+    before = _rows_held()
+    with pytest.raises(ImportRefused) as refusal:
+        import_league(read_file(io.BytesIO(json.dumps(data).encode())), organiser=organiser, slug="copy")
+    assert str(refusal.value) == (f'The file\'s "{table}" {part["rows"][-1][0]!r} holds {found} in its "{column}": '
+                                  f"only plain text can be imported.")
+    assert _rows_held() == before
+    data_plain = json.loads("".join(stream_league(league)))
+    assert import_league(read_file(io.BytesIO(json.dumps(data_plain).encode())), organiser=organiser, slug="copy")

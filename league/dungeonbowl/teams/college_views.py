@@ -21,6 +21,7 @@ from league.forms import refuse
 from league.dungeonbowl.teams import league_colleges
 from league.dungeonbowl.models import College, Position, PositionGroup
 from league.dungeonbowl.models.teams import GAME_SYSTEM
+from league.text.plaintext import PlainTextField
 
 ACTIONS = ("add_college", "edit_college", "add_group", "add_position", "remove_position")
 
@@ -43,7 +44,7 @@ class GroupForm(forms.ModelForm):
 
 
 class PositionForm(forms.ModelForm):
-    skill_names = forms.CharField(label="Skills", required=False, max_length=500,
+    skill_names = PlainTextField(label="Skills", required=False, max_length=500,
                                   help_text="Separated by commas, e.g. Block, Thick Skull.")
 
     class Meta:

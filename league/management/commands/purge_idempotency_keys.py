@@ -1,12 +1,12 @@
 """Delete the result forms' submission keys older than ``IDEMPOTENCY_KEY_DAYS``
-(league/web/idempotency.py): such a key is refused anyway, so its record is no longer
+(league/idempotency.py): such a key is refused anyway, so its record is no longer
 needed. ``run_tasks`` does it as it starts; run it daily from cron otherwise."""
 
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from league.web import idempotency
+from league import idempotency
 
 
 class Command(BaseCommand):

@@ -14,7 +14,7 @@ transaction on SQLite), so two workers never take the same row
 game's ratings that still wait for one (its task gave up, or was lost:
 league/ratings/services.py ``queue_waiting``) and purges the result forms' used
 submission keys that can no longer be sent
-(league/web/idempotency.py) and the rate limits' counts whose window has ended
+(league/idempotency.py) and the rate limits' counts whose window has ended
 (league/throttle.py).
 
 A database that stops answering (a restart, a failover, a lost network) does not
@@ -40,7 +40,7 @@ from django_tasks_db.models import DBTaskResult
 
 from league import throttle
 from league.ratings import services as ratings
-from league.web import idempotency
+from league import idempotency
 
 logger = logging.getLogger(__name__)
 
