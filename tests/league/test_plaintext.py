@@ -20,7 +20,7 @@ from django.urls import reverse
 import campaigns
 import league
 from campaigns.models import CampaignPointLine
-from league.caching import markers
+from league.text import markers
 from league.text import plaintext
 from league.services import results as services
 from league.models import Coach, League, Result, ResultEvent
