@@ -28,7 +28,7 @@ from league.text.plaintext import PlainText, PlainTextField, problem
 from league.leaguefiles import registry
 from league.leaguefiles.export import stream_league
 from league.leaguefiles.importer import ImportRefused, import_league, read_file
-from tests.apitokens.conftest import bearer
+from tests.api.conftest import bearer
 from tests.builders import season_with_results
 from tests.campaigns.factories import make_campaign
 from tests.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory
