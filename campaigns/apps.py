@@ -16,10 +16,6 @@ class CampaignsConfig(AppConfig):
         from league import games
 
         games.register(game.declaration())
-        # Who follows its kinds of fact (league/facts/).
-        from campaigns import followers
-
-        followers.register()
         m2m_changed.connect(_deck_cards_changed, sender=Deck.cards.through, dispatch_uid="campaigns-deck-cards")
 
 

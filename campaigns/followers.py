@@ -1,5 +1,5 @@
 """The Big League's kinds of fact and who follows them (league/facts/registry.py),
-registered from its ``ready()``: the engine imports no layer."""
+given in its declaration (``game.py``): the engine imports no layer."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from campaigns.moments.services import MOMENTS_REACHED
 from league.events import emit as events
 from league.events import types as event_types
 from league.facts.registry import Recorded
-from league.facts.registry import declare, follow
+from league.games import Facts
 
 
 def mail_moments_reached(fact: Recorded) -> None:
@@ -42,7 +42,10 @@ def events_moments_reached(fact: Recorded) -> None:
         events.emit(league_id=league_id, events=reached)
 
 
-def register() -> None:
-    declare(MOMENTS_REACHED, "Big League coaches reach Moments (GB-13)")
-    follow(MOMENTS_REACHED, "mail", mail_moments_reached)
-    follow(MOMENTS_REACHED, "events", events_moments_reached)
+FACTS = Facts(
+    kinds={MOMENTS_REACHED: "Big League coaches reach Moments (GB-13)"},
+    followers=(
+        (MOMENTS_REACHED, "mail", mail_moments_reached),
+        (MOMENTS_REACHED, "events", events_moments_reached),
+    ),
+)

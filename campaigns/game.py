@@ -16,6 +16,7 @@ from campaigns.models import (
 )
 from campaigns.rulebook import SECTION
 from campaigns.transfer import export_rows
+from campaigns.followers import FACTS
 from league.games import Declaration
 from league.records.titles import Titles
 
@@ -52,5 +53,7 @@ def declaration() -> Declaration:
             CardOffer: lambda offer: Q(campaign__coaches__pk=offer.proposer_id),
             **{catalogue: lambda _: Q(campaign__isnull=False) for catalogue in (Guild, PlotCard, Sponsorship, Moment)},
         },
+        # Its kinds of fact and who follows them (its mail, its signed events).
+        facts=FACTS,
         layers=(LAYER,),
     )

@@ -13,7 +13,9 @@ A ``Game`` (``league/guildball/game.py``) carries its ``GameRules`` and, as a
 - ``tracked``: the rows whose change gives a season's pages a new version, each
   with the seasons it selects (league/caching/versions.py); a game's settings and
   result details are tracked from its rules without being listed;
-- ``layers``: what it adds to the engine's workflow and pages (league/layers.py).
+- ``layers``: what it adds to the engine's workflow and pages (league/layers.py);
+- ``facts``: the kinds of fact its own writes record and who follows them, its
+  mail or its signed events (league/facts/registry.py).
 
 Every facet is a field without a default, so a declaration names each one, an
 empty one too; ``register`` refuses a game without the facets every game needs
@@ -26,7 +28,7 @@ imports nothing of the project at run time, so the models' layer may read it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -52,6 +54,16 @@ class ExportRows:
     coaches: Callable[[Any], Any] | None = None
 
 
+@dataclass(frozen=True)
+class Facts:
+    """The kinds of fact a game's or a layer's own writes record, each with what it
+    means, and who follows them: ``(kind, name, follower)``, the followers of a kind
+    called in this order after the engine's (league/facts/registry.py)."""
+
+    kinds: Mapping[str, str] = field(default_factory=dict)
+    followers: tuple[tuple[str, str, Callable[[Any], None]], ...] = ()
+
+
 @dataclass(frozen=True, kw_only=True)
 class Declaration:
     """What a layer on a game declares (a ``Game`` declares the same and its rules)."""
@@ -64,6 +76,7 @@ class Declaration:
     api: Router | None
     tracked: Mapping[type, Callable[[Any], Q]]
     layers: tuple[Layer, ...]
+    facts: Facts
 
     @property
     def game_systems(self) -> frozenset[str]:
@@ -125,7 +138,7 @@ def register(declaration: Declaration) -> None:
 
 def follow(follower: Callable[[Declaration], None]) -> None:
     """Call ``follower`` with every declaration registered and every one registered
-    from now on (the cache's signals, the API's routers)."""
+    from now on (the cache's signals, the API's routers, the facts' followers)."""
     if follower in _FOLLOWERS:
         return
     _FOLLOWERS.append(follower)

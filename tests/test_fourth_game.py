@@ -116,7 +116,7 @@ def test_every_registered_game_and_layer_declares_every_facet_the_engine_needs()
         assert game.rules.system == system and all(board.game == system for board in game.boards), system
     layer = next(d for d in games.declared() if d.name == "The Big League")
     assert games.missing(layer) == [] and layer.game_systems == {"guildball"}
-    assert set(games.FACETS) == {"rules", "rule_entries", "boards", "titles", "export_rows", "api", "tracked", "layers"}
+    assert set(games.FACETS) == {"rules", "rule_entries", "boards", "titles", "export_rows", "api", "tracked", "layers", "facts"}
 
 
 @pytest.mark.parametrize("facet, empty", [

@@ -13,7 +13,7 @@ from league.dreadball.panels import my_fixtures_panel, roster_panel, viewer_pane
 from league.dreadball.rulebook import SECTION
 from league.dreadball.rules import DreadBallRules
 from league.dreadball.transfer import export_rows
-from league.games import Game
+from league.games import Facts, Game
 from league.layers import Layer
 from league.records.titles import Titles, table_champions
 
@@ -31,6 +31,8 @@ def declaration() -> Game:
         export_rows=export_rows(),
         api=api.router,
         tracked={},
+        # Its writes record only the engine's kinds of fact.
+        facts=Facts(),
         layers=(Layer(
             name="DreadBall",
             game_systems=frozenset({"dreadball"}),

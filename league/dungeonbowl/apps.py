@@ -17,7 +17,3 @@ class DungeonBowlConfig(AppConfig):
         from league.dungeonbowl import game
 
         games.register(game.declaration())
-        # Who follows its kinds of fact (league/facts/).
-        from league.dungeonbowl import followers
-
-        followers.register()

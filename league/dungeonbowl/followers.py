@@ -1,5 +1,5 @@
 """Dungeon Bowl's kinds of fact and who follows them (league/facts/registry.py),
-registered from its ``ready()``: the engine imports no game."""
+given in its declaration (``game.py``): the engine imports no game."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from league.dungeonbowl.playoffs.services import PLAYOFFS_SEEDED
 from league.events import emit as events
 from league.events import types as event_types
 from league.facts.registry import Recorded
-from league.facts.registry import declare, follow
+from league.games import Facts
 
 
 def events_playoffs_seeded(fact: Recorded) -> None:
@@ -20,6 +20,7 @@ def events_playoffs_seeded(fact: Recorded) -> None:
     })])
 
 
-def register() -> None:
-    declare(PLAYOFFS_SEEDED, "Dungeon Bowl's semi-finals are drawn (DB-5b)")
-    follow(PLAYOFFS_SEEDED, "events", events_playoffs_seeded)
+FACTS = Facts(
+    kinds={PLAYOFFS_SEEDED: "Dungeon Bowl's semi-finals are drawn (DB-5b)"},
+    followers=((PLAYOFFS_SEEDED, "events", events_playoffs_seeded),),
+)

@@ -14,6 +14,7 @@ from league.dungeonbowl.rulebook import SECTION
 from league.dungeonbowl.rules import DungeonBowlRules
 from league.dungeonbowl.seasons import honours_won
 from league.dungeonbowl.transfer import export_rows
+from league.dungeonbowl.followers import FACTS
 from league.games import Game
 from league.layers import Layer
 from league.records.titles import Titles
@@ -41,6 +42,8 @@ def declaration() -> Game:
             Team: lambda team: Q(league_id=team.league_id),
             Redraft: lambda redraft: Q(league__dungeonbowl_teams__pk=redraft.team_id),
         },
+        # Its kinds of fact and who follows them (its mail, its signed events).
+        facts=FACTS,
         layers=(Layer(
             name="dungeonbowl", game_systems=frozenset({"dungeonbowl"}),
             panels={"league_detail": league_panel, "fixture_detail": fixture_panel, "my_fixtures": my_fixtures_panel,

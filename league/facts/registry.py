@@ -1,6 +1,7 @@
 """Who follows each kind of fact: one explicit registry, filled from ``ready()``
-(the engine's followers by league/facts/subscriptions.py, a game's or a layer's
-by its own app), so the engine imports no game.
+(the engine's followers by league/facts/subscriptions.py), and from each game's
+and layer's declaration (its ``facts``, league/games.py), so the engine imports no
+game.
 
 A follower is called with the ``Recorded`` fact inside the write's transaction,
 once the write has changed what it changes: it queues what follows (a mail, a
@@ -17,6 +18,7 @@ from typing import Any, Protocol
 
 from django.db import models
 
+from league import games
 from league.facts import kinds as engine_kinds
 from league.models import Fixture, League, Result, Season
 
@@ -79,3 +81,16 @@ def table() -> dict[str, list[str]]:
     """Every kind with the names of its followers, in order: what the tests and
     docs/architecture.md list."""
     return {kind: [name for name, _ in _followers.get(kind, [])] for kind in _labels}
+
+
+def _declared(declaration: games.Declaration) -> None:
+    """A game's or a layer's kinds of fact and their followers, once however often
+    it is declared (``ready()`` can run twice in tests)."""
+    for kind, label in declaration.facts.kinds.items():
+        declare(kind, label)
+    for kind, name, follower in declaration.facts.followers:
+        if all(known != name for known, _ in _followers.get(kind, [])):
+            follow(kind, name, follower)
+
+
+games.follow(_declared)

@@ -4,7 +4,7 @@ adds to Guild Ball leagues is that layer's own declaration (campaigns/game.py)."
 
 from __future__ import annotations
 
-from league.games import Game
+from league.games import Facts, Game
 from league.guildball.boards import VICTORY_POINTS
 from league.guildball.rulebook import SECTION
 from league.guildball.rules import GuildBallRules
@@ -23,5 +23,7 @@ def declaration() -> Game:
         export_rows=export_rows(),
         api=None,
         tracked={},
+        # Its writes record only the engine's kinds of fact.
+        facts=Facts(),
         layers=(),
     )

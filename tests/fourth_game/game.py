@@ -11,7 +11,7 @@ from typing import Any
 from django.db.models import Q
 from django.utils.html import format_html, format_html_join
 
-from league.games import ExportRows, Game
+from league.games import ExportRows, Facts, Game
 from league.layers import Layer
 from league.records.titles import Titles, table_champions
 from league.leaguefiles.registry import Part
@@ -47,5 +47,7 @@ def declaration() -> Game:
         ), coaches=lambda league: Crew.objects.filter(league=league).values("coach_id")),
         api=api.router,
         tracked={Crew: lambda crew: Q(league_id=crew.league_id)},
+        # Its writes record only the engine's kinds of fact.
+        facts=Facts(),
         layers=(Layer(name="Ringball", game_systems=GAME_SYSTEMS, panels={"league_detail": crews_panel}),),
     )
