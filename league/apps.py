@@ -20,12 +20,16 @@ class LeagueConfig(AppConfig):
         # modules import models (Django's app loading; ready() runs once all are loaded).
         from league import checks  # noqa: F401  (registers the deploy checks)
         from league.text import plaintext
-        from league.caching import kept_pages, versions
+        from league.caching import kept_pages, versions, writes
+        from league.standings import history
         from league.web import idempotency
         from league.models import (
             Coach, Division, Entry, Fixture, JoinRequest, League, MergeRequest, Result, Round, Season,
         )
 
+        # A write to a season's results carries the season's kept position history
+        # to the version it leaves (league/caching/writes.py ``results_write``).
+        writes.carry_history_with(history.advance)
         # Every text column of every app refuses control characters: a backup cannot hold them.
         plaintext.install()
         # What a season's pages show comes from these rows (league/caching/versions.py).

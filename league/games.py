@@ -32,16 +32,17 @@ from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # the facets' types, for a type checker only: this module stays below them
+if TYPE_CHECKING:  # third-party types, for a type checker only
     from django.db.models import Q
     from ninja import Router
 
-    from league.layers import Layer
-    from league.records.boards import Board
-    from league.records.titles import Titles
-    from league.rules.base import GameRules
-    from league.rules.rulebook import Section
-    from league.leaguefiles.registry import Part
+# Each facet's type lives with the package that reads it: a ``Layer``
+# (league/layers.py), a ``Board`` (league/records/boards.py), ``Titles``
+# (league/records/titles.py), a rulebook ``Section`` (league/rules/rulebook.py), a
+# league file's ``Part`` (league/leaguefiles/registry.py), a ``GameRules`` subclass
+# (league/rules/base.py). Those packages read the declarations, so this module,
+# below all of them, names their types in words only: an import of them, even for
+# a type checker, would close a circle through it.
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ class ExportRows:
     ``coaches(league)``, a queryset of the ids of the coaches it holds beyond the
     seasons' entrants (a Dungeon Bowl team's coach who never entered a season)."""
 
-    parts: tuple[Part, ...]
+    parts: tuple[Any, ...]  # leaguefiles.registry.Part
     coaches: Callable[[Any], Any] | None = None
 
 
@@ -69,13 +70,13 @@ class Declaration:
     """What a layer on a game declares (a ``Game`` declares the same and its rules)."""
 
     name: str
-    rule_entries: Section
-    boards: tuple[Board, ...]
-    titles: Titles
+    rule_entries: Any  # rules.rulebook.Section
+    boards: tuple[Any, ...]  # records.boards.Board
+    titles: Any  # records.titles.Titles
     export_rows: ExportRows
     api: Router | None
     tracked: Mapping[type, Callable[[Any], Q]]
-    layers: tuple[Layer, ...]
+    layers: tuple[Any, ...]  # layers.Layer
     facts: Facts
 
     @property
@@ -88,7 +89,7 @@ class Declaration:
 class Game(Declaration):
     """A game: its ``GameRules`` subclass, whose ``system`` is its key, and its facets."""
 
-    rules: type[GameRules]
+    rules: type  # a rules.base.GameRules subclass
 
     @property
     def game_systems(self) -> frozenset[str]:

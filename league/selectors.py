@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from league.models import Coach, Entry, Fixture, League, Result, Round, Season
 from league.rules.base import EntryInfo, GameRules, PlayedResult
+from league.text import plaintext
 
 
 STANDINGS_SORTS = {"position", "coach", "team", "division", "played", "won", "drawn", "lost", "lp"}
@@ -292,3 +293,17 @@ def meetings_before(fixture_id, home_coach, away_coach, date, game):
         Fixture.objects.matches().played().filter(between, date__lte=date, round__season__league__game_system=game)
         .exclude(pk=fixture_id).exclude(result__outcome="abandoned").order_by("-date", "-pk")
     )
+
+
+def name_clash(*, coach: Coach, name: str) -> str | None:
+    """Why ``coach`` cannot be called ``name``: another entrant of one of its
+    seasons already is (however written), or None. Renaming checks this, as
+    entering a season does (``_enter``)."""
+    others = (Entry.objects.filter(season__entries__coach=coach).exclude(coach=coach)
+              .select_related("coach", "season").order_by("season__start_date", "pk"))
+    key = plaintext.name_key(name)
+    for other in others.iterator():
+        if plaintext.name_key(other.coach.name) == key:
+            return (f"There is already a coach called {other.coach.name} in {other.season.name}; "
+                    "choose a name people can tell apart.")
+    return None

@@ -442,7 +442,7 @@ IDEMPOTENCY_KEY_DAYS = env_int("IDEMPOTENCY_KEY_DAYS", 14)
 # and per address for requests without one. Over them: 429 with Retry-After.
 API_TOKEN_RATE = env_int("API_TOKEN_RATE", 120) or 120
 API_ANONYMOUS_RATE = env_int("API_ANONYMOUS_RATE", 60) or 60
-# A league's webhooks (league/outbox/webhooks.py): seconds per attempt.
+# A league's webhooks (league/events/webhooks.py): seconds per attempt.
 WEBHOOK_TIMEOUT = float(os.environ.get("WEBHOOK_TIMEOUT", "5"))
 # No webhook (events, Discord, signed) is sent to a private, loopback or link-local
 # address (league/outbox/addresses.py); only the tests set this, for a receiver on 127.0.0.1.

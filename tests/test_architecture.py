@@ -45,8 +45,9 @@ def layers() -> configparser.SectionProxy:
 
 
 def ignored_imports() -> list[tuple[str, str]]:
-    """The layers contract's imports that run back up, as (importer, imported)."""
-    lines = [line.strip() for line in layers()["ignore_imports"].splitlines()]
+    """The layers contract's imports that run back up, as (importer, imported): none
+    today, and the test holds whatever a later contract lists."""
+    lines = [line.strip() for line in layers().get("ignore_imports", "").splitlines()]
     return [tuple(line.split(" -> ")) for line in lines if line and not line.startswith("#")]
 
 
@@ -132,3 +133,10 @@ def test_each_contract_can_fail(tmp_path, module, source, contract):
     assert run.returncode == 1, run.stdout + run.stderr
     broken = [line for line in run.stdout.splitlines() if " BROKEN" in line]
     assert any(line.startswith(contract) for line in broken), run.stdout
+
+
+def test_the_layers_let_at_most_five_imports_run_back_up():
+    """Each import a lower floor makes of a higher one is listed with its reason, and
+    there are few enough to be exceptions: today none."""
+    assert len(ignored_imports()) <= 5
+    assert "exhaustive = true" in "\n".join(f"{k} = {v}" for k, v in layers().items())

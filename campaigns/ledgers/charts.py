@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from league.web.charts import GRID, INK, MUTED, centred_label, label, svg
+from league.svg import GRID, INK, MUTED, centred_label, label, svg
 
 
 @dataclass(frozen=True)

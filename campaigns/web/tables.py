@@ -6,7 +6,7 @@ import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html
 
-from league.web.tables import IDENT, BaseTable, num
+from league.tables import IDENT, BaseTable, num
 from league.templatetags.site_tags import badge, mark
 
 

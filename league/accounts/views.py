@@ -23,7 +23,7 @@ from django.urls import reverse
 
 from league.accounts import discord
 from league.accounts import email_change
-from league.people import invitations
+from league.accounts.profile import update_profile
 from league.outbox import notifications
 from league.throttle import within_limit
 from league.accounts.forms import CONFIRMATIONS_PER_ADDRESS, NotificationsForm, ProfileForm
@@ -127,7 +127,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
             try:
-                proposed = invitations.update_profile(
+                proposed = update_profile(
                     user=request.user, name=data.get("name"), email=data["email"], password=data["password"]
                 )
             except ValidationError as error:

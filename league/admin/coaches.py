@@ -10,8 +10,8 @@ from django.db.models import Q
 
 from league.admin.scoping import CheckedModelForm, OrganiserScopedAdmin, organised_leagues
 from league.people import invitations
-from league.people import entrants as season_entrants
 from league.models import Coach, Entry, League
+from league.selectors import name_clash
 from league import admin_site as cockpit
 
 
@@ -30,7 +30,7 @@ class CoachAdminForm(CheckedModelForm):
     def clean_name(self) -> str:
         name = self.cleaned_data["name"]
         if self.instance.pk is not None:
-            clash = season_entrants.name_clash(coach=self.instance, name=name)
+            clash = name_clash(coach=self.instance, name=name)
             if clash:
                 raise ValidationError(clash)
         return name

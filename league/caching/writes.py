@@ -25,10 +25,20 @@ from typing import Any
 from django.db.models import Q
 
 from league.caching import versions
-from league.standings import history
 
 one_version_per_season = versions.deferred
 result_withdrawn = versions.dropped
+
+# How a season's kept position history is carried to the version a write leaves:
+# league/standings/history.py ``advance``, named once from LeagueConfig.ready(), as
+# the standings sit above the cache they keep their history in.
+_carry: list[Callable[[int, Any, Any], None]] = []
+
+
+def carry_history_with(advance: Callable[[int, Any, Any], None]) -> None:
+    """``advance(season_id, version_before, added_result)`` carries a season's
+    history across a write to its results (``results_write``)."""
+    _carry[:] = [advance]
 
 
 def results_write(*, adds: Callable[[Any], Any] | None = None):
@@ -37,7 +47,7 @@ def results_write(*, adds: Callable[[Any], Any] | None = None):
     with the season's row locked, last in the lock order (league/locks.py), as that
     write's own new version would lock it. Once the service returns, the season's
     history kept for those versions, if any, is kept for the version the write
-    leaves (``history.advance``) with ``adds(returned)``, the approved result it
+    leaves (``carry_history_with``: the history's ``advance``) with ``adds(returned)``, the approved result it
     adds to the table (None: the table is unchanged). A write inside another joins
     it: the outer one carries the history."""
 
@@ -49,7 +59,8 @@ def results_write(*, adds: Callable[[Any], Any] | None = None):
                 if carried is not None and carried.before and not carried.dropped:
                     added = adds(returned) if adds is not None else None
                     for season_id, before in carried.before.items():
-                        history.advance(season_id, before, added)
+                        for advance in _carry:
+                            advance(season_id, before, added)
             return returned
 
         return write

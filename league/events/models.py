@@ -35,7 +35,7 @@ class Subscription(models.Model):
     The league's own two webhooks, set on its settings page (``League.discord_webhook``,
     ``League.webhook_url`` and ``webhook_secret``), are subscriptions too, one of
     each ``signature`` a league, kept in step with those settings before each post
-    (league/outbox/webhooks.py): their posts keep the format their receivers
+    (league/events/webhooks.py): their posts keep the format their receivers
     check (Discord's message; the body signed in ``X-League-Signature``) and get
     the delivery rows, the retries and the address rules of every event. The
     Events page lists only the organiser's own (``Signature.STANDARD``)."""

@@ -18,7 +18,7 @@ from league.facts.registry import Recorded
 from league.facts.registry import follow
 from league.models import Entry, Fixture
 from league.outbox import notifications as mail
-from league.outbox import webhooks
+from league.events import webhooks
 from league.ratings import services as ratings
 
 
@@ -78,7 +78,7 @@ def mail_merge_asked(fact: Recorded) -> None:
                      leagues=fact.about["leagues"])
 
 
-# The league's webhooks: its Discord channel and its signed receiver (league/outbox/webhooks.py) --
+# The league's webhooks: its Discord channel and its signed receiver (league/events/webhooks.py) --
 
 
 def webhooks_result_approved(fact: Recorded) -> None:

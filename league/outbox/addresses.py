@@ -1,6 +1,6 @@
 """Where the site may post, and the post itself: every webhook (the events'
 subscriptions, league/events/delivery.py; the league's Discord and signed webhooks,
-league/outbox/webhooks.py) goes through ``post`` here, so none is ever sent to a
+league/events/webhooks.py) goes through ``post`` here, so none is ever sent to a
 private, loopback or link-local address, nor after a redirect.
 
 An address is an HTTPS one whose every resolved address is public. A private,

@@ -266,7 +266,7 @@ def result_disputed(result) -> None:
 
 def result_approved(result, *, corrected: bool = False) -> None:
     """To both coaches. The league's webhooks follow the same facts
-    (league/outbox/webhooks.py)."""
+    (league/events/webhooks.py)."""
     fixture = result.fixture
     coaches = [fixture.home.coach] + ([fixture.away.coach] if fixture.away_id else [])
     send(

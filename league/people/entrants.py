@@ -103,20 +103,6 @@ def place(*, season: Season, coach: Coach, team: str = "", division: Division | 
     raise ValidationError(question(season))
 
 
-def name_clash(*, coach: Coach, name: str) -> str | None:
-    """Why ``coach`` cannot be called ``name``: another entrant of one of its
-    seasons already is (however written), or None. Renaming checks this, as
-    entering a season does (``_enter``)."""
-    others = (Entry.objects.filter(season__entries__coach=coach).exclude(coach=coach)
-              .select_related("coach", "season").order_by("season__start_date", "pk"))
-    key = plaintext.name_key(name)
-    for other in others.iterator():
-        if plaintext.name_key(other.coach.name) == key:
-            return (f"There is already a coach called {other.coach.name} in {other.season.name}; "
-                    "choose a name people can tell apart.")
-    return None
-
-
 def _enter(season: Season, coach: Coach, team: str, division: Division | None, by) -> Entry:
     """The one place that keeps names apart: two entrants of one season never share
     a name, however written (case, width, invisible characters:

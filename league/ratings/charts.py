@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from league.web.charts import GRID, INK, MUTED, PALETTE, label, svg
+from league.svg import GRID, INK, MUTED, PALETTE, label, svg
 
 WIDTH, HEIGHT = 360, 170
 LEFT, RIGHT, TOP, BOTTOM = 40, 12, 12, 26

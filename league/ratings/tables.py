@@ -5,7 +5,7 @@ from __future__ import annotations
 import django_tables2 as tables
 from django.utils.html import format_html
 
-from league.web.tables import IDENT, BaseTable, num
+from league.tables import IDENT, BaseTable, num
 from league.ratings import glicko2
 
 

@@ -9,7 +9,7 @@ import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html
 
-from league.web.tables import HIDE_SM, IDENT, BaseTable, num
+from league.tables import HIDE_SM, IDENT, BaseTable, num
 
 
 class LeaderboardTable(BaseTable):

@@ -128,7 +128,7 @@ def set_webhooks(*, league: League, by, discord_webhook: str, webhook_url: str, 
 @transaction.atomic
 def send_test_message(*, league: League, by) -> list[str]:
     """Queue a test post to each webhook the league has (the fact's follower,
-    league/outbox/webhooks.py); where it goes, or a refusal when it has none."""
+    league/events/webhooks.py); where it goes, or a refusal when it has none."""
     require_organiser(league, by)
     locked = _locked_league(league)
     where = [name for name, there in (("Discord", locked.discord_webhook),

@@ -104,7 +104,7 @@ def test_a_process_stopped_after_the_commit_loses_no_mail_and_no_webhook_post(tm
         # webhook's announcement and the game's ratings' recomputation (RT-2): all
         # committed with their writes.
         assert Counter(path for (path,) in waiting) == {
-            "league.outbox.notifications.send_email": 3, "league.outbox.webhooks.announce": 1,
+            "league.outbox.notifications.send_email": 3, "league.events.webhooks.announce": 1,
             "league.ratings.services.recompute_ratings": 1,
         }
         worker = subprocess.run(

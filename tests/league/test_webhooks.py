@@ -23,7 +23,7 @@ from django_tasks_db.models import DBTaskResult
 
 from league.services import results as services
 from league.outbox import tasks
-from league.outbox import webhooks
+from league.events import webhooks
 from league.events.models import Delivery, Subscription
 from league.models import Result
 from tests.factories import EntryFactory, FixtureFactory, LeagueFactory
@@ -87,21 +87,21 @@ def test_a_receiver_that_fails_once_is_retried(
     client, league, fixture, home_user, away_user, organiser, django_capture_on_commit_callbacks, caplog
 ):
     confirmed(fixture, home_user, away_user)
-    with Receiver(script=(503, 204)) as receiver, caplog.at_level(logging.ERROR, logger="league.outbox.webhooks"):
+    with Receiver(script=(503, 204)) as receiver, caplog.at_level(logging.ERROR, logger="league.events.webhooks"):
         use_webhook(league, receiver.url)
         response = approve(client, organiser, fixture, django_capture_on_commit_callbacks)
     assert response.status_code == 302
     assert len(receiver.bodies) == 2 and receiver.bodies[0] == receiver.bodies[1]
     # The first attempt's failure is recorded on its task row (django_tasks logs it);
-    # league.outbox.webhooks reports nothing, as the post was delivered.
-    assert not [record for record in caplog.records if record.name == "league.outbox.webhooks"]
+    # league.events.webhooks reports nothing, as the post was delivered.
+    assert not [record for record in caplog.records if record.name == "league.events.webhooks"]
 
 
 def test_a_receiver_that_always_fails_is_logged_and_the_request_still_succeeds(
     client, league, fixture, home_user, away_user, organiser, django_capture_on_commit_callbacks, caplog
 ):
     confirmed(fixture, home_user, away_user)
-    with Receiver(script=(500,)) as receiver, caplog.at_level(logging.ERROR, logger="league.outbox.webhooks"):
+    with Receiver(script=(500,)) as receiver, caplog.at_level(logging.ERROR, logger="league.events.webhooks"):
         use_webhook(league, receiver.url)
         response = approve(client, organiser, fixture, django_capture_on_commit_callbacks)
     assert response.status_code == 302 and Result.objects.get().is_approved
@@ -149,7 +149,7 @@ def test_approving_all_computes_no_table_in_the_request_and_each_post_carries_it
             response = client.post(reverse("league:dashboard_approve", args=[league.slug]), {"all": "1"})
         assert response.status_code == 302 and Result.objects.filter(status=Result.Status.APPROVED).count() == 3
         assert computed == [] and receiver.bodies == []
-        assert DBTaskResult.objects.ready().filter(task_path="league.outbox.webhooks.announce").count() == 3
+        assert DBTaskResult.objects.ready().filter(task_path="league.events.webhooks.announce").count() == 3
         work_the_queue()
     assert computed == [season.pk] * 3
     assert len(receiver.bodies) == 3
@@ -161,7 +161,7 @@ def test_approving_all_computes_no_table_in_the_request_and_each_post_carries_it
 def test_a_refused_address_is_not_retried_and_nothing_is_posted_without_a_webhook(
     client, league, fixture, home_user, away_user, organiser, django_capture_on_commit_callbacks, caplog
 ):
-    with Receiver(script=(404,)) as receiver, caplog.at_level(logging.ERROR, logger="league.outbox.webhooks"):
+    with Receiver(script=(404,)) as receiver, caplog.at_level(logging.ERROR, logger="league.events.webhooks"):
         assert webhooks.post.enqueue(url=receiver.url, body="{}", headers={}).status == TaskResultStatus.FAILED
     assert len(receiver.bodies) == 1 and "HTTP 404" in caplog.text
     confirmed(fixture, home_user, away_user)
@@ -171,7 +171,7 @@ def test_a_refused_address_is_not_retried_and_nothing_is_posted_without_a_webhoo
 
 
 def test_an_unreachable_receiver_is_retried_then_logged(caplog):
-    with caplog.at_level(logging.ERROR, logger="league.outbox.webhooks"):
+    with caplog.at_level(logging.ERROR, logger="league.events.webhooks"):
         # Port 9 on localhost: nothing listens, the connection is refused at once.
         result = webhooks.post.enqueue(url="http://127.0.0.1:9/api/webhooks/1/x", body="{}", headers={})
     assert result.status == TaskResultStatus.FAILED and "retried" in result.errors[0].traceback
@@ -244,7 +244,7 @@ def test_a_signed_webhook_carries_the_hmac_of_its_body(
 
 def test_a_redirect_is_refused_not_followed(caplog):
     with Receiver() as target, Receiver(script=(302,), location=target.url) as receiver:
-        with caplog.at_level(logging.ERROR, logger="league.outbox.webhooks"):
+        with caplog.at_level(logging.ERROR, logger="league.events.webhooks"):
             result = webhooks.post.enqueue(url=receiver.url, body="{}", headers={})
     assert len(receiver.bodies) == 1 and target.bodies == []  # neither followed nor retried
     assert result.status == TaskResultStatus.FAILED and "HTTP 302" in caplog.text
@@ -276,7 +276,7 @@ def test_a_webhook_to_the_loopback_address_is_refused_unless_the_tests_allow_it(
     task's row failed with the reason), as another attempt cannot change it."""
     settings.WEBHOOKS_ALLOW_LOOPBACK = False
     with Receiver() as receiver:
-        with caplog.at_level(logging.ERROR, logger="league.outbox.webhooks"):
+        with caplog.at_level(logging.ERROR, logger="league.events.webhooks"):
             result = webhooks.post.enqueue(url=receiver.url, body="{}", headers={})
         assert receiver.bodies == []
         assert result.status == TaskResultStatus.FAILED and len(result.errors) == 1
@@ -292,7 +292,7 @@ def test_an_approval_posts_to_neither_webhook_on_the_loopback_address(
 ):
     settings.WEBHOOKS_ALLOW_LOOPBACK = False
     confirmed(fixture, home_user, away_user)
-    with Receiver() as receiver, caplog.at_level(logging.ERROR, logger="league.outbox.webhooks"):
+    with Receiver() as receiver, caplog.at_level(logging.ERROR, logger="league.events.webhooks"):
         use_webhook(league, receiver.url)
         league.webhook_url = receiver.url
         league.save(update_fields=["webhook_url"])
@@ -313,7 +313,7 @@ def test_a_webhook_whose_name_resolves_to_a_private_address_is_refused(address, 
     monkeypatch.setattr(socket, "getaddrinfo", lambda *args, **kwargs: answers)
     connected = []
     monkeypatch.setattr(socket, "create_connection", lambda *args, **kwargs: connected.append(args))
-    with caplog.at_level(logging.ERROR, logger="league.outbox.webhooks"):
+    with caplog.at_level(logging.ERROR, logger="league.events.webhooks"):
         result = webhooks.post.enqueue(url="https://discord.com/api/webhooks/1/token", body="{}", headers={})
     assert result.status == TaskResultStatus.FAILED and connected == []
     assert f"discord.com resolves to {address}" in caplog.text

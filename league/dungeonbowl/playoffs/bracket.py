@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from league.web.charts import FAINT, GRID, INK, MUTED, fit, svg
+from league.svg import FAINT, GRID, INK, MUTED, fit, svg
 
 WIDTH, HEIGHT = 360, 236
 BOX_W, BOX_H, ROW = 160, 48, 22

@@ -168,7 +168,7 @@ def _message(line: str, link: str, season: Season) -> str:
 @task()
 def post(*, url: str, body: str, headers: dict[str, str], attempt: int = 1) -> str:
     """Kept for the rows queued before the webhooks were delivered as events
-    (a queued row names ``league.outbox.webhooks.post`` and its retries queue it
+    (a queued row names ``league.events.webhooks.post`` and its retries queue it
     again): POST the JSON ``body`` to ``url`` through the one address check of every
     webhook (league/outbox/addresses.py): retried (league/outbox/tasks.py) on a
     network error, a 429 or a 5xx; an address the site never posts to (private,
