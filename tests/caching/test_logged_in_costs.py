@@ -16,22 +16,24 @@ from django.utils import timezone
 from league.web import charts
 from league.caching import versions
 from league.models import Coach, Entry, Fixture, Result, Round, Season
+from league.permissions import make_organiser
 from tests.support.builders import season_with_results
 from tests.support.factories import LeagueFactory, SeasonFactory, UserFactory
+from tests.support.world import rolled_back
 
 pytestmark = pytest.mark.django_db
 
 BOUND = 12
 
 
-def _sized(organiser, size: int):
-    league = LeagueFactory(slug=f"size-{size}", organisers=[organiser])
+def _sized(organiser, size: int, name: str = "size"):
+    league = LeagueFactory(slug=f"{name}-{size}", organisers=[organiser])
     season = season_with_results(coaches=size, played_rounds=size // 2, season=SeasonFactory(league=league))
     pending = Fixture.objects.filter(round__season=season, result__isnull=True, away__isnull=False).order_by("pk").first()
     Result.objects.create(fixture=pending, home_score=12, away_score=1, outcome="home", summary="12 – 1",
                           reported_side="home")
     coach = pending.home.coach
-    coach.user = UserFactory(username=f"home-{size}")
+    coach.user = UserFactory(username=f"home-{name}-{size}")
     coach.save()
     return season, pending, coach
 
@@ -48,11 +50,23 @@ def _pages(season, fixture, coach) -> list[str]:
     ]
 
 
+@pytest.fixture(scope="module")
+def both_sizes(django_db_setup, django_db_blocker):
+    """A league of 4 and one of 40 coaches, each with a pending result and its
+    reporting coach's login, and their organiser: built once for the tests that
+    only read them."""
+    with rolled_back(django_db_blocker):
+        organiser = UserFactory(username="both-sizes-organiser")
+        make_organiser(organiser)
+        yield organiser, {size: _sized(organiser, size, name="both") for size in (4, 40)}
+
+
 @pytest.mark.parametrize("who", ["coach", "organiser"])
-def test_logged_in_pages_cost_the_same_few_queries_at_4_and_40_coaches(client, organiser, who):
+def test_logged_in_pages_cost_the_same_few_queries_at_4_and_40_coaches(client, both_sizes, who):
+    organiser, leagues = both_sizes
     counts = {}
     for size in (4, 40):
-        season, fixture, coach = _sized(organiser, size)
+        season, fixture, coach = leagues[size]
         client.force_login(coach.user if who == "coach" else organiser)
         counts[size] = []
         for url in _pages(season, fixture, coach):

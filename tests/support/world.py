@@ -142,22 +142,30 @@ FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @contextmanager
-def world_in_transaction(django_db_blocker):
-    """The world built inside a transaction on every database, rolled back at the
-    end: each test's own transaction is a savepoint inside it (as Django's
-    ``TestCase.setUpTestData`` does), so tests see the world and leave it as it was,
-    and later test modules find the empty test database they expect."""
+def rolled_back(django_db_blocker):
+    """A transaction on every database, rolled back at the end, for rows a module's
+    or package's fixture builds once: each test's own transaction is a savepoint
+    inside it (as Django's ``TestCase.setUpTestData`` does), so tests see the rows
+    and leave them as they were, and later test modules find the empty test
+    database they expect."""
     with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
         atomics = [transaction.atomic(using=alias) for alias in connections]
         for atomic in atomics:
             atomic.__enter__()
         try:
-            yield build_world()
+            yield
         finally:
             for alias in connections:
                 transaction.set_rollback(True, using=alias)
             for atomic in reversed(atomics):
                 atomic.__exit__(None, None, None)
+
+
+@contextmanager
+def world_in_transaction(django_db_blocker):
+    """The world built inside ``rolled_back``: tests see it and leave it as it was."""
+    with rolled_back(django_db_blocker):
+        yield build_world()
 
 
 def logged_in_clients(world, users_of) -> dict[tuple[str, str], Client]:

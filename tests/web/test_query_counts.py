@@ -6,8 +6,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from league.models import Fixture, Result
+from league.permissions import make_organiser
 from tests.support.builders import season_with_results
-from tests.support.factories import LeagueFactory, SeasonFactory
+from tests.support.factories import LeagueFactory, SeasonFactory, UserFactory
+from tests.support.world import rolled_back
 
 pytestmark = pytest.mark.django_db
 
@@ -16,14 +18,21 @@ pytestmark = pytest.mark.django_db
 MAX_QUERIES = 19
 
 
-@pytest.fixture(params=[4, 40], ids=["4-coaches", "40-coaches"])
-def sized(request, organiser):
-    league = LeagueFactory(slug="sized", organisers=[organiser])
-    season = season_with_results(coaches=request.param, played_rounds=request.param // 2, season=SeasonFactory(league=league))
-    # One result awaiting confirmation, so the coach and organiser queues are not empty.
-    pending = Fixture.objects.filter(round__season=season, result__isnull=True, away__isnull=False).first()
-    Result.objects.create(fixture=pending, home_score=12, away_score=1, outcome="home", reported_side="home")
-    return season, pending
+@pytest.fixture(scope="module", params=[4, 40], ids=["4-coaches", "40-coaches"])
+def sized(request, django_db_setup, django_db_blocker):
+    """A league of 4 or of 40 coaches with results, its organiser and a pending
+    result: built once for the module, whose tests only read it."""
+    with rolled_back(django_db_blocker):
+        organiser = UserFactory(username="sized-organiser")
+        make_organiser(organiser)
+        league = LeagueFactory(slug="sized", organisers=[organiser])
+        season = season_with_results(
+            coaches=request.param, played_rounds=request.param // 2, season=SeasonFactory(league=league)
+        )
+        # One result awaiting confirmation, so the coach and organiser queues are not empty.
+        pending = Fixture.objects.filter(round__season=season, result__isnull=True, away__isnull=False).first()
+        Result.objects.create(fixture=pending, home_score=12, away_score=1, outcome="home", reported_side="home")
+        yield season, pending, organiser
 
 
 def _public_urls(season, fixture):
@@ -44,15 +53,15 @@ def _public_urls(season, fixture):
 
 
 def test_public_pages(client, sized, django_assert_max_num_queries):
-    season, fixture = sized
+    season, fixture, _ = sized
     for url in _public_urls(season, fixture):
         with django_assert_max_num_queries(MAX_QUERIES):
             assert client.get(url).status_code == 200, url
 
 
 @pytest.mark.parametrize("who", ["home", "away", "organiser"])
-def test_logged_in_pages(client, sized, organiser, who, django_assert_max_num_queries):
-    season, fixture = sized
+def test_logged_in_pages(client, sized, who, django_assert_max_num_queries):
+    season, fixture, organiser = sized
     user = organiser if who == "organiser" else getattr(fixture, who).coach.user
     client.force_login(user)
     for url in [reverse("league:my_fixtures"), reverse("league:fixture_detail", args=[fixture.pk])]:
