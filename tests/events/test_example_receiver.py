@@ -24,7 +24,7 @@ from league.services import results
 
 pytestmark = pytest.mark.django_db
 
-EXAMPLE = Path(__file__).resolve().parents[3] / "docs" / "examples" / "check_event.py"
+EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "check_event.py"
 
 
 def free_port() -> int:

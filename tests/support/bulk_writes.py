@@ -17,7 +17,7 @@ from django.db.models.query import QuerySet
 
 from league.caching import versions
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SITE = (ROOT / "league", ROOT / "campaigns")
 NOT_SITE = (ROOT / "league" / "caching", ROOT / "tests", ROOT / "league" / "migrations")
 # Columns no page shows, which a bulk update may change without a new version.
