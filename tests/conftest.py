@@ -1,7 +1,15 @@
 import pytest
 
 from league.permissions import make_organiser
-from tests.factories import PASSWORD, LeagueFactory, SeasonFactory, UserFactory
+from tests.support.factories import (
+    PASSWORD,
+    CoachFactory,
+    EntryFactory,
+    FixtureFactory,
+    LeagueFactory,
+    SeasonFactory,
+    UserFactory,
+)
 
 
 @pytest.fixture
@@ -34,11 +42,37 @@ def season(league):
     return SeasonFactory(league=league, name="Season 1")
 
 
+@pytest.fixture
+def fixture(season):
+    """An unplayed fixture of ``season`` between two coaches with logins."""
+    # Dated at the season's start, not at its round's: the round number follows a
+    # global sequence, and a report for a date in the future asks for a warning.
+    return FixtureFactory(
+        round__season=season, date=season.start_date, home__coach__name="Velocity", away__coach__name="Rage"
+    )
+
+
+@pytest.fixture
+def home_user(fixture):
+    return fixture.home.coach.user
+
+
+@pytest.fixture
+def away_user(fixture):
+    return fixture.away.coach.user
+
+
+@pytest.fixture
+def wrong_coach_user(season):
+    """A coach of the same season who is not in the fixture."""
+    return EntryFactory(season=season, coach=CoachFactory(name="Bystander")).coach.user
+
+
 @pytest.fixture(autouse=True)
 def _tasks_run_at_once(settings):
     """Mail and webhook tasks (league/outbox/tasks.py) run when queued, in the test's own
     process: django-tasks' immediate backend, and no pause between attempts. The
-    tests of the queue itself (tests/league/test_tasks.py) use the database backend."""
+    tests of the queue itself (tests/outbox/test_tasks.py) use the database backend."""
     settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
     settings.TASK_BACKOFF_SCALE = 0
 
@@ -72,9 +106,9 @@ def _empty_cache():
 @pytest.fixture(autouse=True)
 def _bulk_writes_bump_their_seasons(monkeypatch):
     """Every bulk write of a tracked model by the site's code is followed by a version
-    bump (tests/bulk_writes.py): a page is never left stale by a write that sends
+    bump (tests/support/bulk_writes.py): a page is never left stale by a write that sends
     no signal."""
-    from tests.bulk_writes import Guard
+    from tests.support.bulk_writes import Guard
 
     guard = Guard()
     guard.watch(monkeypatch)

@@ -1,5 +1,5 @@
 """Backup and restore as docs/backup.md describes it. A league world of
-all three games (tests/world.py) is dumped with ``dumpdata`` and loaded with
+all three games (tests/support/world.py) is dumped with ``dumpdata`` and loaded with
 ``loaddata`` into a fresh database migrated for the purpose (a new SQLite file,
 or a new PostgreSQL database next to the test database), in another process, as
 an organiser would on a new server. The restored site computes the same
@@ -35,7 +35,7 @@ from league.web import feeds
 from league.dungeonbowl.models import DiceRoll, TreasuryLine
 from league.models import Coach, League, Result, Season
 from league.standings.season import standings_for
-from tests.world import build_world
+from tests.support.world import build_world
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,4 +1,4 @@
-"""The guard every test runs under (tests/bulk_writes.py): the site's code that
+"""The guard every test runs under (tests/support/bulk_writes.py): the site's code that
 writes a tracked model in bulk without a version bump after it fails the test; a
 bump after it, a write rolled back, or a test's own set-up write does not."""
 
@@ -7,8 +7,8 @@ from django.db import transaction
 
 from league.caching import writes
 from league.models import Entry
-from tests.bulk_writes import ROOT, Guard
-from tests.factories import EntryFactory
+from tests.support.bulk_writes import ROOT, Guard
+from tests.support.factories import EntryFactory
 
 pytestmark = pytest.mark.django_db
 

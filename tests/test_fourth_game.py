@@ -26,7 +26,7 @@ from league.records.titles import Titles
 from league.services.results import record_result
 from league.services.seasons import generate_fixtures
 from league.leaguefiles.export import stream_league
-from tests.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory
+from tests.support.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory
 from tests.fourth_game.models import Crew, RingballSettings
 from tests.fourth_game.rules import RingballRules
 

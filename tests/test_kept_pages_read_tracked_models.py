@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from league.caching import versions
-from tests.world import GAMES, World, world_in_transaction
+from tests.support.world import GAMES, World, world_in_transaction
 
 # What a kept page may read without its changes giving a season a new version, and why.
 NOT_SHOWN = {

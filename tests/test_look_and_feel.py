@@ -13,7 +13,7 @@ from django.urls import reverse
 from league.rules import rulebook
 from league.web.reload import page_above
 from league.templatetags.site_tags import display_name, rule, say_date
-from tests.factories import CoachFactory, EntryFactory, FixtureFactory, UserFactory
+from tests.support.factories import CoachFactory, EntryFactory, FixtureFactory, UserFactory
 
 TODAY = datetime.date(2026, 3, 3)  # a Tuesday
 

@@ -31,15 +31,15 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from campaigns.models import CardOffer, Loan, MomentUnlock
 from league.dungeonbowl.models import Team
 from league.models import Entry
-from tests.world import GAMES, World, is_write, logged_in_clients, row_counts, world_in_transaction
+from tests.support.world import GAMES, World, is_write, logged_in_clients, row_counts, world_in_transaction
 
 ROLES = ("anonymous", "nobody", "wrong", "right", "rival", "organiser")
 
 # URL namespaces left out, with the reason.
 EXCLUDED_NAMESPACES = {
     # Django's own admin: its pages answer to staff with model permissions and are
-    # scoped per organiser by league/admin/scoping.py (tested in tests/league/test_admin.py).
-    "admin": "Django's admin, tested in tests/league/test_admin.py and tests/campaigns/test_admin.py",
+    # scoped per organiser by league/admin/scoping.py (tested in tests/admin/test_organiser_admin.py).
+    "admin": "Django's admin, tested in tests/admin/test_organiser_admin.py and tests/campaigns/test_admin.py",
 }
 # Patterns left out by name, with the reason.
 EXCLUDED_NAMES: dict[str, str] = {}  # (the benchmark's bare view is mounted by bench/urls.py only)
@@ -86,7 +86,7 @@ MATRIX: dict[str, Row] = {
     "login": Row(s("200"), s("200")),  # an empty form: "this field is required"
     # Where Discord sends the browser back: off in the matrix's world (no Discord
     # application set), so 404 for everyone. On, it needs the state of a log-in this
-    # browser started: tests/league/test_discord_login.py drives it against a stand-in
+    # browser started: tests/accounts/test_discord_login.py drives it against a stand-in
     # Discord, every refusal a message on the log-in page.
     "discord_complete": Row(s("404"), s("405")),
     "logout": Row(s("405"), s("302"), writes=LOGGED_IN),  # ends the session

@@ -20,7 +20,7 @@ from django.urls import reverse
 from league import rules
 from league.rules import rulebook
 from league.rules.base import TOPICS
-from tests.world import GAMES, Game, World, world_in_transaction
+from tests.support.world import GAMES, Game, World, world_in_transaction
 
 # The ids a game's pages must not show: every other game's.
 FOREIGN = {

@@ -22,7 +22,7 @@ from django.urls import reverse
 from league.models import Result
 from league.web import charts
 from tests.test_rule_ids_per_game import crawl_a_games_leagues
-from tests.world import GAMES, World, world_in_transaction
+from tests.support.world import GAMES, World, world_in_transaction
 
 RULE_ID = r"\b(?:GB|DB|DR|LG)-\d+[a-z]?"
 # A rule id opening a sentence or naming what follows: "LG-1: nobody joins ...".

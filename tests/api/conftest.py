@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from league.api import tokens
-from tests.factories import CoachFactory, EntryFactory, FixtureFactory, LeagueFactory, SeasonFactory
+from tests.support.factories import CoachFactory, EntryFactory, FixtureFactory, LeagueFactory, SeasonFactory
 
 ALL_SCOPES = ("read", "report", "organise")
 
@@ -40,6 +40,6 @@ def rival_league(other_organiser):
 def rows() -> tuple[int, ...]:
     """Every table's row count but the rate limit's counters (league/throttle.py):
     what a refused request must leave as it was."""
-    from tests.world import row_counts
+    from tests.support.world import row_counts
 
     return row_counts()

@@ -7,8 +7,8 @@ import pytest
 
 from league.models import Division, Entry, Fixture
 from tests.api.costs import cold
-from tests.builders import season_with_results
-from tests.factories import LeagueFactory, SeasonFactory
+from tests.support.builders import season_with_results
+from tests.support.factories import LeagueFactory, SeasonFactory
 
 ENDPOINTS = [
     "/api/v1/leagues/{slug}/",

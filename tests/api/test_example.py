@@ -11,8 +11,8 @@ import sys
 
 import pytest
 
-from tests.builders import season_with_results
-from tests.factories import LeagueFactory, SeasonFactory
+from tests.support.builders import season_with_results
+from tests.support.factories import LeagueFactory, SeasonFactory
 
 SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "docs" / "examples" / "print_table.py"
 

@@ -11,7 +11,7 @@ from league.models import Fixture, Result
 from tests.api.conftest import bearer, rows
 from tests.dungeonbowl.builders import db_season
 from tests.dungeonbowl.postgame.test_postgame import post as db_report_data
-from tests.factories import EntryFactory, FixtureFactory, LeagueFactory, SeasonFactory
+from tests.support.factories import EntryFactory, FixtureFactory, LeagueFactory, SeasonFactory
 
 
 def report(client, fixture, facts, user=None):

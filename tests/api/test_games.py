@@ -8,10 +8,10 @@ import pytest
 from league.dreadball.models import DreadBallSettings
 from league.dungeonbowl.models import Team, TreasuryLine
 from tests.api.costs import cold
-from tests.builders import season_with_results
+from tests.support.builders import season_with_results
 from tests.dreadball.builders import dreadball_season
 from tests.dungeonbowl.builders import db_league, db_season
-from tests.factories import LeagueFactory, SeasonFactory
+from tests.support.factories import LeagueFactory, SeasonFactory
 
 
 def _queries(client, url: str) -> tuple[int, dict]:

@@ -178,7 +178,7 @@ def test_the_same_key_of_another_user_is_their_own(client, gb_fixture):
 
 
 def _report_queries(client, season, coaches: int) -> int:
-    from tests.factories import EntryFactory, FixtureFactory
+    from tests.support.factories import EntryFactory, FixtureFactory
 
     for n in range(coaches - 2):
         EntryFactory(season=season, coach__name=f"Filler {coaches} {n}")
@@ -197,7 +197,7 @@ def _report_queries(client, season, coaches: int) -> int:
 
 @pytest.mark.django_db
 def test_the_writes_cost_the_same_at_4_and_40_coaches(client, league):
-    from tests.factories import SeasonFactory
+    from tests.support.factories import SeasonFactory
 
     small = _report_queries(client, SeasonFactory(league=league, name="Small"), 4)
     large = _report_queries(client, SeasonFactory(league=league, name="Large"), 40)

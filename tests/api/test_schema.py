@@ -1,4 +1,4 @@
-"""The read API against its own schema, for a league of each game (tests/world.py):
+"""The read API against its own schema, for a league of each game (tests/support/world.py):
 every path in the schema is answered (200, or 404 where the league has no such
 thing, and 200 for at least one game), every endpoint is in the schema, and the
 answers are the same whoever asks (the API's matrix: anonymous, a coach who plays
@@ -15,7 +15,7 @@ from django.urls import URLPattern, URLResolver
 from league import games
 from league.api.site import api
 from league.dungeonbowl.models import Team
-from tests.world import GAMES, logged_in_clients, world_in_transaction
+from tests.support.world import GAMES, logged_in_clients, world_in_transaction
 
 ROLES = ("anonymous", "nobody", "right", "wrong", "rival", "organiser")
 

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from league.api.models import ApiToken
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 URL = "/accounts/tokens/"
 TOKEN = re.compile(r"lgt_[0-9a-f]{12}_[A-Za-z0-9_-]{43}")

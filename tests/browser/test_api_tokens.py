@@ -10,7 +10,7 @@ from django.urls import reverse
 from league.api.models import ApiToken
 from tests.browser.chromium import CHROMIUM_ONLY, log_in, new_page, no_sideways_scroll, shot
 from tests.browser.test_thumbs_forms import fits_and_taps
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = CHROMIUM_ONLY
 

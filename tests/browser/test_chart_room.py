@@ -12,8 +12,8 @@ from django.urls import reverse
 
 from league.models import Coach
 from tests.browser.chromium import CHROMIUM_ONLY, new_page, shot
-from tests.builders import season_with_results
-from tests.factories import LeagueFactory, SeasonFactory
+from tests.support.builders import season_with_results
+from tests.support.factories import LeagueFactory, SeasonFactory
 
 pytestmark = CHROMIUM_ONLY
 

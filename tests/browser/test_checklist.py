@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from league.models import Round
 from tests.browser.chromium import CHROMIUM_ONLY, log_in, new_page, no_sideways_scroll, shot
-from tests.builders import today_plus
-from tests.factories import EntryFactory, LeagueFactory, SeasonFactory
+from tests.support.builders import today_plus
+from tests.support.factories import EntryFactory, LeagueFactory, SeasonFactory
 
 pytestmark = CHROMIUM_ONLY
 

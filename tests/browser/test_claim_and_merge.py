@@ -15,8 +15,8 @@ from django.urls import reverse
 
 from league.models import Coach, Entry
 from tests.browser.chromium import CHROMIUM_ONLY, log_in, new_page, no_sideways_scroll, shot
-from tests.builders import season_with_results
-from tests.factories import PASSWORD, CoachFactory, EntryFactory, LeagueFactory, SeasonFactory, UserFactory
+from tests.support.builders import season_with_results
+from tests.support.factories import PASSWORD, CoachFactory, EntryFactory, LeagueFactory, SeasonFactory, UserFactory
 from league.permissions import make_organiser
 
 pytestmark = CHROMIUM_ONLY

@@ -11,7 +11,7 @@ it, in a real Chromium at a phone's 360 px and a laptop's 1280 px. A page fails 
   page's Content-Security-Policy stays as strict as it is).
 
 The URLs are derived from the role matrix (tests/test_role_matrix.py) and its
-world (tests/world.py): a row's GET that answers 200 to a role is crawled as that
+world (tests/support/world.py): a row's GET that answers 200 to a role is crawled as that
 role, in every game the row serves, so a page added later with its row is crawled
 without touching this file. Each page is fetched once per role; a page whose HTML
 another role was already shown (the CSRF token and the name in the header aside)
@@ -37,7 +37,7 @@ from django.urls import reverse
 from league.templatetags.site_tags import display_name
 from tests.browser.chromium import CHROMIUM_ONLY, SCREENSHOTS
 from tests.test_role_matrix import MATRIX, ROLES, url_kwargs, url_patterns, user_of
-from tests.world import FAST_HASHERS, GAMES, build_world
+from tests.support.world import FAST_HASHERS, GAMES, build_world
 
 # The pages draw the same on either database: the crawl, the suite's longest test,
 # runs on SQLite only (.ci/run runs the suite on both).

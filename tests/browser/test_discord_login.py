@@ -1,5 +1,5 @@
 """Signing up with Discord in a real Chromium at 390 px, against the stand-in of
-Discord's OAuth2 server (tests/discord_standin.py): the log-in page's "Log in with
+Discord's OAuth2 server (tests/support/discord_standin.py): the log-in page's "Log in with
 Discord", "Authorize" on Discord's page, and the person is back on the site with an
 account, logged in, in two clicks. The page's Content-Security-Policy lets its form
 go on to Discord (no violation); then the profile shows the link."""
@@ -12,7 +12,7 @@ from django.urls import reverse
 from social_django.models import UserSocialAuth
 
 from tests.browser.chromium import CHROMIUM_ONLY, new_page, no_sideways_scroll, shot
-from tests.discord_standin import CLIENT_ID, CLIENT_SECRET, StandIn
+from tests.support.discord_standin import CLIENT_ID, CLIENT_SECRET, StandIn
 
 pytestmark = CHROMIUM_ONLY
 

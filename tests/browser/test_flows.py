@@ -16,7 +16,7 @@ from campaigns.ledgers import services as ledgers
 from league.models import Result
 from tests.browser.chromium import CHROMIUM_ONLY, log_in, new_page, no_sideways_scroll, shot
 from tests.campaigns.factories import fixture_between, make_campaign, set_match_day, user_of
-from tests.factories import FixtureFactory, RoundFactory
+from tests.support.factories import FixtureFactory, RoundFactory
 
 pytestmark = CHROMIUM_ONLY
 

@@ -21,7 +21,7 @@ from league.models import Coach, Entry, JoinRequest
 from league.people import joining
 from league.services.seasons import generate_fixtures
 from tests.browser.chromium import CHROMIUM_ONLY, log_in, new_page, no_sideways_scroll, shot
-from tests.factories import PASSWORD, EntryFactory, LeagueFactory, SeasonFactory, UserFactory
+from tests.support.factories import PASSWORD, EntryFactory, LeagueFactory, SeasonFactory, UserFactory
 
 pytestmark = CHROMIUM_ONLY
 

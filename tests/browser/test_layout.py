@@ -13,8 +13,8 @@ from django.urls import reverse
 
 from league.models import Fixture, Result
 from tests.browser.chromium import CHROMIUM_ONLY, log_in, new_page, no_sideways_scroll, shot
-from tests.builders import season_with_results
-from tests.factories import LeagueFactory, SeasonFactory
+from tests.support.builders import season_with_results
+from tests.support.factories import LeagueFactory, SeasonFactory
 
 pytestmark = CHROMIUM_ONLY
 

@@ -22,7 +22,7 @@ from league.models import League
 from tests.browser.chromium import CHROMIUM_ONLY, new_page, no_sideways_scroll, shot
 from tests.browser.test_start_a_league import Counted, _sign_up_and_verify
 from tests.test_rule_ids_per_game import links
-from tests.world import GAMES
+from tests.support.world import GAMES
 
 pytestmark = CHROMIUM_ONLY
 

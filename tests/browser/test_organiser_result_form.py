@@ -8,7 +8,7 @@ from league.dreadball.models import DreadBallSettings
 from league.models import Fixture, Result
 from tests.browser.chromium import CHROMIUM_ONLY, log_in, no_sideways_scroll, shot
 from tests.dungeonbowl.builders import db_season
-from tests.factories import EntryFactory, FixtureFactory, LeagueFactory, SeasonFactory
+from tests.support.factories import EntryFactory, FixtureFactory, LeagueFactory, SeasonFactory
 
 pytestmark = CHROMIUM_ONLY
 

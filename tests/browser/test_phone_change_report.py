@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from league.models import Result, ResultEvent
 from tests.browser.chromium import CHROMIUM_ONLY, log_in, no_sideways_scroll, shot
-from tests.factories import FixtureFactory
+from tests.support.factories import FixtureFactory
 
 pytestmark = CHROMIUM_ONLY
 

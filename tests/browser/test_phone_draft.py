@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from league.dungeonbowl.models import DungeonBowlSettings, Position, Team
 from tests.browser.chromium import CHROMIUM_ONLY, log_in, no_sideways_scroll, shot
-from tests.factories import CoachFactory, LeagueFactory, UserFactory
+from tests.support.factories import CoachFactory, LeagueFactory, UserFactory
 
 pytestmark = CHROMIUM_ONLY
 

@@ -11,7 +11,7 @@ from league.events import types
 from league.events.models import Delivery, Subscription
 from tests.browser.chromium import CHROMIUM_ONLY, log_in, new_page, no_sideways_scroll, shot
 from tests.browser.test_thumbs_forms import fits_and_taps
-from tests.factories import LeagueFactory, SeasonFactory, UserFactory
+from tests.support.factories import LeagueFactory, SeasonFactory, UserFactory
 
 pytestmark = CHROMIUM_ONLY
 

@@ -10,7 +10,7 @@ from league.dungeonbowl.models import DiceRoll, PlayoffGame, PlayoffTie
 from tests.browser.chromium import CHROMIUM_ONLY, log_in, no_sideways_scroll, screenshot_path
 from tests.dungeonbowl.builders import db_season
 from tests.dungeonbowl.playoff_builders import play_regular
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = CHROMIUM_ONLY
 

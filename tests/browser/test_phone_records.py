@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 
 from tests.browser.chromium import CHROMIUM_ONLY, new_page, no_sideways_scroll, shot
-from tests.builders import season_with_results
-from tests.factories import LeagueFactory, SeasonFactory
+from tests.support.builders import season_with_results
+from tests.support.factories import LeagueFactory, SeasonFactory
 
 pytestmark = CHROMIUM_ONLY
 

@@ -5,7 +5,7 @@ import pytest
 
 from league.models import Result
 from tests.browser.chromium import CHROMIUM_ONLY, log_in, no_sideways_scroll, shot
-from tests.factories import FixtureFactory
+from tests.support.factories import FixtureFactory
 
 pytestmark = CHROMIUM_ONLY
 

@@ -10,7 +10,7 @@ from league.dungeonbowl.models import DungeonBowlSettings
 from league.models import League
 from tests.browser.chromium import CHROMIUM_ONLY, log_in, shot
 from tests.browser.test_thumbs_forms import fits_and_taps
-from tests.factories import LeagueFactory, SeasonFactory, UserFactory
+from tests.support.factories import LeagueFactory, SeasonFactory, UserFactory
 
 pytestmark = CHROMIUM_ONLY
 

@@ -14,7 +14,7 @@ from league.dungeonbowl.models import Team
 from tests.browser.chromium import CHROMIUM_ONLY, no_sideways_scroll, shot
 from tests.dreadball.builders import dreadball_season
 from tests.dungeonbowl.builders import db_season
-from tests.factories import LeagueFactory, SeasonFactory
+from tests.support.factories import LeagueFactory, SeasonFactory
 
 pytestmark = CHROMIUM_ONLY
 

@@ -13,9 +13,9 @@ from django.urls import reverse
 from league.models import Coach
 from league.standings.season import standings_for
 from tests.browser.chromium import CHROMIUM_ONLY, new_page, no_sideways_scroll, shot
-from tests.builders import season_with_results
-from tests.factories import LeagueFactory, SeasonFactory
-from tests.league.test_profiles import _meeting
+from tests.support.builders import season_with_results
+from tests.support.factories import LeagueFactory, SeasonFactory
+from tests.profiles.test_profiles import _meeting
 
 pytestmark = CHROMIUM_ONLY
 

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from league.models import Coach, Fixture, JoinLink, League, Result
 from tests.browser.chromium import CHROMIUM_ONLY, new_page, no_sideways_scroll, shot
-from tests.factories import PASSWORD
+from tests.support.factories import PASSWORD
 
 pytestmark = CHROMIUM_ONLY
 

@@ -10,8 +10,8 @@ import pytest
 from django.urls import reverse
 
 from tests.browser.chromium import CHROMIUM_ONLY, log_in, new_page, no_sideways_scroll, screenshot_path
-from tests.builders import season_with_results
-from tests.factories import LeagueFactory, SeasonFactory, UserFactory
+from tests.support.builders import season_with_results
+from tests.support.factories import LeagueFactory, SeasonFactory, UserFactory
 
 pytestmark = CHROMIUM_ONLY
 

@@ -26,7 +26,7 @@ from django.urls import reverse
 from league.dungeonbowl.models import Team
 from tests.browser.chromium import CHROMIUM_ONLY, shot
 from tests.browser.test_crawl import session_cookie
-from tests.world import FAST_HASHERS, GAMES, build_world
+from tests.support.world import FAST_HASHERS, GAMES, build_world
 
 pytestmark = [
     *CHROMIUM_ONLY,

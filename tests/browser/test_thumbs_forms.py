@@ -15,7 +15,7 @@ from league.models import Fixture, Result
 from tests.browser.chromium import CHROMIUM_ONLY, log_in, no_sideways_scroll, shot
 from tests.campaigns.factories import make_campaign, user_of
 from tests.dungeonbowl.builders import db_league, db_season
-from tests.factories import CoachFactory, EntryFactory, FixtureFactory, LeagueFactory, SeasonFactory
+from tests.support.factories import CoachFactory, EntryFactory, FixtureFactory, LeagueFactory, SeasonFactory
 
 pytestmark = CHROMIUM_ONLY
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from league.models import Fixture, Result
 from tests.browser.chromium import CHROMIUM_ONLY, log_in, new_page, no_sideways_scroll, shot
-from tests.factories import LeagueFactory, SeasonFactory
+from tests.support.factories import LeagueFactory, SeasonFactory
 
 pytestmark = CHROMIUM_ONLY
 

@@ -14,7 +14,7 @@ from league.services import results as league_services
 from league.services import seasons as season_services
 from league.caching import versions
 from league.models import Fixture, Season
-from tests.factories import EntryFactory
+from tests.support.factories import EntryFactory
 
 GUILD_NAMES = [
     "Alchemist's", "Brewer's", "Butcher's", "Engineer's", "Fisherman's", "Hunter's", "Mason's", "Mortician's",

@@ -10,7 +10,7 @@ from campaigns.ledgers import services as ledgers
 from campaigns.models import Campaign, CampaignCoach, CampaignPointLine, FavourLine, MomentUnlock, Title
 from league.models import Fixture
 from tests.campaigns.factories import make_campaign, play, user_of
-from tests.factories import LeagueFactory, SeasonFactory, UserFactory
+from tests.support.factories import LeagueFactory, SeasonFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -23,7 +23,7 @@ from campaigns.models import (
     SponsorshipPurchase,
 )
 from league.models import Fixture, League, ResultEvent
-from tests.league.test_commands import quickstart
+from tests.management.test_quickstart_and_benchmark import quickstart
 
 
 @pytest.mark.django_db

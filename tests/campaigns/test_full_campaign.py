@@ -16,7 +16,7 @@ from campaigns.selectors import campaign_feed
 from league.services import results as league_services
 from league.models import Entry, Fixture
 from tests.campaigns.factories import base_deck, make_campaign, play, starting_card, user_of
-from tests.factories import SeasonFactory
+from tests.support.factories import SeasonFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from campaigns.models import CampaignCoach, Guild
 from campaigns.setup import ensure_campaign, guild_name
 from league.models import Coach, Entry
 from league.people import joining
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

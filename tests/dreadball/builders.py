@@ -7,7 +7,7 @@ from django.utils import timezone
 from league.services import seasons as season_services
 from league.dreadball.models import DreadBallResult, DreadBallTeam, RosterPlayer, TeamType
 from league.models import Fixture, Result, Season
-from tests.factories import CoachFactory, EntryFactory
+from tests.support.factories import CoachFactory, EntryFactory
 
 # (outcome, difference, rush, sudden death, summary): every one passes DR-3.
 PATTERN = [

@@ -1,7 +1,7 @@
 import pytest
 
 from league.dreadball.models import DreadBallSettings
-from tests.factories import CoachFactory, EntryFactory, FixtureFactory, LeagueFactory, SeasonFactory
+from tests.support.factories import CoachFactory, EntryFactory, FixtureFactory, LeagueFactory, SeasonFactory
 
 
 @pytest.fixture

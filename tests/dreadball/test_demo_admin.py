@@ -11,7 +11,7 @@ from django.urls import reverse
 from league.dreadball import demo
 from league.dreadball.models import DreadBallResult, DreadBallTeam, RosterPlayer, TeamType
 from league.models import Coach, Fixture, League, Result
-from tests.factories import ResultFactory, UserFactory
+from tests.support.factories import ResultFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

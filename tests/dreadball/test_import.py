@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from league.dreadball.models import DreadBallResult, DreadBallSettings
 from league.models import Coach, Entry, Fixture, League, Result, ResultEvent, Round, Season
 from league.standings.season import standings_for
-from tests.factories import UserFactory, with_organiser
+from tests.support.factories import UserFactory, with_organiser
 
 HEADER = "league,round,home,away,winner,difference,rush,sudden_death,status"
 GOOD = [

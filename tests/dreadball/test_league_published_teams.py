@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from league.dreadball.models import DreadBallTeam, PublishedPlayer, TeamType
 from league.models import League
-from tests.factories import EntryFactory, LeagueFactory, UserFactory
+from tests.support.factories import EntryFactory, LeagueFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ import pytest
 
 from league.dreadball.models import DreadBallResult
 from league.models import Result, ResultEvent
-from tests.league.organiser_form import (
+from tests.support.organiser_form import (
     assert_scores_first_and_cases_folded, reason_asked, record_form_html, record_url,
 )
 

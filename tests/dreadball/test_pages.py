@@ -13,11 +13,11 @@ from league.services import results as services
 from league.dreadball.models import DreadBallSettings
 from league.models import Fixture, Result
 from tests.dreadball.builders import dreadball_season
-from tests.factories import LeagueFactory, SeasonFactory
+from tests.support.factories import LeagueFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db
 
-MAX_QUERIES = 15  # the engine's bound for every page (tests/league/test_query_counts.py)
+MAX_QUERIES = 15  # the engine's bound for every page (tests/web/test_query_counts.py)
 COLUMNS = ["division", "position", "tied", "coach", "team", "played", "won", "drawn", "lost", "landslides", "lp", "strike_diff",
            "withdrawn_on"]
 
@@ -74,7 +74,7 @@ def test_counts_do_not_grow_with_the_league(client, organiser):
     counts = {}
     for size in (4, 40):
         # This week's and next week's rounds played at both sizes, as in
-        # tests/league/test_query_counts.py: the same week state, whatever the size.
+        # tests/web/test_query_counts.py: the same week state, whatever the size.
         season = dreadball_season(
             season=SeasonFactory(league=_league(organiser, f"size-{size}")), coaches=size,
             played_rounds=max(size // 2, 4),

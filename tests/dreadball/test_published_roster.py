@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from league.dreadball import services
 from league.dreadball.models import DreadBallTeam, PublishedPlayer, RosterPlayer, TeamType
-from tests.factories import LeagueFactory, UserFactory
+from tests.support.factories import LeagueFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

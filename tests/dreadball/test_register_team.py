@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from league.dreadball.models import DreadBallTeam, TeamType
-from tests.factories import EntryFactory
+from tests.support.factories import EntryFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -59,7 +59,7 @@ def test_every_role(client, dr_league, dr_season, organiser, other_organiser, ou
 
 
 def test_another_games_league_is_a_404(client, organiser):
-    from tests.factories import LeagueFactory, SeasonFactory
+    from tests.support.factories import LeagueFactory, SeasonFactory
 
     league = LeagueFactory(slug="gb", organisers=[organiser])
     SeasonFactory(league=league)

@@ -6,7 +6,7 @@ from league.services import seasons as season_services
 from league.dungeonbowl.teams import services
 from league.dungeonbowl.models import College, DungeonBowlSettings, Team
 from league.models import League, Season
-from tests.factories import CoachFactory, LeagueFactory, SeasonFactory
+from tests.support.factories import CoachFactory, LeagueFactory, SeasonFactory
 
 FIRE = ["Troll Slayer", "Dwarf Blitzer", "Dwarf Runner", *["Dwarf Blocker Lineman"] * 4, "Gnoblar Lineman"]
 SHADOWS = ["Dark Elf Blitzer", "Gutter Runner", "Dark Elf Runner", *["Dark Elf Lineman"] * 5]

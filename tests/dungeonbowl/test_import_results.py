@@ -13,7 +13,7 @@ from league.dungeonbowl.models import DiceRoll, Team, TreasuryLine
 from league.models import Fixture, Result, Season
 from league.standings.season import standings_for
 from tests.dungeonbowl.test_import_teams import eight_teams, league_file
-from tests.factories import with_organiser
+from tests.support.factories import with_organiser
 
 pytestmark = pytest.mark.django_db
 

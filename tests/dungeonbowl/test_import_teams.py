@@ -8,7 +8,7 @@ from django.core.management import CommandError, call_command
 
 from league.dungeonbowl.models import Player, Team, TeamSeason, TreasuryLine
 from league.models import Coach, Division, Entry, League, Season
-from tests.factories import with_organiser
+from tests.support.factories import with_organiser
 
 pytestmark = pytest.mark.django_db
 

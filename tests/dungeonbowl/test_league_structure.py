@@ -20,7 +20,7 @@ from league.standings.season import standings_for
 from tests.dungeonbowl.builders import db_league, db_season, db_team
 from tests.dungeonbowl.playoff_builders import facts
 from tests.dungeonbowl.test_import_teams import eight_teams, league_file, team_lines
-from tests.factories import CoachFactory, SeasonFactory, UserFactory, with_organiser
+from tests.support.factories import CoachFactory, SeasonFactory, UserFactory, with_organiser
 
 pytestmark = pytest.mark.django_db
 

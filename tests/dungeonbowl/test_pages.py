@@ -13,7 +13,7 @@ from league.dungeonbowl.models import Position, Team
 from league.models import Fixture
 from league.templatetags.site_tags import badge_index
 from tests.dungeonbowl.builders import db_league, db_season
-from tests.factories import PASSWORD, CoachFactory, FixtureFactory
+from tests.support.factories import PASSWORD, CoachFactory, FixtureFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -239,7 +239,7 @@ def test_correction_forms_show_only_the_games_own_rules(client, organiser):
     a Guild Ball league's still do (GB-20)."""
     from django.contrib.admin import helpers
 
-    from tests.factories import ResultFactory
+    from tests.support.factories import ResultFactory
 
     season = db_season(organiser, teams=4)
     play(season, organiser)

@@ -7,7 +7,7 @@ import pytest
 from league.dungeonbowl.models import Honour, Placing
 from league.dungeonbowl.seasons import season_over, trophy_holder_id
 from tests.dungeonbowl.builders import db_league, db_team
-from tests.factories import SeasonFactory
+from tests.support.factories import SeasonFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -21,7 +21,7 @@ from league.models import Entry, Fixture, Season
 from tests.dungeonbowl.builders import db_league, db_team
 from tests.dungeonbowl.offseason import play
 from tests.dungeonbowl.playoff_builders import game
-from tests.factories import PASSWORD, CoachFactory, SeasonFactory
+from tests.support.factories import PASSWORD, CoachFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -20,7 +20,7 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, settings
 
 from league.text import plaintext
-from tests.world import is_write, logged_in_clients, row_counts, world_in_transaction
+from tests.support.world import is_write, logged_in_clients, row_counts, world_in_transaction
 
 _COMMON = dict(
     deadline=None,

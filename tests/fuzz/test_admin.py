@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from tests.fuzz.conftest import Attempt, forms_on
 from tests.fuzz.test_forms import DATES, NUMBERS, TEXT, draw_post
-from tests.world import GAMES
+from tests.support.world import GAMES
 
 PROJECT_APPS = ("league", "campaigns", "dungeonbowl", "dreadball", "guildball")
 MODELS = sorted(

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from league.dungeonbowl.models import Team
 from tests.fuzz.conftest import Attempt
-from tests.world import GAMES
+from tests.support.world import GAMES
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from league.dungeonbowl.models import Team
 from tests.fuzz.conftest import Attempt
 from tests.fuzz.test_forms import DATES, NUMBERS, TEXT
-from tests.world import GAMES
+from tests.support.world import GAMES
 
 PARAMS = ["season", "round", "sort", "q", "page", "college", "division", "format", "coach"]
 VALUES = st.one_of(NUMBERS, TEXT, DATES, st.sampled_from(["Season One", "Season%20One", "-lp", "lp", "name", "college-of-fire"]))

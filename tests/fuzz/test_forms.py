@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from campaigns.models import CampaignCoach
 from league.dungeonbowl.models import Team
 from tests.fuzz.conftest import Attempt, Field, forms_on
-from tests.world import GAMES
+from tests.support.world import GAMES
 
 NUMBERS = st.one_of(
     st.integers(min_value=-(2**70), max_value=2**70),

@@ -18,8 +18,8 @@ from league.spreadsheets.files import ENGINE_COLUMNS
 from league.rules import GAMES as RULES
 from tests.fuzz.conftest import Attempt
 from tests.fuzz.test_forms import DATES, NUMBERS, TEXT
-from tests.world import GAMES
-from tests.factories import with_organiser
+from tests.support.world import GAMES
+from tests.support.factories import with_organiser
 
 NAMES = st.sampled_from(["Fuzz League", "Harbour Lights Big League", "Neon Dome DreadBall League",
                          "Altdorf Colleges Dungeon Bowl League", "Ada Blackwater", "Dana Voss", "Hilde Brandt",

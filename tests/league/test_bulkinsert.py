@@ -10,7 +10,7 @@ import pytest
 
 from league import bulkinsert
 from league.ratings.models import RatingWeek
-from tests.factories import CoachFactory
+from tests.support.factories import CoachFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from league import backends
 from league.models import Session
-from tests.factories import CoachFactory, UserFactory
+from tests.support.factories import CoachFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

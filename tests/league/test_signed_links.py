@@ -19,7 +19,7 @@ from league import signing
 from league.people import invitations
 from league.models import Coach, Entry
 from league.people import joining
-from tests.factories import CoachFactory, UserFactory
+from tests.support.factories import CoachFactory, UserFactory
 
 KINDS = {"signup": signing.SIGNUP, "email_change": signing.EMAIL_CHANGE, "invitation": signing.INVITATION,
          "join": signing.JOIN, "claim": signing.CLAIM}

@@ -16,8 +16,8 @@ from league.models import Coach, Fixture, League, Result
 from league.standings.season import standings_for
 from league.leaguefiles import registry
 from league.web import feeds
-from tests.builders import season_with_results
-from tests.factories import LeagueFactory, SeasonFactory, UserFactory
+from tests.support.builders import season_with_results
+from tests.support.factories import LeagueFactory, SeasonFactory, UserFactory
 
 
 def _league(coaches: int, secret_hook: str = "https://discord.com/api/webhooks/1/secret-token") -> League:

@@ -18,8 +18,8 @@ from league.leaguefiles import reading, registry
 from league.leaguefiles.export import stream_league
 from league.leaguefiles.importer import ImportRefused, import_league, read_file
 from league.web import feeds
-from tests.builders import season_with_results
-from tests.factories import LeagueFactory, SeasonFactory
+from tests.support.builders import season_with_results
+from tests.support.factories import LeagueFactory, SeasonFactory
 from tests.ratings.test_recompute import from_scratch, snapshot
 
 

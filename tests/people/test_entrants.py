@@ -18,8 +18,8 @@ from league.people import invitations
 from league.people import entrants as season_entrants
 from league.services import seasons as season_services
 from league.models import Coach, Entry, Fixture, Result
-from tests.builders import season_with_results
-from tests.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory
+from tests.support.builders import season_with_results
+from tests.support.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -22,7 +22,7 @@ from league.models import Coach, Entry, Fixture, JoinLink, JoinRequest, Result, 
 from league.outbox import notifications
 from league.people import join_requests, joining
 from league.services.seasons import generate_fixtures
-from tests.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory, UserFactory
+from tests.support.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -14,9 +14,9 @@ from league.dungeonbowl.models import Team, TreasuryLine
 from league.people import merges
 from league.standings.season import standings_for
 from league.models import Coach, Entry, Season
-from tests.builders import season_with_results
-from tests.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory, UserFactory
-from tests.world import GAMES, row_counts, world_in_transaction
+from tests.support.builders import season_with_results
+from tests.support.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory, UserFactory
+from tests.support.world import GAMES, row_counts, world_in_transaction
 
 
 @pytest.fixture(scope="module")

@@ -16,9 +16,9 @@ from django.urls import reverse
 
 from league.models import Coach, Entry, MergeRequest
 from league.standings.season import standings_for
-from tests.builders import season_with_results
-from tests.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory, UserFactory
-from tests.world import row_counts
+from tests.support.builders import season_with_results
+from tests.support.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory, UserFactory
+from tests.support.world import row_counts
 
 pytestmark = pytest.mark.django_db
 

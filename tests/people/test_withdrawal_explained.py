@@ -25,8 +25,8 @@ from league.people import entrants as season_entrants
 from league.services import fixtures as fixture_services
 from league.services import results as services
 from league.standings.season import compute_standings
-from tests.builders import season_with_results
-from tests.factories import LeagueFactory, SeasonFactory
+from tests.support.builders import season_with_results
+from tests.support.factories import LeagueFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db
 

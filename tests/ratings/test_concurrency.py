@@ -16,7 +16,7 @@ from django.db import connection
 from league.ratings import services as ratings
 from league.ratings.models import RatedGame, Rating
 from league.people import merges
-from tests.concurrency import POSTGRES_ONLY
+from tests.support.concurrency import POSTGRES_ONLY
 from tests.ratings.test_recompute import MONDAY, from_scratch, one_person_twice, snapshot
 
 pytestmark = POSTGRES_ONLY

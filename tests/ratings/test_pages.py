@@ -15,7 +15,7 @@ from django.urls import reverse
 from league.ratings import services as ratings, views
 from league.ratings.models import Rating
 from league.services import results as engine
-from tests.factories import CoachFactory, EntryFactory, FixtureFactory, LeagueFactory, ResultFactory, RoundFactory, SeasonFactory
+from tests.support.factories import CoachFactory, EntryFactory, FixtureFactory, LeagueFactory, ResultFactory, RoundFactory, SeasonFactory
 
 MONDAY = datetime.date(2026, 9, 7)
 WAITING = "Recently approved or corrected results are still being added to these ratings."

@@ -19,10 +19,10 @@ from league.models import Result
 from league.ratings import services as ratings
 from league.ratings.models import RatedGame, Rating
 from league.services import results as engine
-from tests.factories import (
+from tests.support.factories import (
     CoachFactory, EntryFactory, FixtureFactory, LeagueFactory, ResultFactory, RoundFactory, SeasonFactory,
 )
-from tests.league.test_tasks import database_queue, work_the_queue  # noqa: F401 (a fixture)
+from tests.outbox.test_tasks import database_queue, work_the_queue  # noqa: F401 (a fixture)
 from tests.ratings.test_recompute import from_scratch, snapshot
 
 MONDAY = datetime.date(2026, 9, 7)

@@ -14,7 +14,7 @@ from league.ratings import glicko2, services as ratings
 from league.ratings.models import Rating, RatingWeek
 from league.services import results as engine
 from league.services import seasons as season_services
-from tests.factories import (
+from tests.support.factories import (
     CoachFactory, EntryFactory, FixtureFactory, LeagueFactory, ResultFactory, RoundFactory, SeasonFactory,
 )
 

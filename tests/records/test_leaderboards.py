@@ -18,8 +18,8 @@ from league.dreadball.models import DreadBallResult
 from league.dungeonbowl.models import PlayerEffect, PlayerGame, TeamSeason, TreasuryLine
 from league.models import Fixture, Result
 from league.records.boards import Scope, board_for
-from tests.factories import CoachFactory, EntryFactory, FixtureFactory, LeagueFactory, ResultFactory, RoundFactory, SeasonFactory
-from tests.world import world_in_transaction
+from tests.support.factories import CoachFactory, EntryFactory, FixtureFactory, LeagueFactory, ResultFactory, RoundFactory, SeasonFactory
+from tests.support.world import world_in_transaction
 
 
 @pytest.fixture(scope="module")

@@ -11,8 +11,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.builders import season_with_results
-from tests.factories import LeagueFactory, SeasonFactory
+from tests.support.builders import season_with_results
+from tests.support.factories import LeagueFactory, SeasonFactory
 
 
 def addresses(slug: str, game: str) -> list[str]:

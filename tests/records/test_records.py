@@ -16,7 +16,7 @@ from league.models import Fixture, Result
 from league.records import halloffame, titles
 from league.records.boards import Scope, counted_results
 from league.records.runs import longest_runs
-from tests.factories import CoachFactory, EntryFactory, FixtureFactory, LeagueFactory, ResultFactory, RoundFactory, SeasonFactory
+from tests.support.factories import CoachFactory, EntryFactory, FixtureFactory, LeagueFactory, ResultFactory, RoundFactory, SeasonFactory
 
 DAY = datetime.date(2026, 9, 7)
 

@@ -22,7 +22,7 @@ from league.services import results as services
 from league.services import seasons as season_services
 from league.models import Fixture, Result, Round, Season
 from tests.campaigns.factories import make_campaign
-from tests.factories import CoachFactory, EntryFactory, FixtureFactory, RoundFactory, SeasonFactory
+from tests.support.factories import CoachFactory, EntryFactory, FixtureFactory, RoundFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from league.models import Coach, Entry
-from tests.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory, with_organiser
+from tests.support.factories import CoachFactory, EntryFactory, LeagueFactory, SeasonFactory, with_organiser
 
 pytestmark = pytest.mark.django_db
 

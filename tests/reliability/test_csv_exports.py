@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from league.web import feeds
 from tests.dungeonbowl.builders import db_season
-from tests.factories import CoachFactory, EntryFactory, LeagueFactory, ResultFactory, RoundFactory, FixtureFactory
+from tests.support.factories import CoachFactory, EntryFactory, LeagueFactory, ResultFactory, RoundFactory, FixtureFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from django.apps import apps
 from django.core.management import CommandError, call_command
 
 from league.models import Coach, Fixture, League, Result, Round, Season
-from tests.factories import with_organiser
+from tests.support.factories import with_organiser
 
 pytestmark = pytest.mark.django_db
 

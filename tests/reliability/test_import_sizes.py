@@ -16,7 +16,7 @@ from django.db.models import Q
 from campaigns.models import CampaignPointLine
 from league.caching import versions
 from league.models import Coach, Fixture, League, Result, Season
-from tests.factories import LeagueFactory, with_organiser
+from tests.support.factories import LeagueFactory, with_organiser
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from league.models import Result
-from tests.factories import CoachFactory, EntryFactory, FixtureFactory, RoundFactory, SeasonFactory
+from tests.support.factories import CoachFactory, EntryFactory, FixtureFactory, RoundFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db
 

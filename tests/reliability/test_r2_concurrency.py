@@ -36,9 +36,9 @@ from league.dungeonbowl.spending import services as spending
 from league.dungeonbowl.models import Team, TreasuryLine
 from league.models import Result, ResultEvent
 from tests.campaigns.factories import fixture_between, make_campaign, user_of
-from tests.concurrency import POSTGRES_ONLY, at_once
+from tests.support.concurrency import POSTGRES_ONLY, at_once
 from tests.dungeonbowl.builders import db_season
-from tests.factories import LeagueFactory, SeasonFactory, UserFactory
+from tests.support.factories import LeagueFactory, SeasonFactory, UserFactory
 
 pytestmark = POSTGRES_ONLY
 

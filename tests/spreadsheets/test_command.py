@@ -13,7 +13,7 @@ from league import layers
 from league.services import results as services
 from league.models import Coach, Entry, Fixture, League, Result, ResultEvent, Round, Season
 from league.standings.season import standings_for
-from tests.factories import CoachFactory, EntryFactory, FixtureFactory, RoundFactory, SeasonFactory, with_organiser
+from tests.support.factories import CoachFactory, EntryFactory, FixtureFactory, RoundFactory, SeasonFactory, with_organiser
 
 HEADER = "league,round,home,away,home_vp,away_vp,status"
 

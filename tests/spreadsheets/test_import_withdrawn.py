@@ -18,8 +18,8 @@ from django.urls import reverse
 from league.models import Entry, Fixture, Result, ResultEvent, Round
 from league.people import entrants as season_entrants
 from league.standings.season import standings_for
-from tests.builders import season_with_results
-from tests.factories import SeasonFactory
+from tests.support.builders import season_with_results
+from tests.support.factories import SeasonFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from campaigns.models import CampaignPointLine
 from league.spreadsheets import preview as web_import
 from league.spreadsheets.files import DATE_FORMATS
 from league.models import Coach, Entry, Fixture, Result, ResultEvent, Round, Season
-from tests.factories import EntryFactory, LeagueFactory, UserFactory
+from tests.support.factories import EntryFactory, LeagueFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ for one killed between the mail server's acceptance and the row's update). Any
 number of workers may share the queue: ``db_worker`` claims a row in a transaction
 that locks it (``SELECT ... FOR UPDATE SKIP LOCKED`` on PostgreSQL, an exclusive
 transaction on SQLite), so two workers never take the same row
-(tests/league/test_outbox_delivery.py). It also queues the recomputation of a
+(tests/outbox/test_outbox_delivery.py). It also queues the recomputation of a
 game's ratings that still wait for one (its task gave up, or was lost:
 league/ratings/services.py ``queue_waiting``) and purges the result forms' used
 submission keys that can no longer be sent

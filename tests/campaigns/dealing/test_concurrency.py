@@ -8,8 +8,8 @@ from campaigns.dealing import services as dealing
 from campaigns.ledgers import services as ledgers
 from campaigns.models import CampaignCoach, FavourLine, Sponsorship
 from tests.campaigns.factories import make_campaign, user_of
-from tests.concurrency import POSTGRES_ONLY, at_once
-from tests.factories import LeagueFactory, SeasonFactory, UserFactory
+from tests.support.concurrency import POSTGRES_ONLY, at_once
+from tests.support.factories import LeagueFactory, SeasonFactory, UserFactory
 
 pytestmark = POSTGRES_ONLY
 

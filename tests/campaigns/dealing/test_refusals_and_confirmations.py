@@ -24,8 +24,8 @@ from campaigns.models import (
 )
 from league.models import Fixture
 from tests.campaigns.factories import base_deck, make_campaign, play, set_match_day, user_of
-from tests.factories import CoachFactory
-from tests.world import row_counts
+from tests.support.factories import CoachFactory
+from tests.support.world import row_counts
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from campaigns.models import Sponsorship
 from league.services import results as league_services
 from league.models import Fixture, Result
 from tests.campaigns.factories import fixture_between, make_campaign, play, user_of
-from tests.league.organiser_form import assert_scores_first_and_cases_folded, reason_asked, record_form_html
-from tests.league.test_admin import messages_of, run_action
+from tests.support.organiser_form import assert_scores_first_and_cases_folded, reason_asked, record_form_html
+from tests.admin.test_organiser_admin import messages_of, run_action
 
 pytestmark = pytest.mark.django_db
 

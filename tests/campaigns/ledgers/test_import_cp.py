@@ -10,7 +10,7 @@ from campaigns.ledgers.balances import favour_balance
 from campaigns.models import CampaignCoach, CampaignPointLine, LineKind, MomentUnlock
 from league.models import League
 from league.services import results as league_services
-from tests.factories import FixtureFactory
+from tests.support.factories import FixtureFactory
 from tests.spreadsheets.test_command import GOOD, HEADER, counts, run, write
 
 pytestmark = pytest.mark.django_db

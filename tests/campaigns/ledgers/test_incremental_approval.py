@@ -20,7 +20,7 @@ from league.standings.ranking import lp_before_round, standings_by_round
 from league.selectors import approved_results, season_entries
 from league.standings.season import played_result
 from tests.campaigns.factories import make_campaign
-from tests.factories import LeagueFactory, SeasonFactory
+from tests.support.factories import LeagueFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from campaigns.models import (
 from league.services import results as league_services
 from league.models import Fixture
 from tests.campaigns.factories import base_deck, fixture_between, make_campaign, play, set_match_day, user_of
-from tests.factories import FixtureFactory, SeasonFactory
+from tests.support.factories import FixtureFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db
 

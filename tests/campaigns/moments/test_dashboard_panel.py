@@ -37,7 +37,7 @@ def test_moments_to_confirm_are_listed_and_confirmed_from_the_dashboard(client, 
 
 
 def test_no_panel_for_another_game(client, organiser):
-    from tests.factories import LeagueFactory, SeasonFactory
+    from tests.support.factories import LeagueFactory, SeasonFactory
 
     league = LeagueFactory(game_system="dreadball", organisers=[organiser])
     SeasonFactory(league=league)

@@ -20,7 +20,7 @@ from campaigns.models import Campaign, CampaignCoach, FavourLine, LineKind, Mome
 from league.services import seasons as season_services
 from league.models import Entry, Fixture, Result
 from tests.campaigns.factories import GUILD_NAMES, make_campaign, play, user_of
-from tests.factories import EntryFactory, FixtureFactory, RoundFactory, SeasonFactory
+from tests.support.factories import EntryFactory, FixtureFactory, RoundFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db
 

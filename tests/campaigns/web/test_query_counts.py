@@ -16,7 +16,7 @@ from campaigns.dealing import phases
 from campaigns.models import Sponsorship
 from league.models import Fixture
 from tests.campaigns.factories import base_deck, make_campaign, play, starting_card, user_of
-from tests.factories import LeagueFactory, SeasonFactory
+from tests.support.factories import LeagueFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,7 @@ from campaigns.models import (
 from league.services import results as league_services
 from league.models import Fixture
 from tests.campaigns.factories import base_deck, make_campaign, play, set_match_day, starting_card, user_of
-from tests.factories import CoachFactory
+from tests.support.factories import CoachFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -82,7 +82,7 @@ def test_the_panel_costs_the_same_with_more_deals(client, pair, organiser):
     a, b, fixture = pair
     ledgers.adjust(coach=b, ledger="favours", amount=20, reason="grant", by=organiser)
 
-    def count() -> int:  # building the page (kept, it is three queries: tests/league/test_kept_pages.py)
+    def count() -> int:  # building the page (kept, it is three queries: tests/caching/test_kept_pages.py)
         client.force_login(user_of(a))
         cache.clear()
         with CaptureQueriesContext(connection) as queries:
@@ -101,7 +101,7 @@ def test_the_panel_costs_the_same_with_more_deals(client, pair, organiser):
 
 
 def test_a_coachs_home_costs_the_same_at_4_and_40_coaches(client, organiser):
-    from tests.factories import LeagueFactory, SeasonFactory
+    from tests.support.factories import LeagueFactory, SeasonFactory
 
     counts = {}
     for size in (4, 40):

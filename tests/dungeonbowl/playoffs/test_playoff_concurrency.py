@@ -10,10 +10,10 @@ from league.services import results as engine
 from league.dungeonbowl.playoffs import services as playoffs
 from league.dungeonbowl.models import PlayoffGame, PlayoffSlot as S
 from league.models import Result
-from tests.concurrency import POSTGRES_ONLY, at_once
+from tests.support.concurrency import POSTGRES_ONLY, at_once
 from tests.dungeonbowl.builders import db_season
 from tests.dungeonbowl.playoff_builders import facts, game, play_regular
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = POSTGRES_ONLY
 

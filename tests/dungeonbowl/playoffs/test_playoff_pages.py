@@ -14,7 +14,7 @@ from league.dungeonbowl.models import DiceRoll, Honour, PlayoffGame, PlayoffSlot
 from league.models import Fixture, Result, Round
 from tests.dungeonbowl.builders import db_league, db_season
 from tests.dungeonbowl.playoff_builders import facts, game, play_regular, win
-from tests.factories import LeagueFactory, SeasonFactory
+from tests.support.factories import LeagueFactory, SeasonFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from league.models import Fixture, Result, Round
 from league.standings.season import compute_standings
 from tests.dungeonbowl.builders import db_season
 from tests.dungeonbowl.playoff_builders import facts, game, play_regular, win
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -281,7 +281,7 @@ def test_eight_teams_in_two_divisions_through_the_regular_season_and_the_play_of
     from league.dungeonbowl.teams import services
     from league.models import Entry
     from tests.dungeonbowl.builders import db_league, db_team
-    from tests.factories import SeasonFactory
+    from tests.support.factories import SeasonFactory
 
     league = db_league(organiser, playoffs=2)
     season = SeasonFactory(league=league, name="Season 1")
@@ -322,7 +322,7 @@ def test_eight_teams_in_two_divisions_through_the_regular_season_and_the_play_of
 def test_a_play_off_result_cannot_change_once_the_next_season_has_begun(four, organiser):
     import datetime
 
-    from tests.factories import SeasonFactory
+    from tests.support.factories import SeasonFactory
 
     _finish(four, organiser)
     SeasonFactory(league=four.league, name="Season 2", start_date=four.start_date + datetime.timedelta(days=180))

@@ -8,7 +8,7 @@ from league.dungeonbowl.models import GameReport
 from league.models import Fixture, Result, ResultEvent
 from tests.dungeonbowl.builders import db_season
 from tests.dungeonbowl.postgame.test_postgame import post
-from tests.league.organiser_form import (
+from tests.support.organiser_form import (
     assert_scores_first_and_cases_folded, reason_asked, record_form_html, record_url,
 )
 

@@ -13,7 +13,7 @@ from league.web.forms import record_form, report_form
 from league.models import Fixture, Result
 from league.standings.season import standings_for
 from tests.dungeonbowl.builders import db_season
-from tests.factories import PASSWORD
+from tests.support.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

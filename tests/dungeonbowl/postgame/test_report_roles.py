@@ -10,7 +10,7 @@ from league.dungeonbowl.models import DiceRoll, GameReport, PlayerEffect, Player
 from league.models import Fixture, Result
 from tests.dungeonbowl.builders import db_season
 from tests.dungeonbowl.postgame.test_postgame import post, teams
-from tests.factories import CoachFactory
+from tests.support.factories import CoachFactory
 
 pytestmark = pytest.mark.django_db
 

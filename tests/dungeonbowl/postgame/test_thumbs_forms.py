@@ -13,7 +13,7 @@ from league.models import Fixture, Result
 from tests.dungeonbowl.builders import db_league, db_season
 from tests.dungeonbowl.offseason import finished_season
 from tests.dungeonbowl.postgame.test_postgame import fixture, login, player_data, season  # noqa: F401 (fixtures)
-from tests.factories import CoachFactory
+from tests.support.factories import CoachFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from league.dungeonbowl.models import College, Position, Redraft, Team, TeamSeas
 from league.models import Entry, Fixture, Result, Season
 from tests.dungeonbowl.builders import db_league, db_team
 from tests.dungeonbowl.offseason import finished_season
-from tests.factories import PASSWORD, CoachFactory
+from tests.support.factories import PASSWORD, CoachFactory
 
 pytestmark = pytest.mark.django_db
 

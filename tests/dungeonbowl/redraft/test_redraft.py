@@ -12,7 +12,7 @@ from league.dungeonbowl.models import DiceRoll, Honour, Placing, Player, Redraft
 from league.models import Fixture
 from tests.dungeonbowl.builders import db_league, db_season
 from tests.dungeonbowl.offseason import finished_season, play
-from tests.factories import PASSWORD
+from tests.support.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

@@ -4,9 +4,9 @@ each step locks the team row and checks the step it expects. PostgreSQL only."""
 
 from league.dungeonbowl.redraft import services as redraft
 from league.dungeonbowl.models import Honour, Placing, Redraft, Team, TreasuryLine
-from tests.concurrency import POSTGRES_ONLY, at_once
+from tests.support.concurrency import POSTGRES_ONLY, at_once
 from tests.dungeonbowl.builders import db_season
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = POSTGRES_ONLY
 

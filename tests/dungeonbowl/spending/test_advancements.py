@@ -10,7 +10,7 @@ from league.dungeonbowl.teams import player_rules as r
 from league.dungeonbowl.spending import services as spending
 from league.dungeonbowl.models import Player, PlayerAdvancement, Position, Skill, Team
 from tests.dungeonbowl.builders import db_season
-from tests.factories import CoachFactory
+from tests.support.factories import CoachFactory
 
 A = r.Advancement
 
@@ -167,7 +167,7 @@ def test_the_advance_form_picks_a_skill_from_the_list(client, team):
 
 @pytest.mark.django_db
 def test_a_superuser_adds_a_skill_and_an_organiser_only_reads_the_list(client, organiser, team):
-    from tests.factories import UserFactory
+    from tests.support.factories import UserFactory
 
     add = reverse("admin:dungeonbowl_skill_add")
     client.force_login(organiser)

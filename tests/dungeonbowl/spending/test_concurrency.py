@@ -4,9 +4,9 @@ the team row first. PostgreSQL only (SQLite serialises writers)."""
 
 from league.dungeonbowl.spending import services as spending
 from league.dungeonbowl.models import Team
-from tests.concurrency import POSTGRES_ONLY, at_once
+from tests.support.concurrency import POSTGRES_ONLY, at_once
 from tests.dungeonbowl.builders import db_league, db_team
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = POSTGRES_ONLY
 

@@ -11,7 +11,7 @@ from league.dungeonbowl.models import Player, Position, Team, TreasuryLine
 from league.models import Fixture
 from league.services import results as engine
 from tests.dungeonbowl.builders import db_season
-from tests.factories import CoachFactory
+from tests.support.factories import CoachFactory
 
 pytestmark = pytest.mark.django_db
 

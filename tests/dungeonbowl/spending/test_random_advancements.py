@@ -12,7 +12,7 @@ from league.dungeonbowl import dice
 from league.dungeonbowl.spending import services as spending
 from league.dungeonbowl.models import DiceRoll, Player, PlayerAdvancement, Skill, Team
 from tests.dungeonbowl.builders import db_season
-from tests.factories import CoachFactory
+from tests.support.factories import CoachFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from league.dungeonbowl.spending import services as spending
 from league.dungeonbowl.models import Player, Position, Team, TreasuryLine
 from league.models import Fixture, Result
 from tests.dungeonbowl.builders import db_season
-from tests.factories import PASSWORD, CoachFactory
+from tests.support.factories import PASSWORD, CoachFactory
 
 pytestmark = pytest.mark.django_db
 

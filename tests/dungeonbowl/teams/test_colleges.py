@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from league.dungeonbowl.teams import rules as team_rules
 from league.dungeonbowl.models import College, Position, PositionGroup
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from league.dungeonbowl import dice
 from league.dungeonbowl.teams import services
 from league.dungeonbowl.models import College, DiceRoll, Player, Team, TreasuryLine
 from league.dungeonbowl.teams.services import DraftPick
-from tests.factories import CoachFactory, LeagueFactory, UserFactory
+from tests.support.factories import CoachFactory, LeagueFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from django.urls import reverse
 from league.dungeonbowl.models import College, DiceRoll, Position, Team, TeamSeason, TreasuryLine
 from league.models import Division, Entry
 from tests.dungeonbowl.builders import FIRE, db_league, db_team
-from tests.factories import CoachFactory, SeasonFactory, UserFactory
+from tests.support.factories import CoachFactory, SeasonFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

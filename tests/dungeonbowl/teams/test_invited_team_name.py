@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from league.models import Coach
 from tests.dungeonbowl.builders import db_league, db_team
-from tests.factories import SeasonFactory, UserFactory
+from tests.support.factories import SeasonFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

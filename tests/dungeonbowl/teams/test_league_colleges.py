@@ -10,7 +10,7 @@ from django.urls import reverse
 from league.dungeonbowl.teams import services
 from league.dungeonbowl.models import College, Position, PositionGroup, Team
 from tests.dungeonbowl.builders import db_league
-from tests.factories import CoachFactory, LeagueFactory, UserFactory
+from tests.support.factories import CoachFactory, LeagueFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 from league.dungeonbowl.models import Skill
 from league.dungeonbowl.spending.forms import AdvanceForm
 from tests.dungeonbowl.builders import db_league, db_team
-from tests.factories import LeagueFactory, UserFactory
+from tests.support.factories import LeagueFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from league.dungeonbowl.models import College, Position, Team, TeamSeason
 from league.models import Coach, Entry, Fixture, Result
 from tests.dungeonbowl.builders import FIRE, db_league
 from tests.dungeonbowl.postgame.test_postgame import post
-from tests.factories import CoachFactory, SeasonFactory, UserFactory
+from tests.support.factories import CoachFactory, SeasonFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from league.dungeonbowl.teams import services
 from league.dungeonbowl.models import College, Player, Team
 from league.models import Fixture, Round
 from tests.dungeonbowl.builders import db_league, db_season
-from tests.factories import CoachFactory
+from tests.support.factories import CoachFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -63,7 +63,7 @@ def test_report_confirm_spend_and_advance_each_listed_once(client, organiser):
 
 def _count(client, user) -> int:
     """The queries of building the page (the kept one, league/caching/kept_pages.py, is
-    three whatever the coach has: tests/league/test_kept_pages.py)."""
+    three whatever the coach has: tests/caching/test_kept_pages.py)."""
     client.force_login(user)
     cache.clear()
     with CaptureQueriesContext(connection) as queries:
