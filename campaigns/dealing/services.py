@@ -9,7 +9,7 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from campaigns import notices, rules
+from campaigns import rules
 from campaigns.ledgers.balances import favour_balance, spent_in_phase
 from campaigns.guards import (
     lock_coach,
@@ -35,7 +35,23 @@ from campaigns.models import (
 )
 from campaigns.moments.services import sync_moments
 from campaigns.dealing.phases import phase_for, phases_for
+from league.facts.recording import happened
 from league.models import Result
+
+# What Wheeling & Dealing's writes record (league/facts/): the loan's or the offer's
+# own row keeps each, and the Big League's declaration names who follows them.
+LOAN_REQUESTED = "campaigns.loan_requested"  # GB-22
+LOAN_ANSWERED = "campaigns.loan_answered"  # GB-22
+OFFER_MADE = "campaigns.offer_made"  # GB-23
+OFFER_ANSWERED = "campaigns.offer_answered"  # GB-23: a card sold or swapped when accepted
+
+
+def _loan(kind: str, loan: Loan, by) -> None:
+    happened(kind, rows=[loan], by=by, league_id=None, loan=loan)  # its mail needs no league
+
+
+def _offer(kind: str, offer: CardOffer, by) -> None:
+    happened(kind, rows=[offer], by=by, league_id=None, offer=offer)  # its mail needs no league
 
 
 def phase_share_note(coach: CampaignCoach, cost: int) -> str:
@@ -161,7 +177,7 @@ def request_loan(*, borrower: CampaignCoach, lender: CampaignCoach, model_name: 
         raise ValidationError("Name the model you want to borrow.")
     _refuse_spend("loan", borrower)
     loan = Loan.objects.create(borrower=borrower, lender=lender, model_name=model_name, model_type=model_type)
-    notices.loan_requested(loan)
+    _loan(LOAN_REQUESTED, loan, by)
     return loan
 
 
@@ -257,7 +273,7 @@ def answer_loan(*, loan: Loan, accept: bool, by) -> Loan:
     require_own(lender, by)
     if not accept:
         _answer(loan, status=Status.REFUSED, what="loan request")
-        notices.loan_answered(loan)
+        _loan(LOAN_ANSWERED, loan, by)
         return loan
     _require_pending(loan, "loan request")
     loan.borrower, loan.lender = borrower, lender
@@ -275,7 +291,7 @@ def answer_loan(*, loan: Loan, accept: bool, by) -> Loan:
         coach=lender, amount=rules.LOAN_TO_LENDER, kind=LineKind.LOAN_FEE, loan=loan, created_by=by,
         reason=f"lent {loan.model_name} to {borrower}",
     )
-    notices.loan_answered(loan)
+    _loan(LOAN_ANSWERED, loan, by)
     return loan
 
 
@@ -357,7 +373,7 @@ def offer_purchase(*, buyer: CampaignCoach, wanted: OwnedCard, favours: int, by)
     offer = CardOffer.objects.create(
         kind=CardOffer.Kind.PURCHASE, proposer=buyer, recipient=seller, wanted=wanted, favours=favours
     )
-    notices.offer_made(offer)
+    _offer(OFFER_MADE, offer, by)
     return offer
 
 
@@ -374,7 +390,7 @@ def offer_swap(*, proposer: CampaignCoach, wanted: OwnedCard, offered: OwnedCard
     offer = CardOffer.objects.create(
         kind=CardOffer.Kind.SWAP, proposer=proposer, recipient=other, wanted=wanted, offered=offered
     )
-    notices.offer_made(offer)
+    _offer(OFFER_MADE, offer, by)
     return offer
 
 
@@ -391,7 +407,7 @@ def answer_offer(*, offer: CardOffer, accept: bool, by) -> CardOffer:
     require_own(recipient, by)
     if not accept:
         _answer(offer, status=Status.REFUSED, what="offer")
-        notices.offer_answered(offer)
+        _offer(OFFER_ANSWERED, offer, by)
         return offer
     _require_pending(offer, "offer")
     wanted = OwnedCard.objects.select_for_update(of=("self",)).select_related("card").get(pk=offer.wanted_id)
@@ -418,8 +434,7 @@ def answer_offer(*, offer: CardOffer, accept: bool, by) -> CardOffer:
         _move(wanted, proposer, OwnedCard.Source.SWAPPED, now)
         _move(offered, recipient, OwnedCard.Source.SWAPPED, now)
     _answer(offer, status=Status.ACCEPTED, what="offer")
-    notices.offer_answered(offer)
-    notices.card_traded(offer)
+    _offer(OFFER_ANSWERED, offer, by)
     return offer
 
 

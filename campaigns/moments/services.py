@@ -10,7 +10,7 @@ from django.db import transaction
 from django.db.models import Max, Q, Sum, Value
 from django.utils import timezone
 
-from campaigns import notices, rules
+from campaigns import rules
 from campaigns.ledgers.balances import cp_total
 from campaigns.guards import lock_coach, require_organiser, require_own, require_running
 from campaigns.models import CampaignCoach, CampaignPointLine, Guild, Moment, MomentUnlock, OwnedCard, PlotCard
@@ -20,6 +20,9 @@ from league.facts import recording as facts
 
 # GB-13: coaches' CP totals reached Moments; the unlock rows keep it (league/facts/).
 MOMENTS_REACHED = "campaigns.moments_reached"
+# GB-13: the Longshanks confirmed a Moment; its unlock row keeps it, and the coach
+# picks its card.
+MOMENT_CONFIRMED = "campaigns.moment_confirmed"
 
 
 def moment_table() -> list[rules.MomentDef]:
@@ -126,7 +129,8 @@ def confirm_unlock(*, unlock: MomentUnlock, by) -> MomentUnlock:
     unlock.confirmed_at = timezone.now()
     unlock.confirmed_by = by
     unlock.save(update_fields=["confirmed_at", "confirmed_by"])
-    notices.card_to_pick(unlock)
+    facts.happened(MOMENT_CONFIRMED, rows=[unlock], by=by, league_id=unlock.coach.campaign.season.league_id,
+                   unlock=unlock)
     return unlock
 
 

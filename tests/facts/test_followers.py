@@ -35,9 +35,14 @@ EXPECTED = {
     "coaches.merged": ["ratings"],
     "settings.changed": [],
     "webhooks.tested": ["webhooks"],
-    # A game's and a layer's, registered from their ready(): their own rows are the fact.
+    # A game's and a layer's, named in their declarations: their own rows are the fact.
     "dungeonbowl.playoffs_seeded": ["events"],
     "campaigns.moments_reached": ["mail", "events"],
+    "campaigns.moment_confirmed": ["mail"],
+    "campaigns.loan_requested": ["mail"],
+    "campaigns.loan_answered": ["mail"],
+    "campaigns.offer_made": ["mail"],
+    "campaigns.offer_answered": ["mail", "mail to the Longshanks"],
 }
 
 
