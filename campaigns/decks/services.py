@@ -130,3 +130,12 @@ def report_taken_back(result, *, by) -> None:
     with the next report. The sides' campaign rows are locked already
     (league/locks.py, step 3)."""
     Achievement.objects.filter(fixture_id=result.fixture_id).delete()
+
+
+def deck_cards_changed(sender, instance, action, **kwargs) -> None:
+    """A deck's cards changed (``deck.cards.set``, from either side): its coach's
+    season has a new version (connected from the app's ``ready()``)."""
+    if action in ("post_add", "post_remove", "post_clear"):
+        coach_ids = [instance.coach_id] if isinstance(instance, Deck) else list(
+            Deck.objects.filter(cards=instance).values_list("coach_id", flat=True))
+        season_writes.changed(Q(campaign__coaches__pk__in=coach_ids))

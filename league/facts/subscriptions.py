@@ -2,7 +2,8 @@
 whether the league's webhooks post, whether the ratings wait for a
 recomputation. Each follower below turns a ``Recorded`` fact into the follower
 module's own call; ``register`` fills the registry from the facts app's
-``ready()``. A game or a layer registers its followers from its own.
+``ready()``. A game or a layer names its own in its declaration (``facts``,
+league/games.py).
 
 What the cache does after a write is not here: a service says how it wrote
 (league/caching/writes.py ``results_write``, ``changed`` after a bulk write that
