@@ -39,6 +39,7 @@ STEPS: dict[str, str] = {
 # Writes with no history row of their own: each is one Fact row.
 RESULTS_IMPORTED = "results.imported"
 LEAGUE_IMPORTED = "league.imported"
+DEMO_LOADED = "demo.loaded"
 ENTRANT_JOINED = "entrant.joined"
 ENTRANTS_CARRIED_OVER = "entrants.carried_over"
 ENTRANT_WITHDREW = "entrant.withdrew"
@@ -65,6 +66,7 @@ ENGINE: dict[str, str] = {
     FIXTURE_REARRANGED: "The organiser rearranges a fixture",
     RESULTS_IMPORTED: "A season's results are imported at once",
     LEAGUE_IMPORTED: "A whole league is imported from its file",
+    DEMO_LOADED: "The demo leagues are loaded (quickstart)",
     ENTRANT_JOINED: "An entrant joins a season",
     ENTRANTS_CARRIED_OVER: "A next season opens with the last one's entrants",
     ENTRANT_WITHDREW: "An entrant withdraws from a season",

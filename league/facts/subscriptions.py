@@ -21,6 +21,7 @@ from league.models import Entry, Fixture
 from league.outbox import notifications as mail
 from league.events import webhooks
 from league.ratings import services as ratings
+from league.rules import GAMES
 
 
 # Mail (league/outbox/notifications.py) ---------------------------------------------
@@ -155,6 +156,13 @@ def ratings_league_imported(fact: Recorded) -> None:
     ratings.league_imported(fact.league)
 
 
+def ratings_demo_loaded(fact: Recorded) -> None:
+    """RT-2: the demo's results are rated before the site opens, not by the queue
+    (the tasks its approvals queued then find nothing left to do)."""
+    for game_system in GAMES:
+        ratings.catch_up(game_system)
+
+
 def ratings_coaches_merged(fact: Recorded) -> None:
     ratings.coaches_merged(fact.about["rated"])
 
@@ -179,6 +187,7 @@ ENGINE = {
     kinds.FIXTURE_REARRANGED: [("mail", mail_fixture_rearranged), ("events", events_fixture_rearranged)],
     kinds.RESULTS_IMPORTED: [("ratings", ratings_results_imported), ("events", events_results_imported)],
     kinds.LEAGUE_IMPORTED: [("ratings", ratings_league_imported)],
+    kinds.DEMO_LOADED: [("ratings", ratings_demo_loaded)],
     kinds.ENTRANT_JOINED: [("events", events_entrant_joined)],
     kinds.ENTRANTS_CARRIED_OVER: [("events", events_entrants_carried_over)],
     kinds.ENTRANT_WITHDREW: [("mail", mail_opponents_withdrawn_from), ("events", events_entrant_withdrew)],

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 
 from league import layers
+from league.facts import kinds as fact
+from league.facts import recording as facts
 from league.outbox.quiet import quiet
-from league.ratings import services as ratings
-from league.rules import GAMES
 
 # Every demo league is run by the same organiser, and every demo coach has the same
 # password, so one set of credentials tries them all.
@@ -39,13 +39,13 @@ def account(username: str, password: str, **fields):
 
 def load_demos() -> list[layers.DemoReport]:
     """Load every registered layer's demo (each adds nothing when run again), with
-    notifications off: the demo's matches are played at once, not waited on. The
-    ratings its results wait for are computed before the site opens (the tasks its
-    approvals queued then find nothing left to do)."""
+    notifications off: the demo's matches are played at once, not waited on. Then,
+    when a demo added anything, the fact that the demo is loaded, whose ratings
+    follower rates its results before the site opens (run again: no fact)."""
     with quiet():
         reports = [layer.demo() for layer in layers.layers() if layer.demo is not None]
-    for game_system in GAMES:
-        ratings.catch_up(game_system)
+    if any(report.loaded for report in reports):
+        facts.record(fact.DEMO_LOADED, by=None)
     return reports
 
 

@@ -24,6 +24,7 @@ EXPECTED = {
     # Every other write: one Fact row.
     "results.imported": ["ratings", "events"],
     "league.imported": ["ratings"],
+    "demo.loaded": ["ratings"],
     "entrant.joined": ["events"],
     "entrants.carried_over": ["events"],
     "entrant.withdrew": ["mail", "events"],
